@@ -1,0 +1,32 @@
+"""Exceptions raised by mechdesign.
+
+Every error caused by bad input is a :class:`MechDesignError`, itself a :class:`ValueError`, so
+``except ValueError`` keeps working for callers that do not care about the distinction. Solver
+failures and infeasible designs are *not* exceptions: they are results with ``success=False``.
+"""
+
+from __future__ import annotations
+
+
+class MechDesignError(ValueError):
+    """Base class of every input error raised by mechdesign."""
+
+
+class InvalidMechanismError(MechDesignError):
+    """A matrix is not a valid mechanism (not finite, negative entries, rows not summing to 1)."""
+
+
+class InvalidDistributionError(MechDesignError):
+    """A prior or a source-set element is not a probability vector (or lacks a required support)."""
+
+
+class InvalidBudgetError(MechDesignError):
+    """A privacy budget or notion parameter is out of its domain (ε < 0, δ ∉ [0, 1), α ≤ 1, …)."""
+
+
+class ShapeMismatchError(MechDesignError):
+    """Objects that must share an alphabet (prior, mechanism, cost matrix, notion) do not."""
+
+
+class ProblemTooLargeError(MechDesignError):
+    """A requested computation exceeds the size for which it is practical; the message says why."""

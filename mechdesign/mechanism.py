@@ -1,0 +1,129 @@
+"""The :class:`Mechanism`: a validated row-stochastic matrix ``Q[x, y] = P(Y = y | X = x)``."""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import numpy as np
+
+from ._validate import as_probability_vector, as_stochastic_matrix
+from .exceptions import MechDesignError, ShapeMismatchError
+
+
+class Mechanism:
+    """A privacy mechanism: a row-stochastic matrix whose rows are inputs and columns outputs.
+
+    Parameters
+    ----------
+    matrix
+        ``matrix[x, y] = P(Y = y | X = x)``. Validated: finite, non-negative (entries above
+        ``-1e-12`` are round-off and set to 0), rows summing to 1 within ``1e-9``. The stored matrix is
+        a read-only copy.
+
+    Examples
+    --------
+    >>> Q = Mechanism([[0.75, 0.25], [0.25, 0.75]])
+    >>> Q.output_distribution([0.5, 0.5])
+    array([0.5, 0.5])
+    """
+
+    __slots__ = ("_matrix",)
+
+    def __init__(self, matrix: Any) -> None:
+        array = as_stochastic_matrix(matrix.matrix if isinstance(matrix, Mechanism) else matrix)
+        array.setflags(write=False)
+        self._matrix = array
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The (read-only) conditional probability matrix."""
+        return self._matrix
+
+    @property
+    def n_inputs(self) -> int:
+        """Size of the input alphabet (number of rows)."""
+        return self._matrix.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        """Size of the output alphabet (number of columns)."""
+        return self._matrix.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_inputs, n_outputs)``."""
+        return self._matrix.shape
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._matrix.astype(dtype) if dtype is not None else self._matrix.copy()
+
+    def __repr__(self) -> str:
+        return f"Mechanism({np.array2string(self._matrix, precision=4, suppress_small=True)})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mechanism):
+            return NotImplemented
+        return self.shape == other.shape and bool(np.array_equal(self._matrix, other._matrix))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def allclose(self, other: "MechanismLike", atol: float = 1e-8) -> bool:
+        """Whether ``other`` has the same shape and entries within ``atol``."""
+        other_matrix = as_mechanism(other).matrix
+        return self.shape == other_matrix.shape and bool(np.allclose(self._matrix, other_matrix, rtol=0, atol=atol))
+
+    def compose(self, channel: "MechanismLike") -> "Mechanism":
+        """Post-process the output with ``channel`` (``channel[y, z] = P(Z = z | Y = y)``).
+
+        Returns the mechanism ``X → Z`` with matrix ``self.matrix @ channel``.
+        """
+        channel_matrix = as_mechanism(channel).matrix
+        if channel_matrix.shape[0] != self.n_outputs:
+            raise ShapeMismatchError(
+                f"cannot post-process {self.n_outputs} outputs with a channel of "
+                f"{channel_matrix.shape[0]} inputs"
+            )
+        return Mechanism(self._matrix @ channel_matrix)
+
+    def output_distribution(self, prior: Any) -> np.ndarray:
+        """``P_Y = P_X Q`` for an input distribution ``prior``."""
+        return self._prior_vector(prior) @ self._matrix
+
+    def joint(self, prior: Any) -> np.ndarray:
+        """The joint distribution ``P(X = x, Y = y) = P_X(x) Q[x, y]``."""
+        return self._prior_vector(prior)[:, None] * self._matrix
+
+    def sample(self, inputs: Any, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+        """Run the mechanism on data: one output index drawn for each input index.
+
+        Parameters
+        ----------
+        inputs
+            Integer array of input indices in ``[0, n_inputs)`` (any shape).
+        rng
+            A numpy Generator or a seed.
+
+        Returns
+        -------
+        Integer array of output indices with the shape of ``inputs``.
+        """
+        data = np.asarray(inputs)
+        if data.size and (not np.issubdtype(data.dtype, np.integer) or data.min() < 0 or data.max() >= self.n_inputs):
+            raise MechDesignError(f"inputs must be integers in [0, {self.n_inputs - 1}]")
+        generator = np.random.default_rng(rng)
+        cumulative = np.cumsum(self._matrix, axis=1)
+        cumulative[:, -1] = 1.0
+        draws = generator.random(data.shape)
+        return (draws[..., None] >= cumulative[data]).sum(axis=-1)
+
+    def _prior_vector(self, prior: Any) -> np.ndarray:
+        vector = getattr(prior, "probabilities", prior)
+        return as_probability_vector(vector, "prior", size=self.n_inputs)
+
+
+MechanismLike = Union[Mechanism, np.ndarray, list]
+
+
+def as_mechanism(value: "MechanismLike") -> Mechanism:
+    """Return ``value`` as a :class:`Mechanism` (validating it if it is an array)."""
+    return value if isinstance(value, Mechanism) else Mechanism(value)

@@ -1,0 +1,126 @@
+"""(ε, δ)-differential privacy, in the PUT paper's pointwise form or the standard hockey-stick form.
+
+* ``"pointwise"`` — Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(2):
+  ``Q[x, y] <= e^ε Q[x', y] + δ`` for every output ``y`` and neighbours ``x, x'``.
+* ``"hockey_stick"`` — the standard definition (Dwork & Roth, Def. 2.4, on a finite output space):
+  ``Σ_y max(0, Q[x, y] − e^ε Q[x', y]) <= δ`` for every ordered neighbour pair, i.e. the hockey-stick
+  divergence ``E_{e^ε}(Q[x] ‖ Q[x'])`` is at most δ.
+
+The pointwise form implies the hockey-stick form only up to a factor of the output size in δ; the two
+coincide for δ = 0 (pure DP).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import cvxpy as cp
+import numpy as np
+
+from .._validate import as_delta
+from ..exceptions import MechDesignError
+from .base import PrivacyNotion
+from .dp import column_min_variable
+from .neighbours import Neighbours
+
+Variant = Literal["pointwise", "hockey_stick"]
+VARIANTS: tuple[str, ...] = ("pointwise", "hockey_stick")
+
+
+def hockey_stick_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
+    """Smallest ε ≥ 0 with ``Σ_y max(0, p_y − e^ε q_y) <= δ`` (exact; ``inf`` if none).
+
+    ``f(γ) = Σ_y max(0, p_y − γ q_y)`` is convex, piecewise linear and non-increasing in γ, with
+    breakpoints at the ratios ``p_y / q_y``; the root of ``f(γ) = δ`` is found on the right piece.
+    """
+    if np.maximum(p - q, 0.0).sum() <= delta:
+        return 0.0
+    if p[q == 0].sum() > delta:
+        return np.inf
+    positive = (p > 0) & (q > 0)
+    ratios, p_pos, q_pos = p[positive] / q[positive], p[positive], q[positive]
+    order = np.argsort(-ratios)
+    ratios, p_pos, q_pos = ratios[order], p_pos[order], q_pos[order]
+    mass_without_q = p[q == 0].sum()
+    # On (ratios[k+1], ratios[k]) the active outputs are 0..k: f(γ) = P_k − γ Q_k + mass_without_q.
+    cum_p, cum_q = np.cumsum(p_pos), np.cumsum(q_pos)
+    for k in range(len(ratios)):
+        with np.errstate(over="ignore"):
+            gamma = (cum_p[k] + mass_without_q - delta) / cum_q[k]
+        lower = ratios[k + 1] if k + 1 < len(ratios) else 0.0
+        if gamma >= lower:
+            return max(0.0, float(np.log(gamma)))
+    raise AssertionError("unreachable: f(1) > δ implies a root above 1")  # pragma: no cover
+
+
+class ApproximateDifferentialPrivacy(PrivacyNotion):
+    """(ε, δ)-differential privacy; local (every pair neighbours) by default.
+
+    Parameters
+    ----------
+    delta
+        δ ∈ [0, 1).
+    variant
+        ``"pointwise"`` (PUT paper, Definition 3(2), the default) or ``"hockey_stick"``.
+    neighbours, n_inputs
+        As for :class:`~mechdesign.privacy.dp.DifferentialPrivacy`.
+
+    Notes
+    -----
+    The pointwise form on the complete relation uses one column-minimum variable per output
+    (``c[y] <= Q[x, y] <= e^ε c[y] + δ``): ``O(nm)`` rows. The hockey-stick form needs one
+    constraint per ordered pair, each summing ``m`` hinge terms: ``O(n² m)`` terms.
+    """
+
+    name = "approx_dp"
+    reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(2); Dwork & Roth, Definition 2.4"
+
+    def __init__(
+        self,
+        delta: float,
+        variant: Variant = "pointwise",
+        neighbours: Any = None,
+        n_inputs: int | None = None,
+    ) -> None:
+        self.delta = as_delta(delta)
+        if variant not in VARIANTS:
+            raise MechDesignError(f"variant must be one of {VARIANTS}, got {variant!r}")
+        self.variant = variant
+        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
+        self.n_inputs = self.neighbours.n_inputs
+
+    @property
+    def label(self) -> str:
+        scope = "" if self.neighbours.is_complete else f", {self.neighbours.describe()}"
+        return f"approx_dp(delta={self.delta:g}, {self.variant}{scope})"
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        if self.variant == "hockey_stick":
+            first, second = self.neighbours.ordered_pairs(Q.shape[0])
+            return [cp.sum(cp.pos(Q[first, :] - scaled * Q[second, :]), axis=1) <= self.delta]
+        if self.neighbours.is_complete:
+            column_min, constraints = column_min_variable(Q)
+            return constraints + [Q <= scaled * column_min[None, :] + self.delta]
+        first, second = self.neighbours.ordered_pairs(Q.shape[0])
+        return [Q[first, :] <= scaled * Q[second, :] + self.delta]
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
+        if self.variant == "hockey_stick":
+            return max(hockey_stick_epsilon(matrix[i], matrix[j], self.delta) for i, j in zip(first, second))
+        if self.neighbours.is_complete:
+            numerator, denominator = matrix.max(axis=0), matrix.min(axis=0)
+        else:
+            numerator, denominator = matrix[first], matrix[second]
+        return _pointwise_epsilon(numerator, denominator, self.delta)
+
+
+def _pointwise_epsilon(numerator: np.ndarray, denominator: np.ndarray, delta: float) -> float:
+    """Smallest ε ≥ 0 with ``numerator <= e^ε denominator + δ`` entrywise."""
+    excess = numerator - delta
+    binding = excess > 0
+    if (denominator[binding] == 0).any():
+        return np.inf
+    if not binding.any():
+        return 0.0
+    return max(0.0, float(np.max(np.log(excess[binding] / denominator[binding]))))

@@ -1,0 +1,128 @@
+"""The privacy-notion protocol shared by every module of :mod:`mechdesign.privacy`.
+
+A notion object holds every parameter except its budget. It offers
+
+* :meth:`PrivacyNotion.constraints` — convex (DCP, and DPP where possible) cvxpy constraints on a
+  mechanism variable ``Q`` meaning "``Q`` satisfies the notion with this budget";
+* :meth:`PrivacyNotion.measure` — the smallest budget a given mechanism satisfies, computed in plain
+  numpy *independently* of the constraints, so that it checks them.
+
+The budget of a constraint is either a number (ε in nats) or a :class:`BudgetParameter`, a cvxpy
+``Parameter`` holding the budget in the scale the constraints are linear in (``e^ε`` for most
+notions). Re-solving one compiled problem along a curve only changes that parameter's value.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Union
+
+import cvxpy as cp
+import numpy as np
+
+from .._validate import as_budget
+from ..exceptions import MechDesignError, ShapeMismatchError
+from ..mechanism import MechanismLike, as_mechanism
+
+
+class BudgetParameter:
+    """A cvxpy ``Parameter`` carrying one notion's budget in that notion's constraint scale.
+
+    Create it with :meth:`PrivacyNotion.parameter`, pass it to :meth:`PrivacyNotion.constraints`
+    instead of a number, then call :meth:`set` with the budget (ε) before each solve.
+    """
+
+    def __init__(self, notion: "PrivacyNotion") -> None:
+        self.notion = notion
+        self.parameter = cp.Parameter(nonneg=True, name=f"budget_{notion.name}")
+        self.budget: float | None = None
+
+    def set(self, budget: float) -> None:
+        """Set the budget ε (nats); the parameter receives ``notion.scaled_budget(ε)``."""
+        self.budget = as_budget(budget, f"{self.notion.name} budget")
+        self.parameter.value = self.notion.scaled_budget(self.budget)
+
+
+Budget = Union[float, BudgetParameter]
+
+
+class PrivacyNotion(ABC):
+    """Base class of every privacy notion.
+
+    Class attributes
+    ----------------
+    name
+        Short identifier (``"dp"``, ``"pml"``, …) used on the command line and in result tables.
+    reference
+        The paper and definition the notion implements.
+    needs_prior
+        Whether the notion is defined relative to an input distribution.
+    is_linear
+        Whether the constraints are linear for a fixed budget (the design is then an LP).
+    """
+
+    name: ClassVar[str]
+    reference: ClassVar[str]
+    needs_prior: ClassVar[bool] = False
+    is_linear: ClassVar[bool] = True
+
+    #: Size of the input alphabet fixed by the notion's own parameters (prior, neighbours), if any.
+    n_inputs: int | None = None
+
+    @property
+    def label(self) -> str:
+        """A name that includes the notion's parameters, unique within a problem."""
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.label}>"
+
+    def scaled_budget(self, budget: float) -> float:
+        """Map a budget ε to the value its constraints use; ``e^ε`` unless overridden."""
+        return math.exp(budget)
+
+    def parameter(self) -> BudgetParameter:
+        """A fresh :class:`BudgetParameter` for this notion (for DPP re-solves)."""
+        return BudgetParameter(self)
+
+    def constraints(self, Q: cp.Expression, budget: Budget) -> list[cp.Constraint]:
+        """Constraints meaning "``Q`` satisfies this notion with budget ``budget``".
+
+        Parameters
+        ----------
+        Q
+            cvxpy expression of shape ``(n_inputs, n_outputs)``; it is assumed row-stochastic (the
+            caller adds ``Q >= 0`` and unit row sums).
+        budget
+            ε in nats, or a :class:`BudgetParameter` created by this notion's :meth:`parameter`.
+        """
+        self.check_shape(Q.shape[0])
+        if isinstance(budget, BudgetParameter):
+            if budget.notion is not self:
+                raise MechDesignError(f"budget parameter belongs to {budget.notion!r}, not {self!r}")
+            scaled: Any = budget.parameter
+        else:
+            scaled = self.scaled_budget(as_budget(budget, f"{self.name} budget"))
+        return self._constraints(Q, scaled)
+
+    @abstractmethod
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        """The constraints with the budget already in constraint scale (number or Parameter)."""
+
+    def measure(self, mechanism: MechanismLike) -> float:
+        """The smallest budget ε ≥ 0 (nats) that ``mechanism`` satisfies; ``inf`` if none does."""
+        matrix = as_mechanism(mechanism).matrix
+        self.check_shape(matrix.shape[0])
+        return float(self._measure(matrix))
+
+    @abstractmethod
+    def _measure(self, matrix: np.ndarray) -> float:
+        """:meth:`measure` on a validated matrix of the right shape."""
+
+    def check_shape(self, n_inputs: int) -> None:
+        """Raise :class:`ShapeMismatchError` if the notion is fixed to another input alphabet."""
+        if self.n_inputs is not None and n_inputs != self.n_inputs:
+            raise ShapeMismatchError(
+                f"{self.label} is defined on {self.n_inputs} inputs, but the mechanism has {n_inputs}"
+            )

@@ -1,0 +1,58 @@
+"""Neighbour relations on the input alphabet, for differential-privacy-type notions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validate import as_neighbour_pairs, as_positive_int
+from ..exceptions import MechDesignError
+
+
+class Neighbours:
+    """Which inputs are neighbours (the pairs a DP-type notion constrains).
+
+    Parameters
+    ----------
+    pairs
+        ``None`` for *every* pair of inputs (local DP), an iterable of index pairs, or a boolean
+        adjacency matrix.
+    n_inputs
+        Size of the input alphabet; required with a list of pairs, implied by an adjacency matrix,
+        free (taken from the mechanism) for the complete relation.
+    """
+
+    def __init__(self, pairs: Any = None, n_inputs: int | None = None) -> None:
+        if pairs is None:
+            self.n_inputs = None if n_inputs is None else as_positive_int(n_inputs, "n_inputs")
+            self._pairs = None
+            return
+        if isinstance(pairs, np.ndarray) and pairs.dtype == bool and n_inputs is None:
+            n_inputs = pairs.shape[0]
+        if n_inputs is None:
+            raise MechDesignError("n_inputs is required when neighbours are given as a list of pairs")
+        self.n_inputs = as_positive_int(n_inputs, "n_inputs")
+        self._pairs = as_neighbour_pairs(pairs, self.n_inputs)
+        if len(self._pairs) == self.n_inputs * (self.n_inputs - 1) // 2:
+            self._pairs = None  # every pair listed: use the structured complete-graph formulation
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every pair of distinct inputs is a neighbour pair."""
+        return self._pairs is None
+
+    def unordered_pairs(self, n_inputs: int) -> np.ndarray:
+        """The neighbour pairs ``(i, j)``, ``i < j``, as a (k, 2) integer array."""
+        if self._pairs is not None:
+            return self._pairs
+        return np.array(np.triu_indices(n_inputs, k=1)).T
+
+    def ordered_pairs(self, n_inputs: int) -> tuple[np.ndarray, np.ndarray]:
+        """Index arrays ``(I, J)`` listing every ordered neighbour pair ``(I[k], J[k])``."""
+        pairs = self.unordered_pairs(n_inputs)
+        return np.concatenate([pairs[:, 0], pairs[:, 1]]), np.concatenate([pairs[:, 1], pairs[:, 0]])
+
+    def describe(self) -> str:
+        """Short text for labels: ``"all pairs"`` or the number of pairs."""
+        return "all pairs" if self._pairs is None else f"{len(self._pairs)} pairs"

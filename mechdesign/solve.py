@@ -1,0 +1,392 @@
+"""Optimal mechanism design: one convex problem, solved and then independently re-measured.
+
+:func:`design` is the one-call entry point. :class:`DesignProblem` builds the cvxpy problem once,
+with every budget and limit as a cvxpy ``Parameter`` (DPP), so that curves re-solve it without
+recompiling.
+
+Every solution is cleaned (round-off negatives clipped, outputs of negligible mass dropped, rows
+renormalized — differences far below the tolerances), then re-measured with each notion's own
+numpy :meth:`~mechdesign.privacy.base.PrivacyNotion.measure`. If it misses a budget by round-off,
+mixing a tiny weight (at most ``1e-7``) of the constant mechanism into it is tried, which the
+message reports. A solution whose measured privacy still exceeds its budget by more than
+``BUDGET_ATOL`` is reported as ``success=False``, status ``"inaccurate"``, whatever the solver
+said.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import cvxpy as cp
+import numpy as np
+
+from ._validate import as_budget
+from .exceptions import MechDesignError, ShapeMismatchError
+from .mechanism import Mechanism
+from .privacy.base import BudgetParameter, PrivacyNotion
+from .utility.base import Objective
+
+#: Largest accepted excess of a measured privacy value over its budget (nats).
+BUDGET_ATOL = 1e-6
+#: Largest accepted excess of a limited quantity (e.g. distortion) over its limit.
+LIMIT_ATOL = 1e-7
+#: Outputs whose largest probability is at most this are solver round-off and are dropped.
+NEGLIGIBLE_MASS = 1e-7
+#: Mixing weights tried, in order, to repair a solution that misses a budget by round-off (a
+#: measure like ``log((Q[x,y] − δ) / Q[x',y])`` jumps to infinity when a zero entry comes out as 1e-10).
+REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
+#: LPs with at most this many mechanism entries go to HiGHS, larger ones to Clarabel
+#: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
+HIGHS_MAX_ENTRIES = 10_000
+
+_SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
+#: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
+#: leave round-off that shows in ratio-type measures; 1e-10 costs a few iterations.
+DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
+    "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a design: the mechanism, its certificate, and how the solve went.
+
+    Attributes
+    ----------
+    mechanism
+        The optimal mechanism, or ``None`` when no solution was found.
+    objective
+        The objective's value *re-computed in numpy* for ``mechanism`` (``None`` without one).
+    status
+        ``"optimal"``, ``"optimal_inaccurate"``, ``"infeasible"``, ``"unbounded"``,
+        ``"inaccurate"`` (the solver claimed a solution that fails the independent measure) or
+        ``"solver_error"``.
+    success
+        ``True`` iff a mechanism was found and every measured value respects its budget/limit.
+    message
+        Human-readable explanation (the reason for a failure).
+    measured
+        Measured value of every privacy notion (by label), in nats.
+    budgets
+        The budget of every privacy notion (by label).
+    limits
+        The limit of every limited quantity (by label) and, in ``measured_limits``, its value.
+    max_violation
+        Largest violation of any cvxpy constraint by the raw solver output.
+    solver
+        Name of the solver used.
+    solve_time
+        Wall-clock seconds spent in ``problem.solve`` (canonicalization and solver).
+    iterations
+        Solver iterations, when the solver reports them.
+    smallest_feasible
+        When a limit made the problem infeasible: the smallest value of that limit any mechanism
+        within the budgets reaches.
+    """
+
+    mechanism: Mechanism | None
+    objective: float | None
+    status: str
+    success: bool
+    message: str
+    measured: Mapping[str, float] = field(default_factory=dict)
+    budgets: Mapping[str, float] = field(default_factory=dict)
+    limits: Mapping[str, float] = field(default_factory=dict)
+    measured_limits: Mapping[str, float] = field(default_factory=dict)
+    max_violation: float | None = None
+    solver: str = ""
+    solve_time: float = 0.0
+    iterations: int | None = None
+    smallest_feasible: float | None = None
+
+    @property
+    def certified(self) -> bool:
+        """Whether every measured privacy value is within its budget (tolerance ``BUDGET_ATOL``)."""
+        return self.mechanism is not None and all(
+            self.measured[label] <= budget + BUDGET_ATOL for label, budget in self.budgets.items()
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serializable dictionary (the mechanism as nested lists)."""
+        return {
+            "success": self.success,
+            "status": self.status,
+            "message": self.message,
+            "objective": self.objective,
+            "mechanism": None if self.mechanism is None else self.mechanism.matrix.tolist(),
+            "measured": dict(self.measured),
+            "budgets": dict(self.budgets),
+            "limits": dict(self.limits),
+            "measured_limits": dict(self.measured_limits),
+            "certified": self.certified,
+            "max_violation": self.max_violation,
+            "solver": self.solver,
+            "solve_time": self.solve_time,
+            "iterations": self.iterations,
+            "smallest_feasible": self.smallest_feasible,
+        }
+
+    def summary(self) -> str:
+        """A short multi-line report: status, objective, and budget vs measured for each notion."""
+        lines = [f"status: {self.status} ({'success' if self.success else 'FAILED'}) — {self.message}"]
+        if self.objective is not None:
+            lines.append(f"objective: {self.objective:.10g}")
+        for label, budget in self.budgets.items():
+            if label in self.measured:
+                verdict = "ok" if self.measured[label] <= budget + BUDGET_ATOL else "EXCEEDS"
+                lines.append(f"  {label}: budget {budget:.6g}, measured {self.measured[label]:.10g} [{verdict}]")
+            else:
+                lines.append(f"  {label}: budget {budget:.6g}")
+        for label, limit in self.limits.items():
+            if label in self.measured_limits:
+                lines.append(f"  {label}: limit {limit:.6g}, measured {self.measured_limits[label]:.10g}")
+            else:
+                lines.append(f"  {label}: limit {limit:.6g}")
+        if self.smallest_feasible is not None:
+            lines.append(f"smallest feasible limit: {self.smallest_feasible:.10g}")
+        lines.append(f"solver: {self.solver}, {self.solve_time:.3f} s, iterations: {self.iterations}")
+        return "\n".join(lines)
+
+
+def _unique_labels(items: Sequence[Any]) -> list[str]:
+    labels: list[str] = []
+    for item in items:
+        label = item.label
+        while label in labels:
+            label += "'"
+        labels.append(label)
+    return labels
+
+
+def choose_solver(is_linear: bool, n_entries: int) -> str:
+    """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems."""
+    return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
+
+
+def mix_with_constant(matrix: np.ndarray, weight: float) -> np.ndarray:
+    """``(1 − w) Q + w 1 r`` with ``r`` the average row of ``Q``: a mechanism that leaks nothing.
+
+    Every notion's feasible set (for a fixed budget) is convex and contains the constant mechanisms,
+    so this moves a solution that misses its budget by solver round-off back inside, changing any
+    expected distortion by at most ``w`` times the largest cost.
+    """
+    return (1.0 - weight) * matrix + weight * matrix.mean(axis=0, keepdims=True)
+
+
+def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
+    """Remove solver round-off: clip negatives, drop outputs of negligible mass, renormalize rows."""
+    cleaned = np.clip(matrix, 0.0, None)
+    cleaned[:, cleaned.max(axis=0) <= NEGLIGIBLE_MASS] = 0.0
+    return cleaned / cleaned.sum(axis=1, keepdims=True)
+
+
+class DesignProblem:
+    """A compiled design problem: minimize (or maximize) an objective over mechanisms subject to
+    privacy budgets and limits on other quantities, re-solvable for new budgets and limits.
+
+    Parameters
+    ----------
+    notions
+        Privacy notions (one or several); each gets a budget at :meth:`solve`.
+    objective
+        What to optimize; its ``shape`` fixes the mechanism's shape.
+    limits
+        Quantities to cap (objects with ``expression``, ``value`` and ``label``, e.g. a distortion
+        objective); each gets a limit value at :meth:`solve`.
+    solver
+        ``"highs"``, ``"clarabel"`` or ``"scs"``; default chosen by :func:`choose_solver`.
+    solver_options
+        Extra keyword arguments for the solver.
+    """
+
+    def __init__(
+        self,
+        notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
+        objective: Objective,
+        limits: Sequence[Objective] = (),
+        *,
+        solver: str | None = None,
+        solver_options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.notions: list[PrivacyNotion] = [notions] if isinstance(notions, PrivacyNotion) else list(notions)
+        for notion in self.notions:
+            if not isinstance(notion, PrivacyNotion):
+                raise MechDesignError(f"expected a privacy notion, got {notion!r}")
+        if not isinstance(objective, Objective):
+            raise MechDesignError(f"expected an objective, got {objective!r}")
+        self.objective = objective
+        self.limits = list(limits)
+        self.shape = tuple(objective.shape)
+        for limit in self.limits:
+            if tuple(limit.shape) != self.shape:
+                raise ShapeMismatchError(f"limit {limit.label} is on {limit.shape}, objective on {self.shape}")
+        self.notion_labels = _unique_labels(self.notions)
+        self.limit_labels = _unique_labels(self.limits)
+
+        self.Q = cp.Variable(self.shape, nonneg=True, name="Q")
+        self.budget_parameters: list[BudgetParameter] = [n.parameter() for n in self.notions]
+        self.limit_parameters = [cp.Parameter(name=f"limit_{i}") for i in range(len(self.limits))]
+        constraints = [cp.sum(self.Q, axis=1) == 1]
+        for notion, parameter in zip(self.notions, self.budget_parameters):
+            constraints += notion.constraints(self.Q, parameter)
+        constraints += [limit.expression(self.Q) <= p for limit, p in zip(self.limits, self.limit_parameters)]
+        sense = cp.Minimize if objective.sense == "minimize" else cp.Maximize
+        self.problem = cp.Problem(sense(objective.expression(self.Q)), constraints)
+        if not self.problem.is_dcp():
+            hint = (" (maximizing a convex utility is not a convex program: use the extreme-column LP "
+                    "of mechdesign.utility.information)" if objective.sense == "maximize" else "")
+            raise MechDesignError(f"the design problem for {objective.label} is not convex (DCP){hint}")
+
+        self.is_linear = all(n.is_linear for n in self.notions) and all(
+            o.is_linear for o in [objective, *self.limits]
+        )
+        self.solver = (solver or choose_solver(self.is_linear, self.Q.size)).lower()
+        if self.solver not in _SOLVER_NAMES:
+            raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
+        self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
+
+    def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
+        """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
+        budget_values = self._as_values(budgets, len(self.notions), "budgets")
+        limit_values = [float(v) for v in self._as_values(limits, len(self.limits), "limits", check=False)]
+        for parameter, budget in zip(self.budget_parameters, budget_values):
+            parameter.set(budget)
+        for parameter, value in zip(self.limit_parameters, limit_values):
+            if not math.isfinite(value):
+                raise MechDesignError(f"limit values must be finite, got {value!r}")
+            parameter.value = value
+        budget_map = dict(zip(self.notion_labels, budget_values))
+        limit_map = dict(zip(self.limit_labels, limit_values))
+
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
+                warnings.simplefilter("ignore", UserWarning)
+                self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
+        except cp.error.SolverError as exc:
+            return Result(None, None, "solver_error", False, f"{self.solver} failed: {exc}",
+                          budgets=budget_map, limits=limit_map, solver=self.solver,
+                          solve_time=time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        status = self.problem.status
+        stats = self.problem.solver_stats
+        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver, solve_time=elapsed,
+                      iterations=getattr(stats, "num_iters", None))
+        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or self.Q.value is None:
+            return self._failure(status, budget_values, common)
+
+        max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
+        matrix = clean_mechanism(self.Q.value)
+        exceeded = self._exceeded(matrix, budget_map, limit_map)
+        repair_note = ""
+        if exceeded:
+            for weight in REPAIR_WEIGHTS:
+                mixed = mix_with_constant(matrix, weight)
+                if not self._exceeded(mixed, budget_map, limit_map):
+                    matrix, exceeded = mixed, []
+                    repair_note = (f"; solver round-off repaired by mixing weight {weight:g} of the "
+                                   "constant mechanism into the solution")
+                    break
+        mechanism = Mechanism(matrix)
+        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
+        measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}
+        if exceeded:
+            status, success = "inaccurate", False
+            message = f"{self.solver} reported {self.problem.status} but the mechanism fails: " + "; ".join(exceeded)
+        else:
+            success = True
+            message = ("optimal; every budget re-measured and respected" if status == cp.OPTIMAL else
+                       "solver reported reduced accuracy; every budget re-measured and respected") + repair_note
+        return Result(mechanism, self.objective.value(mechanism), status, success, message, measured,
+                      max_violation=max_violation, measured_limits=measured_limits, **common)
+
+    def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
+        """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
+        problems = []
+        for label, notion in zip(self.notion_labels, self.notions):
+            value = notion.measure(matrix)
+            if value > budgets[label] + BUDGET_ATOL:
+                problems.append(f"{label} measured {value:.9g} > budget {budgets[label]:.9g}")
+        for label, quantity in zip(self.limit_labels, self.limits):
+            value = quantity.value(matrix)
+            if value > limits[label] + LIMIT_ATOL:
+                problems.append(f"{label} = {value:.9g} > limit {limits[label]:.9g}")
+        return problems
+
+    def _failure(self, status: str, budget_values: list[float], common: dict[str, Any]) -> Result:
+        if status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
+            smallest = self._smallest_feasible_limit(budget_values)
+            message = "infeasible: no mechanism meets every budget and limit"
+            if smallest is not None:
+                label = self.limit_labels[0]
+                message = (f"infeasible: {label} limit {common['limits'][label]:.9g} is below the smallest "
+                           f"value {smallest:.9g} any mechanism within the budgets reaches")
+            return Result(None, None, "infeasible", False, message, smallest_feasible=smallest, **common)
+        if status in (cp.UNBOUNDED, cp.UNBOUNDED_INACCURATE):
+            return Result(None, None, "unbounded", False, "the objective is unbounded", **common)
+        return Result(None, None, "solver_error", False, f"{self.solver} returned status {status!r}", **common)
+
+    def _smallest_feasible_limit(self, budget_values: list[float]) -> float | None:
+        """With a single limit, the least value of the limited quantity within the budgets."""
+        if len(self.limits) != 1:
+            return None
+        relaxed = DesignProblem(self.notions, self.limits[0], solver=self.solver, solver_options=self.solver_options)
+        result = relaxed.solve(budget_values)
+        return result.objective if result.success else None
+
+    @staticmethod
+    def _as_values(values: Any, count: int, name: str, check: bool = True) -> list[float]:
+        sequence = [values] if np.ndim(values) == 0 else list(values)
+        if len(sequence) != count:
+            raise MechDesignError(f"expected {count} {name}, got {len(sequence)}")
+        return [as_budget(v, name) for v in sequence] if check else sequence
+
+
+def design(
+    notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
+    budgets: Union[float, Sequence[float]],
+    objective: Objective,
+    *,
+    limits: Sequence[tuple[Objective, float]] = (),
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> Result:
+    """Design the optimal mechanism for ``objective`` under privacy budgets (and optional limits).
+
+    Parameters
+    ----------
+    notions
+        One privacy notion or a sequence of them.
+    budgets
+        One budget (nats) per notion.
+    objective
+        The objective, e.g. :class:`~mechdesign.utility.distortion.ExpectedDistortion`.
+    limits
+        ``(quantity, limit)`` pairs constraining ``quantity.expression(Q) <= limit``, e.g. a
+        distortion cap.
+    solver
+        ``"highs"``, ``"clarabel"`` or ``"scs"``; chosen automatically by default.
+    solver_options
+        Extra keyword arguments passed to the solver.
+
+    Returns
+    -------
+    Result
+        Frozen; ``success=False`` with a reason when infeasible or inaccurate, never an exception.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior, design
+    >>> result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(3)))
+    >>> round(result.objective, 6)  # randomized response: 2 / (e + 2)
+    0.423883
+    """
+    quantities = [quantity for quantity, _ in limits]
+    problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
+    return problem.solve(budgets, [value for _, value in limits])

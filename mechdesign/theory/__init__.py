@@ -1,0 +1,1 @@
+"""Closed forms and bounds from the source papers, one module per paper."""

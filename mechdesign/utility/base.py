@@ -1,0 +1,60 @@
+"""The objective protocol: a cvxpy expression of the mechanism plus its plain-numpy value."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar, Literal
+
+import cvxpy as cp
+import numpy as np
+
+from ..exceptions import ShapeMismatchError
+from ..mechanism import MechanismLike, as_mechanism
+
+
+class Objective(ABC):
+    """A quantity of the mechanism to minimize (distortion, leakage) or maximize (utility).
+
+    Attributes
+    ----------
+    sense
+        ``"minimize"`` or ``"maximize"``.
+    is_linear
+        Whether :meth:`expression` is LP-representable (piecewise linear and convex).
+    shape
+        ``(n_inputs, n_outputs)`` of the mechanisms it applies to.
+    """
+
+    sense: ClassVar[Literal["minimize", "maximize"]] = "minimize"
+    is_linear: ClassVar[bool] = True
+    shape: tuple[int, int]
+
+    @property
+    def label(self) -> str:
+        """Short description for tables and messages."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.label} on {self.shape[0]}×{self.shape[1]}>"
+
+    @abstractmethod
+    def expression(self, Q: cp.Expression) -> cp.Expression:
+        """The objective as a cvxpy expression of the mechanism variable ``Q``."""
+
+    def value(self, mechanism: MechanismLike) -> float:
+        """The objective's value for a concrete mechanism (plain numpy)."""
+        matrix = as_mechanism(mechanism).matrix
+        self.check_shape(matrix.shape)
+        return float(self._value(matrix))
+
+    @abstractmethod
+    def _value(self, matrix: np.ndarray) -> float:
+        """:meth:`value` on a validated matrix of the right shape."""
+
+    def check_shape(self, shape: tuple[int, ...]) -> None:
+        """Raise :class:`ShapeMismatchError` unless ``shape`` equals :attr:`shape`."""
+        if tuple(shape) != tuple(self.shape):
+            raise ShapeMismatchError(
+                f"{self.label} applies to {self.shape[0]}×{self.shape[1]} mechanisms, got "
+                f"{shape[0]}×{shape[1]}"
+            )

@@ -1,0 +1,115 @@
+"""Tests of mechdesign.privacy.approx_dp (PUT paper Def. 3(2); hockey-stick form)."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError
+from mechdesign.privacy.approx_dp import hockey_stick_epsilon
+
+from ..strategies import budgets, full_support_priors, stochastic_matrices
+from .protocol import (
+    assert_constraints_match_measure,
+    assert_post_processing_does_not_increase,
+    assert_round_trip,
+)
+
+BSC = np.array([[0.75, 0.25], [0.25, 0.75]])
+X, X_PRIME = [0.3, 0.3, 0.4], [0.15, 0.15, 0.7]
+VARIANTS = ["pointwise", "hockey_stick"]
+
+
+def test_hand_computed_values():
+    # Binary symmetric channel, δ = 0.1: pointwise (0.75 − 0.1)/0.25 = 2.6; hockey-stick
+    # f(γ) = 0.75 − 0.25γ on [1/3, 3] equals 0.1 at γ = 2.6 too.
+    for variant in VARIANTS:
+        assert ApproximateDifferentialPrivacy(0.1, variant).measure(BSC) == pytest.approx(math.log(2.6), abs=1e-14)
+    # Three outputs: pointwise max((0.3−0.1)/0.15, (0.7−0.1)/0.4) = 4/3 vs 1.5 → log 1.5;
+    # hockey-stick x'→x: 0.7 − 0.4γ = 0.1 → γ = 1.5; x→x': 0.6 − 0.3γ = 0.1 → γ = 5/3.
+    matrix = np.array([X, X_PRIME])
+    assert ApproximateDifferentialPrivacy(0.1).measure(matrix) == pytest.approx(math.log(1.5), abs=1e-14)
+    assert ApproximateDifferentialPrivacy(0.1, "hockey_stick").measure(matrix) == pytest.approx(math.log(5 / 3), abs=1e-14)
+
+
+def test_delta_zero_is_pure_dp():
+    matrix = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]])
+    for variant in VARIANTS:
+        assert ApproximateDifferentialPrivacy(0.0, variant).measure(matrix) == pytest.approx(
+            DifferentialPrivacy().measure(matrix), abs=1e-12)
+
+
+def test_large_delta_gives_zero_and_unreachable_gives_inf():
+    assert ApproximateDifferentialPrivacy(0.5).measure(BSC) == 0.0
+    point_mass = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert ApproximateDifferentialPrivacy(0.5, "hockey_stick").measure(point_mass) == math.inf
+    assert ApproximateDifferentialPrivacy(0.5).measure(point_mass) == math.inf
+
+
+def test_hockey_stick_epsilon_solves_its_equation():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        p, q = rng.dirichlet(np.ones(5)), rng.dirichlet(np.ones(5))
+        delta = rng.uniform(0, 0.3)
+        eps = hockey_stick_epsilon(p, q, delta)
+        value = np.maximum(p - math.exp(eps) * q, 0).sum()
+        if eps > 0:
+            assert value == pytest.approx(delta, abs=1e-12)
+        else:
+            assert value <= delta + 1e-12
+
+
+def test_pointwise_is_not_closed_under_post_processing():
+    """Merging outputs adds the δ's: the pointwise form (PUT Def. 3(2)) can get worse.
+
+    Merging outputs 0 and 1 of [X, X'] gives (0.6, 0.4) vs (0.3, 0.7): (0.6 − 0.1)/0.3 = 5/3 > 1.5.
+    The hockey-stick form is closed under post-processing (tested by hypothesis below).
+    """
+    merge = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    notion = ApproximateDifferentialPrivacy(0.1)
+    matrix = np.array([X, X_PRIME])
+    assert notion.measure(matrix @ merge) == pytest.approx(math.log(5 / 3), abs=1e-14)
+    assert notion.measure(matrix @ merge) > notion.measure(matrix)
+
+
+def test_parameter_errors():
+    with pytest.raises(InvalidBudgetError, match="delta"):
+        ApproximateDifferentialPrivacy(1.0)
+    with pytest.raises(InvalidBudgetError, match="delta"):
+        ApproximateDifferentialPrivacy(-0.1)
+    with pytest.raises(MechDesignError, match="variant must be one of"):
+        ApproximateDifferentialPrivacy(0.1, "renyi")
+
+
+@settings(max_examples=20)
+@given(stochastic_matrices(allow_zeros=False), st.sampled_from(VARIANTS), st.floats(0.0, 0.3))
+def test_constraints_match_measure(matrix, variant, delta):
+    assert_constraints_match_measure(ApproximateDifferentialPrivacy(delta, variant), matrix)
+
+
+@settings(max_examples=10)
+@given(stochastic_matrices(n_inputs=st.just(3), allow_zeros=False), st.sampled_from(VARIANTS))
+def test_constraints_match_measure_graph(matrix, variant):
+    assert_constraints_match_measure(ApproximateDifferentialPrivacy(0.05, variant, [(0, 1), (1, 2)], 3), matrix)
+
+
+@given(stochastic_matrices(), st.data(), st.floats(0.0, 0.3))
+def test_hockey_stick_post_processing_never_increases(matrix, data, delta):
+    channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))
+    assert_post_processing_does_not_increase(ApproximateDifferentialPrivacy(delta, "hockey_stick"), matrix, channel)
+
+
+@given(stochastic_matrices(), st.data(), st.floats(0.0, 0.3))
+def test_pointwise_deterministic_relabelling_never_increases(matrix, data, delta):
+    # A permutation of outputs is post-processing that never merges outputs.
+    permutation = np.eye(matrix.shape[1])[data.draw(st.permutations(range(matrix.shape[1])))]
+    assert_post_processing_does_not_increase(ApproximateDifferentialPrivacy(delta), matrix, permutation)
+
+
+@settings(max_examples=15)
+@given(st.integers(2, 5).flatmap(full_support_priors), budgets, st.sampled_from(VARIANTS), st.floats(0.0, 0.3))
+def test_round_trip(prior, budget, variant, delta):
+    assert_round_trip(ApproximateDifferentialPrivacy(delta, variant), budget, ExpectedDistortion(Prior(prior)))

@@ -1,0 +1,37 @@
+"""Hypothesis strategies shared by the tests: random mechanisms, priors and budgets."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+
+@st.composite
+def stochastic_matrices(draw, n_inputs=st.integers(2, 5), n_outputs=st.integers(2, 5), allow_zeros=True):
+    """Row-stochastic matrices; entries may be exactly 0 when ``allow_zeros``, else are >= 0.01."""
+    rows, columns = draw(n_inputs), draw(n_outputs)
+    # Entries are 0 or at least 0.01 before normalization: far above solver tolerances, so that
+    # checks of ratio-type constraints are not decided by round-off.
+    entry = st.one_of(st.just(0.0), st.floats(0.01, 1.0)) if allow_zeros else st.floats(0.05, 1.0)
+    weights = draw(
+        st.lists(
+            st.lists(entry, min_size=columns, max_size=columns).filter(
+                lambda row: sum(row) > 0.05
+            ),
+            min_size=rows,
+            max_size=rows,
+        )
+    )
+    matrix = np.array(weights, dtype=float)
+    return matrix / matrix.sum(axis=1, keepdims=True)
+
+
+@st.composite
+def full_support_priors(draw, size):
+    """Priors on ``size`` symbols with every probability at least 0.02."""
+    weights = np.array(draw(st.lists(st.floats(0.05, 1.0), min_size=size, max_size=size)))
+    weights = weights / weights.sum()
+    return 0.8 * weights + 0.2 / size
+
+
+budgets = st.floats(0.0, 3.0)

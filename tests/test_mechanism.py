@@ -1,0 +1,62 @@
+"""Tests of mechdesign.mechanism.Mechanism."""
+
+import numpy as np
+import pytest
+
+from mechdesign import Mechanism, Prior
+from mechdesign.exceptions import InvalidMechanismError, MechDesignError, ShapeMismatchError
+
+BSC = [[0.75, 0.25], [0.25, 0.75]]
+
+
+def test_basic_properties_and_read_only():
+    Q = Mechanism([[0.5, 0.25, 0.25], [0.0, 0.0, 1.0]])
+    assert Q.shape == (2, 3) and Q.n_inputs == 2 and Q.n_outputs == 3
+    with pytest.raises(ValueError):
+        Q.matrix[0, 0] = 1.0
+    assert np.array_equal(np.asarray(Q), Q.matrix)
+
+
+def test_invalid_matrix_is_rejected_with_row_named():
+    with pytest.raises(InvalidMechanismError, match="row 0 sums to 0.9"):
+        Mechanism([[0.5, 0.4], [0.5, 0.5]])
+
+
+def test_compose_is_matrix_product_and_checks_shape():
+    Q = Mechanism(BSC)
+    W = Mechanism([[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]])
+    assert np.allclose(Q.compose(W).matrix, np.array(BSC) @ W.matrix)
+    with pytest.raises(ShapeMismatchError, match="2 outputs with a channel of 3 inputs"):
+        Q.compose(np.eye(3))
+
+
+def test_output_distribution_and_joint():
+    Q = Mechanism(BSC)
+    assert np.allclose(Q.output_distribution([0.2, 0.8]), [0.35, 0.65])
+    assert np.allclose(Q.joint(Prior([0.2, 0.8])), [[0.15, 0.05], [0.2, 0.6]])
+    with pytest.raises(ShapeMismatchError):
+        Q.output_distribution([0.2, 0.3, 0.5])
+
+
+def test_sample_matches_the_conditional_distribution():
+    Q = Mechanism([[0.2, 0.0, 0.8], [0.0, 1.0, 0.0]])
+    inputs = np.zeros(20_000, dtype=int)
+    outputs = Q.sample(inputs, rng=0)
+    frequencies = np.bincount(outputs, minlength=3) / outputs.size
+    # 5 standard errors of a Bernoulli(0.2) frequency over 20,000 draws: 5 * 0.00283.
+    assert abs(frequencies[0] - 0.2) < 0.0142 and frequencies[1] == 0.0
+    assert (Q.sample(np.ones((3, 4), dtype=int), rng=1) == 1).all()
+
+
+def test_sample_rejects_bad_inputs():
+    Q = Mechanism(BSC)
+    with pytest.raises(MechDesignError, match=r"integers in \[0, 1\]"):
+        Q.sample([0, 2])
+    with pytest.raises(MechDesignError):
+        Q.sample([0.5])
+
+
+def test_equality_and_allclose():
+    assert Mechanism(BSC) == Mechanism(BSC)
+    assert Mechanism(BSC).allclose(np.array(BSC) + 1e-10 * np.array([[1, -1], [1, -1]]))
+    assert not Mechanism(BSC).allclose(np.eye(2))

@@ -1,0 +1,159 @@
+"""Tests of mechdesign.solve: design(), DesignProblem and Result."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign import (
+    ApproximateDifferentialPrivacy,
+    DesignProblem,
+    DifferentialPrivacy,
+    ExpectedDistortion,
+    MaximalLeakage,
+    MutualInformation,
+    MutualInformationPrivacy,
+    PointwiseMaximalLeakage,
+    Prior,
+    SourceSet,
+    WorstCaseDistortion,
+    WorstCaseInputDistortion,
+    design,
+)
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from mechdesign.solve import choose_solver, clean_mechanism
+
+SKEWED = Prior([0.4, 0.3, 0.2, 0.1])
+#: Agreement between two solvers on the same LP (objective values).
+SOLVER_AGREEMENT_ATOL = 1e-7
+
+
+def test_result_fields_and_certificate():
+    result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(SKEWED))
+    assert result.success and result.status == "optimal" and result.certified
+    assert result.solver == "highs" and result.iterations is not None and result.solve_time > 0
+    assert result.budgets == {"dp": 1.0} and result.measured["dp"] == pytest.approx(1.0, abs=1e-9)
+    assert result.max_violation < 1e-8
+    assert result.objective == pytest.approx(ExpectedDistortion(SKEWED).value(result.mechanism), abs=0)
+    payload = json.loads(json.dumps(result.to_dict()))
+    assert payload["certified"] and len(payload["mechanism"]) == 4
+    assert "budget 1, measured 1" in result.summary()
+    with pytest.raises(AttributeError):
+        result.success = False  # frozen
+
+
+@pytest.mark.parametrize(
+    "notion",
+    [DifferentialPrivacy(), ApproximateDifferentialPrivacy(0.05), ApproximateDifferentialPrivacy(0.05, "hockey_stick"),
+     MaximalLeakage(), PointwiseMaximalLeakage(SKEWED)],
+    ids=lambda n: n.label,
+)
+@pytest.mark.parametrize("budget", [0.0, 0.4, 1.3])
+def test_two_solvers_agree_on_the_same_lp(notion, budget):
+    values = {solver: design(notion, budget, ExpectedDistortion(SKEWED), solver=solver) for solver in ("highs", "clarabel")}
+    assert all(r.success for r in values.values())
+    assert values["highs"].objective == pytest.approx(values["clarabel"].objective, abs=SOLVER_AGREEMENT_ATOL)
+
+
+def test_several_notions_at_once():
+    notions = [DifferentialPrivacy(), MutualInformationPrivacy(SKEWED)]
+    result = design(notions, [2.0, 0.2], ExpectedDistortion(SKEWED))
+    assert result.success and result.solver == "clarabel"
+    assert result.measured["dp"] <= 2.0 + 1e-6 and result.measured["mutual_information"] <= 0.2 + 1e-6
+    alone = design(DifferentialPrivacy(), 2.0, ExpectedDistortion(SKEWED))
+    assert result.objective >= alone.objective - 1e-9  # an extra constraint cannot help
+
+
+def test_same_label_twice_is_disambiguated():
+    result = design([DifferentialPrivacy(), DifferentialPrivacy()], [1.0, 2.0], ExpectedDistortion(SKEWED))
+    assert set(result.budgets) == {"dp", "dp'"} and result.success
+
+
+def test_infeasible_limit_reports_the_smallest_feasible_value():
+    distortion = ExpectedDistortion(SKEWED)
+    best = design(DifferentialPrivacy(), 0.5, distortion).objective
+    result = design(DifferentialPrivacy(), 0.5, MutualInformation(SKEWED), limits=[(distortion, best - 0.05)])
+    assert not result.success and result.status == "infeasible"
+    assert result.mechanism is None and result.objective is None
+    assert result.smallest_feasible == pytest.approx(best, abs=1e-7)
+    assert "below the smallest value" in result.message and not result.certified
+
+
+def test_feasible_limit_is_respected():
+    distortion = ExpectedDistortion(SKEWED)
+    result = design(DifferentialPrivacy(), 2.0, MutualInformation(SKEWED), limits=[(distortion, 0.3)])
+    assert result.success and result.measured_limits["expected_distortion"] <= 0.3 + 1e-7
+
+
+def test_worst_case_objectives():
+    source_set = SourceSet([SKEWED, Prior.uniform(4)])
+    worst = design(DifferentialPrivacy(), 1.0, WorstCaseDistortion(source_set))
+    uniform = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(4)))
+    inputs = design(DifferentialPrivacy(), 1.0, WorstCaseInputDistortion(4))
+    assert worst.success and uniform.success and inputs.success
+    # The uniform prior is in the set, so the worst case is at least its optimum (PUT Lemma 5(1));
+    # randomized response has equal row costs, so it is optimal for every one of these.
+    assert worst.objective == pytest.approx(uniform.objective, abs=1e-8)
+    assert inputs.objective == pytest.approx(3 / (math.e + 3), abs=1e-8)
+
+
+def test_solver_failure_is_a_result_not_an_exception():
+    # Two SCS iterations cannot reach an accurate solution: the result must say so.
+    result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(SKEWED), solver="scs",
+                    solver_options={"max_iters": 2})
+    assert not result.success
+    assert result.status in {"inaccurate", "solver_error"}
+    assert result.objective is None or math.isfinite(result.objective)
+
+
+def test_bad_input_raises_named_errors():
+    objective = ExpectedDistortion(SKEWED)
+    with pytest.raises(InvalidBudgetError, match="budgets must be a finite number >= 0, got -1"):
+        design(DifferentialPrivacy(), -1.0, objective)
+    with pytest.raises(MechDesignError, match="expected 2 budgets, got 1"):
+        design([DifferentialPrivacy(), MaximalLeakage()], [1.0], objective)
+    with pytest.raises(ShapeMismatchError, match="defined on 3 inputs"):
+        design(PointwiseMaximalLeakage([0.2, 0.3, 0.5]), 1.0, objective)
+    with pytest.raises(MechDesignError, match="solver must be one of"):
+        design(DifferentialPrivacy(), 1.0, objective, solver="gurobi")
+    with pytest.raises(MechDesignError, match="expected a privacy notion"):
+        design("dp", 1.0, objective)
+    with pytest.raises(MechDesignError, match="expected an objective"):
+        design(DifferentialPrivacy(), 1.0, "hamming")
+    with pytest.raises(MechDesignError, match="limit values must be finite"):
+        design(DifferentialPrivacy(), 1.0, MutualInformation(SKEWED), limits=[(objective, math.nan)])
+
+
+def test_maximizing_a_convex_utility_is_refused_with_a_pointer():
+    class MaximizedInformation(MutualInformation):
+        sense = "maximize"
+
+    with pytest.raises(MechDesignError, match="extreme-column LP"):
+        DesignProblem(DifferentialPrivacy(), MaximizedInformation(SKEWED))
+
+
+def test_problem_is_dpp_and_re_solves():
+    problem = DesignProblem(MaximalLeakage(), ExpectedDistortion(Prior.uniform(3)))
+    assert problem.problem.is_dpp()
+    first, second = problem.solve(0.2), problem.solve(0.9)
+    assert first.objective > second.objective
+
+
+def test_choose_solver_and_clean_mechanism():
+    assert choose_solver(True, 100) == "highs" and choose_solver(False, 100) == "clarabel"
+    assert choose_solver(True, 10**6) == "clarabel"
+    cleaned = clean_mechanism(np.array([[0.5 + 1e-12, 0.5, 1e-10], [0.6, 0.4 - 1e-12, -1e-11]]))
+    assert (cleaned[:, 2] == 0).all() and np.allclose(cleaned.sum(axis=1), 1, atol=1e-15)
+
+
+def test_mix_with_constant_never_increases_leakage_and_stays_stochastic():
+    from mechdesign.solve import mix_with_constant
+
+    matrix = np.array([[0.05 + 1e-10, 0.95 - 1e-10], [0.0, 1.0]])
+    notion = ApproximateDifferentialPrivacy(0.05)
+    assert notion.measure(matrix) == math.inf  # round-off above δ against an exact zero
+    mixed = mix_with_constant(matrix, 1e-8)
+    assert np.allclose(mixed.sum(axis=1), 1.0, atol=1e-15) and notion.measure(mixed) == 0.0
+    for other in (DifferentialPrivacy(), MaximalLeakage(), PointwiseMaximalLeakage([0.5, 0.5])):
+        assert other.measure(mixed) <= other.measure(matrix)

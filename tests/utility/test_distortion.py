@@ -1,0 +1,64 @@
+"""Tests of mechdesign.utility.distortion."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mechdesign import (
+    ExpectedDistortion,
+    Prior,
+    SourceSet,
+    WorstCaseDistortion,
+    WorstCaseInputDistortion,
+    hamming_cost,
+)
+from mechdesign.exceptions import MechDesignError, ShapeMismatchError
+
+from ..strategies import full_support_priors, stochastic_matrices
+
+BSC = np.array([[0.75, 0.25], [0.25, 0.75]])
+
+
+def test_hamming_cost():
+    assert hamming_cost(3).tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    assert hamming_cost(2, 3).tolist() == [[0, 1, 1], [1, 0, 1]]
+    with pytest.raises(MechDesignError, match="positive integer"):
+        hamming_cost(0)
+
+
+def test_hand_computed_values():
+    matrix = np.array([[0.9, 0.1], [0.4, 0.6]])
+    assert ExpectedDistortion([0.5, 0.5]).value(matrix) == pytest.approx(0.25, abs=1e-15)
+    assert WorstCaseInputDistortion(2).value(matrix) == pytest.approx(0.4, abs=1e-15)
+    source_set = SourceSet([[0.5, 0.5], [0.8, 0.2]])
+    assert WorstCaseDistortion(source_set).value(matrix) == pytest.approx(0.25, abs=1e-15)  # max(0.25, 0.16)
+    cost = [[0.0, 2.0], [3.0, 0.0]]
+    assert ExpectedDistortion([0.5, 0.5], cost).value(matrix) == pytest.approx(0.5 * 0.2 + 0.5 * 1.2, abs=1e-15)
+
+
+@given(st.integers(2, 5).flatmap(lambda n: st.tuples(stochastic_matrices(n_inputs=st.just(n), n_outputs=st.just(n)), full_support_priors(n))))
+def test_expressions_equal_values(case):
+    matrix, prior = case
+    n = matrix.shape[0]
+    objectives = [
+        ExpectedDistortion(prior),
+        WorstCaseDistortion(SourceSet([prior, np.full(n, 1 / n)])),
+        WorstCaseInputDistortion(n),
+        WorstCaseDistortion(SourceSet.simplex(n)),
+    ]
+    for objective in objectives:
+        assert objective.expression(cp.Constant(matrix)).value == pytest.approx(objective.value(matrix), abs=1e-12)
+    # The worst case over the simplex is the worst case over inputs (SML paper, Lemma 1).
+    assert objectives[2].value(matrix) == pytest.approx(objectives[3].value(matrix), abs=1e-15)
+    assert objectives[0].value(matrix) <= objectives[1].value(matrix) + 1e-15 <= objectives[2].value(matrix) + 2e-15
+
+
+def test_shape_errors():
+    with pytest.raises(ShapeMismatchError, match="3 rows, but the prior has 2"):
+        ExpectedDistortion([0.5, 0.5], np.zeros((3, 3)))
+    with pytest.raises(ShapeMismatchError, match="applies to 2×2 mechanisms, got 3×3"):
+        ExpectedDistortion(Prior.uniform(2)).value(np.eye(3))
+    with pytest.raises(MechDesignError, match="negative"):
+        WorstCaseInputDistortion([[0.0, -1.0], [1.0, 0.0]])
