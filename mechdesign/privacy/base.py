@@ -82,6 +82,18 @@ class PrivacyNotion(ABC):
         """Map a budget ε to the value its constraints use; ``e^ε`` unless overridden."""
         return math.exp(budget)
 
+    def budget_from_scaled(self, value: float) -> float:
+        """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden)."""
+        return max(0.0, math.log(value)) if value > 0 else 0.0
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression | None:
+        """A convex ``f(Q)`` with "``Q`` meets budget ε" ⇔ ``f(Q) <= scaled_budget(ε)``, if one exists.
+
+        Notions that have one (maximal leakage, mutual information, …) can have their privacy
+        minimized directly; the others (``None``) are handled by bisection on the budget.
+        """
+        return None
+
     def parameter(self) -> BudgetParameter:
         """A fresh :class:`BudgetParameter` for this notion (for DPP re-solves)."""
         return BudgetParameter(self)

@@ -22,8 +22,12 @@ class MaximalLeakage(PrivacyNotion):
     name = "maximal_leakage"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(4); Issa et al. 2020, Theorem 1"
 
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``Σ_y max_x Q[x, y]`` (at most ``e^ε``)."""
+        return cp.sum(cp.max(Q, axis=0))
+
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        return [cp.sum(cp.max(Q, axis=0)) <= scaled]
+        return [self.leakage_expression(Q) <= scaled]
 
     def _measure(self, matrix: np.ndarray) -> float:
         return max(0.0, float(np.log(matrix.max(axis=0).sum())))

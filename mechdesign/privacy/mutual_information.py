@@ -37,8 +37,15 @@ class MutualInformationPrivacy(PrivacyNotion):
         """Mutual information is bounded by ε itself (nats)."""
         return budget
 
+    def budget_from_scaled(self, value: float) -> float:
+        return max(0.0, float(value))
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``I(X; Y)`` as a convex expression of ``Q`` (at most ε)."""
+        return mutual_information_expression(Q, self.prior.probabilities)
+
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        return [mutual_information_expression(Q, self.prior.probabilities) <= scaled]
+        return [self.leakage_expression(Q) <= scaled]
 
     def _measure(self, matrix: np.ndarray) -> float:
         return mutual_information(self.prior, matrix)

@@ -88,3 +88,9 @@ def test_round_trip(prior, budget):
 @given(full_support_priors(3), budgets)
 def test_round_trip_graph(prior, budget):
     assert_round_trip(DifferentialPrivacy(CHAIN, n_inputs=3), budget, ExpectedDistortion(Prior(prior)))
+
+
+def test_no_leakage_expression_for_ratio_notions():
+    import cvxpy as cp
+
+    assert DifferentialPrivacy().leakage_expression(cp.Variable((2, 2))) is None

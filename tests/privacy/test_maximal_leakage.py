@@ -39,3 +39,13 @@ def test_post_processing_never_increases(matrix, data):
 @given(st.integers(2, 6).flatmap(full_support_priors), budgets)
 def test_round_trip(prior, budget):
     assert_round_trip(MaximalLeakage(), budget, ExpectedDistortion(Prior(prior)))
+
+
+def test_leakage_expression_and_scale_round_trip():
+    import cvxpy as cp
+
+    matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+    notion = MaximalLeakage()
+    value = notion.leakage_expression(cp.Constant(matrix)).value
+    assert notion.budget_from_scaled(value) == pytest.approx(notion.measure(matrix), abs=1e-15)
+    assert notion.budget_from_scaled(notion.scaled_budget(0.7)) == pytest.approx(0.7, abs=1e-15)

@@ -56,3 +56,13 @@ def test_post_processing_never_increases(case, data):
 @given(st.integers(2, 5).flatmap(full_support_priors), st.floats(0.0, 1.5))
 def test_round_trip(prior, budget):
     assert_round_trip(MutualInformationPrivacy(prior), budget, ExpectedDistortion(Prior(prior)))
+
+
+def test_leakage_expression_and_scale_round_trip():
+    import cvxpy as cp
+
+    notion = MutualInformationPrivacy([0.3, 0.7])
+    matrix = np.array([[0.9, 0.1], [0.2, 0.8]])
+    value = notion.leakage_expression(cp.Constant(matrix)).value
+    assert notion.budget_from_scaled(value) == pytest.approx(notion.measure(matrix), abs=1e-12)
+    assert notion.budget_from_scaled(notion.scaled_budget(0.7)) == 0.7

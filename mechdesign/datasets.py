@@ -1,0 +1,62 @@
+"""Offline loaders for the real data shipped with mechdesign.
+
+The UCI Adult training split (Becker & Kohavi, 1996, doi:10.24432/C5XW20, CC BY 4.0) is shipped
+gzip-compressed as package data; see ``mechdesign/data/ADULT_README.md`` for its provenance.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+from importlib import resources
+
+import numpy as np
+
+from .exceptions import MechDesignError
+
+#: Citation and license that must accompany any use of the Adult data.
+ADULT_ATTRIBUTION = (
+    'B. Becker and R. Kohavi, "Adult", UCI Machine Learning Repository, 1996, doi:10.24432/C5XW20 '
+    "(CC BY 4.0); training split, 32,561 rows"
+)
+#: sha256 of the uncompressed CSV.
+ADULT_SHA256 = "c30ce1e55a965b04950321870db74c19f4aa437120a692f32e72f6a4fa31c418"
+ADULT_NUMERIC = ("age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week")
+
+
+def _adult_bytes() -> bytes:
+    return gzip.decompress(resources.files("mechdesign.data").joinpath("adult.csv.gz").read_bytes())
+
+
+def load_adult(columns: list[str] | None = None) -> dict[str, np.ndarray]:
+    """The Adult training split as ``{column: array}`` (numeric columns as int, others as str).
+
+    Parameters
+    ----------
+    columns
+        Columns to return (default: all 15). Missing values stay as the string ``"?"``.
+
+    Returns
+    -------
+    dict
+        One 1-D array of length 32,561 per column, in file order.
+    """
+    text = _adult_bytes().decode("utf-8")
+    reader = csv.reader(text.splitlines())
+    header = next(reader)
+    wanted = header if columns is None else list(columns)
+    unknown = [c for c in wanted if c not in header]
+    if unknown:
+        raise MechDesignError(f"unknown Adult column(s) {unknown}; available: {header}")
+    records = [[field.strip() for field in row] for row in reader if row]
+    table = {}
+    for name in wanted:
+        values = [row[header.index(name)] for row in records]
+        table[name] = np.array(values, dtype=int) if name in ADULT_NUMERIC else np.array(values)
+    return table
+
+
+def adult_checksum() -> str:
+    """sha256 of the shipped (uncompressed) Adult CSV; equals :data:`ADULT_SHA256`."""
+    return hashlib.sha256(_adult_bytes()).hexdigest()

@@ -1,0 +1,26 @@
+"""Tests of mechdesign.datasets (shipped Adult data)."""
+
+import pytest
+
+from mechdesign.datasets import ADULT_SHA256, adult_checksum, load_adult
+from mechdesign.exceptions import MechDesignError
+
+
+def test_adult_is_the_documented_file():
+    assert adult_checksum() == ADULT_SHA256
+
+
+def test_adult_columns_and_values():
+    table = load_adult(["sex", "income-per-year", "age"])
+    assert set(table) == {"sex", "income-per-year", "age"}
+    assert len(table["sex"]) == 32_561
+    assert set(table["sex"]) == {"Male", "Female"}
+    assert set(table["income-per-year"]) == {"<=50K", ">50K"}
+    assert table["age"].dtype.kind == "i" and table["age"].min() >= 17
+    # Known marginal of the training split: 7,841 rows earn >50K.
+    assert (table["income-per-year"] == ">50K").sum() == 7841
+
+
+def test_unknown_column():
+    with pytest.raises(MechDesignError, match="unknown Adult column"):
+        load_adult(["salary"])
