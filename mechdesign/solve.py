@@ -268,6 +268,8 @@ class DesignProblem:
             with warnings.catch_warnings():
                 # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
                 warnings.simplefilter("ignore", UserWarning)
+                # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+                warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
                 self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
         except cp.error.SolverError as exc:
             return Result(None, None, "solver_error", False, f"{self.solver} failed: {exc}",

@@ -58,3 +58,56 @@ def test_post_processing_never_increases(case, data):
 @given(st.integers(2, 6).flatmap(full_support_priors), budgets)
 def test_round_trip(prior, budget):
     assert_round_trip(PointwiseMaximalLeakage(prior), budget, ExpectedDistortion(Prior(prior)))
+
+
+# --- PML over a source set (Grosse et al., Corollary 1) ---------------------------------------------
+
+
+@given(stochastic_matrices())
+def test_pml_over_the_whole_simplex_is_local_dp(matrix):
+    """Over every prior, the worst-case PML is ``max_y log max_x Q[x,y] / min_x' Q[x',y]`` = ε-LDP."""
+    from mechdesign import DifferentialPrivacy, SourceSet
+
+    robust = PointwiseMaximalLeakage(SourceSet.simplex(matrix.shape[0]))
+    assert robust.measure(matrix) == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
+                                                      stochastic_matrices(n_inputs=st.just(n)))))
+def test_source_set_measure_is_the_worst_extreme_point_and_dominates_the_hull(case):
+    from mechdesign import SourceSet
+
+    first, second, matrix = case
+    robust = PointwiseMaximalLeakage(SourceSet([first, second]))
+    worst = max(PointwiseMaximalLeakage(first).measure(matrix), PointwiseMaximalLeakage(second).measure(matrix))
+    assert robust.measure(matrix) == pytest.approx(worst, abs=1e-12)
+    for weight in np.linspace(0, 1, 7):  # every prior of the hull leaks at most the worst case
+        inside = PointwiseMaximalLeakage(weight * first + (1 - weight) * second).measure(matrix)
+        assert inside <= robust.measure(matrix) + 1e-12
+
+
+@settings(max_examples=15)
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
+                                                      stochastic_matrices(n_inputs=st.just(n)))))
+def test_source_set_constraints_match_measure(case):
+    from mechdesign import SourceSet
+
+    first, second, matrix = case
+    assert_constraints_match_measure(PointwiseMaximalLeakage(SourceSet([first, second])), matrix)
+
+
+@settings(max_examples=10)
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n))), budgets)
+def test_source_set_round_trip(priors, budget):
+    from mechdesign import SourceSet, WorstCaseDistortion
+
+    source_set = SourceSet(list(priors))
+    assert_round_trip(PointwiseMaximalLeakage(source_set), budget, WorstCaseDistortion(source_set))
+
+
+def test_prior_property_only_for_a_single_prior():
+    from mechdesign import SourceSet
+
+    assert PointwiseMaximalLeakage([0.5, 0.5]).prior.probabilities.tolist() == [0.5, 0.5]
+    with pytest.raises(AttributeError, match="source set of 2"):
+        PointwiseMaximalLeakage(SourceSet([[0.5, 0.5], [0.2, 0.8]])).prior
