@@ -42,7 +42,7 @@ NEGLIGIBLE_MASS = 1e-7
 REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
 #: LPs with at most this many mechanism entries go to HiGHS, larger ones to Clarabel
 #: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
-HIGHS_MAX_ENTRIES = 10_000
+HIGHS_MAX_ENTRIES = 2_500
 
 _SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
