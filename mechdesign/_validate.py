@@ -125,6 +125,14 @@ def _as_real(value: Any, name: str) -> float:
     return number
 
 
+def as_finite(value: Any, name: str) -> float:
+    """Validate a finite real number (limits on distortion and other quantities)."""
+    number = _as_real(value, name)
+    if math.isinf(number):
+        raise MechDesignError(f"{name} must be finite, got {number!r}")
+    return number
+
+
 def as_budget(value: Any, name: str = "epsilon") -> float:
     """Validate a privacy budget: a finite number ≥ 0 (in nats)."""
     number = _as_real(value, name)

@@ -94,7 +94,9 @@ def _format_matrix(matrix: np.ndarray) -> str:
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
-    prior = _parse_prior(args.prior, args.n) or Prior.uniform(2)
+    prior = _parse_prior(args.prior, args.n)
+    if prior is None:
+        raise MechDesignError("design needs the input alphabet: pass --prior P1,P2,... or --n N (uniform prior)")
     notion = NOTIONS[args.notion](args, prior)
     objective = OBJECTIVES[args.objective](prior)
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []

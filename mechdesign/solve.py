@@ -15,17 +15,16 @@ said.
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 import cvxpy as cp
 import numpy as np
 
-from ._validate import as_budget
+from ._validate import as_budget, as_finite
 from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -252,13 +251,11 @@ class DesignProblem:
 
     def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
         """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
-        budget_values = self._as_values(budgets, len(self.notions), "budgets")
-        limit_values = [float(v) for v in self._as_values(limits, len(self.limits), "limits", check=False)]
+        budget_values = self._as_values(budgets, self.notion_labels, "budget", as_budget)
+        limit_values = self._as_values(limits, self.limit_labels, "limit", as_finite)
         for parameter, budget in zip(self.budget_parameters, budget_values):
             parameter.set(budget)
         for parameter, value in zip(self.limit_parameters, limit_values):
-            if not math.isfinite(value):
-                raise MechDesignError(f"limit values must be finite, got {value!r}")
             parameter.value = value
         budget_map = dict(zip(self.notion_labels, budget_values))
         limit_map = dict(zip(self.limit_labels, limit_values))
@@ -343,11 +340,12 @@ class DesignProblem:
         return result.objective if result.success else None
 
     @staticmethod
-    def _as_values(values: Any, count: int, name: str, check: bool = True) -> list[float]:
+    def _as_values(values: Any, labels: list[str], kind: str, validate: Callable[[Any, str], float]) -> list[float]:
+        """One validated value per label, named "<kind> for <label>" in errors."""
         sequence = [values] if np.ndim(values) == 0 else list(values)
-        if len(sequence) != count:
-            raise MechDesignError(f"expected {count} {name}, got {len(sequence)}")
-        return [as_budget(v, name) for v in sequence] if check else sequence
+        if len(sequence) != len(labels):
+            raise MechDesignError(f"expected {len(labels)} {kind}s (one per {', '.join(labels) or 'nothing'}), got {len(sequence)}")
+        return [validate(value, f"{kind} for {label}") for value, label in zip(sequence, labels)]
 
 
 def design(

@@ -109,9 +109,9 @@ def test_solver_failure_is_a_result_not_an_exception():
 
 def test_bad_input_raises_named_errors():
     objective = ExpectedDistortion(SKEWED)
-    with pytest.raises(InvalidBudgetError, match="budgets must be a finite number >= 0, got -1"):
+    with pytest.raises(InvalidBudgetError, match="budget for dp must be a finite number >= 0, got -1"):
         design(DifferentialPrivacy(), -1.0, objective)
-    with pytest.raises(MechDesignError, match="expected 2 budgets, got 1"):
+    with pytest.raises(MechDesignError, match=r"expected 2 budgets \(one per dp, maximal_leakage\), got 1"):
         design([DifferentialPrivacy(), MaximalLeakage()], [1.0], objective)
     with pytest.raises(ShapeMismatchError, match="defined on 3 inputs"):
         design(PointwiseMaximalLeakage([0.2, 0.3, 0.5]), 1.0, objective)
@@ -121,7 +121,7 @@ def test_bad_input_raises_named_errors():
         design("dp", 1.0, objective)
     with pytest.raises(MechDesignError, match="expected an objective"):
         design(DifferentialPrivacy(), 1.0, "hamming")
-    with pytest.raises(MechDesignError, match="limit values must be finite"):
+    with pytest.raises(MechDesignError, match="limit for expected_distortion is NaN"):
         design(DifferentialPrivacy(), 1.0, MutualInformation(SKEWED), limits=[(objective, math.nan)])
 
 
