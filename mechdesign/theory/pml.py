@@ -17,6 +17,8 @@ from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
 from ..privacy.pml_analysis import privacy_region
 
+#: Budgets above ε_max = −log p_min by at most this are ε_max up to round-off (Theorem 4's domain).
+EPSILON_MAX_ATOL = 1e-12
 #: Largest alphabet for which :func:`weissman_kappa` enumerates the 2^N subsets.
 KAPPA_MAX_SIZE = 22
 
@@ -27,11 +29,14 @@ def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
     Parameters
     ----------
     capacity
-        The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5).
+        The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5); ``inf`` gives the vacuous bound ``inf``.
     distance
         ``‖P − P'‖₁``.
     """
-    return math.exp(as_budget(capacity, "capacity")) * as_radius(distance, "distance")
+    radius = as_radius(distance, "distance")
+    if capacity == math.inf:
+        return math.inf if radius > 0 else 0.0
+    return math.exp(as_budget(capacity, "capacity")) * radius
 
 
 def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> float:
@@ -49,11 +54,13 @@ def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> flo
     budget, radius = as_budget(epsilon), as_radius(beta)
     if radius >= 2 * p_min:
         raise MechDesignError(f"Theorem 4 needs beta < 2 p_min = {2 * p_min:.12g}, got beta = {radius!r}")
-    if budget > -math.log(p_min):
+    epsilon_max = -math.log(p_min)
+    if budget > epsilon_max + EPSILON_MAX_ATOL:
         raise MechDesignError(
-            f"Theorem 4 needs epsilon <= epsilon_max = -log p_min = {-math.log(p_min):.12g}, got {budget!r} "
+            f"Theorem 4 needs epsilon <= epsilon_max = -log p_min = {epsilon_max:.12g}, got {budget!r} "
             "(every mechanism satisfies epsilon_max-PML)"
         )
+    budget = min(budget, epsilon_max)
     if privacy_region(budget, probabilities) == 1:
         return -math.log1p(-radius / 2 * math.expm1(budget) / p_min)
     return -math.log1p(-radius * math.exp(budget) / 2)
