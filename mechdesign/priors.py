@@ -15,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 
 from ._validate import as_positive_int, as_probability_vector
-from ._validate import as_failure_probability, as_radius, as_samples
+from ._validate import as_budget, as_failure_probability, as_samples
 from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
 
 
@@ -210,7 +210,7 @@ class L1Ball:
 
     def __init__(self, center: PriorLike, radius: float) -> None:
         self._center = as_prior(center)
-        self._radius = as_radius(radius)
+        self._radius = as_budget(radius, "radius beta")
 
     @classmethod
     def from_samples(cls, samples: Any, size: int, delta: float) -> "L1Ball":

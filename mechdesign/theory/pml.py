@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_budget, as_failure_probability, as_positive_int, as_radius
+from .._validate import as_budget, as_failure_probability, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
 from ..privacy.pml_analysis import privacy_region
@@ -33,7 +33,7 @@ def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
     distance
         ``‖P − P'‖₁``.
     """
-    radius = as_radius(distance, "distance")
+    radius = as_budget(distance, "distance")
     if capacity == math.inf:
         return math.inf if radius > 0 else 0.0
     return math.exp(as_budget(capacity, "capacity")) * radius
@@ -51,7 +51,7 @@ def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> flo
     """
     probabilities = as_prior(prior, full_support=True).probabilities
     p_min = float(probabilities.min())
-    budget, radius = as_budget(epsilon), as_radius(beta)
+    budget, radius = as_budget(epsilon), as_budget(beta, "radius beta")
     if radius >= 2 * p_min:
         raise MechDesignError(f"Theorem 4 needs beta < 2 p_min = {2 * p_min:.12g}, got beta = {radius!r}")
     epsilon_max = -math.log(p_min)
@@ -72,7 +72,7 @@ def cor2_leakage_bound(epsilon: float, distance: float) -> float:
     Domain: ``‖P − P'‖₁ < 2 e^{−ε}``. (The proof of Theorem 4's second case holds for any such
     ``P'``; ``‖P − P'‖₁ < 2 p_min`` is not needed.)
     """
-    budget, radius = as_budget(epsilon), as_radius(distance, "distance")
+    budget, radius = as_budget(epsilon), as_budget(distance, "distance")
     if radius * math.exp(budget) >= 2:
         raise MechDesignError(
             f"Corollary 2 needs distance < 2 e^-epsilon = {2 * math.exp(-budget):.12g}, got {radius!r}"
@@ -86,7 +86,7 @@ def eq13_modified_epsilon(epsilon: float, beta: float) -> float:
     ``M(ε', P̂) ⊆ M(ε, B_β(P̂))``: a mechanism that is ε'-PML for ``P̂`` is ε-PML for the whole ball.
     ``ε'`` is negative when ``e^ε (1 − β/2) < 1`` (then no mechanism is ε'-PML for ``P̂``).
     """
-    budget, radius = as_budget(epsilon), as_radius(beta)
+    budget, radius = as_budget(epsilon), as_budget(beta, "radius beta")
     return budget - math.log1p(radius / 2 * math.exp(budget))
 
 
@@ -135,7 +135,7 @@ def thm2_deviation_bound(beta: float, n_samples: int, size: int, phi: float = 2.
     With the default ``φ = 2`` (``φ(κ) >= 2``) the bound holds for every prior. Returned as printed,
     so it may exceed 1 (vacuous).
     """
-    radius = as_radius(beta)
+    radius = as_budget(beta, "radius beta")
     m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size")
     if n < 2:
         raise MechDesignError(f"Theorem 2 needs an alphabet of at least 2 symbols, got size {n}")
