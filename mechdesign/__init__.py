@@ -27,6 +27,7 @@ from .privacy import (
     PrivacyNotion,
 )
 from .solve import DesignProblem, Result, design
+from .privacy.sml import Secret, StatisticMaximalLeakage, design_under_sml, measure_sml  # SML paper
 from .utility import (
     ExpectedDistortion,
     MutualInformation,
@@ -70,4 +71,9 @@ __all__ = [
     "randomized_response",
     "trace_curve",
     "uniform_mechanism",
+    # SML (Wang, Lin & Fanti)
+    "Secret",
+    "StatisticMaximalLeakage",
+    "design_under_sml",
+    "measure_sml",
 ]
