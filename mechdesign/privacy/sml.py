@@ -225,15 +225,30 @@ def _require_deterministic(matrix: np.ndarray) -> np.ndarray:
 
 
 def _flow(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
-    outputs = _require_deterministic(matrix)
-    graph = sp.csr_matrix((np.ones(secret.n_inputs), (secret.group_index, outputs)),
-                          shape=(secret.n_values, matrix.shape[1]))
+    return deterministic_sml(_require_deterministic(matrix), secret)
+
+
+def deterministic_sml(outputs: Any, secret: SecretLike) -> SMLMeasurement:
+    """SML of the deterministic mechanism ``θ ↦ outputs[θ]`` (SML paper, Alg. 1 and Prop. 2).
+
+    Alg. 1's min-cost flow has costs 0 or −1 here, so it is a maximum matching between secret values
+    and outputs (``g`` — ``θ'`` iff some ``θ ∈ Θ_g`` has ``outputs[θ] = θ'``); the SML is the log of its
+    size. Takes the output index of every input, so that ``|Θ|`` in the tens of thousands needs no
+    dense matrix.
+    """
+    secret = as_secret(secret)
+    released = np.asarray(outputs)
+    if released.shape != (secret.n_inputs,) or not np.issubdtype(released.dtype, np.integer) or released.min() < 0:
+        raise MechDesignError(f"outputs must be one non-negative output index per input ({secret.n_inputs}), "
+                              f"got shape {released.shape}")
+    graph = sp.csr_matrix((np.ones(secret.n_inputs), (secret.group_index, released)),
+                          shape=(secret.n_values, int(released.max()) + 1))
     graph.data[:] = 1.0  # duplicates were summed
     matched = maximum_bipartite_matching(graph, perm_type="column")
     selection = np.array([group[0] for group in secret.groups], dtype=np.intp)
     for g in np.flatnonzero(matched >= 0):
         group = secret.groups[g]
-        selection[g] = group[np.flatnonzero(outputs[group] == matched[g])[0]]
+        selection[g] = group[np.flatnonzero(released[group] == matched[g])[0]]
     return SMLMeasurement(math.log(int((matched >= 0).sum())), selection, "flow")
 
 

@@ -161,3 +161,15 @@ def app_i_alpha(tau: int, s: int, interval: int, d0: int) -> float:
     t = as_positive_int(tau, "tau")
     r = t / (t + as_positive_int(d0, "d0"))
     return (math.log(as_positive_int(s, "s")) - qm_sml(s, interval)) / math.log1p(r)
+
+
+def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
+    """``log Π_RR`` (the log of :func:`rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
+
+    ``Π_RR = log1p(z)`` with ``z = (s − 1) r / (1 + r)``; for tiny ``z``, ``log Π_RR = log z + O(z)``.
+    """
+    values = as_positive_int(s, "s")
+    if values == 1 or as_budget(epsilon) == 0:
+        return -math.inf
+    log_z = math.log(values - 1) + _log_rr_r(epsilon, tau, d) - float(np.logaddexp(0.0, _log_rr_r(epsilon, tau, d)))
+    return log_z if log_z < -30 else math.log(math.log1p(math.exp(log_z)))

@@ -14,6 +14,7 @@ from mechdesign.privacy.sml import (
     Secret,
     StatisticMaximalLeakage,
     design_under_sml,
+    deterministic_sml,
     is_deterministic,
     measure_sml,
     min_entropy_leakage,
@@ -237,3 +238,15 @@ def test_design_bad_input():
         design_under_sml([0, 1], 0.5, WorstCaseInputDistortion(2), strategy="guess")
     with pytest.raises(MechDesignError, match="SML budget must be a finite number >= 0"):
         design_under_sml([0, 1], -1, WorstCaseInputDistortion(2))
+
+
+def test_deterministic_sml_from_output_indices():
+    secret = Secret([0, 0, 1, 1, 2])
+    outputs = np.array([0, 1, 1, 1, 1])
+    # g0 can reach outputs {0, 1}, g1 and g2 only {1}: the largest matching has size 2.
+    result = deterministic_sml(outputs, secret)
+    assert result.value == pytest.approx(math.log(2), abs=1e-15)
+    assert result.value == measure_sml(np.eye(2)[outputs], secret, "flow").value
+    assert selection_leakage(np.eye(2)[outputs], secret, result.selection) == pytest.approx(result.value, abs=1e-15)
+    with pytest.raises(MechDesignError, match="one non-negative output index per input"):
+        deterministic_sml([0, 1], secret)

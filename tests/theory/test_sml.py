@@ -23,6 +23,7 @@ from mechdesign.theory.sml import (
     qm_sml_upper_bound,
     rr_distortion,
     rr_epsilon_for_sml,
+    rr_log_sml,
     rr_qm_distortion_ratio_limit,
     rr_robustness_condition,
     rr_sml,
@@ -162,3 +163,10 @@ def test_domain_errors():
         rr_qm_distortion_ratio_limit(2, interval=3)
     with pytest.raises(MechDesignError, match="need 1 <= d0 <= d_star"):
         qm_robustness_gap_bound(4, 2, 3, 0)
+
+
+def test_rr_log_sml_matches_and_survives_underflow():
+    for s, tau, d, epsilon in [(5, 4, 3, 2.0), (9, 8, 4, 0.3), (2, 1, 2, 7.0)]:
+        assert rr_log_sml(epsilon, s, tau, d) == pytest.approx(math.log(rr_sml(epsilon, s, tau, d)), abs=1e-12)
+    log_value = rr_log_sml(4.0, 1000, 32561, 5000)
+    assert rr_sml(4.0, 1000, 32561, 5000) == 0.0 and math.isfinite(log_value) and log_value < -1e4
