@@ -173,3 +173,42 @@ def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
         return -math.inf
     log_z = math.log(values - 1) + _log_rr_r(epsilon, tau, d) - float(np.logaddexp(0.0, _log_rr_r(epsilon, tau, d)))
     return log_z if log_z < -30 else math.log(math.log1p(math.exp(log_z)))
+
+
+def _log_binomial_ratio_terms(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float, float]:
+    """``(e^ε − 1, C(τ + d̂₀ + d̂₁ − 1, ·), C(τ + d* + d̂₁ − 1, ·))`` as logs (``-inf`` for ``e^ε − 1 = 0``)."""
+    eps = as_budget(epsilon)
+    log_e = -math.inf if eps == 0 else eps + math.log(-math.expm1(-eps))
+    t = as_positive_int(tau, "tau")
+    return log_e, log_histogram_count(t, d0 + d1), log_histogram_count(t, d_star + d1)
+
+
+def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+    """Prop. 4 (App. H-A): RR's SML under a mis-specified support is at most the smaller of
+    ``log(s(e^ε − 1)/(A + e^ε − 1) + B/(B + e^ε − 1) · (1 + τ/(τ + d̂₀ + d̂₁ − 1))^{d* − d̂₀})`` and
+    ``log(1 + s − s ((d̂₀ + d̂₁)/(τ + d* + d̂₁ − 1))^{d* − d̂₀} / (1 + (e^ε − 1)/B))``, with
+    ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)`` and ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (the first term is
+    read from App. G's derivation, whose typesetting is garbled in the source)."""
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    keep_a = math.log(values) + log_e - float(np.logaddexp(log_a, log_e))
+    keep_b = log_b - float(np.logaddexp(log_b, log_e)) + missing * math.log1p(tau / (tau + d0 + d1 - 1))
+    first = float(np.logaddexp(keep_a, keep_b))
+    shrink = missing * math.log((d0 + d1) / (tau + d_star + d1 - 1)) - float(np.logaddexp(0.0, log_e - log_b))
+    second = math.log(1 + values - values * math.exp(shrink))
+    return min(first, second)
+
+
+def rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
+    """App. H-D: ``(d̂ − 1)/(d̂ (1 + r₁)) <= Δ_RR <= (d* + d̂₁ − 1)/((d* + d̂₁)(1 + r₂))`` with ``d̂ = d̂₀ + d̂₁``,
+    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``."""
+    _missing(d_star, d0, d1)
+    return rr_distortion(epsilon, tau, d0 + d1), rr_distortion(epsilon, tau, d_star + d1)
+
+
+def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
+    """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`qm_distortion` with
+    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form)."""
+    _missing(d_star, d0, d1)
+    return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)

@@ -13,20 +13,23 @@ import pytest
 from mechdesign.exceptions import MechDesignError
 from mechdesign.mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from mechdesign.privacy.sml import measure_sml
-from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_distortion
+from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
 from mechdesign.theory.sml import (
     app_i_alpha,
     qm_distortion,
     qm_distortion_as_printed,
+    qm_distortion_bounds,
     qm_robustness_gap_bound,
     qm_sml,
     qm_sml_upper_bound,
     rr_distortion,
+    rr_distortion_bounds,
     rr_epsilon_for_sml,
     rr_log_sml,
     rr_qm_distortion_ratio_limit,
     rr_robustness_condition,
     rr_sml,
+    rr_sml_upper_bound,
 )
 
 #: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
@@ -119,8 +122,9 @@ MISSPECIFIED = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3
                 for d0 in range(1, d_star + 1) for d1 in range(3) if d0 + d1 >= 2]
 
 
-def test_prop3_and_app_i_bounds_exact():
-    # SML paper, Prop. 3 (QM 1-robust, RR log 3-robust under its condition) and App. I's QM bound.
+def test_prop3_prop4_app_h_and_app_i_bounds_exact():
+    # SML paper, Prop. 3 (QM 1-robust, RR log 3-robust under its condition), Prop. 4 (RR SML upper
+    # bound), App. H-D distortion bounds (QM's corrected as in docs/errata.md) and App. I's QM bound.
     largest_gap = 0.0
     for tau, d_star, d0, d1 in MISSPECIFIED:
         inputs, outputs, estimated = _misspecified(tau, d_star, d0, d1)
@@ -133,9 +137,18 @@ def test_prop3_and_app_i_bounds_exact():
             assert gap <= qm_robustness_gap_bound(tau, d_star, d0, d1) + EXACT_ATOL <= (d_star - d0) + EXACT_ATOL
             if tau + d0 + d1 > 2:
                 assert value <= qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) + EXACT_ATOL
-        for epsilon in (0.3, 1.0, 3.0):
+        cost = tv_cost(inputs, outputs)
+        for interval in range(1, s + 1):
+            dist = (histogram_quantization(inputs, 0, interval, outputs, estimated).matrix * cost).sum(axis=1).max()
+            lower, upper = qm_distortion_bounds(tau, d_star, d0, d1, interval)
+            assert lower - EXACT_ATOL <= dist <= upper + EXACT_ATOL
+        for epsilon in (0.0, 0.3, 1.0, 3.0, 6.0):
+            rr = histogram_randomized_response(inputs, epsilon, outputs, estimated)
+            value = measure_sml(rr, secret).value
+            assert value <= rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1) + EXACT_ATOL  # Prop. 4
+            lower, upper = rr_distortion_bounds(epsilon, tau, d_star, d0, d1)
+            assert lower - EXACT_ATOL <= (rr.matrix * cost).sum(axis=1).max() <= upper + EXACT_ATOL
             if rr_robustness_condition(epsilon, tau, d0 + d1, s):
-                value = measure_sml(histogram_randomized_response(inputs, epsilon, outputs, estimated), secret).value
                 assert value - rr_sml(epsilon, s, tau, d_star) <= math.log(3) * (d_star - d0) + EXACT_ATOL
     assert largest_gap > 0.3  # the mis-specification does cost privacy in some cases
 
@@ -170,3 +183,12 @@ def test_rr_log_sml_matches_and_survives_underflow():
         assert rr_log_sml(epsilon, s, tau, d) == pytest.approx(math.log(rr_sml(epsilon, s, tau, d)), abs=1e-12)
     log_value = rr_log_sml(4.0, 1000, 32561, 5000)
     assert rr_sml(4.0, 1000, 32561, 5000) == 0.0 and math.isfinite(log_value) and log_value < -1e4
+
+
+def test_app_h_printed_qm_distortion_upper_bound_is_exceeded():
+    # Erratum: App. H-D's printed QM upper bound ½ + ((d* + d̂₁)⌊I/2⌋ − τ)/(2τ(d* + d̂₁ − 1)) inherits
+    # Thm. 4's missing factor; with Γ̂* = Γ* \ {2} ∪ {one infeasible category}, τ = 3, I = 1:
+    inputs, outputs, estimated = _misspecified(3, 3, 2, 1)
+    exact = (histogram_quantization(inputs, 0, 1, outputs, estimated).matrix * tv_cost(inputs, outputs)).sum(axis=1).max()
+    assert exact > qm_distortion_as_printed(3, 4, 1) + 0.1
+    assert exact <= qm_distortion_bounds(3, 3, 2, 1, 1)[1] + EXACT_ATOL
