@@ -31,7 +31,7 @@ from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
-from ..tabular import HistogramSpace, log_histogram_count, tv_cost
+from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count
 
 RandomState = Union[np.random.Generator, int, None]
 
@@ -134,8 +134,6 @@ def histogram_quantization(
     ordered: bool = True,
 ) -> Mechanism:
     """QM on histograms for the secret "fraction of ``category``" (SML paper, §V-B(b), Thm. 4)."""
-    from ..tabular import category_fraction_secret
-
     outputs = inputs if outputs is None else outputs
     return quantization_mechanism(category_fraction_secret(inputs, category),
                                   category_fraction_secret(outputs, category), interval, ordered=ordered,

@@ -7,7 +7,6 @@ distance of the explicit mechanism (Lemma 1).
 
 import math
 
-import numpy as np
 import pytest
 
 from mechdesign.exceptions import MechDesignError
