@@ -53,8 +53,10 @@ from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
 
-#: ``measure_sml(method="auto")`` enumerates selections up to this many, else uses the MILP.
-ENUMERATE_MAX_SELECTIONS = 20_000
+#: ``measure_sml(method="auto")`` enumerates when selections × s × |Θ'| is at most this (about 0.5 s of
+#: numpy; benchmarks/sml.py: 10⁶ selections at s = 6, |Θ'| = 60 took 4.4 s where the MILP took 12 s),
+#: else uses the MILP.
+ENUMERATE_MAX_WORK = 50_000_000
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
 CONSTRAINT_MAX_SELECTIONS = 2_000
 #: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
@@ -316,11 +318,14 @@ def is_deterministic(mechanism: MechanismLike) -> bool:
 
 
 def choose_method(mechanism: MechanismLike, secret: SecretLike) -> str:
-    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` up to ``ENUMERATE_MAX_SELECTIONS``
-    selections, ``"milp"`` otherwise."""
-    if is_deterministic(mechanism):
+    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while selections × s × |Θ'| is at most
+    ``ENUMERATE_MAX_WORK``, ``"milp"`` otherwise."""
+    matrix = as_mechanism(mechanism).matrix
+    if is_deterministic(matrix):
         return "flow"
-    return "enumerate" if as_secret(secret).n_selections <= ENUMERATE_MAX_SELECTIONS else "milp"
+    secret = as_secret(secret)
+    work = secret.n_selections * secret.n_values * matrix.shape[1]
+    return "enumerate" if work <= ENUMERATE_MAX_WORK else "milp"
 
 
 def measure_sml(
@@ -523,8 +528,7 @@ def design_under_sml(
         result = design(_WorkingSetSML(secret, working), budget, objective, solver=solver)
         if result.mechanism is None:
             return dataclasses.replace(result, iterations=round_number)
-        found = measure_sml(result.mechanism, secret, "milp" if secret.n_selections > ENUMERATE_MAX_SELECTIONS
-                            else "enumerate", time_limit=time_limit)
+        found = measure_sml(result.mechanism, secret, time_limit=time_limit)
         logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
                     round_number, len(working), found.value, budget)
         common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
