@@ -19,6 +19,7 @@ import numpy as np
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError
+from ..mechanisms.histogram import quantization_targets
 from ..tabular import log_histogram_count
 
 
@@ -212,3 +213,53 @@ def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int)
     ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form)."""
     _missing(d_star, d0, d1)
     return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
+
+
+def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+    """Prop. 5 (App. H-B): lower bound on RR's SML under a mis-specified support, ``m = d* − d̂₀*``:
+
+    * ``m < s``: ``log(s(e^ε − 1)/(B + e^ε − 1) + A/(A + e^ε − 1) · (1 + (τ − k)/(τ + d* + d̂₁ − 1))^k)`` with
+      ``k = m`` if ``m <= log s``, else ``k = log s`` (as printed);
+    * ``m >= s``: ``log(s − (s − 1)((d̂₀ + d̂₁ + ζ − 1)/(τ + d̂₀ + d̂₁))^ζ)``, ``ζ = ⌊m/s⌋``;
+
+    ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)``, ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (garbled in the source;
+    this reading holds on every exact case checked)."""
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    if missing >= values:
+        zeta = missing // values
+        return math.log(values - (values - 1) * ((d0 + d1 + zeta - 1) / (tau + d0 + d1)) ** zeta)
+    log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    k = missing if missing <= math.log(values) else math.log(values)
+    keep = math.log(values) + log_e - float(np.logaddexp(log_b, log_e))
+    spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
+    return float(np.logaddexp(keep, spread))
+
+
+def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
+                       as_printed: bool = False) -> float:
+    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``, with
+    ``n`` standing for the counts a released histogram leaves outside the secret category:
+
+    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``;
+    * ``m >= I``: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(n + d̂₀ + d̂₁ − 1))^ζ)``, ``ζ = ⌊m/I⌋``.
+
+    As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
+    with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
+    A lower bound below 0 is replaced by the trivial 0.
+    """
+    t, size = _check_interval(tau, interval)
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    n = t * size / (2 * values)
+    if not as_printed:
+        n = min(n, t - int(quantization_targets(values, size).max()))
+    if missing >= size:
+        zeta = missing // size
+        base = (d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)
+        return max(0.0, math.log(values - (values - math.ceil(values / size)) * base**zeta))
+    k = missing if missing <= math.log(size) else math.log(size)
+    bins = values // size
+    if bins == 0 or n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
+        return 0.0
+    return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))

@@ -20,6 +20,7 @@ from mechdesign.theory.sml import (
     qm_distortion_bounds,
     qm_robustness_gap_bound,
     qm_sml,
+    qm_sml_lower_bound,
     qm_sml_upper_bound,
     rr_distortion,
     rr_distortion_bounds,
@@ -28,6 +29,7 @@ from mechdesign.theory.sml import (
     rr_qm_distortion_ratio_limit,
     rr_robustness_condition,
     rr_sml,
+    rr_sml_lower_bound,
     rr_sml_upper_bound,
 )
 
@@ -117,7 +119,7 @@ def _misspecified(tau, d_star, d0, d1):
     return inputs, outputs, estimated
 
 
-MISSPECIFIED = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3)
+MISSPECIFIED = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3, 4)
                 for d0 in range(1, d_star + 1) for d1 in range(3) if d0 + d1 >= 2]
 
 
@@ -136,6 +138,7 @@ def test_prop3_prop4_app_h_and_app_i_bounds_exact():
             assert gap <= qm_robustness_gap_bound(tau, d_star, d0, d1) + EXACT_ATOL <= (d_star - d0) + EXACT_ATOL
             if tau + d0 + d1 > 2:
                 assert value <= qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) + EXACT_ATOL
+            assert value >= qm_sml_lower_bound(tau, s, interval, d_star, d0, d1) - EXACT_ATOL  # Prop. 5, corrected
         cost = tv_cost(inputs, outputs)
         for interval in range(1, s + 1):
             dist = (histogram_quantization(inputs, 0, interval, outputs, estimated).matrix * cost).sum(axis=1).max()
@@ -145,6 +148,7 @@ def test_prop3_prop4_app_h_and_app_i_bounds_exact():
             rr = histogram_randomized_response(inputs, epsilon, outputs, estimated)
             value = measure_sml(rr, secret).value
             assert value <= rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1) + EXACT_ATOL  # Prop. 4
+            assert value >= rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1) - EXACT_ATOL  # Prop. 5
             lower, upper = rr_distortion_bounds(epsilon, tau, d_star, d0, d1)
             assert lower - EXACT_ATOL <= (rr.matrix * cost).sum(axis=1).max() <= upper + EXACT_ATOL
             if rr_robustness_condition(epsilon, tau, d0 + d1, s):
@@ -191,3 +195,14 @@ def test_app_h_printed_qm_distortion_upper_bound_is_exceeded():
     exact = (histogram_quantization(inputs, 0, 1, outputs, estimated).matrix * tv_cost(inputs, outputs)).sum(axis=1).max()
     assert exact > qm_distortion_as_printed(3, 4, 1) + 0.1
     assert exact <= qm_distortion_bounds(3, 3, 2, 1, 1)[1] + EXACT_ATOL
+
+
+def test_prop5_printed_qm_lower_bound_is_violated():
+    # Erratum: with n = τI/(2s) as printed, Prop. 5's QM bound exceeds the exact SML. τ = 7, d* = 2,
+    # d̂₀* = 1, d̂₁* = 1, I = 4: the last bin releases 6 of 7 counts on the secret category (n = 1 < 1.75).
+    inputs, outputs, estimated = _misspecified(7, 2, 1, 1)
+    value = measure_sml(histogram_quantization(inputs, 0, 4, outputs, estimated), category_fraction_secret(inputs, 0)).value
+    assert value == pytest.approx(math.log(2.5), abs=EXACT_ATOL)
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) == pytest.approx(math.log(2 * (1 + 12 / 44)), abs=1e-12)
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) > value + 0.01
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
