@@ -27,6 +27,7 @@ from .privacy import (
     PrivacyNotion,
 )
 from .solve import DesignProblem, Result, design
+from .privacy.sml import Secret, StatisticMaximalLeakage, design_under_sml, measure_sml  # SML paper
 from .utility import (
     ExpectedDistortion,
     MutualInformation,
@@ -70,6 +71,11 @@ __all__ = [
     "randomized_response",
     "trace_curve",
     "uniform_mechanism",
+    # SML (Wang, Lin & Fanti)
+    "Secret",
+    "StatisticMaximalLeakage",
+    "design_under_sml",
+    "measure_sml",
 ]
 
 # Robust PML over ℓ1-balls of priors and design from samples (Grosse et al.; branch pml-robust).

@@ -216,3 +216,19 @@ def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
             f"({bad.size} bad sample(s))"
         )
     return array.astype(np.int64)
+
+
+def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
+    """Validate a secret map given as one secret value per input: a non-empty 1-D array.
+
+    Values may be numbers or labels (strings); numbers must be finite. Returns a copy.
+    """
+    array = np.array(values)
+    if array.ndim != 1 or array.size == 0:
+        raise MechDesignError(f"{name} must be a non-empty 1-D sequence of secret values, got shape {array.shape}")
+    if array.dtype.kind in "fc" and not np.isfinite(array).all():
+        index = int(np.flatnonzero(~np.isfinite(array))[0])
+        raise MechDesignError(f"{name} has a non-finite value {array[index].item()!r} at index {index}")
+    if array.dtype.kind not in "biufcUS":
+        raise MechDesignError(f"{name} values must be numbers or strings, got dtype {array.dtype}")
+    return array.copy()

@@ -148,6 +148,83 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- SML (Wang, Lin & Fanti): `mechdesign sml FILE --secret ...` and `mechdesign sml-design ...` ---
+
+
+def _parse_secret(text: str) -> list[str]:
+    values = [v.strip() for v in text.split(",")]
+    if not all(values):
+        raise MechDesignError(f"--secret must be comma-separated secret values (one per input), got {text!r}")
+    return values
+
+
+def _cmd_sml(args: argparse.Namespace) -> int:
+    from .privacy.sml import Secret, measure_sml, property1_bounds
+
+    mechanism = _load_mechanism(Path(args.file))
+    secret = Secret(_parse_secret(args.secret))
+    result = measure_sml(mechanism, secret, args.method, time_limit=args.time_limit)
+    lower, upper = property1_bounds(mechanism, secret)
+    payload = {"sml": result.value, "upper": result.upper, "exact": result.exact, "method": result.method,
+               "selection": result.selection.tolist(), "secret_values": secret.n_values,
+               "property1_bounds": [lower, upper]}
+    if args.json:
+        print(json.dumps(payload, indent=2))
+    else:
+        status = "exact" if result.exact else f"best found; proven upper bound {result.upper:.10g}"
+        print(f"SML of {args.file} ({mechanism.n_inputs} inputs, {secret.n_values} secret values): "
+              f"{result.value:.10g} nats [{result.method}, {status}]")
+        print(f"  worst-case selection (one input per secret value): {result.selection.tolist()}")
+        print(f"  Property 1 bounds: [{lower:.10g}, {upper:.10g}]")
+    return 0
+
+
+def _cmd_sml_design(args: argparse.Namespace) -> int:
+    from .privacy.sml import Secret, design_under_sml
+    from .tabular import HistogramSpace, category_fraction_secret, tv_distortion
+
+    if args.tau is not None:
+        if args.d is None:
+            raise MechDesignError("sml-design with --tau needs --d (number of categories)")
+        space = HistogramSpace(args.tau, args.d)
+        secret, objective = category_fraction_secret(space, args.category), tv_distortion(space)
+    elif args.secret is not None:
+        secret = Secret(_parse_secret(args.secret))
+        objective = WorstCaseInputDistortion(secret.n_inputs)
+    else:
+        raise MechDesignError("sml-design needs --secret V1,V2,... (Hamming distortion) or --tau and --d (histograms)")
+    result = design_under_sml(secret, args.budget, objective, solver=args.solver)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(f"SML budget {args.budget} for {secret!r}; objective {objective.label}")
+        print(result.summary())
+        if result.mechanism is not None and result.mechanism.n_inputs <= 20:
+            print("mechanism (rows = inputs):")
+            print(_format_matrix(result.mechanism.matrix))
+    return 0 if result.success else 1
+
+
+def _add_sml_commands(commands: Any) -> None:
+    p_sml = commands.add_parser("sml", help="statistic maximal leakage of a mechanism (CSV or JSON) for a secret")
+    p_sml.add_argument("file", help="CSV (one row per input) or JSON mechanism")
+    p_sml.add_argument("--secret", required=True, help="comma-separated secret value of each input, e.g. 0,0,1,1")
+    p_sml.add_argument("--method", choices=["auto", "enumerate", "milp", "flow"], default="auto")
+    p_sml.add_argument("--time-limit", type=float, help="seconds for the MILP (then an upper bound is reported)")
+    p_sml.add_argument("--json", action="store_true")
+    p_sml.set_defaults(run=_cmd_sml)
+
+    p_design = commands.add_parser("sml-design", help="least-distortion mechanism under an SML budget")
+    p_design.add_argument("--budget", type=float, required=True, help="SML budget T (nats)")
+    p_design.add_argument("--secret", help="comma-separated secret value of each input (Hamming distortion)")
+    p_design.add_argument("--tau", type=int, help="histogram precision (with --d: TV distortion, category secret)")
+    p_design.add_argument("--d", type=int, help="number of histogram categories")
+    p_design.add_argument("--category", type=int, default=0, help="category whose fraction is secret")
+    p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"])
+    p_design.add_argument("--json", action="store_true")
+    p_design.set_defaults(run=_cmd_sml_design)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mechdesign`` command."""
     parser = argparse.ArgumentParser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
@@ -176,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo = commands.add_parser("demo", help="design a mechanism and trace a curve (README main job)")
     p_demo.add_argument("--out", default="mechdesign-demo", help="output folder for the table and plot")
     p_demo.set_defaults(run=_cmd_demo)
+    _add_sml_commands(commands)
     return parser
 
 

@@ -73,3 +73,28 @@ def test_demo_writes_table_and_plot(tmp_path, capsys):
     assert (tmp_path / "curve.png").stat().st_size > 10_000
     table = np.loadtxt(tmp_path / "curve.csv", delimiter=",", skiprows=1)
     assert np.allclose(table[:, 1], table[:, 2], atol=1e-8) and np.allclose(table[:, 3], table[:, 4], atol=1e-8)
+
+
+def test_sml_measure_and_errors(tmp_path, capsys):
+    path = tmp_path / "q.csv"
+    np.savetxt(path, [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], delimiter=",")
+    assert main(["sml", str(path), "--secret", "a,a,b", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["sml"] == pytest.approx(math.log(1.7), abs=1e-12) and payload["selection"] == [0, 2]
+    assert payload["exact"] and payload["property1_bounds"][0] <= payload["sml"] <= payload["property1_bounds"][1]
+    assert main(["sml", str(path), "--secret", "a,a,b", "--method", "milp"]) == 0
+    assert "0.5306282511 nats [milp, exact]" in capsys.readouterr().out
+    assert main(["sml", str(path), "--secret", "a,b", "--method", "milp"]) == 2
+    assert "secret is defined on 2 inputs, but the mechanism has 3" in capsys.readouterr().err
+    assert main(["sml", str(path), "--secret", "a,a,b", "--method", "flow"]) == 2
+    assert "only for deterministic" in capsys.readouterr().err
+
+
+def test_sml_design(capsys):
+    assert main(["sml-design", "--secret", "0,0,1,1", "--budget", "0.3", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["success"] and payload["certified"] and payload["measured"]["sml[s=2]"] <= 0.3 + 1e-6
+    assert main(["sml-design", "--tau", "4", "--d", "3", "--budget", "0.5"]) == 0  # 120 selections
+    assert "constraint generation" in capsys.readouterr().out
+    assert main(["sml-design", "--budget", "0.5"]) == 2
+    assert "needs --secret" in capsys.readouterr().err

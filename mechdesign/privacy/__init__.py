@@ -7,6 +7,7 @@ from .maximal_leakage import MaximalLeakage
 from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
+from .sml import Secret, StatisticMaximalLeakage
 
 __all__ = [
     "ApproximateDifferentialPrivacy",
@@ -17,4 +18,7 @@ __all__ = [
     "Neighbours",
     "PointwiseMaximalLeakage",
     "PrivacyNotion",
+    # SML (Wang, Lin & Fanti)
+    "Secret",
+    "StatisticMaximalLeakage",
 ]

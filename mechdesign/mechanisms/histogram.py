@@ -1,0 +1,236 @@
+"""Mechanisms that release histograms (Wang, Lin & Fanti, "Statistic Maximal Leakage", §V-B, §VI-A).
+
+* Randomized response (RR): release the input histogram with probability ``e^ε / (|Θ'| + e^ε − 1)``,
+  any other one with probability ``1 / (|Θ'| + e^ε − 1)``.
+* Quantization mechanism (QM): split the ordered secret values into bins of ``I`` consecutive values;
+  release a histogram drawn uniformly among those whose secret is the bin's median value
+  ``g_{R(k)}``, ``R(k) = ⌊(k + ½) I⌋ + 1`` — or, without an ordering, among those whose secret lies in
+  the bin. The last bin may be partial; then ``R(k)`` may exceed ``s`` and is clamped to ``s`` (the
+  paper leaves this case open; see docs/errata.md).
+* MaxL: the maximal-leakage mechanism of Wu et al. as run in §VI-A, with the expected cost replaced by
+  its worst case over priors: a greedy choice of released histograms, then the nearest one.
+
+Explicit :class:`~mechdesign.mechanism.Mechanism` s are built on a
+:class:`~mechdesign.tabular.HistogramSpace`; for spaces too large to enumerate (Adult: ``τ`` = 32,561),
+:func:`sample_randomized_response` and :func:`sample_quantization` draw outputs directly.
+
+With a mis-specified support (§V-C1) a dataset with support ``Γ`` may be released on ``Γ̂* ∪ Γ``: pass
+``estimated_support`` and each input ``θ`` is released among the outputs supported on
+``Γ̂* ∪ supp(θ)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from .._validate import as_budget, as_positive_int
+from ..exceptions import MechDesignError, ShapeMismatchError
+from ..mechanism import Mechanism
+from ..privacy.sml import Secret
+from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count
+
+RandomState = Union[np.random.Generator, int, None]
+
+
+def _candidates(inputs: HistogramSpace, outputs: HistogramSpace, estimated_support: Sequence[int] | None) -> np.ndarray:
+    """``allowed[θ, θ']``: outputs each input may be released as (all, or those on ``Γ̂* ∪ supp θ``)."""
+    if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
+        raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
+    if estimated_support is None:
+        return np.ones((inputs.size, outputs.size), dtype=bool)
+    estimated = np.zeros(inputs.d, dtype=bool)
+    estimated[np.asarray(estimated_support, dtype=int)] = True
+    allowed_categories = estimated[None, :] | (inputs.counts > 0)  # (n_in, d)
+    return ((outputs.counts[None, :, :] == 0) | allowed_categories[:, None, :]).all(axis=2)
+
+
+def histogram_randomized_response(
+    inputs: HistogramSpace,
+    epsilon: float,
+    outputs: HistogramSpace | None = None,
+    estimated_support: Sequence[int] | None = None,
+) -> Mechanism:
+    """RR on histograms (SML paper, §V-B(a)): ``P(θ' = θ) = e^ε / (N + e^ε − 1)``, others ``1 / (N + e^ε − 1)``.
+
+    ``N`` is the number of outputs the input may be released as (all of ``outputs``, or with
+    ``estimated_support`` those supported on ``Γ̂* ∪ supp θ``); every input must be among them.
+    """
+    outputs = inputs if outputs is None else outputs
+    boost = math.exp(as_budget(epsilon))
+    allowed = _candidates(inputs, outputs, estimated_support)
+    same = (inputs.counts[:, None, :] == outputs.counts[None, :, :]).all(axis=2)
+    missing = np.flatnonzero(~(same & allowed).any(axis=1))
+    if missing.size:
+        raise MechDesignError(f"input histogram {inputs.counts[missing[0]].tolist()} is not among its outputs")
+    denominator = allowed.sum(axis=1, keepdims=True) + boost - 1.0
+    return Mechanism(np.where(same, boost, allowed.astype(float)) / denominator)
+
+
+def quantization_bins(n_values: int, interval: int) -> list[np.ndarray]:
+    """Bins of ``interval`` consecutive secret indices (0-based); the last may be partial."""
+    size = as_positive_int(interval, "interval")
+    return [np.arange(start, min(start + size, n_values)) for start in range(0, n_values, size)]
+
+
+def quantization_targets(n_values: int, interval: int) -> np.ndarray:
+    """The released secret index (0-based) of each bin: ``min(⌊(k + ½) I⌋, s − 1)`` (``R(k) − 1``, clamped)."""
+    size = as_positive_int(interval, "interval")
+    bins = math.ceil(n_values / size)
+    return np.minimum(np.floor((np.arange(bins) + 0.5) * size).astype(int), n_values - 1)
+
+
+def quantization_mechanism(
+    input_secret: Secret,
+    output_secret: Secret,
+    interval: int,
+    *,
+    ordered: bool = True,
+    allowed: np.ndarray | None = None,
+) -> Mechanism:
+    """QM (SML paper, §V-B(b)) for any secret, releasing uniformly within a set of outputs.
+
+    Parameters
+    ----------
+    input_secret, output_secret
+        The secret of every input and of every output; they share their values (an ordered secret's
+        released median must be an output secret value).
+    interval
+        ``I``, the number of consecutive secret values per bin.
+    ordered
+        With an ordering, release among outputs whose secret is the bin's median ``g_{R(k)}``;
+        without (``False``), among outputs whose secret lies anywhere in the bin.
+    allowed
+        Optional boolean ``(n_inputs, n_outputs)`` mask of permitted outputs per input.
+    """
+    labels = input_secret.labels
+    bins = quantization_bins(labels.size, interval)
+    targets = quantization_targets(labels.size, interval)
+    released = np.zeros((input_secret.n_inputs, output_secret.n_inputs), dtype=bool)
+    for k, members in enumerate(bins):
+        wanted = labels[[targets[k]]] if ordered else labels[members]
+        columns = np.isin(output_secret.values, wanted)
+        released[np.isin(input_secret.values, labels[members])] = columns
+    if allowed is not None:
+        if allowed.shape != released.shape:
+            raise ShapeMismatchError(f"allowed has shape {allowed.shape}, expected {released.shape}")
+        released &= allowed
+    empty = np.flatnonzero(~released.any(axis=1))
+    if empty.size:
+        raise MechDesignError(f"input {int(empty[0])} (secret {input_secret.values[empty[0]].item()!r}) has no output "
+                              f"with its bin's released secret value")
+    return Mechanism(released / released.sum(axis=1, keepdims=True))
+
+
+def histogram_quantization(
+    inputs: HistogramSpace,
+    category: int,
+    interval: int,
+    outputs: HistogramSpace | None = None,
+    estimated_support: Sequence[int] | None = None,
+    ordered: bool = True,
+) -> Mechanism:
+    """QM on histograms for the secret "fraction of ``category``" (SML paper, §V-B(b), Thm. 4)."""
+    outputs = inputs if outputs is None else outputs
+    return quantization_mechanism(category_fraction_secret(inputs, category),
+                                  category_fraction_secret(outputs, category), interval, ordered=ordered,
+                                  allowed=_candidates(inputs, outputs, estimated_support))
+
+
+def maxl_mechanism(
+    cost: np.ndarray,
+    output_secret: Secret,
+    interval: int,
+    rng: RandomState = None,
+) -> Mechanism:
+    """The MaxL baseline of SML paper §VI-A (Wu et al.) with the worst-case-prior replacement.
+
+    The candidate outputs ``Θ'`` are one output drawn uniformly per bin of ``interval`` consecutive
+    secret values. Starting from ``A = ∅``, the candidate minimizing ``max_θ min_{a ∈ A ∪ {θ'}}
+    cost[θ, a]`` is added while that worst case strictly decreases (or until ``A = Θ'``); each input
+    is then released deterministically as its nearest element of ``A``.
+
+    Parameters
+    ----------
+    cost
+        ``cost[θ, θ']`` between inputs and all outputs (e.g. :func:`~mechdesign.tabular.tv_cost`).
+    output_secret
+        The secret of every output (defines the bins).
+    interval
+        Bin width ``I`` in secret values.
+    rng
+        Seed or Generator for the per-bin draws.
+    """
+    matrix = np.asarray(cost, dtype=float)
+    if matrix.ndim != 2 or matrix.shape[1] != output_secret.n_inputs:
+        raise ShapeMismatchError(f"cost has shape {matrix.shape}, expected (n_inputs, {output_secret.n_inputs})")
+    generator = np.random.default_rng(rng)
+    candidates = [int(generator.choice(np.flatnonzero(np.isin(output_secret.group_index, members))))
+                  for members in quantization_bins(output_secret.n_values, interval)]
+    chosen: list[int] = []
+    nearest = np.full(matrix.shape[0], np.inf)
+    while len(chosen) < len(candidates):
+        remaining = [c for c in candidates if c not in chosen]
+        worst = [np.minimum(nearest, matrix[:, c]).max() for c in remaining]
+        best = int(np.argmin(worst))
+        if chosen and worst[best] >= nearest.max():
+            break
+        chosen.append(remaining[best])
+        nearest = np.minimum(nearest, matrix[:, remaining[best]])
+    release = np.array(chosen)[np.argmin(matrix[:, chosen], axis=1)]
+    mechanism = np.zeros_like(matrix)
+    mechanism[np.arange(matrix.shape[0]), release] = 1.0
+    return Mechanism(mechanism)
+
+
+# ---------------------------------------------------------------------------------------------
+# Samplers for spaces too large to enumerate
+# ---------------------------------------------------------------------------------------------
+
+
+def sample_composition(total: int, parts: int, rng: RandomState = None) -> np.ndarray:
+    """A histogram of counts drawn uniformly among the ``C(total + parts − 1, parts − 1)`` ones."""
+    generator = np.random.default_rng(rng)
+    bars = np.sort(generator.choice(total + parts - 1, size=parts - 1, replace=False))
+    return np.diff(np.r_[-1, bars, total + parts - 1]) - 1
+
+
+def _as_counts(counts: Any) -> np.ndarray:
+    array = np.asarray(counts)
+    if array.ndim != 1 or array.size < 2 or not np.issubdtype(array.dtype, np.integer) or array.min() < 0 or array.sum() < 1:
+        raise MechDesignError(f"counts must be a 1-D array of >= 2 non-negative integers with a positive total, got {counts!r}")
+    return array.astype(np.int64)
+
+
+def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = None) -> np.ndarray:
+    """One output of RR (SML paper, §V-B(a)) on the full space of histograms with ``τ = Σ counts``.
+
+    The keep probability ``e^ε / (N + e^ε − 1)``, ``N = C(τ + d − 1, d − 1)``, is computed in log space.
+    """
+    data = _as_counts(counts)
+    eps = as_budget(epsilon)
+    log_n = log_histogram_count(int(data.sum()), data.size)
+    log_keep = eps - np.logaddexp(log_n, eps + math.log(-math.expm1(-eps))) if eps > 0 else -log_n
+    generator = np.random.default_rng(rng)
+    if math.log(generator.random()) < log_keep:
+        return data.copy()
+    while True:  # uniform over the other N − 1 histograms (rejection of the input itself)
+        draw = sample_composition(int(data.sum()), data.size, generator)
+        if not np.array_equal(draw, data):
+            return draw
+
+
+def sample_quantization(counts: Any, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
+    """One output of QM (SML paper, §V-B(b)) for the secret "fraction of ``category``"."""
+    data = _as_counts(counts)
+    tau = int(data.sum())
+    if not 0 <= int(category) < data.size:
+        raise MechDesignError(f"category must lie in 0..{data.size - 1}, got {category!r}")
+    size = as_positive_int(interval, "interval")
+    target = int(quantization_targets(tau + 1, size)[int(data[category]) // size])
+    others = sample_composition(tau - target, data.size - 1, rng)
+    return np.insert(others, int(category), target)
+

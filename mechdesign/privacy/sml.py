@@ -1,0 +1,550 @@
+"""Statistic maximal leakage (Wang, Lin & Fanti, "Statistic Maximal Leakage" — the SML paper).
+
+A mechanism ``Q[θ, θ']`` releases a distribution parameter ``θ'`` for an input parameter ``θ``; a
+:class:`Secret` maps every input ``θ`` to a secret value ``g(θ)``, splitting the inputs into the
+groups ``Θ_g``. The SML (eq. (2)) is the largest multiplicative gain in the probability of guessing
+the secret over every prior and attack; by Prop. 1 it is a maximum over *selections* — one input
+``θ_g ∈ Θ_g`` per secret value (the priors with ``P_{Θ|G} ∈ {0,1}``):
+
+    ``Π = max_selection log Σ_{θ'} max_g Q[θ_g, θ']``.
+
+Three exact ways to compute it are offered by :func:`measure_sml`:
+
+* ``"enumerate"`` — every selection (there are ``Π_g |Θ_g|``), vectorized;
+* ``"milp"`` — a mixed-integer program solved by HiGHS: binary ``z_θ`` (one per group,
+  ``Σ_{θ∈Θ_g} z_θ = 1``), continuous ``y_{θθ'} ∈ [0, z_θ]`` with ``Σ_θ y_{θθ'} <= 1``; the optimum of
+  ``Σ Q∘y`` is ``e^Π``. Computing the SML is NP-hard (Thm. 1): measured (benchmarks/RESULTS.md) the MILP
+  takes ~0.02 s at ``|Θ| = |Θ'| = 10``, 1–2 s at 30 and 10–30 s at 60 on dense random mechanisms, so it
+  is practical up to ``|Θ| ≈ 60``; enumeration is faster whenever there are at most ~10⁶ selections.
+  Long runs log each improving selection (logger ``mechdesign.privacy.sml``, or a ``progress``
+  callback) and accept a ``time_limit`` (then a proven upper bound is returned);
+* ``"flow"`` — deterministic mechanisms only (Alg. 1, Prop. 2): the min-cost flow on Alg. 1's network
+  has costs 0 or −1 there, so it is a maximum-cardinality matching between secret values and outputs
+  (``g`` — ``θ'`` when some ``θ ∈ Θ_g`` is mapped to ``θ'``), found by Hopcroft–Karp
+  (``scipy.sparse.csgraph.maximum_bipartite_matching``); ``Π = log(matching size)``.
+
+As a design constraint (Prop. 1 again): ``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection — linear,
+one epigraph variable per output and selection. :func:`design_under_sml` enumerates the selections when
+they are few and otherwise generates them: it solves with a working set, finds the most violated
+selection exactly with the MILP, adds it, and repeats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import logging
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import cvxpy as cp
+import highspy
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from .._validate import as_budget, as_positive_int, as_secret_values
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from ..mechanism import MechanismLike, as_mechanism
+from .base import PrivacyNotion
+
+logger = logging.getLogger(__name__)
+
+#: ``measure_sml(method="auto")`` enumerates when selections × s × |Θ'| is at most this (about 0.5 s of
+#: numpy; benchmarks/sml.py: 10⁶ selections at s = 6, |Θ'| = 60 took 4.4 s where the MILP took 12 s),
+#: else uses the MILP.
+ENUMERATE_MAX_WORK = 50_000_000
+#: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
+CONSTRAINT_MAX_SELECTIONS = 2_000
+#: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
+DESIGN_ENUMERATE_MAX_SELECTIONS = 64
+#: Entries within this of 0 or 1 count as deterministic for the flow method.
+DETERMINISTIC_ATOL = 1e-12
+#: Scalars per batch in the enumeration (memory bound: batch × s × |Θ'| floats).
+_BATCH_ENTRIES = 1 << 21
+
+METHODS = ("auto", "enumerate", "milp", "flow")
+
+
+# ---------------------------------------------------------------------------------------------
+# Secrets
+# ---------------------------------------------------------------------------------------------
+
+
+class Secret:
+    """A secret map ``g: Θ → G`` on a finite input set (SML paper, §III).
+
+    Parameters
+    ----------
+    values
+        One secret value per input ``θ`` (numbers or labels). The distinct values, sorted, are the
+        secret values ``g_1 < … < g_s``; ``groups[i]`` lists the inputs of ``Θ_{g_i}``.
+
+    Examples
+    --------
+    >>> secret = Secret([0, 0, 1, 1, 1])
+    >>> secret.n_values, secret.n_selections
+    (2, 6)
+    """
+
+    __slots__ = ("values", "labels", "group_index", "groups")
+
+    def __init__(self, values: Any) -> None:
+        array = as_secret_values(values)
+        labels, group_index = np.unique(array, return_inverse=True)
+        self.values = array
+        self.labels = labels
+        self.group_index = group_index.astype(np.intp)
+        self.groups = tuple(np.flatnonzero(self.group_index == g) for g in range(labels.size))
+        for attribute in (self.values, self.labels, self.group_index, *self.groups):
+            attribute.setflags(write=False)
+
+    @classmethod
+    def from_function(cls, inputs: Iterable[Any], function: Callable[[Any], Any]) -> "Secret":
+        """The secret ``g(θ) = function(θ)`` of every input ``θ`` in ``inputs`` (in order)."""
+        return cls([function(item) for item in inputs])
+
+    @property
+    def n_inputs(self) -> int:
+        """``|Θ|``."""
+        return self.values.size
+
+    @property
+    def n_values(self) -> int:
+        """``s``, the number of secret values."""
+        return self.labels.size
+
+    @property
+    def group_sizes(self) -> np.ndarray:
+        """``|Θ_g|`` for every secret value."""
+        return np.array([group.size for group in self.groups])
+
+    @property
+    def n_selections(self) -> int:
+        """``Π_g |Θ_g|``: the number of priors with ``P_{Θ|G} ∈ {0,1}`` (exact integer)."""
+        return math.prod(group.size for group in self.groups)
+
+    def selections(self, batch: int = 4096) -> Iterator[np.ndarray]:
+        """Every selection (one input per secret value), as integer arrays of shape ``(≤ batch, s)``."""
+        iterator = itertools.product(*self.groups)
+        while chunk := list(itertools.islice(iterator, batch)):
+            yield np.array(chunk, dtype=np.intp)
+
+    def check_selection(self, selection: Any) -> np.ndarray:
+        """Validate one input per secret value, ``selection[i] ∈ Θ_{g_i}``."""
+        array = np.asarray(selection)
+        if array.shape != (self.n_values,) or not np.issubdtype(array.dtype, np.integer):
+            raise MechDesignError(f"a selection is one input index per secret value ({self.n_values}), got {selection!r}")
+        wrong = np.flatnonzero((array < 0) | (array >= self.n_inputs))
+        if wrong.size == 0:
+            wrong = np.flatnonzero(self.group_index[array] != np.arange(self.n_values))
+        if wrong.size:
+            raise MechDesignError(f"selection entry {int(wrong[0])} = {int(array[wrong[0]])} is not an input of "
+                                  f"secret value {self.labels[wrong[0]].item()!r}")
+        return array.astype(np.intp)
+
+    def __repr__(self) -> str:
+        return f"Secret({self.n_inputs} inputs, {self.n_values} values, group sizes {self.group_sizes.tolist()})"
+
+
+SecretLike = Union[Secret, Sequence[Any], np.ndarray]
+
+
+def as_secret(secret: SecretLike) -> Secret:
+    """Return ``secret`` as a :class:`Secret` (from one value per input if it is a sequence)."""
+    return secret if isinstance(secret, Secret) else Secret(secret)
+
+
+def _matrix_for(mechanism: MechanismLike, secret: Secret) -> np.ndarray:
+    matrix = as_mechanism(mechanism).matrix
+    if matrix.shape[0] != secret.n_inputs:
+        raise ShapeMismatchError(f"the secret is defined on {secret.n_inputs} inputs, but the mechanism has "
+                                 f"{matrix.shape[0]}")
+    return matrix
+
+
+# ---------------------------------------------------------------------------------------------
+# Measurement
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SMLMeasurement:
+    """The SML of a mechanism and a selection attaining it.
+
+    Attributes
+    ----------
+    value
+        The SML in nats (a lower bound when ``exact`` is false: the best selection found).
+    selection
+        One input index per secret value whose ``log Σ_{θ'} max_g Q[θ_g, θ']`` equals ``value``.
+    method
+        ``"enumerate"``, ``"milp"`` or ``"flow"``.
+    exact
+        Whether ``value`` is proven optimal (false only when a MILP time limit stopped the search).
+    upper
+        A proven upper bound on the SML (equal to ``value`` when exact).
+    """
+
+    value: float
+    selection: np.ndarray
+    method: str
+    exact: bool = True
+    upper: float = math.nan
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.upper):
+            object.__setattr__(self, "upper", self.value)
+
+
+def selection_leakage(mechanism: MechanismLike, secret: SecretLike, selection: Any) -> float:
+    """``log Σ_{θ'} max_g Q[θ_g, θ']`` for one selection (the objective of SML paper, Prop. 1)."""
+    secret = as_secret(secret)
+    matrix = _matrix_for(mechanism, secret)
+    return float(np.log(matrix[secret.check_selection(selection)].max(axis=0).sum()))
+
+
+def _enumerate(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
+    batch = max(1, _BATCH_ENTRIES // (secret.n_values * matrix.shape[1]))
+    best, best_selection = -math.inf, None
+    for chunk in secret.selections(batch):
+        totals = matrix[chunk].max(axis=1).sum(axis=1)
+        index = int(np.argmax(totals))
+        if totals[index] > best:
+            best, best_selection = float(totals[index]), chunk[index]
+    return SMLMeasurement(math.log(best), best_selection, "enumerate")
+
+
+def _require_deterministic(matrix: np.ndarray) -> np.ndarray:
+    """The output of every row of a deterministic mechanism; an error naming a randomized row."""
+    random_entries = (matrix > DETERMINISTIC_ATOL) & (matrix < 1.0 - DETERMINISTIC_ATOL)
+    if random_entries.any():
+        row, column = (int(i) for i in np.argwhere(random_entries)[0])
+        raise MechDesignError(
+            "the min-cost-flow method (SML paper, Alg. 1 / Prop. 2) is exact only for deterministic "
+            f"mechanisms, but row {row} has entry {matrix[row, column]:.6g} at column {column}; "
+            "use method='milp' or 'enumerate'")
+    return np.argmax(matrix, axis=1)
+
+
+def _flow(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
+    return deterministic_sml(_require_deterministic(matrix), secret)
+
+
+def deterministic_sml(outputs: Any, secret: SecretLike) -> SMLMeasurement:
+    """SML of the deterministic mechanism ``θ ↦ outputs[θ]`` (SML paper, Alg. 1 and Prop. 2).
+
+    Alg. 1's min-cost flow has costs 0 or −1 here, so it is a maximum matching between secret values
+    and outputs (``g`` — ``θ'`` iff some ``θ ∈ Θ_g`` has ``outputs[θ] = θ'``); the SML is the log of its
+    size. Takes the output index of every input, so that ``|Θ|`` in the tens of thousands needs no
+    dense matrix.
+    """
+    secret = as_secret(secret)
+    released = np.asarray(outputs)
+    if released.shape != (secret.n_inputs,) or not np.issubdtype(released.dtype, np.integer) or released.min() < 0:
+        raise MechDesignError(f"outputs must be one non-negative output index per input ({secret.n_inputs}), "
+                              f"got shape {released.shape}")
+    graph = sp.csr_matrix((np.ones(secret.n_inputs), (secret.group_index, released)),
+                          shape=(secret.n_values, int(released.max()) + 1))
+    graph.data[:] = 1.0  # duplicates were summed
+    matched = maximum_bipartite_matching(graph, perm_type="column")
+    selection = np.array([group[0] for group in secret.groups], dtype=np.intp)
+    for g in np.flatnonzero(matched >= 0):
+        group = secret.groups[g]
+        selection[g] = group[np.flatnonzero(released[group] == matched[g])[0]]
+    return SMLMeasurement(math.log(int((matched >= 0).sum())), selection, "flow")
+
+
+def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None,
+          progress: Callable[[float, float], None] | None) -> SMLMeasurement:
+    """The compact MILP of the module docstring, solved by HiGHS (highspy)."""
+    n_in = secret.n_inputs
+    rows, cols = np.nonzero(matrix > 0)
+    n_y = rows.size
+    n_vars = n_in + n_y
+    y_index = n_in + np.arange(n_y)
+    # Rows: one per group (== 1), one link y - z <= 0 per y, one per output column (<= 1).
+    group_rows = sp.csr_matrix((np.ones(n_in), (secret.group_index, np.arange(n_in))), shape=(secret.n_values, n_vars))
+    link_rows = sp.csr_matrix((np.r_[np.ones(n_y), -np.ones(n_y)],
+                               (np.r_[np.arange(n_y), np.arange(n_y)], np.r_[y_index, rows])), shape=(n_y, n_vars))
+    column_rows = sp.csr_matrix((np.ones(n_y), (cols, y_index)), shape=(matrix.shape[1], n_vars))
+    A = sp.vstack([group_rows, link_rows, column_rows], format="csr")
+    inf = highspy.kHighsInf
+    lower = np.r_[np.ones(secret.n_values), np.full(n_y, -inf), np.full(matrix.shape[1], -inf)]
+    upper = np.r_[np.ones(secret.n_values), np.zeros(n_y), np.ones(matrix.shape[1])]
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    costs = np.r_[np.zeros(n_in), -matrix[rows, cols]]
+    empty = np.array([], dtype=np.int32)
+    h.addCols(n_vars, costs, np.zeros(n_vars), np.ones(n_vars), 0, empty, empty, np.array([]))
+    h.addRows(A.shape[0], lower, upper, A.nnz, A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32), A.data)
+    h.changeColsIntegrality(n_in, np.arange(n_in, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * n_in))
+
+    start = time.perf_counter()
+
+    def report(event: Any) -> None:
+        best, bound = -event.data_out.mip_primal_bound, -event.data_out.mip_dual_bound
+        logger.info("SML MILP %.1f s: best %.9g, bound %.9g nats", time.perf_counter() - start,
+                    math.log(best), math.log(bound) if bound > 0 else math.inf)
+        if progress is not None:
+            progress(math.log(best), math.log(bound) if bound > 0 else math.inf)
+
+    h.cbMipImprovingSolution.subscribe(report)
+    h.run()
+    status = h.getModelStatus()
+    info = h.getInfo()
+    if info.primal_solution_status != 2:  # no feasible point (only possible on an early stop)
+        raise MechDesignError(f"the SML MILP found no selection (HiGHS status {h.modelStatusToString(status)}); "
+                              "raise time_limit")
+    z = np.asarray(h.getSolution().col_value[:n_in])
+    selection = np.array([group[np.argmax(z[group])] for group in secret.groups], dtype=np.intp)
+    # Re-evaluate the selection in numpy rather than trusting the solver's objective.
+    value = math.log(matrix[selection].max(axis=0).sum())
+    exact = status == highspy.HighsModelStatus.kOptimal
+    upper = value if exact else math.log(max(-info.mip_dual_bound, 1.0))
+    return SMLMeasurement(value, selection, "milp", exact=exact, upper=max(upper, value))
+
+
+def is_deterministic(mechanism: MechanismLike) -> bool:
+    """Whether every entry of the mechanism is 0 or 1 (within ``DETERMINISTIC_ATOL``)."""
+    matrix = as_mechanism(mechanism).matrix
+    return bool((np.minimum(matrix, 1.0 - matrix) <= DETERMINISTIC_ATOL).all())
+
+
+def choose_method(mechanism: MechanismLike, secret: SecretLike) -> str:
+    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while selections × s × |Θ'| is at most
+    ``ENUMERATE_MAX_WORK``, ``"milp"`` otherwise."""
+    matrix = as_mechanism(mechanism).matrix
+    if is_deterministic(matrix):
+        return "flow"
+    secret = as_secret(secret)
+    work = secret.n_selections * secret.n_values * matrix.shape[1]
+    return "enumerate" if work <= ENUMERATE_MAX_WORK else "milp"
+
+
+def measure_sml(
+    mechanism: MechanismLike,
+    secret: SecretLike,
+    method: str = "auto",
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[float, float], None] | None = None,
+) -> SMLMeasurement:
+    """The statistic maximal leakage of ``mechanism`` for ``secret`` (SML paper, eq. (2) / Prop. 1).
+
+    Parameters
+    ----------
+    mechanism
+        ``Q[θ, θ']`` with one row per input of ``secret``.
+    secret
+        A :class:`Secret` or one secret value per input.
+    method
+        ``"enumerate"``, ``"milp"``, ``"flow"`` (deterministic mechanisms only) or ``"auto"``
+        (:func:`choose_method`). All three are exact.
+    time_limit
+        Seconds for the MILP; when it stops early the result has ``exact=False`` and a proven ``upper``.
+    progress
+        Called by the MILP with ``(best, bound)`` in nats at every improving selection; the same is
+        logged at INFO level on the ``mechdesign.privacy.sml`` logger.
+
+    Returns
+    -------
+    SMLMeasurement
+        The value, a selection attaining it, and the method used.
+
+    Examples
+    --------
+    >>> round(measure_sml([[1, 0], [0, 1], [0, 1]], [0, 0, 1]).value, 6)  # log 2
+    0.693147
+    """
+    secret = as_secret(secret)
+    matrix = _matrix_for(mechanism, secret)
+    if method not in METHODS:
+        raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
+    chosen = choose_method(matrix, secret) if method == "auto" else method
+    if chosen == "flow":
+        return _flow(matrix, secret)
+    if chosen == "enumerate":
+        return _enumerate(matrix, secret)
+    return _milp(matrix, secret, time_limit, progress)
+
+
+def worst_case_maximal_leakage(mechanism: MechanismLike) -> float:
+    """``sup_P L_ML = log Σ_{θ'} max_θ Q[θ, θ']`` (Issa et al.; SML paper, Property 1)."""
+    matrix = as_mechanism(mechanism).matrix
+    return float(np.log(matrix.max(axis=0).sum()))
+
+
+def min_entropy_leakage(mechanism: MechanismLike, prior: Any) -> float:
+    """Min-entropy leakage ``log(Σ_{θ'} max_θ P(θ)Q[θ, θ'] / max_θ P(θ))`` under ``prior`` (Smith 2009)."""
+    mech = as_mechanism(mechanism)
+    joint = mech.joint(prior)
+    return float(np.log(joint.max(axis=0).sum() / joint.sum(axis=1).max()))
+
+
+def worst_case_min_entropy_leakage(mechanism: MechanismLike) -> float:
+    """``L_MEL`` of the SML paper: min-entropy leakage under the worst prior, attained by the uniform
+    prior (Braun, Chatzikokolakis & Palamidessi 2009, Thm. 5)."""
+    n = as_mechanism(mechanism).n_inputs
+    return min_entropy_leakage(mechanism, np.full(n, 1.0 / n))
+
+
+def property1_bounds(mechanism: MechanismLike, secret: SecretLike) -> tuple[float, float]:
+    """``(L − max_g log|Θ_g|, L)`` with ``L = sup_P L_ML = L_MEL``, which bracket the SML (Property 1)."""
+    secret = as_secret(secret)
+    leakage = worst_case_maximal_leakage(_matrix_for(mechanism, secret))
+    return leakage - math.log(int(secret.group_sizes.max())), leakage
+
+
+# ---------------------------------------------------------------------------------------------
+# The notion and design under an SML budget
+# ---------------------------------------------------------------------------------------------
+
+
+def selection_totals(Q: cp.Expression, selections: np.ndarray) -> list[cp.Expression]:
+    """``Σ_{θ'} max_g Q[θ_g, θ']`` as a convex cvxpy expression for each selection (row of ``selections``)."""
+    return [cp.sum(cp.max(Q[selection, :], axis=0)) for selection in selections]
+
+
+class StatisticMaximalLeakage(PrivacyNotion):
+    """Statistic maximal leakage ``Π <= T`` for a known secret (SML paper, eq. (2), Prop. 1).
+
+    The constraints list every selection (``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T``), so they are written only
+    up to ``CONSTRAINT_MAX_SELECTIONS`` selections; :func:`design_under_sml` handles larger secrets by
+    constraint generation. The measure is :func:`measure_sml` (exact; ``method`` as there).
+
+    Parameters
+    ----------
+    secret
+        A :class:`Secret`, or one secret value per input.
+    method
+        The measurement method (``"auto"`` by default).
+    """
+
+    name = "sml"
+    reference = "Wang, Lin & Fanti, Statistic Maximal Leakage, eq. (2) and Proposition 1"
+
+    def __init__(self, secret: SecretLike, method: str = "auto") -> None:
+        self.secret = as_secret(secret)
+        if method not in METHODS:
+            raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
+        self.method = method
+        self.n_inputs = self.secret.n_inputs
+
+    @property
+    def label(self) -> str:
+        return f"sml[s={self.secret.n_values}]"
+
+    def _all_selections(self) -> np.ndarray:
+        count = self.secret.n_selections
+        if count > CONSTRAINT_MAX_SELECTIONS:
+            raise ProblemTooLargeError(
+                f"{self.label} has {count} selections (> {CONSTRAINT_MAX_SELECTIONS}) to write as constraints; "
+                "use mechdesign.privacy.sml.design_under_sml (constraint generation)")
+        return np.concatenate(list(self.secret.selections()))
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``max_selection Σ_{θ'} max_g Q[θ_g, θ']`` (at most ``e^T``)."""
+        return cp.max(cp.hstack(selection_totals(Q, self._all_selections())))
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        return [total <= scaled for total in selection_totals(Q, self._all_selections())]
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        return max(0.0, measure_sml(matrix, self.secret, self.method).value)
+
+
+class _WorkingSetSML(StatisticMaximalLeakage):
+    """SML restricted to a working set of selections (a relaxation used by constraint generation)."""
+
+    def __init__(self, secret: Secret, selections: np.ndarray) -> None:
+        super().__init__(secret)
+        self.working = selections
+
+    def _all_selections(self) -> np.ndarray:
+        return self.working
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        return max(0.0, float(np.log(matrix[self.working].max(axis=1).sum(axis=1).max())))
+
+
+def design_under_sml(
+    secret: SecretLike,
+    budget: float,
+    objective: Any,
+    *,
+    strategy: str = "auto",
+    max_rounds: int = 500,
+    solver: str | None = None,
+    time_limit: float | None = None,
+) -> Any:
+    """The optimal mechanism for ``objective`` under ``SML <= budget`` (SML paper, Prop. 1).
+
+    Parameters
+    ----------
+    secret
+        The secret map on the objective's inputs.
+    budget
+        ``T`` in nats.
+    objective
+        What to optimize (e.g. :class:`~mechdesign.utility.distortion.WorstCaseInputDistortion`).
+    strategy
+        ``"enumerate"`` (every selection as a constraint; at most ``CONSTRAINT_MAX_SELECTIONS``),
+        ``"generate"`` (constraint generation) or ``"auto"`` (enumerate up to
+        ``DESIGN_ENUMERATE_MAX_SELECTIONS`` selections).
+    max_rounds
+        Largest number of constraint-generation rounds.
+    solver
+        LP solver for :func:`~mechdesign.solve.design`.
+    time_limit
+        Seconds for each separation MILP; an inexact separation makes the result fail.
+
+    Returns
+    -------
+    Result
+        As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
+        certificate), ``iterations`` the number of rounds and ``message`` the working-set size.
+    """
+    from ..solve import BUDGET_ATOL, design
+
+    secret = as_secret(secret)
+    budget = as_budget(budget, "SML budget")
+    rounds_cap = as_positive_int(max_rounds, "max_rounds")
+    notion = StatisticMaximalLeakage(secret)
+    if strategy not in ("auto", "enumerate", "generate"):
+        raise MechDesignError(f"strategy must be 'auto', 'enumerate' or 'generate', got {strategy!r}")
+    if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
+        return design(notion, budget, objective, solver=solver)
+
+    working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
+    start = time.perf_counter()
+    for round_number in range(1, rounds_cap + 1):
+        result = design(_WorkingSetSML(secret, working), budget, objective, solver=solver)
+        if result.mechanism is None:
+            return dataclasses.replace(result, iterations=round_number)
+        found = measure_sml(result.mechanism, secret, time_limit=time_limit)
+        logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
+                    round_number, len(working), found.value, budget)
+        common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
+                      iterations=round_number, solve_time=time.perf_counter() - start)
+        if not found.exact:
+            return dataclasses.replace(result, status="inaccurate", success=False, message=(
+                f"separation MILP stopped by its time limit after {round_number} rounds "
+                f"(SML in [{found.value:.9g}, {found.upper:.9g}])"), **common)
+        if found.value <= budget + BUDGET_ATOL:
+            return dataclasses.replace(result, message=(
+                f"{result.message}; constraint generation: {round_number} rounds, {len(working)} of "
+                f"{secret.n_selections} selections; exact SML re-measured"), **common)
+        if (working == found.selection).all(axis=1).any():
+            return dataclasses.replace(result, status="inaccurate", success=False, message=(
+                f"the most violated selection is already in the working set (SML {found.value:.9g} > "
+                f"budget {budget:.9g}): solver tolerance too loose"), **common)
+        working = np.vstack([working, found.selection])
+    return dataclasses.replace(result, status="inaccurate", success=False, message=(
+        f"constraint generation did not converge in {rounds_cap} rounds"), **common)

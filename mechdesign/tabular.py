@@ -1,0 +1,152 @@
+"""Histogram parameter spaces and secrets on them (Wang, Lin & Fanti, "Statistic Maximal Leakage", §V-A).
+
+A tabular dataset with ``d`` attribute combinations is a histogram ``θ``: the fraction of rows with each
+combination, to a precision ``τ`` (every entry in ``{0, 1/τ, …, 1}``). The parameter space of all
+such histograms has ``C(τ + d − 1, d − 1)`` elements. With a mis-specified support (§V-C1) the
+inputs live on the true feasible combinations ``Γ*`` and the outputs on ``Γ̂* ∪ Γ*``: a
+:class:`HistogramSpace` takes the set of categories it may use as ``support``.
+
+Distortion is the worst-case expected total-variation distance (eq. (1), Lemma 1):
+:func:`tv_distortion` returns the :class:`~mechdesign.utility.distortion.WorstCaseInputDistortion`
+with cost ``D_TV(θ, θ') = ½ Σ_i |θ_i − θ'_i|``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from scipy.special import gammaln
+
+from ._validate import as_positive_int
+from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from .privacy.sml import Secret
+from .utility.distortion import WorstCaseInputDistortion
+
+#: Largest histogram space :class:`HistogramSpace` enumerates.
+MAX_HISTOGRAMS = 200_000
+
+
+def histogram_count(tau: int, d: int) -> int:
+    """``C(τ + d − 1, d − 1)``: the number of histograms of precision ``τ`` over ``d`` categories."""
+    return math.comb(as_positive_int(tau, "tau") + as_positive_int(d, "d") - 1, d - 1)
+
+
+def log_histogram_count(tau: float, d: float) -> float:
+    """``log C(τ + d − 1, d − 1)`` via ``gammaln`` (no overflow for ``τ``, ``d`` in the tens of thousands)."""
+    if not (tau >= 0 and d >= 1):
+        raise MechDesignError(f"need tau >= 0 and d >= 1, got tau={tau!r}, d={d!r}")
+    return float(gammaln(tau + d) - gammaln(tau + 1) - gammaln(d))
+
+
+def compositions(total: int, parts: int) -> np.ndarray:
+    """Every vector of ``parts`` non-negative integers summing to ``total`` (stars and bars), shape
+    ``(C(total + parts − 1, parts − 1), parts)``, in lexicographically decreasing order."""
+    if parts == 1:
+        return np.array([[total]])
+    bars = np.array(list(itertools.combinations(range(total + parts - 1), parts - 1)), dtype=np.int64).reshape(-1, parts - 1)
+    edges = np.hstack([np.full((bars.shape[0], 1), -1), bars, np.full((bars.shape[0], 1), total + parts - 1)])
+    return np.diff(edges, axis=1) - 1
+
+
+class HistogramSpace:
+    """All histograms of precision ``τ`` over ``d`` categories whose support lies in ``support``.
+
+    Parameters
+    ----------
+    tau
+        Precision ``τ``: entries are multiples of ``1/τ``.
+    d
+        Number of categories (attribute combinations).
+    support
+        Indices of the categories that may be non-zero (default: all ``d``).
+
+    Attributes
+    ----------
+    counts
+        ``(size, d)`` integer array; row ``i`` is ``τ θ_i``.
+    """
+
+    def __init__(self, tau: int, d: int, support: Sequence[int] | None = None) -> None:
+        self.tau = as_positive_int(tau, "tau")
+        self.d = as_positive_int(d, "d")
+        allowed = np.arange(self.d) if support is None else np.unique(np.asarray(support, dtype=int))
+        if allowed.size == 0 or allowed.min() < 0 or allowed.max() >= self.d:
+            raise MechDesignError(f"support must be a non-empty subset of categories 0..{self.d - 1}, got {support!r}")
+        self.support = allowed
+        size = histogram_count(self.tau, allowed.size)
+        if size > MAX_HISTOGRAMS:
+            raise ProblemTooLargeError(f"{size} histograms (tau={self.tau}, {allowed.size} categories) exceed "
+                                       f"{MAX_HISTOGRAMS}; use the samplers of mechdesign.mechanisms.histogram")
+        self.counts = np.zeros((size, self.d), dtype=np.int64)
+        self.counts[:, allowed] = compositions(self.tau, allowed.size)
+        self.counts.setflags(write=False)
+        self._index = {tuple(row): i for i, row in enumerate(self.counts.tolist())}
+
+    @property
+    def size(self) -> int:
+        """Number of histograms."""
+        return self.counts.shape[0]
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """``θ`` itself: ``counts / τ``."""
+        return self.counts / self.tau
+
+    def index(self, counts: Sequence[int]) -> int:
+        """Row of the histogram with these counts (an error if it is not in the space)."""
+        key = tuple(int(c) for c in counts)
+        if key not in self._index:
+            raise MechDesignError(f"histogram {list(key)} is not in {self!r}")
+        return self._index[key]
+
+    def supported_within(self, categories: Sequence[int]) -> np.ndarray:
+        """Boolean mask of the histograms whose support lies in ``categories``."""
+        outside = np.setdiff1d(np.arange(self.d), np.asarray(categories, dtype=int))
+        return (self.counts[:, outside] == 0).all(axis=1)
+
+    def __repr__(self) -> str:
+        return f"HistogramSpace(tau={self.tau}, d={self.d}, support={self.support.tolist()}, size={self.size})"
+
+
+def tv_cost(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> np.ndarray:
+    """``cost[θ, θ'] = D_TV(θ, θ') = ½ ‖θ − θ'‖₁`` between two histogram spaces (same ``τ`` and ``d``)."""
+    outputs = inputs if outputs is None else outputs
+    if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
+        raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
+    return 0.5 * np.abs(inputs.counts[:, None, :] - outputs.counts[None, :, :]).sum(axis=2) / inputs.tau
+
+
+def tv_distortion(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> WorstCaseInputDistortion:
+    """The distortion of SML paper eq. (1): worst-case expected TV distance (Lemma 1)."""
+    return WorstCaseInputDistortion(tv_cost(inputs, outputs))
+
+
+def category_fraction_secret(space: HistogramSpace, category: int, levels: int | None = None) -> Secret:
+    """The secret "fraction of one category" ``g(θ) = θ_category`` (SML paper, §V-C).
+
+    Parameters
+    ----------
+    category
+        The category whose fraction is secret.
+    levels
+        Quantize the fraction to this many equal-width levels (Fig. 4(a) varies the number of secret
+        values this way): ``g = ⌊count · levels / (τ + 1)⌋``. Default: the ``τ + 1`` exact values ``k/τ``.
+    """
+    if not 0 <= int(category) < space.d:
+        raise MechDesignError(f"category must lie in 0..{space.d - 1}, got {category!r}")
+    counts = space.counts[:, int(category)]
+    if levels is None:
+        return Secret(counts / space.tau)
+    number = as_positive_int(levels, "levels")
+    if number > space.tau + 1:
+        raise MechDesignError(f"levels must be at most tau + 1 = {space.tau + 1}, got {levels!r}")
+    return Secret(counts * number // (space.tau + 1))
+
+
+def histogram_secret(space: HistogramSpace, function: Callable[[np.ndarray], Any]) -> Secret:
+    """The secret ``g(θ) = function(θ)`` with ``θ`` the probability vector of each histogram."""
+    return Secret.from_function(space.probabilities, function)

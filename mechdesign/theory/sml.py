@@ -1,0 +1,265 @@
+"""Closed forms of Wang, Lin & Fanti, "Statistic Maximal Leakage" (the SML paper), §V and Apps. F–I.
+
+Histograms have precision ``τ`` over ``d`` categories (``d = d̂₀*`` when the support is known);
+``s`` is the number of secret values (``τ + 1`` for "the fraction of one category"), ``I`` the QM
+interval length and ``ε`` the RR parameter. Binomial coefficients are handled in log space
+(:func:`~mechdesign.tabular.log_histogram_count`), so ``τ`` and ``d`` in the tens of thousands work.
+
+Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
+``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
+(:func:`qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
+``I`` (:func:`rr_qm_distortion_ratio_limit`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import as_budget, as_positive_int
+from ..exceptions import MechDesignError
+from ..mechanisms.histogram import quantization_targets
+from ..tabular import log_histogram_count
+
+
+def _check_d(d: int, minimum: int = 2) -> int:
+    value = as_positive_int(d, "d")
+    if value < minimum:
+        raise MechDesignError(f"d must be at least {minimum}, got {d!r}")
+    return value
+
+
+def _log_rr_r(epsilon: float, tau: int, d: int) -> float:
+    """``log r`` with ``r = (e^ε − 1) / C(τ + d − 1, d − 1)`` (Thm. 4); ``-inf`` at ε = 0."""
+    eps = as_budget(epsilon)
+    if eps == 0:
+        return -math.inf
+    return eps + math.log(-math.expm1(-eps)) - log_histogram_count(as_positive_int(tau, "tau"), as_positive_int(d, "d"))
+
+
+def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
+    """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4)."""
+    log_r = _log_rr_r(epsilon, tau, d)
+    values = as_positive_int(s, "s")
+    return float(np.logaddexp(0.0, math.log(values) + log_r) - np.logaddexp(0.0, log_r))
+
+
+def rr_distortion(epsilon: float, tau: int, d: int) -> float:
+    """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4)."""
+    log_r = _log_rr_r(epsilon, tau, d)
+    return float((d - 1) / d * math.exp(-np.logaddexp(0.0, log_r)))
+
+
+def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
+    """The ``ε`` at which RR's SML equals ``budget < log s`` (inverse of :func:`rr_sml`):
+    ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``."""
+    target = as_budget(budget, "SML budget")
+    values = as_positive_int(s, "s")
+    if target >= math.log(values):
+        raise MechDesignError(f"RR reaches SML {target!r} only as ε → ∞: it must be below log s = {math.log(values):.6g}")
+    if target == 0:
+        return 0.0
+    log_r = math.log(math.expm1(target)) - math.log(values - math.exp(target))
+    return float(np.logaddexp(0.0, log_r + log_histogram_count(as_positive_int(tau, "tau"), _check_d(d))))
+
+
+def qm_sml(s: int, interval: int) -> float:
+    """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values."""
+    return math.log(math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval")))
+
+
+def _check_interval(tau: int, interval: int) -> tuple[int, int]:
+    t, size = as_positive_int(tau, "tau"), as_positive_int(interval, "interval")
+    if size > t + 1:
+        raise MechDesignError(f"interval must be at most s = tau + 1 = {t + 1}, got {interval!r}")
+    return t, size
+
+
+def qm_distortion(tau: int, d: int, interval: int) -> float:
+    """Worst-case expected TV distortion of QM, secret = fraction of one category — *corrected* Thm. 4:
+    ``Δ_QM = (d − 2)/(d − 1) + ⌊I/2⌋ / (τ (d − 1))``.
+
+    The worst input has category 1 at the bottom of the first bin (fraction 0) and all its mass on one
+    other category; the output puts ``⌊I/2⌋`` counts on category 1 and spreads ``τ − ⌊I/2⌋`` uniformly
+    over the other ``d − 1`` categories, so ``E[D_TV] = 1 − (τ − ⌊I/2⌋)/(τ (d − 1))``.
+    """
+    t, size = _check_interval(tau, interval)
+    categories = _check_d(d)
+    return (categories - 2) / (categories - 1) + (size // 2) / (t * (categories - 1))
+
+
+def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
+    """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata)."""
+    t, size = _check_interval(tau, interval)
+    categories = _check_d(d)
+    return 0.5 + (categories * (size // 2) - t) / (2 * t * (categories - 1))
+
+
+def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: float | None = None) -> float:
+    """``lim_{τ→∞} Δ_RR / Δ_QM`` at equal SML ``log ⌈s/I⌉`` (Thm. 4's comparison, corrected).
+
+    Parameters
+    ----------
+    d
+        Number of categories (at least 3; for ``d = 2`` the limit is infinite).
+    interval
+        A fixed ``I ≥ 2``: the limit is ``(d − 1)² (I − 1) / (d (d − 2) I)`` (≥ 1 iff ``I ≥ (d − 1)²``).
+    alpha
+        Instead, ``I/τ → α ∈ [0, 1]``: the limit is ``2 (d − 1)² / (d (2d − 4 + α))`` (≥ 1 iff ``α ≤ 2/d``).
+    """
+    categories = _check_d(d, 3)
+    if (interval is None) == (alpha is None):
+        raise MechDesignError("give exactly one of interval (fixed I) or alpha (I / tau → alpha)")
+    if interval is not None:
+        size = as_positive_int(interval, "interval")
+        if size < 2:
+            raise MechDesignError(f"interval must be at least 2 for a non-trivial SML, got {interval!r}")
+        return (categories - 1) ** 2 * (size - 1) / (categories * (categories - 2) * size)
+    ratio = float(alpha)
+    if not 0.0 <= ratio <= 1.0:
+        raise MechDesignError(f"alpha must lie in [0, 1], got {alpha!r}")
+    return 2 * (categories - 1) ** 2 / (categories * (2 * categories - 4 + ratio))
+
+
+def qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
+    """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust)."""
+    t = as_positive_int(tau, "tau")
+    missing = _missing(d_star, d0, d1)
+    return missing * math.log1p(t / (t + d0 + d1 - 2))
+
+
+def rr_robustness_condition(epsilon: float, tau: int, d_hat: int, s: int) -> bool:
+    """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``."""
+    log_r = _log_rr_r(epsilon, tau, d_hat)
+    return log_r <= -math.log(as_positive_int(s, "s"))
+
+
+def _missing(d_star: int, d0: int, d1: int) -> int:
+    star, known = as_positive_int(d_star, "d_star"), as_positive_int(d0, "d0")
+    if known > star or int(d1) < 0:
+        raise MechDesignError(f"need 1 <= d0 <= d_star and d1 >= 0, got d_star={d_star}, d0={d0}, d1={d1}")
+    return star - known
+
+
+def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+    """App. I's upper bound on QM's SML under a mis-specified support (from Prop. 4):
+    ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``."""
+    t = as_positive_int(tau, "tau")
+    missing = _missing(d_star, d0, d1)
+    bins = math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval"))
+    if t + d0 + d1 <= 2:
+        raise MechDesignError(f"the bound needs tau + d0 + d1 > 2, got {t + d0 + d1}")
+    first = math.log(bins) + missing * math.log1p(t / (t + d0 + d1 - 2))
+    fraction = (d0 + d1 - 1) / (t + d_star + d1 - 2)
+    second = math.log(bins + s - s * math.exp(missing * math.log(fraction))) if fraction > 0 else math.log(bins + s)
+    return min(first, second)
+
+
+def app_i_alpha(tau: int, s: int, interval: int, d0: int) -> float:
+    """App. I's threshold ``α = (log s − log ⌈s/I⌉) / log(1 + r)``, ``r = τ/(τ + d̂₀*)``: with ``d* − d̂₀* < α``
+    QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``."""
+    t = as_positive_int(tau, "tau")
+    r = t / (t + as_positive_int(d0, "d0"))
+    return (math.log(as_positive_int(s, "s")) - qm_sml(s, interval)) / math.log1p(r)
+
+
+def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
+    """``log Π_RR`` (the log of :func:`rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
+
+    ``Π_RR = log1p(z)`` with ``z = (s − 1) r / (1 + r)``; for tiny ``z``, ``log Π_RR = log z + O(z)``.
+    """
+    values = as_positive_int(s, "s")
+    if values == 1 or as_budget(epsilon) == 0:
+        return -math.inf
+    log_z = math.log(values - 1) + _log_rr_r(epsilon, tau, d) - float(np.logaddexp(0.0, _log_rr_r(epsilon, tau, d)))
+    return log_z if log_z < -30 else math.log(math.log1p(math.exp(log_z)))
+
+
+def _log_binomial_ratio_terms(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float, float]:
+    """``(e^ε − 1, C(τ + d̂₀ + d̂₁ − 1, ·), C(τ + d* + d̂₁ − 1, ·))`` as logs (``-inf`` for ``e^ε − 1 = 0``)."""
+    eps = as_budget(epsilon)
+    log_e = -math.inf if eps == 0 else eps + math.log(-math.expm1(-eps))
+    t = as_positive_int(tau, "tau")
+    return log_e, log_histogram_count(t, d0 + d1), log_histogram_count(t, d_star + d1)
+
+
+def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+    """Prop. 4 (App. H-A): RR's SML under a mis-specified support is at most the smaller of
+    ``log(s(e^ε − 1)/(A + e^ε − 1) + B/(B + e^ε − 1) · (1 + τ/(τ + d̂₀ + d̂₁ − 1))^{d* − d̂₀})`` and
+    ``log(1 + s − s ((d̂₀ + d̂₁)/(τ + d* + d̂₁ − 1))^{d* − d̂₀} / (1 + (e^ε − 1)/B))``, with
+    ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)`` and ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (the first term is
+    read from App. G's derivation, whose typesetting is garbled in the source)."""
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    keep_a = math.log(values) + log_e - float(np.logaddexp(log_a, log_e))
+    keep_b = log_b - float(np.logaddexp(log_b, log_e)) + missing * math.log1p(tau / (tau + d0 + d1 - 1))
+    first = float(np.logaddexp(keep_a, keep_b))
+    shrink = missing * math.log((d0 + d1) / (tau + d_star + d1 - 1)) - float(np.logaddexp(0.0, log_e - log_b))
+    second = math.log(1 + values - values * math.exp(shrink))
+    return min(first, second)
+
+
+def rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
+    """App. H-D: ``(d̂ − 1)/(d̂ (1 + r₁)) <= Δ_RR <= (d* + d̂₁ − 1)/((d* + d̂₁)(1 + r₂))`` with ``d̂ = d̂₀ + d̂₁``,
+    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``."""
+    _missing(d_star, d0, d1)
+    return rr_distortion(epsilon, tau, d0 + d1), rr_distortion(epsilon, tau, d_star + d1)
+
+
+def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
+    """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`qm_distortion` with
+    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form)."""
+    _missing(d_star, d0, d1)
+    return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
+
+
+def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+    """Prop. 5 (App. H-B): lower bound on RR's SML under a mis-specified support, ``m = d* − d̂₀*``:
+
+    * ``m < s``: ``log(s(e^ε − 1)/(B + e^ε − 1) + A/(A + e^ε − 1) · (1 + (τ − k)/(τ + d* + d̂₁ − 1))^k)`` with
+      ``k = m`` if ``m <= log s``, else ``k = log s`` (as printed);
+    * ``m >= s``: ``log(s − (s − 1)((d̂₀ + d̂₁ + ζ − 1)/(τ + d̂₀ + d̂₁))^ζ)``, ``ζ = ⌊m/s⌋``;
+
+    ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)``, ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (garbled in the source;
+    this reading holds on every exact case checked)."""
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    if missing >= values:
+        zeta = missing // values
+        return math.log(values - (values - 1) * ((d0 + d1 + zeta - 1) / (tau + d0 + d1)) ** zeta)
+    log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    k = missing if missing <= math.log(values) else math.log(values)
+    keep = math.log(values) + log_e - float(np.logaddexp(log_b, log_e))
+    spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
+    return float(np.logaddexp(keep, spread))
+
+
+def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
+                       as_printed: bool = False) -> float:
+    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``, with
+    ``n`` standing for the counts a released histogram leaves outside the secret category:
+
+    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``;
+    * ``m >= I``: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(n + d̂₀ + d̂₁ − 1))^ζ)``, ``ζ = ⌊m/I⌋``.
+
+    As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
+    with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
+    A lower bound below 0 is replaced by the trivial 0.
+    """
+    t, size = _check_interval(tau, interval)
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    n = t * size / (2 * values)
+    if not as_printed:
+        n = min(n, t - int(quantization_targets(values, size).max()))
+    if missing >= size:
+        zeta = missing // size
+        base = (d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)
+        return max(0.0, math.log(values - (values - math.ceil(values / size)) * base**zeta))
+    k = missing if missing <= math.log(size) else math.log(size)
+    bins = values // size
+    if bins == 0 or n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
+        return 0.0
+    return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))

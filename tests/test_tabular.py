@@ -1,0 +1,64 @@
+"""Tests of mechdesign.tabular (SML paper §V-A: histogram parameter spaces and secrets)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign.exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from mechdesign.tabular import (
+    HistogramSpace,
+    category_fraction_secret,
+    compositions,
+    histogram_count,
+    histogram_secret,
+    log_histogram_count,
+    tv_cost,
+    tv_distortion,
+)
+
+
+def test_compositions_and_counts():
+    rows = compositions(3, 3)
+    assert rows.shape == (10, 3) and (rows.sum(axis=1) == 3).all() and len({tuple(r) for r in rows.tolist()}) == 10
+    assert compositions(4, 1).tolist() == [[4]]
+    for tau in range(1, 7):
+        for d in range(1, 5):
+            assert HistogramSpace(tau, d).size == histogram_count(tau, d) == math.comb(tau + d - 1, d - 1)
+            assert log_histogram_count(tau, d) == pytest.approx(math.log(histogram_count(tau, d)), abs=1e-12)
+    # Adult scale: no overflow, and agrees with the exact integer's logarithm.
+    exact = math.log(math.comb(32561 + 30 - 1, 29))
+    assert log_histogram_count(32561, 30) == pytest.approx(exact, rel=1e-12)
+    assert math.isfinite(log_histogram_count(32561, 22381))
+
+
+def test_space_support_index_and_errors():
+    space = HistogramSpace(2, 4, support=[0, 2])
+    assert space.size == 3 and (space.counts[:, [1, 3]] == 0).all()
+    assert space.index([1, 0, 1, 0]) == space.counts.tolist().index([1, 0, 1, 0])
+    assert space.supported_within([0]).sum() == 1
+    with pytest.raises(MechDesignError, match=r"histogram \[1, 1, 0, 0\] is not in"):
+        space.index([1, 1, 0, 0])
+    with pytest.raises(MechDesignError, match="support must be a non-empty subset of categories 0..3"):
+        HistogramSpace(2, 4, support=[5])
+    with pytest.raises(MechDesignError, match="tau must be a positive integer, got 0"):
+        HistogramSpace(0, 3)
+    with pytest.raises(ProblemTooLargeError, match="samplers"):
+        HistogramSpace(100, 6)
+
+
+def test_tv_cost_and_secrets():
+    space = HistogramSpace(2, 2)  # counts (2,0), (1,1), (0,2)
+    cost = tv_cost(space)
+    assert np.allclose(cost, [[0, 0.5, 1], [0.5, 0, 0.5], [1, 0.5, 0]], atol=1e-15)
+    assert tv_distortion(space).value(np.eye(3)) == 0.0
+    secret = category_fraction_secret(space, 0)
+    assert secret.labels.tolist() == [0.0, 0.5, 1.0]
+    assert category_fraction_secret(HistogramSpace(5, 2), 1, levels=2).labels.tolist() == [0, 1]
+    assert histogram_secret(space, lambda theta: theta[0] > 0.25).n_values == 2
+    with pytest.raises(MechDesignError, match="levels must be at most tau \\+ 1 = 3"):
+        category_fraction_secret(space, 0, levels=4)
+    with pytest.raises(MechDesignError, match="category must lie in 0..1"):
+        category_fraction_secret(space, 2)
+    with pytest.raises(ShapeMismatchError):
+        tv_cost(space, HistogramSpace(3, 2))

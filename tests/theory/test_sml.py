@@ -1,0 +1,208 @@
+"""Closed forms of the SML paper (Wang, Lin & Fanti) against exact computation on small histogram spaces.
+
+Every (τ ≤ 8, 2 ≤ d ≤ 4, every interval length I) case is computed exactly: the SML with the
+HiGHS MILP / enumeration of mechdesign.privacy.sml, the distortion as the worst-case expected TV
+distance of the explicit mechanism (Lemma 1).
+"""
+
+import math
+
+import pytest
+
+from mechdesign.exceptions import MechDesignError
+from mechdesign.mechanisms.histogram import histogram_quantization, histogram_randomized_response
+from mechdesign.privacy.sml import measure_sml
+from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
+from mechdesign.theory.sml import (
+    app_i_alpha,
+    qm_distortion,
+    qm_distortion_as_printed,
+    qm_distortion_bounds,
+    qm_robustness_gap_bound,
+    qm_sml,
+    qm_sml_lower_bound,
+    qm_sml_upper_bound,
+    rr_distortion,
+    rr_distortion_bounds,
+    rr_epsilon_for_sml,
+    rr_log_sml,
+    rr_qm_distortion_ratio_limit,
+    rr_robustness_condition,
+    rr_sml,
+    rr_sml_lower_bound,
+    rr_sml_upper_bound,
+)
+
+#: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
+EXACT_ATOL = 1e-9
+#: Closed-form ratio at τ = 10⁹ vs its τ → ∞ limit.
+LIMIT_ATOL = 1e-6
+SMALL = [(tau, d) for tau in range(1, 9) for d in range(2, 5)]
+
+
+@pytest.fixture(scope="module")
+def spaces():
+    return {(tau, d): HistogramSpace(tau, d) for tau, d in SMALL}
+
+
+def test_thm4_randomized_response_exact(spaces):
+    # SML paper, Thm. 4 (RR): SML log((1 + s r)/(1 + r)) for any secret; distortion (d − 1)/(d (1 + r)).
+    for (tau, d), space in spaces.items():
+        secret = category_fraction_secret(space, 0)
+        distortion = tv_distortion(space)
+        for epsilon in (0.0, 0.7, 2.5, 6.0):
+            Q = histogram_randomized_response(space, epsilon)
+            assert measure_sml(Q, secret, "milp").value == pytest.approx(rr_sml(epsilon, tau + 1, tau, d), abs=EXACT_ATOL)
+            assert distortion.value(Q) == pytest.approx(rr_distortion(epsilon, tau, d), abs=EXACT_ATOL)
+
+
+def test_thm4_rr_sml_any_secret():
+    space = HistogramSpace(3, 3)
+    secret = category_fraction_secret(space, 1, levels=2)
+    Q = histogram_randomized_response(space, 1.3)
+    assert measure_sml(Q, secret).value == pytest.approx(rr_sml(1.3, 2, 3, 3), abs=EXACT_ATOL)
+
+
+def test_thm4_quantization_exact_every_interval(spaces):
+    # SML paper, Thm. 4 (QM): SML log ⌈s/I⌉; distortion as corrected in docs/errata.md.
+    for (tau, d), space in spaces.items():
+        secret = category_fraction_secret(space, 0)
+        distortion = tv_distortion(space)
+        for interval in range(1, tau + 2):
+            Q = histogram_quantization(space, 0, interval)
+            assert measure_sml(Q, secret).value == pytest.approx(qm_sml(tau + 1, interval), abs=EXACT_ATOL)
+            assert distortion.value(Q) == pytest.approx(qm_distortion(tau, d, interval), abs=EXACT_ATOL)
+
+
+def test_thm4_qm_distortion_as_printed_is_wrong():
+    # Erratum: the printed form falls short by (d − 2)(τ − ⌊I/2⌋)/(2τ(d − 1)) (zero only for d = 2 or ⌊I/2⌋ = τ).
+    space = HistogramSpace(2, 3)
+    exact = tv_distortion(space).value(histogram_quantization(space, 0, 1))
+    assert exact == pytest.approx(0.5, abs=EXACT_ATOL)  # θ = (0, 1, 0) → (0, j, 2 − j)/2 uniformly: E[TV] = 1/2
+    assert qm_distortion_as_printed(2, 3, 1) == pytest.approx(0.25, abs=1e-15)
+    for tau, d in SMALL:
+        for interval in range(1, tau + 2):
+            gap = qm_distortion(tau, d, interval) - qm_distortion_as_printed(tau, d, interval)
+            assert gap == pytest.approx((d - 2) * (tau - interval // 2) / (2 * tau * (d - 1)), abs=1e-12)
+
+
+def test_thm4_comparison_counterexample_and_corrected_limit(spaces):
+    # At equal SML log 3 (τ = 8, d = 3, I = 3) RR has the *smaller* exact distortion.
+    space = spaces[(8, 3)]
+    secret = category_fraction_secret(space, 0)
+    epsilon = rr_epsilon_for_sml(math.log(3), 9, 8, 3)
+    rr = histogram_randomized_response(space, epsilon)
+    qm = histogram_quantization(space, 0, 3)
+    assert measure_sml(rr, secret, "milp").value == pytest.approx(math.log(3), abs=EXACT_ATOL)
+    assert tv_distortion(space).value(rr) == pytest.approx(0.5, abs=EXACT_ATOL)
+    assert tv_distortion(space).value(qm) == pytest.approx(0.5625, abs=EXACT_ATOL)
+    # Corrected limits of Δ_RR / Δ_QM at equal SML (closed forms at τ = 10⁹).
+    tau = 10**9
+    for d in (3, 4, 10):
+        for interval in (2, 3, 9, 100):
+            ratio = rr_distortion(rr_epsilon_for_sml(qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / qm_distortion(tau, d, interval)
+            assert ratio == pytest.approx(rr_qm_distortion_ratio_limit(d, interval=interval), abs=LIMIT_ATOL)
+        for alpha in (0.1, 0.5):
+            interval = int(alpha * tau)
+            ratio = rr_distortion(rr_epsilon_for_sml(qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / qm_distortion(tau, d, interval)
+            assert ratio == pytest.approx(rr_qm_distortion_ratio_limit(d, alpha=alpha), abs=LIMIT_ATOL)
+    assert rr_qm_distortion_ratio_limit(3, interval=2) < 1 < rr_qm_distortion_ratio_limit(3, interval=5)
+    assert rr_qm_distortion_ratio_limit(4, interval=9) == pytest.approx(1.0, abs=1e-15)  # I = (d − 1)²
+
+
+def _misspecified(tau, d_star, d0, d1):
+    """Inputs on Γ* = {0..d*−1}; Γ̂* = {0..d̂₀−1} ∪ d̂₁ infeasible categories; outputs on Γ̂* ∪ Γ*."""
+    universe = d_star + d1
+    estimated = list(range(d0)) + list(range(d_star, universe))
+    inputs = HistogramSpace(tau, universe, support=range(d_star))
+    outputs = HistogramSpace(tau, universe, support=sorted(set(range(d_star)) | set(estimated)))
+    return inputs, outputs, estimated
+
+
+MISSPECIFIED = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3, 4)
+                for d0 in range(1, d_star + 1) for d1 in range(3) if d0 + d1 >= 2]
+
+
+def test_prop3_prop4_app_h_and_app_i_bounds_exact():
+    # SML paper, Prop. 3 (QM 1-robust, RR log 3-robust under its condition), Prop. 4 (RR SML upper
+    # bound), App. H-D distortion bounds (QM's corrected as in docs/errata.md) and App. I's QM bound.
+    largest_gap = 0.0
+    for tau, d_star, d0, d1 in MISSPECIFIED:
+        inputs, outputs, estimated = _misspecified(tau, d_star, d0, d1)
+        secret = category_fraction_secret(inputs, 0)
+        s = tau + 1
+        for interval in range(1, s + 1):
+            value = measure_sml(histogram_quantization(inputs, 0, interval, outputs, estimated), secret).value
+            gap = value - qm_sml(s, interval)
+            largest_gap = max(largest_gap, gap)
+            assert gap <= qm_robustness_gap_bound(tau, d_star, d0, d1) + EXACT_ATOL <= (d_star - d0) + EXACT_ATOL
+            if tau + d0 + d1 > 2:
+                assert value <= qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) + EXACT_ATOL
+            assert value >= qm_sml_lower_bound(tau, s, interval, d_star, d0, d1) - EXACT_ATOL  # Prop. 5, corrected
+        cost = tv_cost(inputs, outputs)
+        for interval in range(1, s + 1):
+            dist = (histogram_quantization(inputs, 0, interval, outputs, estimated).matrix * cost).sum(axis=1).max()
+            lower, upper = qm_distortion_bounds(tau, d_star, d0, d1, interval)
+            assert lower - EXACT_ATOL <= dist <= upper + EXACT_ATOL
+        for epsilon in (0.0, 0.3, 1.0, 3.0, 6.0):
+            rr = histogram_randomized_response(inputs, epsilon, outputs, estimated)
+            value = measure_sml(rr, secret).value
+            assert value <= rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1) + EXACT_ATOL  # Prop. 4
+            assert value >= rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1) - EXACT_ATOL  # Prop. 5
+            lower, upper = rr_distortion_bounds(epsilon, tau, d_star, d0, d1)
+            assert lower - EXACT_ATOL <= (rr.matrix * cost).sum(axis=1).max() <= upper + EXACT_ATOL
+            if rr_robustness_condition(epsilon, tau, d0 + d1, s):
+                assert value - rr_sml(epsilon, s, tau, d_star) <= math.log(3) * (d_star - d0) + EXACT_ATOL
+    assert largest_gap > 0.3  # the mis-specification does cost privacy in some cases
+
+
+def test_log_space_at_adult_scale():
+    tau, d = 32561, 22381
+    assert 0.0 < rr_sml(4.0, tau + 1, tau, d) < 1e-100 or rr_sml(4.0, tau + 1, tau, d) == 0.0
+    epsilon = rr_epsilon_for_sml(2.0, tau + 1, tau, d)
+    assert math.isfinite(epsilon) and epsilon > 1e4
+    assert rr_sml(epsilon, tau + 1, tau, d) == pytest.approx(2.0, abs=1e-9)
+    assert rr_distortion(epsilon, tau, d) < (d - 1) / d
+    alpha = app_i_alpha(48842, 60, 6, 22381)
+    r = 48842 / (48842 + 22381)
+    assert math.ceil(60 / 6) * (1 + r) ** alpha == pytest.approx(60, rel=1e-12)
+
+
+def test_domain_errors():
+    with pytest.raises(MechDesignError, match="below log s"):
+        rr_epsilon_for_sml(math.log(5), 5, 4, 3)
+    with pytest.raises(MechDesignError, match="interval must be at most s = tau \\+ 1 = 5"):
+        qm_distortion(4, 3, 6)
+    with pytest.raises(MechDesignError, match="exactly one of interval"):
+        rr_qm_distortion_ratio_limit(3)
+    with pytest.raises(MechDesignError, match="d must be at least 3"):
+        rr_qm_distortion_ratio_limit(2, interval=3)
+    with pytest.raises(MechDesignError, match="need 1 <= d0 <= d_star"):
+        qm_robustness_gap_bound(4, 2, 3, 0)
+
+
+def test_rr_log_sml_matches_and_survives_underflow():
+    for s, tau, d, epsilon in [(5, 4, 3, 2.0), (9, 8, 4, 0.3), (2, 1, 2, 7.0)]:
+        assert rr_log_sml(epsilon, s, tau, d) == pytest.approx(math.log(rr_sml(epsilon, s, tau, d)), abs=1e-12)
+    log_value = rr_log_sml(4.0, 1000, 32561, 5000)
+    assert rr_sml(4.0, 1000, 32561, 5000) == 0.0 and math.isfinite(log_value) and log_value < -1e4
+
+
+def test_app_h_printed_qm_distortion_upper_bound_is_exceeded():
+    # Erratum: App. H-D's printed QM upper bound ½ + ((d* + d̂₁)⌊I/2⌋ − τ)/(2τ(d* + d̂₁ − 1)) inherits
+    # Thm. 4's missing factor; with Γ̂* = Γ* \ {2} ∪ {one infeasible category}, τ = 3, I = 1:
+    inputs, outputs, estimated = _misspecified(3, 3, 2, 1)
+    exact = (histogram_quantization(inputs, 0, 1, outputs, estimated).matrix * tv_cost(inputs, outputs)).sum(axis=1).max()
+    assert exact > qm_distortion_as_printed(3, 4, 1) + 0.1
+    assert exact <= qm_distortion_bounds(3, 3, 2, 1, 1)[1] + EXACT_ATOL
+
+
+def test_prop5_printed_qm_lower_bound_is_violated():
+    # Erratum: with n = τI/(2s) as printed, Prop. 5's QM bound exceeds the exact SML. τ = 7, d* = 2,
+    # d̂₀* = 1, d̂₁* = 1, I = 4: the last bin releases 6 of 7 counts on the secret category (n = 1 < 1.75).
+    inputs, outputs, estimated = _misspecified(7, 2, 1, 1)
+    value = measure_sml(histogram_quantization(inputs, 0, 4, outputs, estimated), category_fraction_secret(inputs, 0)).value
+    assert value == pytest.approx(math.log(2.5), abs=EXACT_ATOL)
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) == pytest.approx(math.log(2 * (1 + 12 / 44)), abs=1e-12)
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) > value + 0.01
+    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
