@@ -27,6 +27,7 @@ from .privacy import (
     PrivacyNotion,
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
+from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, privacy_distortion_curve
 from .solve import DesignProblem, Result, design
 from .utility import (
     ExpectedDistortion,
@@ -74,4 +75,8 @@ __all__ = [
     "MaximalInformation",
     "RenyiDifferentialPrivacy",
     "SibsonMutualInformation",
+    "PrivacyDistortion",
+    "distortion_privacy",
+    "privacy_distortion",
+    "privacy_distortion_curve",
 ]
