@@ -28,6 +28,7 @@ from .privacy import (
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, privacy_distortion_curve
+from .source_classes import ThetaStar, classify_source_set, theta_star
 from .solve import DesignProblem, Result, design
 from .utility import (
     ExpectedDistortion,
@@ -79,4 +80,7 @@ __all__ = [
     "distortion_privacy",
     "privacy_distortion",
     "privacy_distortion_curve",
+    "ThetaStar",
+    "classify_source_set",
+    "theta_star",
 ]
