@@ -67,7 +67,8 @@ class Curve:
         rows = self.rows()
         target = Path(path)
         with target.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            # A failed point has no measured values: the header is the union of every row's fields.
+            writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(k for row in rows for k in row)))
             writer.writeheader()
             writer.writerows(rows)
         return target
@@ -196,7 +197,9 @@ class _PrivacyDistortionSolver:
     def _direct(self, limit: float) -> PrivacyDistortion:
         self.limit.value = limit
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
+            warnings.simplefilter("ignore", UserWarning)  # reduced accuracy: the certificate re-measures
+            # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
             try:
                 self.direct.solve(solver=cp.CLARABEL, **DEFAULT_SOLVER_OPTIONS["clarabel"])
             except cp.error.SolverError:

@@ -128,7 +128,9 @@ def test_bad_arguments():
         distortion_privacy(DifferentialPrivacy(), -0.5, objective)
 
 
-def test_privacy_distortion_curve():
+def test_privacy_distortion_curve(tmp_path):
+    import csv
+
     prior = Prior.uniform(3)
     curve = privacy_distortion_curve(DifferentialPrivacy(), ExpectedDistortion(prior), [-0.1, 0.2, 0.4, 0.8])
     assert curve.x_name == "expected_distortion" and curve.y_name == "epsilon" and curve.label == "dp"
@@ -137,3 +139,5 @@ def test_privacy_distortion_curve():
     expected = [put.prop8_epsilon_dp(3, D) for D in [0.2, 0.4, 0.8]]
     assert np.allclose(curve.y[1:], expected, atol=CLOSED_FORM_ATOL)
     assert isinstance(privacy_distortion(MaximalLeakage(), 0.2, ExpectedDistortion(prior)), PrivacyDistortion)
+    rows = list(csv.DictReader(curve.to_csv(tmp_path / "curve.csv").open()))  # first point failed
+    assert rows[0]["success"] == "False" and rows[0]["measured[dp]"] == "" and rows[1]["measured[dp]"] != ""
