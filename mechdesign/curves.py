@@ -117,6 +117,9 @@ def trace_curve(
 
 #: Default width of the bisection bracket on ε* (nats).
 PRIVACY_DISTORTION_TOLERANCE = 1e-9
+#: Relative slack with which a solved least distortion counts as reaching the limit in bisection
+#: (solver round-off: without it, D exactly at a kink of D*(ε), e.g. D*(0), is missed by ~1e-10).
+REACH_ATOL = 1e-9
 #: Default largest budget searched by bisection (nats); beyond it the constraint scale e^ε is far
 #: outside the solvers' accurate range.
 MAX_BUDGET = 20.0
@@ -230,7 +233,7 @@ class _PrivacyDistortionSolver:
 
     def _reaches(self, budget: float, limit: float) -> bool:
         result = self.distortion_at.solve(budget)
-        return result.success and result.objective <= limit
+        return result.success and result.objective <= limit + REACH_ATOL * max(1.0, abs(limit))
 
     def _certified(self, limit: float, epsilon: float, bracket: tuple[float, float], method: str) -> PrivacyDistortion:
         certificate = self.distortion_at.solve(epsilon)

@@ -125,3 +125,19 @@ def test_bad_input():
         parallel_composition_factor(ApproximateDifferentialPrivacy(0.1), 2)
     with pytest.raises(MechDesignError, match="does not cover"):
         parallel_composition_factor(PointwiseMaximalLeakage([0.5, 0.5]), 2)
+
+
+@pytest.mark.parametrize("m, n", [(2, 2), (3, 2), (2, 3)])
+def test_global_dp_privacy_distortion_with_a_uniform_prior(m, n):
+    """PUT Theorem 7(1) (Class I, θ* = 1): ε̃*_DP(D) = log((m−1)(n−D)/D) for 0 < D < n(m−1)/m and 0
+    for n(m−1)/m <= D <= n — the printed upper end "D <= 1" should read "D <= n" (docs/errata.md):
+    for m = 3, n = 2 the printed range [4/3, 1] is empty, yet ε̃* = 0 on all of [4/3, 2]."""
+    from mechdesign import privacy_distortion
+
+    objective = ExpectedDistortion(np.full(m**n, 1.0 / m**n), hamming_distances(m, n))
+    notion = DifferentialPrivacy(hamming_neighbours(m, n))
+    threshold = n * (m - 1) / m
+    for D in [0.5, 1.0, threshold, (threshold + n) / 2, n]:
+        value = privacy_distortion(notion, D, objective)
+        expected = math.log((m - 1) * (n - D) / D) if D < threshold else 0.0
+        assert value.success and value.epsilon == pytest.approx(expected, abs=1e-6), (D, value.message)
