@@ -116,7 +116,7 @@ def theta_star(source_set: Any) -> ThetaStar:
                     [(None, None)])
     weights = np.clip(z[:k], 0.0, None)
     prior = (weights / weights.sum()) @ points
-    return ThetaStar(size * smallest, Prior(prior / prior.sum()), float(prior.max()))
+    return ThetaStar(size * smallest, Prior(prior), float(prior.max()))
 
 
 def class_one_source_set(priors: Any) -> SourceSet:
