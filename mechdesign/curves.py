@@ -253,7 +253,10 @@ def _least_distortion(objective: Objective) -> float:
     """The least value of ``objective`` over every mechanism (no privacy constraint): an LP."""
     Q = cp.Variable(objective.shape, nonneg=True)
     problem = cp.Problem(cp.Minimize(objective.expression(Q)), [cp.sum(Q, axis=1) == 1])
-    problem.solve(solver=cp.HIGHS if objective.is_linear else cp.CLARABEL)
+    with warnings.catch_warnings():
+        # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+        problem.solve(solver=cp.HIGHS if objective.is_linear else cp.CLARABEL)
     return float(problem.value)
 
 
