@@ -8,6 +8,9 @@ from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
 from .sml import Secret, StatisticMaximalLeakage
+from .max_information import MaximalInformation
+from .renyi import RenyiDifferentialPrivacy
+from .sibson import SibsonMutualInformation
 
 __all__ = [
     "ApproximateDifferentialPrivacy",
@@ -21,4 +24,7 @@ __all__ = [
     # SML (Wang, Lin & Fanti)
     "Secret",
     "StatisticMaximalLeakage",
+    "MaximalInformation",
+    "RenyiDifferentialPrivacy",
+    "SibsonMutualInformation",
 ]
