@@ -1,0 +1,248 @@
+"""Tests of mechdesign.utility.extreme_columns: the exact LP over extreme columns.
+
+Reproduces Grosse et al., "Privacy Mechanism Design based on Empirical Distributions": Example 1
+(the optimal first-region mechanism), Example 2 (k-singular mechanisms optimal at ε = log(N/k) for the
+uniform prior, [15, Thm. 4]) and Theorem 5 (the optimal binary mechanism for the ℓ1-ball); and, for
+local DP, Kairouz, Oh & Viswanath 2016 (staircase optimum, randomized response for binary inputs),
+computed independently by brute force over bases.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign import (
+    ApproximateDifferentialPrivacy,
+    DifferentialPrivacy,
+    MaximalLeakage,
+    PointwiseMaximalLeakage,
+    ProblemTooLargeError,
+    SourceSet,
+    mutual_information,
+    randomized_response,
+)
+from mechdesign.exceptions import MechDesignError
+from mechdesign.mechanisms.pml import binary_robust_pml_mechanism, k_singular_mechanism
+from mechdesign.solve import BUDGET_ATOL
+from mechdesign.utility.extreme_columns import (
+    ColumnUtility,
+    extreme_columns,
+    l1_ball_columns,
+    maximize_sublinear_utility,
+    solve_column_lp,
+    source_set_columns,
+)
+from mechdesign.utility.information import maximize_mutual_information, mutual_information_utility
+
+#: Agreement of the LP optimum with a closed form / brute force (nats).
+OPTIMUM_ATOL = 1e-9
+#: Agreement of a designed mechanism with a printed one, entry-wise.
+MATRIX_ATOL = 1e-9
+
+EXAMPLE_1_PRIOR = np.array([0.4, 0.2, 0.2, 0.2])
+EXAMPLE_1 = np.array([
+    [0.325, 0.225, 0.225, 0.225],
+    [0.45, 0.1, 0.225, 0.225],
+    [0.45, 0.225, 0.1, 0.225],
+    [0.45, 0.225, 0.225, 0.1],
+])
+
+
+def ball_extreme_points(center, radius):
+    """Extreme points P̂ + (β/2)(e_i − e_j) of an ℓ1-ball inside the simplex (Corollary 1)."""
+    n = len(center)
+    return SourceSet([np.asarray(center) + radius / 2 * (np.eye(n)[i] - np.eye(n)[j])
+                      for i in range(n) for j in range(n) if i != j])
+
+
+def same_up_to_column_order(a, b, atol):
+    if a.shape != b.shape:
+        return False
+    return any(np.allclose(a[:, list(p)], b, atol=atol, rtol=0) for p in itertools.permutations(range(a.shape[1])))
+
+
+def brute_force_optimum(columns, values):
+    """``max values·w`` s.t. ``columns @ w = 1``, ``w >= 0`` by trying every basis (no LP solver)."""
+    n, k = columns.shape
+    best = -np.inf
+    for basis in itertools.combinations(range(k), n):
+        sub = columns[:, basis]
+        if abs(np.linalg.det(sub)) < 1e-12:
+            continue
+        weights = np.linalg.solve(sub, np.ones(n))
+        if weights.min() >= -1e-12:
+            best = max(best, float(values[list(basis)] @ weights))
+    return best
+
+
+def test_example_1_optimal_mechanism_reproduced():
+    """Grosse et al., Example 1: P = (2/5, 1/5, 1/5, 1/5), ε = log 9/8."""
+    notion = PointwiseMaximalLeakage(EXAMPLE_1_PRIOR)
+    result = maximize_mutual_information(notion, math.log(9 / 8), EXAMPLE_1_PRIOR)
+    assert result.success, result.message
+    assert notion.measure(EXAMPLE_1) == pytest.approx(math.log(9 / 8), abs=1e-12)
+    assert same_up_to_column_order(result.mechanism.matrix, EXAMPLE_1, MATRIX_ATOL)
+    assert result.objective == pytest.approx(mutual_information(EXAMPLE_1_PRIOR, EXAMPLE_1), abs=OPTIMUM_ATOL)
+
+
+@pytest.mark.parametrize("n, k", [(4, 2), (6, 2), (6, 3), (8, 3), (10, 2)])
+def test_k_singular_mechanisms_are_optimal_for_uniform_prior(n, k):
+    """Grosse et al., Example 2 / [15, Thm. 4]: k-singular is optimal at ε = log(N/k), uniform prior."""
+    prior = np.full(n, 1 / n)
+    notion = PointwiseMaximalLeakage(prior)
+    mechanism = k_singular_mechanism(n, k)
+    epsilon = math.log(n / k)
+    assert notion.measure(mechanism) == pytest.approx(epsilon, abs=1e-12)
+    assert mutual_information(prior, mechanism) == pytest.approx(math.log(n / k), abs=1e-12)
+    result = maximize_mutual_information(notion, epsilon, prior)
+    assert result.success, result.message
+    assert result.objective == pytest.approx(mutual_information(prior, mechanism), abs=OPTIMUM_ATOL)
+
+
+@pytest.mark.parametrize("p1, radius, epsilon", [
+    (0.6, 0.2, 0.3), (0.7, 0.3, 0.4), (0.5, 0.4, 0.5), (0.8, 0.1, 0.1), (0.5, 0.999, 1.0), (0.6, 0.2, 0.69),
+])
+def test_theorem_5_binary_mechanism_is_feasible_and_optimal(p1, radius, epsilon):
+    """Grosse et al., Theorem 5 (as printed): row-stochastic, ε-PML over the ball, MI-optimal."""
+    estimate = np.array([p1, 1 - p1])
+    mechanism = binary_robust_pml_mechanism(estimate, radius, epsilon)
+    assert np.allclose(mechanism.matrix.sum(axis=1), 1.0, atol=1e-15)
+    ball = PointwiseMaximalLeakage(ball_extreme_points(estimate, radius))
+    assert ball.measure(mechanism) <= epsilon + 1e-12
+    result = maximize_mutual_information(ball, epsilon, estimate)
+    assert result.success, result.message
+    assert result.objective == pytest.approx(mutual_information(estimate, mechanism), abs=OPTIMUM_ATOL)
+
+
+def test_theorem_5_reduces_to_randomized_response_remark_3():
+    mechanism = binary_robust_pml_mechanism([0.5, 0.5], 1.0 - 1e-12, 0.7)
+    assert mechanism.allclose(randomized_response(2, 0.7), atol=1e-11)
+
+
+@pytest.mark.parametrize("prior", [[0.5, 0.5], [0.3, 0.7], [0.9, 0.1]])
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 3.0])
+def test_ldp_binary_optimum_is_randomized_response(prior, epsilon):
+    """Kairouz et al. 2016: for binary inputs randomized response maximizes every sub-convex utility."""
+    result = maximize_mutual_information(DifferentialPrivacy(), epsilon, prior)
+    assert result.success
+    assert result.objective == pytest.approx(mutual_information(prior, randomized_response(2, epsilon)), abs=OPTIMUM_ATOL)
+
+
+@pytest.mark.parametrize("prior", [[0.25] * 4, [0.1, 0.2, 0.3, 0.4], [0.5, 0.3, 0.2]])
+@pytest.mark.parametrize("epsilon", [0.2, 1.0, 2.5])
+def test_ldp_optimum_equals_brute_force_staircase_optimum(prior, epsilon):
+    """Kairouz et al. 2016, Thm. 4: the optimum is a staircase mechanism; found here by trying every
+    basis of {1, e^ε}-pattern columns (built independently with itertools)."""
+    n, boost = len(prior), math.exp(epsilon)
+    patterns = np.array([p for p in itertools.product([1.0, boost], repeat=n) if len(set(p)) == 2]).T
+    utility = mutual_information_utility(prior)
+    expected = brute_force_optimum(patterns, utility.columns(patterns))
+    result = maximize_mutual_information(DifferentialPrivacy(), epsilon, prior)
+    assert result.success and result.measured["dp"] <= epsilon + BUDGET_ATOL
+    assert result.objective == pytest.approx(expected, abs=OPTIMUM_ATOL)
+
+
+def test_ldp_zero_budget_gives_zero_information():
+    result = maximize_mutual_information(DifferentialPrivacy(), 0.0, [0.2, 0.3, 0.5])
+    assert result.success and result.objective == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("n, epsilon", [(3, 0.5), (4, 1.0), (4, 0.1)])
+def test_ldp_optimum_beats_random_feasible_mechanisms(n, epsilon):
+    """No ε-LDP mechanism (random mixtures of staircase columns) has larger MI than the LP optimum."""
+    rng = np.random.default_rng(0)
+    prior = rng.dirichlet(np.ones(n))
+    optimum = maximize_mutual_information(DifferentialPrivacy(), epsilon, prior).objective
+    for _ in range(50):
+        matrix = np.exp(rng.uniform(0, epsilon, size=(n, 6)))  # every column within ratio e^ε
+        matrix /= matrix.sum(axis=1, keepdims=True)
+        assert DifferentialPrivacy().measure(matrix) <= epsilon + 1e-12
+        assert mutual_information(prior, matrix) <= optimum + OPTIMUM_ATOL
+
+
+@pytest.mark.parametrize("prior", [[0.5, 0.5], [0.2, 0.3, 0.5], [0.1, 0.2, 0.3, 0.4]])
+def test_maximal_leakage_endpoints_and_random_feasible_mechanisms(prior):
+    """ε = 0: no information; ε >= log n: the identity (I = H(X)); between: the LP beats random
+    mechanisms scaled into the budget, and the optimum meets Σ_y max_x Q <= e^ε."""
+    prior = np.array(prior)
+    n, notion = prior.size, MaximalLeakage()
+    assert maximize_mutual_information(notion, 0.0, prior).objective == pytest.approx(0.0, abs=1e-12)
+    entropy = float(-(prior * np.log(prior)).sum())
+    assert maximize_mutual_information(notion, math.log(n), prior).objective == pytest.approx(entropy, abs=OPTIMUM_ATOL)
+    rng = np.random.default_rng(1)
+    for epsilon in (0.2, 0.5 * math.log(n)):
+        result = maximize_mutual_information(notion, epsilon, prior)
+        assert result.success and result.measured["maximal_leakage"] <= epsilon + BUDGET_ATOL
+        for _ in range(30):
+            mixed = rng.dirichlet(np.ones(n), size=n)
+            for weight in np.linspace(1, 0, 101):  # mix with the uniform mechanism until feasible
+                candidate = weight * mixed + (1 - weight) / n
+                if notion.measure(candidate) <= epsilon:
+                    break
+            assert mutual_information(prior, candidate) <= result.objective + OPTIMUM_ATOL
+
+
+@pytest.mark.parametrize("center, radius, epsilon", [
+    ([0.5, 0.3, 0.2], 0.2, 0.4), ([0.25] * 4, 0.3, 0.8), ([0.4, 0.3, 0.2, 0.1], 0.15, 1.5), ([0.6, 0.4], 0.3, 0.2),
+])
+def test_l1_ball_dual_columns_agree_with_extreme_point_enumeration(center, radius, epsilon):
+    """The ℓ1-ball's dual description (Appendix D) and its extreme points (Cor. 1) give one optimum."""
+    center = np.array(center)
+    boost = math.exp(epsilon)
+    utility = mutual_information_utility(center)
+    dual = l1_ball_columns(center, radius, boost)
+    points = source_set_columns(ball_extreme_points(center, radius).extreme_points, boost)
+    optima = [float(utility.columns(c) @ solve_column_lp(c, utility.columns(c), None)[0]) for c in (dual, points)]
+    assert optima[0] == pytest.approx(optima[1], abs=OPTIMUM_ATOL)
+
+
+@pytest.mark.parametrize("priors, epsilon", [
+    ([[0.5, 0.3, 0.2], [0.2, 0.5, 0.3]], 0.5),
+    ([[0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25]], 0.9),
+])
+def test_source_set_columns_lie_in_the_cone_and_solve_to_a_certified_optimum(priors, epsilon):
+    notion = PointwiseMaximalLeakage(SourceSet(priors))
+    columns, _ = extreme_columns(notion, epsilon, len(priors[0]))
+    masses = np.array(priors) @ columns
+    assert (columns >= 0).all()
+    assert (columns.max(axis=0) <= math.exp(epsilon) * masses.min(axis=0) * (1 + 1e-9)).all()
+    result = maximize_mutual_information(notion, epsilon, priors[0])
+    assert result.success and result.measured[notion.label] <= epsilon + BUDGET_ATOL
+    # the robust optimum is at most the optimum for the first prior alone
+    single = maximize_mutual_information(PointwiseMaximalLeakage(priors[0]), epsilon, priors[0])
+    assert result.objective <= single.objective + OPTIMUM_ATOL
+
+
+def test_user_supplied_sublinear_utility():
+    """μ(v) = max v − min v (sub-linear): the LP value matches the utility of its own mechanism and beats
+    randomized response."""
+    spread = ColumnUtility(lambda c: c.max(axis=0) - c.min(axis=0), 3, "spread")
+    result = maximize_sublinear_utility(DifferentialPrivacy(), 1.0, spread)
+    assert result.success
+    assert result.objective == pytest.approx(spread.value(result.mechanism.matrix), abs=1e-12)
+    assert result.objective >= spread.value(randomized_response(3, 1.0).matrix) - OPTIMUM_ATOL
+
+
+def test_rejects_bad_utilities_and_notions():
+    squared = ColumnUtility(lambda c: (c**2).sum(axis=0), 3, "squared")
+    with pytest.raises(MechDesignError, match="not positively homogeneous"):
+        maximize_sublinear_utility(DifferentialPrivacy(), 1.0, squared)
+    with pytest.raises(MechDesignError, match="one per column"):
+        maximize_sublinear_utility(DifferentialPrivacy(), 1.0, ColumnUtility(lambda c: np.zeros(2), 3))
+    with pytest.raises(MechDesignError, match="not column-separable"):
+        maximize_mutual_information(ApproximateDifferentialPrivacy(0.1), 1.0, [0.5, 0.5])
+    with pytest.raises(MechDesignError, match="local DP"):
+        maximize_mutual_information(DifferentialPrivacy([(0, 1)], 3), 1.0, [0.2, 0.3, 0.5])
+    with pytest.raises(MechDesignError, match="input 2 has probability 0"):
+        maximize_mutual_information(PointwiseMaximalLeakage([0.5, 0.5, 0.0]), 1.0, [0.5, 0.5, 0.0])
+    with pytest.raises(MechDesignError, match="budget"):
+        maximize_mutual_information(DifferentialPrivacy(), -1.0, [0.5, 0.5])
+
+
+def test_refuses_alphabets_beyond_the_practical_size():
+    with pytest.raises(ProblemTooLargeError, match="n = 18 inputs"):
+        maximize_mutual_information(PointwiseMaximalLeakage(np.full(18, 1 / 18)), 1.0, np.full(18, 1 / 18))
+    with pytest.raises(ProblemTooLargeError, match="n = 21 inputs"):
+        maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(21, 1 / 21))
