@@ -198,3 +198,41 @@ def as_sublinear_values(values: Any, count: int, name: str) -> np.ndarray:
         index = int(np.argmax(bad))
         raise MechDesignError(f"{name} returned a non-finite value {array[index]} for column {index}")
     return array
+
+
+# --- ℓ1-balls of priors and empirical estimation (Grosse et al., eqs. (3), (5), (7)) ----------------
+
+
+def as_radius(value: Any, name: str = "radius beta") -> float:
+    """Validate the ℓ1-radius β of a ball of priors: a finite number ≥ 0."""
+    number = _as_real(value, name)
+    if number < 0 or math.isinf(number):
+        raise InvalidBudgetError(f"{name} must be a finite number >= 0, got {number!r}")
+    return number
+
+
+def as_failure_probability(value: Any, name: str = "delta") -> float:
+    """Validate a probability of failure δ of an estimation guarantee: 0 < δ < 1."""
+    number = _as_real(value, name)
+    if not 0.0 < number < 1.0:
+        raise InvalidBudgetError(f"{name} must satisfy 0 < {name} < 1, got {number!r}")
+    return number
+
+
+def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
+    """Validate data samples: a non-empty 1-D sequence of integer symbols in ``{0, …, size-1}``."""
+    array = np.asarray(values)
+    if array.ndim != 1 or array.size == 0:
+        raise MechDesignError(f"{name} must be a non-empty 1-D sequence, got shape {array.shape}")
+    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        raise MechDesignError(f"{name} must hold integer symbols, got dtype {array.dtype}")
+    with np.errstate(invalid="ignore"):
+        valid = np.isfinite(array) & (array == np.round(array)) & (array >= 0) & (array < size)
+    bad = np.flatnonzero(~valid)
+    if bad.size:
+        index = int(bad[0])
+        raise MechDesignError(
+            f"{name}[{index}] = {array[index]!r} is not a symbol of the alphabet {{0, …, {size - 1}}} "
+            f"({bad.size} bad sample(s))"
+        )
+    return array.astype(np.int64)

@@ -8,13 +8,15 @@ the prior and therefore attains its worst case at an extreme point.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any, Union
 
 import numpy as np
 
 from ._validate import as_positive_int, as_probability_vector
-from .exceptions import InvalidDistributionError, ShapeMismatchError
+from ._validate import as_failure_probability, as_radius, as_samples
+from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
 
 
 class Prior:
@@ -170,3 +172,225 @@ def as_source_set(value: Any, size: int | None = None) -> SourceSet:
     if size is not None and source_set.size != size:
         raise ShapeMismatchError(f"source set is over {source_set.size} symbols, expected {size}")
     return source_set
+
+
+# --- ℓ1-balls of priors and empirical estimates (Grosse et al., eqs. (3), (5), (7)) -----------------
+
+#: Largest alphabet for which :meth:`L1Ball.extreme_points` enumerates the vertices (≈ N² 2^(N−1) candidates).
+L1BALL_MAX_ENUMERATION = 12
+#: Sums of prior entries within this of each other are equal (vertex enumeration of an ℓ1-ball).
+_ROUND_OFF = 1e-12
+
+
+class L1Ball:
+    """The priors within ℓ1-distance ``radius`` of ``center``: ``B_β(P̂) ∩ simplex``.
+
+    Grosse et al., "Privacy Mechanism Design based on Empirical Distributions", eq. (5), for every
+    radius β ≥ 0 — also for balls that leave the simplex (β ≥ 2 min P̂), which are cut by it.
+
+    Parameters
+    ----------
+    center
+        The center ``P̂`` (a prior, e.g. an empirical estimate, eq. (3)).
+    radius
+        The ℓ1-radius β ≥ 0. For ``β >= 2 (1 − min P̂)`` the ball contains the whole simplex.
+
+    Notes
+    -----
+    The minimum of a linear function ``P ↦ P·v`` over the ball (:meth:`min_expectation`) has the
+    closed form of a greedy transport: move ``s = min(β/2, 1)`` of mass from the entries of largest
+    ``v`` (each at most its ``P̂`` entry) to an entry of smallest ``v``. Writing ``P = P̂ + u − w``
+    with ``u, w ≥ 0``, ``Σu = Σw = s ≤ β/2`` and ``w ≤ P̂``: for a fixed ``s`` the best ``u`` is
+    ``s`` on ``argmin v`` and the best ``w`` takes the largest ``v`` first (a fractional knapsack);
+    the value's slope in ``s`` is ``min v`` minus the ``v`` currently removed, never positive, so
+    the largest ``s`` is optimal.
+    """
+
+    __slots__ = ("_center", "_radius")
+
+    def __init__(self, center: PriorLike, radius: float) -> None:
+        self._center = as_prior(center)
+        self._radius = as_radius(radius)
+
+    @classmethod
+    def from_samples(cls, samples: Any, size: int, delta: float) -> "L1Ball":
+        """The ball around the empirical estimate (eq. (3)) with the radius β*(δ) of eq. (7).
+
+        It contains the data-generating distribution with probability at least ``1 − δ``
+        (Grosse et al., Theorem 2 with ``φ(κ) >= 2``).
+        """
+        estimate = empirical_estimate(samples, size)
+        return cls(estimate, l1_radius(delta, len(samples), size))
+
+    @property
+    def center(self) -> Prior:
+        """The center ``P̂``."""
+        return self._center
+
+    @property
+    def radius(self) -> float:
+        """The ℓ1-radius β."""
+        return self._radius
+
+    @property
+    def size(self) -> int:
+        """Alphabet size."""
+        return self._center.size
+
+    @property
+    def half_radius(self) -> float:
+        """``s = min(β/2, 1)``: the most mass any prior of the ball moves away from ``P̂``."""
+        return min(self._radius / 2.0, 1.0)
+
+    @property
+    def support(self) -> np.ndarray:
+        """Inputs some prior of the ball charges: all of them if β > 0, else ``supp P̂``."""
+        if self._radius > 0:
+            return np.arange(self.size)
+        return np.flatnonzero(self._center.probabilities > 0)
+
+    @property
+    def covers_simplex(self) -> bool:
+        """Whether the ball contains every prior: ``β >= 2 (1 − min P̂)`` (every point mass is inside)."""
+        return self._radius >= 2.0 * (1.0 - float(self._center.probabilities.min()))
+
+    def minimizers(self, values: Any) -> np.ndarray:
+        """For every column ``v`` of ``values`` (shape ``(size, k)``), a prior of the ball minimizing ``P·v``.
+
+        Returns the priors as the columns of a ``(size, k)`` array: ``P̂`` minus the greedy removal
+        (largest ``v`` first, ``s = min(β/2, 1)`` in total) plus ``s`` on the first ``argmin v``.
+        Emptied entries are exactly 0, so a column that vanishes on the receiving entries gets
+        exactly 0 mass.
+        """
+        columns = np.asarray(values, dtype=float).reshape(self.size, -1)
+        center = self._center.probabilities
+        order = np.argsort(-columns, axis=0, kind="stable")
+        sorted_center = center[order]
+        before = np.cumsum(sorted_center, axis=0) - sorted_center
+        kept_sorted = sorted_center - np.clip(self.half_radius - before, 0.0, sorted_center)
+        priors = np.empty_like(kept_sorted)
+        np.put_along_axis(priors, order, kept_sorted, axis=0)
+        priors[np.argmin(columns, axis=0), np.arange(columns.shape[1])] += self.half_radius
+        return priors
+
+    def min_expectation(self, values: Any) -> np.ndarray:
+        """``min_{P ∈ B_β(P̂) ∩ simplex} P·v`` for every column ``v`` of ``values`` (exact, greedy).
+
+        ``values`` is a vector (one function; a float is returned) or a ``(size, k)`` matrix (one
+        function per column; a length-``k`` array is returned).
+        """
+        matrix = np.asarray(values, dtype=float)
+        columns = matrix.reshape(self.size, -1)
+        value = np.einsum("ik,ik->k", self.minimizers(columns), columns)
+        return value if matrix.ndim > 1 else float(value[0])
+
+    def minimizer(self, values: Any) -> Prior:
+        """A prior of the ball attaining ``min P·v`` for one vector ``v`` (see :meth:`minimizers`)."""
+        return Prior(self.minimizers(np.asarray(values, dtype=float).reshape(self.size, 1))[:, 0])
+
+    def contains(self, prior: PriorLike, atol: float = 1e-12) -> bool:
+        """Whether ``prior`` lies in the ball (ℓ1-distance at most ``radius + atol``)."""
+        vector = as_prior(prior, self.size).probabilities
+        return bool(np.abs(vector - self._center.probabilities).sum() <= self._radius + atol)
+
+    def extreme_points(self) -> np.ndarray:
+        """The vertices of ``B_β(P̂) ∩ simplex`` (with harmless duplicates removed), one per row.
+
+        Every vertex minimizes some ``P·v`` with distinct entries, so it is a greedy transport: a
+        receiver ``i`` gains ``s``, a set ``D`` of donors is emptied and at most one more donor ``j``
+        gives the rest; ``s = min(β/2, 1 − P̂(i))``. Enumerated for ``size <= L1BALL_MAX_ENUMERATION`` (Cor. 1 of Grosse et al.
+        then turns the ball into a :class:`SourceSet`).
+        """
+        if self.size > L1BALL_MAX_ENUMERATION:
+            raise ProblemTooLargeError(
+                f"enumerating the vertices of an ℓ1-ball over {self.size} symbols is exponential; "
+                f"supported up to {L1BALL_MAX_ENUMERATION}"
+            )
+        center = self._center.probabilities
+        points = []
+        for receiver in range(self.size):
+            s = min(self.half_radius, 1.0 - center[receiver])  # beyond it the receiver takes from itself
+            others = [i for i in range(self.size) if i != receiver]
+            for mask in range(1 << len(others)):
+                donors = [others[b] for b in range(len(others)) if mask >> b & 1]
+                rest = s - center[donors].sum()
+                if rest < -_ROUND_OFF:
+                    continue
+                partial = ([j for j in others if j not in donors and center[j] >= rest]
+                           if rest > _ROUND_OFF else [None])
+                for j in partial:
+                    point = center.copy()
+                    point[donors] = 0.0
+                    if j is not None:
+                        point[j] -= rest
+                    point[receiver] += s
+                    points.append(point)
+        return np.unique(np.clip(np.array(points), 0.0, None), axis=0)
+
+    def to_source_set(self) -> SourceSet:
+        """The ball as a :class:`SourceSet` of its :meth:`extreme_points` (small alphabets only)."""
+        return SourceSet(self.extreme_points())
+
+    def __repr__(self) -> str:
+        return f"L1Ball(center={np.array2string(self._center.probabilities, precision=4)}, radius={self._radius:.6g})"
+
+
+def empirical_estimate(samples: Any, size: int) -> Prior:
+    """The empirical distribution ``P̂(x) = (1/m) Σ_i 1{d_i = x}`` of Grosse et al., eq. (3).
+
+    Parameters
+    ----------
+    samples
+        Integer symbols in ``{0, …, size-1}``; anything else raises naming the first bad sample.
+    size
+        Alphabet size ``N``.
+    """
+    n = as_positive_int(size, "size")
+    counts = np.bincount(as_samples(samples, n), minlength=n)
+    return Prior(counts / counts.sum())
+
+
+def l1_radius(delta: float, n_samples: int, size: int, phi: float = 2.0) -> float:
+    """The ℓ1-radius that contains the true prior with probability at least ``1 − δ``.
+
+    ``β = 2 sqrt((log(2^N − 2) − log δ) / (m φ))`` inverts Weissman et al.'s bound (Grosse et al.,
+    Theorem 2); with the distribution-free ``φ = 2`` (``φ(κ) >= 2``) it is eq. (7),
+    ``β*(δ) = sqrt((2/m)(log(2^N − 2) − log δ))`` (the square root covers both factors: see
+    docs/errata.md).
+
+    Parameters
+    ----------
+    delta
+        Probability of failure, ``0 < δ < 1``.
+    n_samples
+        Number of samples ``m``.
+    size
+        Alphabet size ``N >= 2``.
+    phi
+        ``φ(κ_P)`` if known (at least 2); the default 2 is distribution free.
+    """
+    failure = as_failure_probability(delta)
+    m = as_positive_int(n_samples, "n_samples")
+    n = as_positive_int(size, "size")
+    if n < 2:
+        raise MechDesignError(f"the radius needs an alphabet of at least 2 symbols, got size {n}")
+    if isinstance(phi, bool) or not float(phi) >= 2.0 or math.isinf(float(phi)):
+        raise MechDesignError(f"phi must be a finite number >= 2 (phi(kappa) >= 2), got {phi!r}")
+    return 2.0 * math.sqrt((log_subsets(n) - math.log(failure)) / (m * float(phi)))
+
+
+def log_subsets(size: int) -> float:
+    """``log(2^N − 2)``, the log of the number of proper non-empty subsets (no overflow for large N)."""
+    return size * math.log(2.0) + math.log1p(-(2.0 ** (1 - size)))
+
+
+PriorSet = Union[SourceSet, L1Ball]
+
+
+def as_prior_set(value: Any, size: int | None = None) -> PriorSet:
+    """An :class:`L1Ball` as it is; anything else through :func:`as_source_set`."""
+    if isinstance(value, L1Ball):
+        if size is not None and value.size != size:
+            raise ShapeMismatchError(f"ℓ1-ball is over {value.size} symbols, expected {size}")
+        return value
+    return as_source_set(value, size)

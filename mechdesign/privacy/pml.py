@@ -1,14 +1,24 @@
-"""Pointwise maximal leakage (PML) under a fixed prior or a finite set of priors.
+"""Pointwise maximal leakage (PML) under a prior, a finite set of priors, or an ℓ1-ball of priors.
 
 Saeidian et al., "Pointwise Maximal Leakage"; Grosse et al., "Privacy Mechanism Design based on
 Empirical Distributions", Definition 1 and eq. (1): the leakage to an output ``y`` is
 ``ℓ_P(X → y) = log max_{x ∈ supp P} Q[x, y] / P_Y(y)`` and ``Q`` is ε-PML if ``ℓ(X → y) <= ε`` for
 every ``y`` with ``P_Y(y) > 0``. As a constraint: ``Q[x, y] <= e^ε Σ_x' P(x') Q[x', y]``.
 
-For a convex set of priors with finitely many extreme points (Grosse et al., Corollary 1 and
-Definition 5) the worst case over the set is taken: ``P·Q[:, y]`` is linear in ``P`` so its minimum
-over the set is at an extreme point, and the numerator ranges over every input that some prior of
-the set charges (the union of the extreme points' supports).
+Over a convex set of priors 𝒫 the worst case is taken (Grosse et al., eq. (1) and Definition 5): the
+column ``y`` must satisfy ``max_x Q[x, y] <= e^ε min_{P ∈ 𝒫} P·Q[:, y]``, where the numerator
+ranges over every input some prior of the set charges.
+
+* Finitely many extreme points (Corollary 1): the minimum is at an extreme point, one linear
+  constraint per extreme point and output.
+* The ℓ1-ball ``B_β(P̂) ∩ simplex`` (eq. (5)), for every β — also balls that leave the simplex: by
+  LP duality, ``min {P·q : P ∈ simplex, ‖P − P̂‖₁ <= β}`` equals
+  ``max {λ + w·P̂ − β μ : |w_x| <= μ, λ + w_x <= q_x ∀x}``. Multiplying the dual variables by
+  ``t = e^ε > 0`` gives, per output ``y``, the linear constraints
+  ``max_x Q[x, y] <= λ_y + P̂·W[:, y] − β μ_y``, ``|W[x, y]| <= μ_y``,
+  ``λ_y + W[x, y] <= t Q[x, y]``, in which ``t`` multiplies only ``Q`` (DPP in the budget).
+  The numpy measure uses the greedy closed form of :meth:`mechdesign.priors.L1Ball.min_expectation`
+  instead, so the two stay independent.
 """
 
 from __future__ import annotations
@@ -18,29 +28,38 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ..priors import Prior, SourceSet, as_source_set
+from ..priors import L1Ball, Prior, PriorSet, SourceSet, as_prior_set
 from .base import PrivacyNotion
 
 
 class PointwiseMaximalLeakage(PrivacyNotion):
-    """ε-pointwise maximal leakage for a prior or, robustly, for every prior of a source set.
+    """ε-pointwise maximal leakage for a prior or, robustly, for every prior of a set.
 
     Parameters
     ----------
     prior
-        A :class:`~mechdesign.priors.Prior` (or probability vector), or a
+        A :class:`~mechdesign.priors.Prior` (or probability vector); a
         :class:`~mechdesign.priors.SourceSet` for the worst case over its convex hull (Grosse et al.,
-        Corollary 1: the extreme points suffice). Inputs that no prior charges are unconstrained.
+        Corollary 1: the extreme points suffice); or an :class:`~mechdesign.priors.L1Ball`
+        ``B_β(P̂) ∩ simplex`` (eq. (5)), handled exactly for every radius. Inputs that no prior
+        charges are unconstrained.
     """
 
     name = "pml"
-    reference = "Grosse et al., Privacy Mechanism Design based on Empirical Distributions, Def. 1, eq. (1), Cor. 1"
+    reference = "Grosse et al., Privacy Mechanism Design based on Empirical Distributions, Def. 1, eqs. (1), (5), Cor. 1"
     needs_prior = True
 
     def __init__(self, prior: Any) -> None:
-        self.source_set: SourceSet = as_source_set(prior)
-        self.n_inputs = self.source_set.size
-        self._support = np.flatnonzero(self.source_set.extreme_points.max(axis=0) > 0)
+        self.prior_set: PriorSet = as_prior_set(prior)
+        self.n_inputs = self.prior_set.size
+        self._support = support_of(self.prior_set)
+
+    @property
+    def source_set(self) -> SourceSet:
+        """The finite source set, when the notion is defined on one (not on an ℓ1-ball)."""
+        if isinstance(self.prior_set, L1Ball):
+            raise AttributeError(f"{self.label} is defined on an ℓ1-ball; see prior_set (or prior_set.to_source_set())")
+        return self.prior_set
 
     @property
     def prior(self) -> Prior:
@@ -51,20 +70,56 @@ class PointwiseMaximalLeakage(PrivacyNotion):
 
     @property
     def label(self) -> str:
+        if isinstance(self.prior_set, L1Ball):
+            return f"{self.name}(l1-ball radius {self.prior_set.radius:.6g})"
         return self.name if len(self.source_set) == 1 else f"{self.name}(source set of {len(self.source_set)})"
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        output_masses = self.source_set.extreme_points @ Q  # (k, n_outputs): P_k · Q[:, y]
         largest = cp.max(Q[self._support, :], axis=0)
+        if isinstance(self.prior_set, L1Ball):
+            return _ball_constraints(Q, largest, scaled, self.prior_set)
+        output_masses = self.prior_set.extreme_points @ Q  # (k, n_outputs): P_k · Q[:, y]
         return [largest[None, :] <= scaled * output_masses]
 
     def _measure(self, matrix: np.ndarray) -> float:
         largest = matrix[self._support].max(axis=0)
-        worst = 0.0
-        for prior in self.source_set.extreme_points:
-            output_distribution = prior @ matrix
-            used = largest > 0
-            if (output_distribution[used] == 0).any():
-                return np.inf
-            worst = max(worst, float(np.max(np.log(largest[used] / output_distribution[used]))))
-        return worst
+        smallest_masses = min_output_masses(self.prior_set, matrix)
+        used = largest > 0
+        if (smallest_masses[used] <= 0).any():
+            return np.inf
+        return max(0.0, float(np.max(np.log(largest[used] / smallest_masses[used]))))
+
+
+def support_of(prior_set: PriorSet) -> np.ndarray:
+    """The inputs some prior of the set charges (the numerator's range in the worst-case leakage)."""
+    if isinstance(prior_set, L1Ball):
+        return prior_set.support
+    return np.flatnonzero(prior_set.extreme_points.max(axis=0) > 0)
+
+
+def min_output_masses(prior_set: PriorSet, matrix: np.ndarray) -> np.ndarray:
+    """``min_{P ∈ 𝒫} P_Y(y) = min_P P·Q[:, y]`` for every output ``y``, exactly (numpy).
+
+    A finite source set: the smallest over its extreme points (Corollary 1); an ℓ1-ball: the greedy
+    closed form of :meth:`~mechdesign.priors.L1Ball.min_expectation`.
+    """
+    if isinstance(prior_set, L1Ball):
+        return prior_set.min_expectation(matrix)
+    return (prior_set.extreme_points @ matrix).min(axis=0)
+
+
+def _ball_constraints(Q: cp.Expression, largest: cp.Expression, scaled: Any, ball: L1Ball) -> list[cp.Constraint]:
+    """``max_x Q[x, y] <= t min_{P ∈ B_β(P̂) ∩ simplex} P·Q[:, y]`` through the LP dual (module notes)."""
+    n_inputs, n_outputs = Q.shape
+    lam = cp.Variable(n_outputs, name="ball_lambda")
+    W = cp.Variable((n_inputs, n_outputs), name="ball_w")
+    mu = cp.Variable(n_outputs, nonneg=True, name="ball_mu")
+    ones = np.ones((n_inputs, 1))
+    Mu = ones @ cp.reshape(mu, (1, n_outputs), order="C")
+    Lam = ones @ cp.reshape(lam, (1, n_outputs), order="C")
+    return [
+        largest <= lam + ball.center.probabilities @ W - ball.radius * mu,
+        W <= Mu,
+        -W <= Mu,
+        Lam + W <= scaled * Q,
+    ]
