@@ -44,7 +44,8 @@ from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
-from ..privacy.pml import PointwiseMaximalLeakage
+from ..privacy.pml import PointwiseMaximalLeakage, support_of
+from ..priors import L1Ball
 from ..solve import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
 
 #: Largest number of candidate columns enumerated (memory ~ 8·n bytes each; LP time in
@@ -221,8 +222,10 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
     Parameters
     ----------
     notion
-        Local DP (complete neighbour relation), PML (a prior or a finite source set; every input must
-        be charged by some prior), maximal leakage, or PML over an ℓ1-ball of priors.
+        Local DP (complete neighbour relation), PML (a prior, a finite source set or an ℓ1-ball
+        :class:`~mechdesign.priors.L1Ball`; every input must be charged by some prior), or maximal
+        leakage. A ball inside the simplex uses its dual description (:func:`l1_ball_columns`); a ball
+        cut by the simplex boundary uses its extreme points (``L1Ball.extreme_points``, n <= 12).
     budget
         ε in nats.
     n_inputs
@@ -245,12 +248,17 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
                                   f"neighbours), not {notion.label}")
         return ldp_columns(n, boost), False
     if isinstance(notion, PointwiseMaximalLeakage):
-        priors = notion.source_set.extreme_points
-        uncharged = np.flatnonzero(priors.max(axis=0) == 0)
+        uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
         if uncharged.size:
             raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
                                   f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
-        return source_set_columns(priors, boost), False
+        prior_set = notion.prior_set
+        if isinstance(prior_set, L1Ball):
+            center = prior_set.center.probabilities
+            if prior_set.half_radius <= center.min():
+                return l1_ball_columns(center, prior_set.radius, boost), False
+            return source_set_columns(prior_set.extreme_points(), boost), False
+        return source_set_columns(prior_set.extreme_points, boost), False
     raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
                           "(supported: local DP, PML, robust PML, maximal leakage)")
 

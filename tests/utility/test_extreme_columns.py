@@ -246,3 +246,29 @@ def test_refuses_alphabets_beyond_the_practical_size():
         maximize_mutual_information(PointwiseMaximalLeakage(np.full(18, 1 / 18)), 1.0, np.full(18, 1 / 18))
     with pytest.raises(ProblemTooLargeError, match="n = 21 inputs"):
         maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(21, 1 / 21))
+
+
+@pytest.mark.parametrize("center, radius, epsilon", [([0.6, 0.4], 0.2, 0.3), ([0.7, 0.3], 0.3, 0.4)])
+def test_theorem_5_with_l1_ball_notion(center, radius, epsilon):
+    """Theorem 5 against PML over the L1Ball prior set itself (dual description of the ball)."""
+    from mechdesign.priors import L1Ball
+
+    notion = PointwiseMaximalLeakage(L1Ball(center, radius))
+    mechanism = binary_robust_pml_mechanism(center, radius, epsilon)
+    assert notion.measure(mechanism) <= epsilon + 1e-12
+    result = maximize_mutual_information(notion, epsilon, center)
+    assert result.success, result.message
+    assert result.objective == pytest.approx(mutual_information(center, mechanism), abs=OPTIMUM_ATOL)
+
+
+@pytest.mark.parametrize("center, radius", [([0.5, 0.3, 0.2], 0.2), ([0.7, 0.2, 0.1], 0.5), ([0.6, 0.3, 0.1], 1.5)])
+def test_l1_ball_notion_inside_or_cut_by_the_simplex(center, radius):
+    """Balls inside the simplex (dual columns) and cut by it (extreme points): certified optima equal to
+    the optimum over the ball's extreme points as a source set."""
+    from mechdesign.priors import L1Ball
+
+    ball = L1Ball(center, radius)
+    result = maximize_mutual_information(PointwiseMaximalLeakage(ball), 0.6, center)
+    reference = maximize_mutual_information(PointwiseMaximalLeakage(ball.to_source_set()), 0.6, center)
+    assert result.success and reference.success
+    assert result.objective == pytest.approx(reference.objective, abs=OPTIMUM_ATOL)
