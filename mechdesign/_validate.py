@@ -232,7 +232,7 @@ def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
     if bad.size:
         index = int(bad[0])
         raise MechDesignError(
-            f"{name}[{index}] = {array[index]!r} is not a symbol of the alphabet {{0, …, {size - 1}}} "
+            f"{name}[{index}] = {array[index].item()!r} is not a symbol of the alphabet {{0, …, {size - 1}}} "
             f"({bad.size} bad sample(s))"
         )
     return array.astype(np.int64)

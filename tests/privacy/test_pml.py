@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechdesign import ExpectedDistortion, MaximalLeakage, PointwiseMaximalLeakage, Prior
+from mechdesign import DesignProblem, DifferentialPrivacy, SourceSet, design
+from mechdesign.priors import L1Ball
 
 from ..strategies import budgets, full_support_priors, stochastic_matrices
 from .protocol import (
@@ -111,3 +113,113 @@ def test_prior_property_only_for_a_single_prior():
     assert PointwiseMaximalLeakage([0.5, 0.5]).prior.probabilities.tolist() == [0.5, 0.5]
     with pytest.raises(AttributeError, match="source set of 2"):
         PointwiseMaximalLeakage(SourceSet([[0.5, 0.5], [0.2, 0.8]])).prior
+
+
+# --- PML over an ℓ1-ball of priors (Grosse et al., eq. (5)), every radius ----------------------------
+
+#: Radii from 0 to beyond 2 (whole simplex), including balls that leave the simplex (β >= 2 min P̂).
+radii = st.floats(0.0, 2.2)
+ball_cases = st.integers(2, 4).flatmap(
+    lambda n: st.tuples(full_support_priors(n), radii, stochastic_matrices(n_inputs=st.just(n)))
+)
+
+
+@settings(max_examples=30)
+@given(ball_cases)
+def test_ball_measure_is_the_worst_vertex(case):
+    """Corollary 1: the exact ball measure equals PML over the ball's enumerated vertices."""
+    center, radius, matrix = case
+    ball = L1Ball(center, radius)
+    assert PointwiseMaximalLeakage(ball).measure(matrix) == pytest.approx(
+        PointwiseMaximalLeakage(ball.to_source_set()).measure(matrix), abs=1e-12)
+
+
+@settings(max_examples=25)
+@given(ball_cases)
+def test_ball_constraints_match_measure(case):
+    """The LP-dual constraints accept the measured budget and reject 1e-3 below it."""
+    center, radius, matrix = case
+    assert_constraints_match_measure(PointwiseMaximalLeakage(L1Ball(center, radius)), matrix)
+
+
+@given(ball_cases, st.data())
+def test_ball_post_processing_never_increases(case, data):
+    center, radius, matrix = case
+    channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))
+    assert_post_processing_does_not_increase(PointwiseMaximalLeakage(L1Ball(center, radius)), matrix, channel)
+
+
+@settings(max_examples=15)
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), radii)), budgets)
+def test_ball_round_trip_and_vertex_design_agree(ball_case, budget):
+    """Design over the ball (LP dual) = design over its vertices (Cor. 1), and re-measures within budget."""
+    center, radius = ball_case
+    ball = L1Ball(center, radius)
+    notion = PointwiseMaximalLeakage(ball)
+    objective = ExpectedDistortion(Prior(center))
+    assert_round_trip(notion, budget, objective)
+    dual, vertices = design(notion, budget, objective), design(PointwiseMaximalLeakage(ball.to_source_set()), budget, objective)
+    assert dual.objective == pytest.approx(vertices.objective, abs=1e-8)
+
+
+@given(stochastic_matrices())
+def test_ball_covering_the_simplex_is_local_dp(matrix):
+    """β >= 2(1 − min P̂): the ball is the simplex and robust PML is ε-LDP (Grosse et al., Remark 1)."""
+    n = matrix.shape[0]
+    ball = L1Ball(np.full(n, 1.0 / n), 2.0)
+    assert ball.covers_simplex
+    assert PointwiseMaximalLeakage(ball).measure(matrix) == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))))
+def test_ball_of_radius_zero_is_the_center(case):
+    center, matrix = case
+    assert PointwiseMaximalLeakage(L1Ball(center, 0.0)).measure(matrix) == pytest.approx(
+        PointwiseMaximalLeakage(center).measure(matrix), abs=1e-12)
+
+
+def test_ball_measure_is_monotone_in_the_radius():
+    matrix = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]])
+    values = [PointwiseMaximalLeakage(L1Ball([0.5, 0.3, 0.2], r)).measure(matrix) for r in np.linspace(0, 2, 21)]
+    assert all(b >= a - 1e-15 for a, b in zip(values, values[1:]))
+    assert values[-1] == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
+
+
+def test_ball_hand_computed_value():
+    """BSC, P̂ = (1/2, 1/2), β = 0.4: the worst prior (0.3, 0.7) gives P_Y(0) = 0.4, leakage log(0.75/0.4)."""
+    bsc = [[0.75, 0.25], [0.25, 0.75]]
+    assert PointwiseMaximalLeakage(L1Ball([0.5, 0.5], 0.4)).measure(bsc) == pytest.approx(math.log(0.75 / 0.4), abs=1e-14)
+
+
+def test_ball_mass_vanishing_on_the_support_is_infinite():
+    """β/2 covers all the mass where a column is positive: a prior of the ball gives that output mass 0."""
+    matrix = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert PointwiseMaximalLeakage(L1Ball([0.7, 0.3], 0.6)).measure(matrix) == np.inf
+    assert_constraints_match_measure(PointwiseMaximalLeakage(L1Ball([0.7, 0.3], 0.6)), matrix)
+
+
+def test_ball_constraints_are_dpp_and_resolve_along_a_curve():
+    """One compiled problem (budget as a Parameter) gives the same optima as fresh solves."""
+    import cvxpy as cp
+
+    ball = L1Ball([0.5, 0.3, 0.2], 0.9)  # leaves the simplex: 0.9 > 2 * 0.2
+    notion = PointwiseMaximalLeakage(ball)
+    problem = DesignProblem(notion, ExpectedDistortion(Prior([0.5, 0.3, 0.2])))
+    assert problem.problem.is_dpp()
+    Q = cp.Variable((3, 3), nonneg=True)
+    assert all(c.is_dpp() for c in notion.constraints(Q, notion.parameter()))
+    for budget in [0.0, 0.4, 1.0, 2.5]:
+        again = problem.solve(budget)
+        fresh = design(notion, budget, ExpectedDistortion(Prior([0.5, 0.3, 0.2])))
+        assert again.success and again.objective == pytest.approx(fresh.objective, abs=1e-9)
+
+
+def test_ball_label_and_attributes():
+    notion = PointwiseMaximalLeakage(L1Ball([0.5, 0.5], 0.25))
+    assert notion.label == "pml(l1-ball radius 0.25)"
+    assert isinstance(notion.prior_set, L1Ball)
+    with pytest.raises(AttributeError, match="ℓ1-ball"):
+        notion.source_set
+    with pytest.raises(AttributeError, match="ℓ1-ball"):
+        notion.prior
+    assert isinstance(PointwiseMaximalLeakage([0.5, 0.5]).source_set, SourceSet)

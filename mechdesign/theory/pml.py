@@ -1,0 +1,151 @@
+"""Closed forms of Grosse, Saeidian, Oechtering & Skoglund, "Privacy Mechanism Design based on
+Empirical Distributions" (PML under an uncertain, estimated prior).
+
+Every function checks its domain and names the statement it implements. Logarithms are natural; ``ε``
+is a PML budget in nats, ``β`` an ℓ1-radius, ``m`` a number of samples and ``N`` the alphabet size.
+Exact values to compare with live in :mod:`mechdesign.privacy.pml_analysis`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import as_budget, as_failure_probability, as_positive_int, as_radius
+from ..exceptions import MechDesignError, ProblemTooLargeError
+from ..priors import PriorLike, as_prior, l1_radius, log_subsets
+from ..privacy.pml_analysis import privacy_region
+
+#: Largest alphabet for which :func:`weissman_kappa` enumerates the 2^N subsets.
+KAPPA_MAX_SIZE = 22
+
+
+def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
+    """Theorem 3: ``|ε_min(Q, P) − ε_min(Q, P')| <= exp(C(Q, 𝒫)) ‖P − P'‖₁`` for ``P, P' ∈ 𝒫``.
+
+    Parameters
+    ----------
+    capacity
+        The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5).
+    distance
+        ``‖P − P'‖₁``.
+    """
+    return math.exp(as_budget(capacity, "capacity")) * as_radius(distance, "distance")
+
+
+def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> float:
+    """Theorem 4, eq. (6): the bound on the sensitivity ``S_P(Q, B_β(P))`` of an ε-PML mechanism.
+
+    ``−log(1 − (β/2)(e^ε − 1)/p_min)`` if ε is in the first privacy region (``ε < −log(1 − p_min)``),
+    else ``−log(1 − β e^ε / 2)``. Equality: in region 1 for extremal mechanisms (some column with
+    ``max = e^ε P_Y`` and ``min = (1 − e^ε(1 − p_min)) P_Y / p_min``); in the other regions when
+    ``ε = ε_min(Q, P)`` and every column has a zero (docs/errata.md).
+
+    Domain: ``P`` of full support, ``0 <= β < 2 p_min`` and ``ε <= ε_max = −log p_min``.
+    """
+    probabilities = as_prior(prior, full_support=True).probabilities
+    p_min = float(probabilities.min())
+    budget, radius = as_budget(epsilon), as_radius(beta)
+    if radius >= 2 * p_min:
+        raise MechDesignError(f"Theorem 4 needs beta < 2 p_min = {2 * p_min:.12g}, got beta = {radius!r}")
+    if budget > -math.log(p_min):
+        raise MechDesignError(
+            f"Theorem 4 needs epsilon <= epsilon_max = -log p_min = {-math.log(p_min):.12g}, got {budget!r} "
+            "(every mechanism satisfies epsilon_max-PML)"
+        )
+    if privacy_region(budget, probabilities) == 1:
+        return -math.log1p(-radius / 2 * math.expm1(budget) / p_min)
+    return -math.log1p(-radius * math.exp(budget) / 2)
+
+
+def cor2_leakage_bound(epsilon: float, distance: float) -> float:
+    """Corollary 2: ``ε_min(Q, P') <= ε + log(1 − e^ε ‖P − P'‖₁ / 2)^{−1}`` for ε-PML ``Q`` w.r.t. ``P``.
+
+    Domain: ``‖P − P'‖₁ < 2 e^{−ε}``. (The proof of Theorem 4's second case holds for any such
+    ``P'``; ``‖P − P'‖₁ < 2 p_min`` is not needed.)
+    """
+    budget, radius = as_budget(epsilon), as_radius(distance, "distance")
+    if radius * math.exp(budget) >= 2:
+        raise MechDesignError(
+            f"Corollary 2 needs distance < 2 e^-epsilon = {2 * math.exp(-budget):.12g}, got {radius!r}"
+        )
+    return budget - math.log1p(-radius * math.exp(budget) / 2)
+
+
+def eq13_modified_epsilon(epsilon: float, beta: float) -> float:
+    """Eq. (13) of Proposition 2: ``ε' = log(e^ε / (1 + (β/2) e^ε))``, the budget of constraint (10).
+
+    ``M(ε', P̂) ⊆ M(ε, B_β(P̂))``: a mechanism that is ε'-PML for ``P̂`` is ε-PML for the whole ball.
+    ``ε'`` is negative when ``e^ε (1 − β/2) < 1`` (then no mechanism is ε'-PML for ``P̂``).
+    """
+    budget, radius = as_budget(epsilon), as_radius(beta)
+    return budget - math.log1p(radius / 2 * math.exp(budget))
+
+
+def eq8_epsilon_prime(epsilon: float, delta: float, n_samples: int, size: int) -> float:
+    """Eq. (8): ``ε'(δ) = ε + log(1 − β*(δ) e^ε / 2)^{−1}`` with ``β*(δ)`` of eq. (7).
+
+    A mechanism that is ε-PML for an estimate from ``m`` samples is ε'(δ)-PML for the true prior
+    with probability at least ``1 − δ``. Domain: ``β*(δ) e^ε < 2`` (else the bound is vacuous).
+    """
+    return cor2_leakage_bound(epsilon, l1_radius(delta, n_samples, size))
+
+
+def weissman_phi(p: float) -> float:
+    """``φ(p) = log((1 − p)/p) / (1 − 2p)`` on ``[0, 1/2]``, ``φ(1/2) = 2`` (Section II-B, Weissman et al.).
+
+    Written as ``2 atanh(u)/u`` with ``u = 1 − 2p``, stable near ``p = 1/2``; ``φ(0) = inf``.
+    """
+    value = float(p)
+    if not 0.0 <= value <= 0.5:
+        raise MechDesignError(f"phi is defined on [0, 1/2], got p = {p!r}")
+    u = 1.0 - 2.0 * value
+    if u == 0.0:
+        return 2.0
+    if u == 1.0:
+        return math.inf
+    return 2.0 * math.atanh(u) / u
+
+
+def weissman_kappa(prior: PriorLike) -> float:
+    """``κ_P = max_{A ⊆ 𝒳} min(P(A), 1 − P(A))`` (Section II-B): the subset mass closest to 1/2.
+
+    Exact, by enumerating the 2^N subset sums (``N <= KAPPA_MAX_SIZE``).
+    """
+    probabilities = as_prior(prior).probabilities
+    if probabilities.size > KAPPA_MAX_SIZE:
+        raise ProblemTooLargeError(f"kappa enumerates 2^N subsets; N = {probabilities.size} > {KAPPA_MAX_SIZE}")
+    sums = np.zeros(1)
+    for probability in probabilities:
+        sums = np.concatenate([sums, sums + probability])
+    return float(np.max(np.minimum(sums, 1.0 - sums)))
+
+
+def thm2_deviation_bound(beta: float, n_samples: int, size: int, phi: float = 2.0) -> float:
+    """Theorem 2 (Weissman et al.): ``P{‖P − P̂‖₁ >= β} <= (2^N − 2) exp(−m φ(κ_P) β² / 4)``.
+
+    With the default ``φ = 2`` (``φ(κ) >= 2``) the bound holds for every prior. Returned as printed,
+    so it may exceed 1 (vacuous).
+    """
+    radius = as_radius(beta)
+    m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size")
+    if n < 2:
+        raise MechDesignError(f"Theorem 2 needs an alphabet of at least 2 symbols, got size {n}")
+    if isinstance(phi, bool) or not float(phi) >= 2.0:
+        raise MechDesignError(f"phi must be >= 2 (phi(kappa) >= 2), got {phi!r}")
+    return math.exp(log_subsets(n) - m * float(phi) * radius**2 / 4.0)
+
+
+def cor3_delta_min_bound(epsilon: float, epsilon_prime: float, n_samples: int, size: int) -> float:
+    """Corollary 3: ``δ_min(ε') <= (2^N − 2) exp(−2m (e^{−ε} − e^{−ε'})²)`` for ``ε' > ε``.
+
+    A mechanism that is ε-PML for an estimate from ``m`` samples is ε'-PML for the true prior except
+    with probability at most this (eqs. (7) and (8) solved for δ). May exceed 1 (vacuous).
+    """
+    budget, target = as_budget(epsilon), as_budget(epsilon_prime, "epsilon_prime")
+    if target <= budget:
+        raise MechDesignError(f"Corollary 3 needs epsilon_prime > epsilon = {budget!r}, got {target!r}")
+    gap = math.exp(-budget) - math.exp(-target)
+    return thm2_deviation_bound(2.0 * gap, n_samples, size)
+
