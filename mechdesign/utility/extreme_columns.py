@@ -48,14 +48,18 @@ from ..privacy.pml import PointwiseMaximalLeakage, support_of
 from ..priors import L1Ball
 from ..solve import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
 
-#: Largest number of candidate columns enumerated (memory ~ 8·n bytes each; LP time in
-#: benchmarks/mi_extreme_columns.py). Local DP and maximal leakage reach it beyond n = 19, PML under
-#: one prior beyond n = 16, the ℓ1-ball of priors beyond n = 15.
-MAX_CANDIDATE_COLUMNS = 600_000
+#: Largest number of candidate columns enumerated. Measured (benchmarks/RESULTS.md): local DP at
+#: N = 18 (262,142 columns) takes 8 s and 0.9 GB, at N = 19 (524,286) 23 s and 1.8 GB. So local DP
+#: and maximal leakage are practical up to N = 18, PML under one prior up to N = 15 (PML at N = 16
+#: would enumerate 589,824 candidates), PML over an ℓ1-ball inside the simplex up to N = 14.
+MAX_CANDIDATE_COLUMNS = 300_000
 #: Largest number of (free coordinates, binding priors) choices of the general source-set enumeration.
 MAX_ACTIVE_SETS = 200_000
 #: Relative tolerance of the cone-membership check of a candidate column.
 MEMBERSHIP_RTOL = 1e-9
+#: HiGHS options of the column LP: few rows, many columns favour the primal simplex (3–6× faster than
+#: HiGHS's default dual simplex at N = 15; benchmarks/mi_extreme_columns.py, benchmarks/RESULTS.md).
+HIGHS_OPTIONS = {"simplex_strategy": 4}
 #: Weights below this (relative to the largest) are LP round-off; their columns are dropped.
 NEGLIGIBLE_WEIGHT = 1e-12
 
@@ -290,6 +294,8 @@ def solve_column_lp(columns: np.ndarray, values: np.ndarray, total_weight: float
     lp.a_matrix_.value_ = matrix.data
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
+    for option, value in HIGHS_OPTIONS.items():
+        highs.setOptionValue(option, value)
     highs.passModel(lp)
     highs.run()
     status = highs.getModelStatus()

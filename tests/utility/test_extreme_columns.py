@@ -25,6 +25,7 @@ from mechdesign import (
 )
 from mechdesign.exceptions import MechDesignError
 from mechdesign.mechanisms.pml import binary_robust_pml_mechanism, k_singular_mechanism
+from mechdesign.priors import L1Ball
 from mechdesign.solve import BUDGET_ATOL
 from mechdesign.utility.extreme_columns import (
     ColumnUtility,
@@ -242,10 +243,15 @@ def test_rejects_bad_utilities_and_notions():
 
 
 def test_refuses_alphabets_beyond_the_practical_size():
-    with pytest.raises(ProblemTooLargeError, match="n = 18 inputs"):
-        maximize_mutual_information(PointwiseMaximalLeakage(np.full(18, 1 / 18)), 1.0, np.full(18, 1 / 18))
-    with pytest.raises(ProblemTooLargeError, match="n = 21 inputs"):
-        maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(21, 1 / 21))
+    """The documented limits: PML (one prior) up to N = 15, local DP and maximal leakage up to N = 18."""
+    with pytest.raises(ProblemTooLargeError, match="n = 16 inputs"):
+        maximize_mutual_information(PointwiseMaximalLeakage(np.full(16, 1 / 16)), 1.0, np.full(16, 1 / 16))
+    with pytest.raises(ProblemTooLargeError, match="n = 19 inputs"):
+        maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(19, 1 / 19))
+    with pytest.raises(ProblemTooLargeError, match="n = 19 inputs"):
+        maximize_mutual_information(MaximalLeakage(), 1.0, np.full(19, 1 / 19))
+    with pytest.raises(ProblemTooLargeError, match="n = 15 inputs"):
+        maximize_mutual_information(PointwiseMaximalLeakage(L1Ball(np.full(15, 1 / 15), 0.05)), 1.0, np.full(15, 1 / 15))
 
 
 @pytest.mark.parametrize("center, radius, epsilon", [([0.6, 0.4], 0.2, 0.3), ([0.7, 0.3], 0.3, 0.4)])
