@@ -78,3 +78,9 @@ __all__ = [
     "trace_curve",
     "uniform_mechanism",
 ]
+
+# Robust PML over ℓ1-balls of priors and design from samples (Grosse et al.; branch pml-robust).
+from .empirical import EmpiricalDesign, design_from_samples  # noqa: E402
+from .priors import L1Ball, empirical_estimate  # noqa: E402
+
+__all__ += ["EmpiricalDesign", "L1Ball", "design_from_samples", "empirical_estimate"]

@@ -203,14 +203,6 @@ def as_sublinear_values(values: Any, count: int, name: str) -> np.ndarray:
 # --- ℓ1-balls of priors and empirical estimation (Grosse et al., eqs. (3), (5), (7)) ----------------
 
 
-def as_radius(value: Any, name: str = "radius beta") -> float:
-    """Validate the ℓ1-radius β of a ball of priors: a finite number ≥ 0."""
-    number = _as_real(value, name)
-    if number < 0 or math.isinf(number):
-        raise InvalidBudgetError(f"{name} must be a finite number >= 0, got {number!r}")
-    return number
-
-
 def as_failure_probability(value: Any, name: str = "delta") -> float:
     """Validate a probability of failure δ of an estimation guarantee: 0 < δ < 1."""
     number = _as_real(value, name)

@@ -15,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 
 from ._validate import as_positive_int, as_probability_vector
-from ._validate import as_failure_probability, as_radius, as_samples
+from ._validate import as_budget, as_failure_probability, as_samples
 from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
 
 
@@ -210,7 +210,7 @@ class L1Ball:
 
     def __init__(self, center: PriorLike, radius: float) -> None:
         self._center = as_prior(center)
-        self._radius = as_radius(radius)
+        self._radius = as_budget(radius, "radius beta")
 
     @classmethod
     def from_samples(cls, samples: Any, size: int, delta: float) -> "L1Ball":
@@ -273,7 +273,7 @@ class L1Ball:
         priors[np.argmin(columns, axis=0), np.arange(columns.shape[1])] += self.half_radius
         return priors
 
-    def min_expectation(self, values: Any) -> np.ndarray:
+    def min_expectation(self, values: Any) -> float | np.ndarray:
         """``min_{P ∈ B_β(P̂) ∩ simplex} P·v`` for every column ``v`` of ``values`` (exact, greedy).
 
         ``values`` is a vector (one function; a float is returned) or a ``(size, k)`` matrix (one
@@ -298,8 +298,8 @@ class L1Ball:
 
         Every vertex minimizes some ``P·v`` with distinct entries, so it is a greedy transport: a
         receiver ``i`` gains ``s``, a set ``D`` of donors is emptied and at most one more donor ``j``
-        gives the rest; ``s = min(β/2, 1 − P̂(i))``. Enumerated for ``size <= L1BALL_MAX_ENUMERATION`` (Cor. 1 of Grosse et al.
-        then turns the ball into a :class:`SourceSet`).
+        gives the rest; ``s = min(β/2, 1 − P̂(i))``. Enumerated for ``size <= L1BALL_MAX_ENUMERATION``
+        (Corollary 1 of Grosse et al. then turns the ball into a :class:`SourceSet`).
         """
         if self.size > L1BALL_MAX_ENUMERATION:
             raise ProblemTooLargeError(

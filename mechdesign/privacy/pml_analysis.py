@@ -81,7 +81,7 @@ def worst_case_prior(mechanism: MechanismLike, prior_set: Any) -> Prior:
     priors = as_prior_set(prior_set, matrix.shape[0])
     largest = matrix[support_of(priors)].max(axis=0)
     masses = min_output_masses(priors, matrix)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         ratios = np.where(largest > 0, largest / masses, 0.0)
     worst = int(np.argmax(ratios))
     if isinstance(priors, L1Ball):

@@ -12,11 +12,13 @@ import math
 
 import numpy as np
 
-from .._validate import as_budget, as_failure_probability, as_positive_int, as_radius
+from .._validate import as_budget, as_failure_probability, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
 from ..privacy.pml_analysis import privacy_region
 
+#: Budgets above ε_max = −log p_min by at most this are ε_max up to round-off (Theorem 4's domain).
+EPSILON_MAX_ATOL = 1e-12
 #: Largest alphabet for which :func:`weissman_kappa` enumerates the 2^N subsets.
 KAPPA_MAX_SIZE = 22
 
@@ -27,11 +29,14 @@ def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
     Parameters
     ----------
     capacity
-        The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5).
+        The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5); ``inf`` gives the vacuous bound ``inf``.
     distance
         ``‖P − P'‖₁``.
     """
-    return math.exp(as_budget(capacity, "capacity")) * as_radius(distance, "distance")
+    radius = as_budget(distance, "distance")
+    if capacity == math.inf:
+        return math.inf if radius > 0 else 0.0
+    return math.exp(as_budget(capacity, "capacity")) * radius
 
 
 def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> float:
@@ -46,14 +51,16 @@ def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> flo
     """
     probabilities = as_prior(prior, full_support=True).probabilities
     p_min = float(probabilities.min())
-    budget, radius = as_budget(epsilon), as_radius(beta)
+    budget, radius = as_budget(epsilon), as_budget(beta, "radius beta")
     if radius >= 2 * p_min:
         raise MechDesignError(f"Theorem 4 needs beta < 2 p_min = {2 * p_min:.12g}, got beta = {radius!r}")
-    if budget > -math.log(p_min):
+    epsilon_max = -math.log(p_min)
+    if budget > epsilon_max + EPSILON_MAX_ATOL:
         raise MechDesignError(
-            f"Theorem 4 needs epsilon <= epsilon_max = -log p_min = {-math.log(p_min):.12g}, got {budget!r} "
+            f"Theorem 4 needs epsilon <= epsilon_max = -log p_min = {epsilon_max:.12g}, got {budget!r} "
             "(every mechanism satisfies epsilon_max-PML)"
         )
+    budget = min(budget, epsilon_max)
     if privacy_region(budget, probabilities) == 1:
         return -math.log1p(-radius / 2 * math.expm1(budget) / p_min)
     return -math.log1p(-radius * math.exp(budget) / 2)
@@ -65,7 +72,7 @@ def cor2_leakage_bound(epsilon: float, distance: float) -> float:
     Domain: ``‖P − P'‖₁ < 2 e^{−ε}``. (The proof of Theorem 4's second case holds for any such
     ``P'``; ``‖P − P'‖₁ < 2 p_min`` is not needed.)
     """
-    budget, radius = as_budget(epsilon), as_radius(distance, "distance")
+    budget, radius = as_budget(epsilon), as_budget(distance, "distance")
     if radius * math.exp(budget) >= 2:
         raise MechDesignError(
             f"Corollary 2 needs distance < 2 e^-epsilon = {2 * math.exp(-budget):.12g}, got {radius!r}"
@@ -79,7 +86,7 @@ def eq13_modified_epsilon(epsilon: float, beta: float) -> float:
     ``M(ε', P̂) ⊆ M(ε, B_β(P̂))``: a mechanism that is ε'-PML for ``P̂`` is ε-PML for the whole ball.
     ``ε'`` is negative when ``e^ε (1 − β/2) < 1`` (then no mechanism is ε'-PML for ``P̂``).
     """
-    budget, radius = as_budget(epsilon), as_radius(beta)
+    budget, radius = as_budget(epsilon), as_budget(beta, "radius beta")
     return budget - math.log1p(radius / 2 * math.exp(budget))
 
 
@@ -128,7 +135,7 @@ def thm2_deviation_bound(beta: float, n_samples: int, size: int, phi: float = 2.
     With the default ``φ = 2`` (``φ(κ) >= 2``) the bound holds for every prior. Returned as printed,
     so it may exceed 1 (vacuous).
     """
-    radius = as_radius(beta)
+    radius = as_budget(beta, "radius beta")
     m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size")
     if n < 2:
         raise MechDesignError(f"Theorem 2 needs an alphabet of at least 2 symbols, got size {n}")

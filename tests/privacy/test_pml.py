@@ -223,3 +223,19 @@ def test_ball_label_and_attributes():
     with pytest.raises(AttributeError, match="ℓ1-ball"):
         notion.prior
     assert isinstance(PointwiseMaximalLeakage([0.5, 0.5]).source_set, SourceSet)
+
+
+@pytest.mark.parametrize("center", [[0.6, 0.4, 0.0], [0.0, 0.0, 1.0], [0.5, 0.0, 0.3, 0.2]])
+@pytest.mark.parametrize("radius", [0.0, 0.1, 0.9, 2.0])
+def test_ball_around_a_center_without_full_support(center, radius):
+    """Balls around estimates with unseen symbols (P̂(x) = 0): for β > 0 every input is constrained."""
+    ball = L1Ball(center, radius)
+    notion = PointwiseMaximalLeakage(ball)
+    # The identity leaks log 1/P(x) at each charged x; with β > 0 the unseen symbol's column has mass 0 for P̂.
+    smallest_charged = min(p for p in center if p > 0)
+    assert notion.measure(np.eye(len(center))) == (np.inf if radius > 0 else pytest.approx(-math.log(smallest_charged)))
+    matrix = np.full((len(center), 2), 0.5)
+    matrix[0] = [0.9, 0.1]
+    assert notion.measure(matrix) == pytest.approx(PointwiseMaximalLeakage(ball.to_source_set()).measure(matrix), abs=1e-12)
+    assert_constraints_match_measure(notion, matrix)
+    assert_round_trip(notion, 0.7, ExpectedDistortion(Prior(center)))
