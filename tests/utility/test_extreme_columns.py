@@ -278,3 +278,20 @@ def test_l1_ball_notion_inside_or_cut_by_the_simplex(center, radius):
     reference = maximize_mutual_information(PointwiseMaximalLeakage(ball.to_source_set()), 0.6, center)
     assert result.success and reference.success
     assert result.objective == pytest.approx(reference.objective, abs=OPTIMUM_ATOL)
+
+
+def test_theorem_5_appendix_c_printed_p11_is_feasible_but_not_optimal():
+    """docs/errata.md: Appendix C ends with p11 = e^ε(1 − p − β/2)/(1 + βe^ε); with p21 as printed
+    (which matches Theorem 5) that mechanism is feasible but strictly worse than Theorem 5's, whose
+    entry is e^ε(1 − p1 + β/2)/(1 + βe^ε) (the sign of β/2 differs)."""
+    p1, radius, epsilon = 0.6, 0.2, 0.3
+    boost = math.exp(epsilon)
+    p11 = boost * (1 - p1 - radius / 2) / (1 + radius * boost)
+    p21 = 1 - boost * (p1 + radius / 2) / (1 + radius * boost)
+    appendix = np.array([[p11, 1 - p11], [p21, 1 - p21]])
+    estimate = np.array([p1, 1 - p1])
+    ball = PointwiseMaximalLeakage(ball_extreme_points(estimate, radius))
+    assert ball.measure(appendix) < epsilon
+    theorem = binary_robust_pml_mechanism(estimate, radius, epsilon)
+    assert theorem.matrix[1, 0] == pytest.approx(p21, abs=1e-15)  # the printed p21 agrees
+    assert mutual_information(estimate, appendix) < mutual_information(estimate, theorem) - 1e-3
