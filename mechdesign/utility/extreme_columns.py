@@ -193,8 +193,9 @@ def l1_ball_columns(center: np.ndarray, radius: float, boost: float) -> np.ndarr
     mass = center @ patterns  # P̂(S) for S = pattern's ones
     with np.errstate(divide="ignore", invalid="ignore"):
         low = (1.0 - boost * (mass - half)) / (boost * (1.0 - mass + half))
-    two_level = low[None, :] + (1.0 - low[None, :]) * patterns
-    blocks = [patterns[:, 1:], two_level[:, np.isfinite(low)]]
+    finite = np.isfinite(low)  # S = every input with β = 0 leaves l undetermined
+    two_level = low[None, finite] + (1.0 - low[None, finite]) * patterns[:, finite]
+    blocks = [patterns[:, 1:], two_level]
     for i in range(n):
         rest = [j for j in range(n) if j != i]
         sub = _binary_patterns(n - 1)

@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mechdesign import (
     ApproximateDifferentialPrivacy,
@@ -36,6 +38,8 @@ from mechdesign.utility.extreme_columns import (
     source_set_columns,
 )
 from mechdesign.utility.information import maximize_mutual_information, mutual_information_utility
+
+from ..strategies import full_support_priors
 
 #: Agreement of the LP optimum with a closed form / brute force (nats).
 OPTIMUM_ATOL = 1e-9
@@ -295,3 +299,50 @@ def test_theorem_5_appendix_c_printed_p11_is_feasible_but_not_optimal():
     theorem = binary_robust_pml_mechanism(estimate, radius, epsilon)
     assert theorem.matrix[1, 0] == pytest.approx(p21, abs=1e-15)  # the printed p21 agrees
     assert mutual_information(estimate, appendix) < mutual_information(estimate, theorem) - 1e-3
+
+
+def brute_force_vertices(inequalities):
+    """Vertices of ``{v : inequalities @ v <= 0, Σ v = 1}`` by trying every set of n − 1 active rows."""
+    m, n = inequalities.shape
+    found = []
+    for active in itertools.combinations(range(m), n - 1):
+        system = np.vstack([inequalities[list(active)], np.ones(n)])
+        if abs(np.linalg.det(system)) < 1e-10:
+            continue
+        vertex = np.linalg.solve(system, np.eye(n)[-1])
+        if (inequalities @ vertex <= 1e-10).all():
+            found.append(vertex / vertex.max())
+    return np.array(found).T
+
+
+def pml_inequalities(priors, boost):
+    """Rows of ``-v <= 0`` and ``v_x − e^ε P_k·v <= 0`` for every input x and prior k."""
+    n = priors.shape[1]
+    rows = [-np.eye(n)] + [np.eye(n) - boost * np.outer(np.ones(n), prior) for prior in priors]
+    return np.vstack(rows)
+
+
+def contains_every_column(candidates, vertices, atol=1e-8):
+    return all(np.abs(candidates - v[:, None]).max(axis=0).min() <= atol for v in vertices.T)
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(
+    st.lists(full_support_priors(n), min_size=1, max_size=3), st.floats(0.0, 2.5))))
+def test_source_set_candidates_contain_every_vertex_of_the_normalized_column_polytope(case):
+    """Every vertex found by brute force (all active sets) is among the enumerated candidates."""
+    priors, epsilon = case
+    priors = np.array(priors)
+    boost = math.exp(epsilon)
+    vertices = brute_force_vertices(pml_inequalities(priors, boost))
+    assert contains_every_column(source_set_columns(priors, boost), vertices)
+
+
+@given(full_support_priors(3), st.one_of(st.just(0.0), st.floats(0.01, 1.0)), st.floats(0.0, 2.5))
+def test_l1_ball_candidates_contain_every_vertex(center, fraction, epsilon):
+    """The dual description's candidates contain every vertex of the ball's column polytope (brute force
+    over the ball's extreme points, Cor. 1). Radii in (0, 0.01·2 min P̂) are left out: their extreme
+    points nearly coincide and the brute force's near-singular systems lose the 1e-8 agreement."""
+    radius = 2 * fraction * center.min()
+    boost = math.exp(epsilon)
+    vertices = brute_force_vertices(pml_inequalities(ball_extreme_points(center, radius).extreme_points, boost))
+    assert contains_every_column(l1_ball_columns(center, radius, boost), vertices)
