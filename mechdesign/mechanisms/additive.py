@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import erfcinv, ndtr
 
-from .._validate import as_budget, as_delta, as_probability_vector, as_radius
+from .._validate import as_budget, as_delta, as_probability_vector
 from ..exceptions import InvalidBudgetError
 
 #: Points per smooth piece at which the violation probability is sampled to bracket its local maxima
@@ -72,7 +72,7 @@ def robust_laplace_pml(scale: float, estimate: object, radius: float) -> float:
     mass and the supremum is the LDP value ``2/b`` (Remark 4); eq. (16) is printed for ``β < 2 p̂_min``.
     """
     b = _positive(scale, "scale b")
-    p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_radius(radius) / 2.0)
+    p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_budget(radius, "radius beta") / 2.0)
     return 2.0 / b - math.log(math.expm1(2.0 / b) * p_min + 1.0)
 
 
@@ -94,7 +94,7 @@ def laplace_scale_for_pml(epsilon: float, p_min: float) -> float:
 def robust_laplace_scale(epsilon: float, estimate: object, radius: float) -> float:
     """The scale ``b`` making the binary Laplace mechanism ε-PML for every prior of the ℓ1-ball
     (eq. (16) solved for ``b``; as used for Grosse et al., Figs. 4–5)."""
-    p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_radius(radius) / 2.0)
+    p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_budget(radius, "radius beta") / 2.0)
     return laplace_scale_for_pml(epsilon, p_min)
 
 
@@ -169,7 +169,7 @@ def gaussian_delta1(epsilon: float, sigma: float, estimate: object, radius: floa
     """
     eps = as_budget(epsilon)
     s = _positive(sigma, "sigma")
-    low, high = _plus_interval(_binary_prior(estimate, "estimate"), as_radius(radius))
+    low, high = _plus_interval(_binary_prior(estimate, "estimate"), as_budget(radius, "radius beta"))
     breaks = sorted({low, high, *[b for b in (math.exp(-eps), 1 - math.exp(-eps), 0.5) if low < b < high]})
     candidates = [(float(_violation(eps, s, p)), p) for p in breaks]
     for left, right in zip(breaks[:-1], breaks[1:]):
@@ -192,7 +192,7 @@ def gaussian_epsilon_delta(epsilon: float, sigma: float, estimate: object, radiu
     failure probability the radius ``β = β*(δ₂)`` was computed for. ``ε* = inf`` when ``β e^ε >= 2``.
     """
     eps = as_budget(epsilon)
-    beta = as_radius(radius)
+    beta = as_budget(radius, "radius beta")
     delta2 = as_delta(estimation_delta, "estimation_delta")
     delta1, _ = gaussian_delta1(eps, sigma, estimate, beta)
     slack = 1.0 - beta * math.exp(eps) / 2.0

@@ -6,7 +6,8 @@ positively homogeneous (``μ(c v) = c μ(v)``, ``c ≥ 0``) and convex. Mutual i
 (``μ(v) = Σ_x P(x) v_x log(v_x / P·v)``). Maximizing a convex function is not a convex program, but
 for a *column-separable* privacy notion — every column of ``Q`` must lie in one convex cone ``K``,
 as for local DP, PML under a prior or under a finite set of priors, and the ℓ1-ball of priors — it is
-solved exactly by a linear program (Kairouz et al., Theorem 4; Grosse et al. 2024, Theorem 6):
+solved exactly by a linear program (Kairouz et al. 2016 for local DP: staircase mechanisms; for PML
+Grosse, Saeidian & Oechtering 2024, "Extremal mechanisms for PML", Theorem 6, cited as [15, Thm. 6]):
 
 * write each column as ``v = w u`` with ``u`` an extreme ray of ``K`` (any positive scaling);
   by convexity and homogeneity ``μ(Σ λ_k u_k) <= Σ λ_k μ(u_k)``, so an optimum uses extreme rays only;
@@ -114,7 +115,7 @@ def _check_count(count: int, what: str, n: int) -> None:
 def ldp_columns(n: int, boost: float) -> np.ndarray:
     """Extreme rays of ``{v >= 0 : max v <= e^ε min v}`` (ε-LDP): the ``{1, e^ε}`` patterns.
 
-    Kairouz et al. 2016, Theorem 4 (staircase patterns): ``2^n − 2`` non-constant patterns for ε > 0;
+    Kairouz et al. 2016 (staircase patterns): ``2^n − 2`` non-constant patterns for ε > 0;
     the constant column alone for ε = 0.
     """
     if boost == 1.0:

@@ -138,7 +138,7 @@ def test_ldp_binary_optimum_is_randomized_response(prior, epsilon):
 @pytest.mark.parametrize("prior", [[0.25] * 4, [0.1, 0.2, 0.3, 0.4], [0.5, 0.3, 0.2]])
 @pytest.mark.parametrize("epsilon", [0.2, 1.0, 2.5])
 def test_ldp_optimum_equals_brute_force_staircase_optimum(prior, epsilon):
-    """Kairouz et al. 2016, Thm. 4: the optimum is a staircase mechanism; found here by trying every
+    """Kairouz et al. 2016: the optimum is a staircase mechanism; found here by trying every
     basis of {1, e^ε}-pattern columns (built independently with itertools)."""
     n, boost = len(prior), math.exp(epsilon)
     patterns = np.array([p for p in itertools.product([1.0, boost], repeat=n) if len(set(p)) == 2]).T
