@@ -138,8 +138,7 @@ def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
     ``h = 1``, an extreme ray has every coordinate at 0 or 1 except a set ``F`` of free coordinates,
     fixed by ``|F|`` binding priors ``P_k·v = e^{-ε}`` (``|B| = |F|``, non-singular). Enumerating
     ``(F, B)`` and the 0/1 pattern of the rest gives a superset of the extreme rays, of which the
-    feasible ones are kept (Grosse et al., Cor. 1 and Thm. 6 of the 2024 extremal-mechanisms paper
-    for one prior: ``|F| <= 1``).
+    feasible ones are kept (Grosse et al., Cor. 1; for one prior ``|F| <= 1``, as in [15, Thm. 6]).
     """
     k, n = priors.shape
     floor = 1.0 / boost
