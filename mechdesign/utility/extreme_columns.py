@@ -346,7 +346,11 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
         worst = int(np.argmax(np.abs(doubled - 2.0 * values)))
         raise MechDesignError(f"{utility.label} is not positively homogeneous: μ(2v) = {doubled[worst]:.9g} but "
                               f"2μ(v) = {2 * values[worst]:.9g} for v = {columns[:, worst]}")
-    weights, iterations = solve_column_lp(columns, values, math.exp(budget) if budget_row else None)
+    try:
+        weights, iterations = solve_column_lp(columns, values, math.exp(budget) if budget_row else None)
+    except RuntimeError as exc:
+        return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
+                      budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start)
     elapsed = time.perf_counter() - start
     residual = float(np.max(np.abs(columns @ weights - 1.0)))
     used = weights > NEGLIGIBLE_WEIGHT * weights.max()

@@ -346,3 +346,15 @@ def test_l1_ball_candidates_contain_every_vertex(center, fraction, epsilon):
     boost = math.exp(epsilon)
     vertices = brute_force_vertices(pml_inequalities(ball_extreme_points(center, radius).extreme_points, boost))
     assert contains_every_column(l1_ball_columns(center, radius, boost), vertices)
+
+
+def test_solver_failure_is_a_result_not_an_exception(monkeypatch):
+    from mechdesign.utility import extreme_columns as module
+
+    def failing(*args):
+        raise RuntimeError("HiGHS returned Time limit reached")
+
+    monkeypatch.setattr(module, "solve_column_lp", failing)
+    result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
+    assert not result.success and result.status == "solver_error" and result.mechanism is None
+    assert "Time limit" in result.message
