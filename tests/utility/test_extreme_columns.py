@@ -358,3 +358,23 @@ def test_solver_failure_is_a_result_not_an_exception(monkeypatch):
     result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
     assert not result.success and result.status == "solver_error" and result.mechanism is None
     assert "Time limit" in result.message
+
+
+@pytest.mark.parametrize("notion_factory, budget_row", [
+    (lambda p: PointwiseMaximalLeakage(p), False), (lambda p: DifferentialPrivacy(), False), (lambda p: MaximalLeakage(), True),
+])
+def test_column_lp_agrees_with_clarabel(notion_factory, budget_row):
+    """Solver independence: HiGHS (primal simplex) and Clarabel (interior point) reach one optimum."""
+    import cvxpy as cp
+
+    prior = np.array([0.3, 0.25, 0.2, 0.15, 0.1])
+    columns, row = extreme_columns(notion_factory(prior), 0.8, prior.size)
+    assert row == budget_row
+    values = mutual_information_utility(prior).columns(columns)
+    total = math.exp(0.8) if row else None
+    weights, _ = solve_column_lp(columns, values, total)
+    w = cp.Variable(columns.shape[1], nonneg=True)
+    constraints = [columns @ w == 1] + ([cp.sum(w) <= total] if row else [])
+    problem = cp.Problem(cp.Maximize(values @ w), constraints)
+    problem.solve(solver=cp.CLARABEL)
+    assert float(values @ weights) == pytest.approx(problem.value, abs=1e-7)
