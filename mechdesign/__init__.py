@@ -26,6 +26,9 @@ from .privacy import (
     PointwiseMaximalLeakage,
     PrivacyNotion,
 )
+from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
+from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, privacy_distortion_curve
+from .source_classes import ThetaStar, classify_source_set, theta_star
 from .solve import DesignProblem, Result, design
 from .utility import (
     ExpectedDistortion,
@@ -77,6 +80,16 @@ __all__ = [
     "randomized_response",
     "trace_curve",
     "uniform_mechanism",
+    "MaximalInformation",
+    "RenyiDifferentialPrivacy",
+    "SibsonMutualInformation",
+    "PrivacyDistortion",
+    "distortion_privacy",
+    "privacy_distortion",
+    "privacy_distortion_curve",
+    "ThetaStar",
+    "classify_source_set",
+    "theta_star",
 ]
 
 # Robust PML over ℓ1-balls of priors and design from samples (Grosse et al.; branch pml-robust).
