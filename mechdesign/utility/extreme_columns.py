@@ -5,7 +5,7 @@ based on Empirical Distributions", eq. (2)) if ``U(Q) = Σ_y μ(Q[:, y])`` with 
 positively homogeneous (``μ(c v) = c μ(v)``, ``c ≥ 0``) and convex. Mutual information is one
 (``μ(v) = Σ_x P(x) v_x log(v_x / P·v)``). Maximizing a convex function is not a convex program, but
 for a *column-separable* privacy notion — every column of ``Q`` must lie in one convex cone ``K``,
-as for local DP, PML under a prior or under a finite set of priors, and the ℓ1-ball of priors — it is
+as for local DP, PML under a prior, a finite set of priors or an ℓ1-ball, and maximal information — it is
 solved exactly by a linear program (Kairouz et al. 2016 for local DP: staircase mechanisms; for PML
 Grosse, Saeidian & Oechtering 2024, "Extremal mechanisms for PML", Theorem 6, cited as [15, Thm. 6]):
 
@@ -44,6 +44,7 @@ from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchErr
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
+from ..privacy.max_information import MaximalInformation
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage, support_of
 from ..priors import L1Ball
@@ -227,7 +228,8 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
     Parameters
     ----------
     notion
-        Local DP (complete neighbour relation), PML (a prior, a finite source set or an ℓ1-ball
+        Local DP (complete neighbour relation), maximal information (Zhong & Bu, Def. 3(3); a prior or
+        a source set), PML (a prior, a finite source set or an ℓ1-ball
         :class:`~mechdesign.priors.L1Ball`; every input must be charged by some prior), or maximal
         leakage. A ball inside the simplex uses its dual description (:func:`l1_ball_columns`); a ball
         cut by the simplex boundary uses its extreme points (``L1Ball.extreme_points``, n <= 12).
@@ -252,6 +254,8 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
             raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
                                   f"neighbours), not {notion.label}")
         return ldp_columns(n, boost), False
+    if isinstance(notion, MaximalInformation):  # PML's cone with the numerator over every input
+        return source_set_columns(notion.source_set.extreme_points, boost), False
     if isinstance(notion, PointwiseMaximalLeakage):
         uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
         if uncharged.size:
@@ -265,7 +269,7 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
             return source_set_columns(prior_set.extreme_points(), boost), False
         return source_set_columns(prior_set.extreme_points, boost), False
     raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
-                          "(supported: local DP, PML, robust PML, maximal leakage)")
+                          "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
 
 
 # --- the LP -------------------------------------------------------------------------------------

@@ -311,7 +311,7 @@ def brute_force_vertices(inequalities):
             continue
         vertex = np.linalg.solve(system, np.eye(n)[-1])
         if (inequalities @ vertex <= 1e-10).all():
-            found.append(vertex / vertex.max())
+            found.append(np.clip(vertex, 0.0, None) / vertex.max())  # round-off negatives → 0
     return np.array(found).T
 
 
@@ -378,3 +378,25 @@ def test_column_lp_agrees_with_clarabel(notion_factory, budget_row):
     problem = cp.Problem(cp.Maximize(values @ w), constraints)
     problem.solve(solver=cp.CLARABEL)
     assert float(values @ weights) == pytest.approx(problem.value, abs=1e-7)
+
+
+@pytest.mark.parametrize("priors", [[[0.4, 0.3, 0.2, 0.1]], [[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]], [[0.6, 0.4, 0.0]]])
+@pytest.mark.parametrize("epsilon", [0.3, 1.2])
+def test_maximal_information_optimum(priors, epsilon):
+    """Maximal information (Zhong & Bu, Def. 3(3)): same optimum as PML for full-support priors; with a
+    zero-probability input (where PML leaves that row free) the optimum equals the LP over the vertices
+    found by brute force, and the mechanism is certified."""
+    from mechdesign.privacy.max_information import MaximalInformation
+
+    priors = np.array(priors)
+    notion = MaximalInformation(SourceSet(priors))
+    reference = priors[0]
+    result = maximize_mutual_information(notion, epsilon, reference)
+    assert result.success and result.measured[notion.label] <= epsilon + BUDGET_ATOL
+    if priors.min() > 0:
+        pml = maximize_mutual_information(PointwiseMaximalLeakage(SourceSet(priors)), epsilon, reference)
+        assert result.objective == pytest.approx(pml.objective, abs=OPTIMUM_ATOL)
+    vertices = brute_force_vertices(pml_inequalities(priors, math.exp(epsilon)))
+    values = mutual_information_utility(reference).columns(vertices)
+    weights, _ = solve_column_lp(vertices, values, None)
+    assert result.objective == pytest.approx(float(values @ weights), abs=OPTIMUM_ATOL)
