@@ -40,10 +40,17 @@ from .utility import (
     hamming_cost,
     mutual_information,
 )
+from .utility import ColumnUtility, maximize_mutual_information, maximize_sublinear_utility
+from .mechanisms import binary_robust_pml_mechanism, k_singular_mechanism
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ColumnUtility",
+    "binary_robust_pml_mechanism",
+    "k_singular_mechanism",
+    "maximize_mutual_information",
+    "maximize_sublinear_utility",
     "ApproximateDifferentialPrivacy",
     "Curve",
     "DesignProblem",

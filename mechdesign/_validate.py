@@ -188,6 +188,18 @@ def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int)
     return np.unique(np.sort(array, axis=1), axis=0)
 
 
+def as_sublinear_values(values: Any, count: int, name: str) -> np.ndarray:
+    """Validate the values of a column utility μ on ``count`` columns: ``count`` finite numbers."""
+    array = np.asarray(values, dtype=float).reshape(-1) if np.ndim(values) else np.full(1, float(values))
+    if array.size != count:
+        raise ShapeMismatchError(f"{name} returned {array.size} values for {count} columns (one per column expected)")
+    bad = ~np.isfinite(array)
+    if bad.any():
+        index = int(np.argmax(bad))
+        raise MechDesignError(f"{name} returned a non-finite value {array[index]} for column {index}")
+    return array
+
+
 # --- ℓ1-balls of priors and empirical estimation (Grosse et al., eqs. (3), (5), (7)) ----------------
 
 

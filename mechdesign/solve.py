@@ -184,6 +184,26 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
     return cleaned / cleaned.sum(axis=1, keepdims=True)
 
 
+def certify_mechanism(
+    matrix: np.ndarray, exceeded: Callable[[np.ndarray], list[str]]
+) -> tuple[np.ndarray, list[str], str]:
+    """Check a cleaned solution against its budgets and repair round-off misses.
+
+    ``exceeded(matrix)`` describes every budget or limit the matrix misses (empty if none). If the
+    solution misses one, mixing the weights :data:`REPAIR_WEIGHTS` of the constant mechanism into it
+    is tried in turn. Returns the (possibly mixed) matrix, what it still exceeds, and a note for
+    the result's message.
+    """
+    problems = exceeded(matrix)
+    if problems:
+        for weight in REPAIR_WEIGHTS:
+            mixed = mix_with_constant(matrix, weight)
+            if not exceeded(mixed):
+                return mixed, [], (f"; solver round-off repaired by mixing weight {weight:g} of the "
+                                   "constant mechanism into the solution")
+    return matrix, problems, ""
+
+
 class DesignProblem:
     """A compiled design problem: minimize (or maximize) an objective over mechanisms subject to
     privacy budgets and limits on other quantities, re-solvable for new budgets and limits.
@@ -281,17 +301,8 @@ class DesignProblem:
             return self._failure(status, budget_values, common)
 
         max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
-        matrix = clean_mechanism(self.Q.value)
-        exceeded = self._exceeded(matrix, budget_map, limit_map)
-        repair_note = ""
-        if exceeded:
-            for weight in REPAIR_WEIGHTS:
-                mixed = mix_with_constant(matrix, weight)
-                if not self._exceeded(mixed, budget_map, limit_map):
-                    matrix, exceeded = mixed, []
-                    repair_note = (f"; solver round-off repaired by mixing weight {weight:g} of the "
-                                   "constant mechanism into the solution")
-                    break
+        matrix, exceeded, repair_note = certify_mechanism(
+            clean_mechanism(self.Q.value), lambda m: self._exceeded(m, budget_map, limit_map))
         mechanism = Mechanism(matrix)
         measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
         measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}

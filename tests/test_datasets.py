@@ -24,3 +24,16 @@ def test_adult_columns_and_values():
 def test_unknown_column():
     with pytest.raises(MechDesignError, match="unknown Adult column"):
         load_adult(["salary"])
+
+
+def test_adult_binary_features_coded_plus_minus_one():
+    from mechdesign.datasets import load_adult_binary
+
+    coded = load_adult_binary()
+    assert set(coded) == {"income", "sex"}
+    assert all(set(v.tolist()) == {-1, 1} and len(v) == 32_561 for v in coded.values())
+    assert (coded["income"] == 1).sum() == 7841  # >50K, as in the raw column
+    raw = load_adult(["sex"])["sex"]
+    assert ((coded["sex"] == 1) == (raw == "Male")).all()
+    with pytest.raises(MechDesignError, match="unknown binary Adult feature"):
+        load_adult_binary(["age"])

@@ -24,3 +24,7 @@ __all__ = [
     "product_mechanism",
     "product_prior",
 ]
+
+from .pml import binary_robust_pml_mechanism, k_singular_mechanism
+
+__all__ += ["binary_robust_pml_mechanism", "k_singular_mechanism"]

@@ -1,0 +1,378 @@
+"""Exact maximization of sub-convex utilities: a linear program over the extreme columns.
+
+A utility is *sub-convex* (Kairouz, Oh & Viswanath 2016; Grosse et al., "Privacy Mechanism Design
+based on Empirical Distributions", eq. (2)) if ``U(Q) = Σ_y μ(Q[:, y])`` with ``μ`` *sub-linear*:
+positively homogeneous (``μ(c v) = c μ(v)``, ``c ≥ 0``) and convex. Mutual information is one
+(``μ(v) = Σ_x P(x) v_x log(v_x / P·v)``). Maximizing a convex function is not a convex program, but
+for a *column-separable* privacy notion — every column of ``Q`` must lie in one convex cone ``K``,
+as for local DP, PML under a prior, a finite set of priors or an ℓ1-ball, and maximal information — it is
+solved exactly by a linear program (Kairouz et al. 2016 for local DP: staircase mechanisms; for PML
+Grosse, Saeidian & Oechtering 2024, "Extremal mechanisms for PML", Theorem 6, cited as [15, Thm. 6]):
+
+* write each column as ``v = w u`` with ``u`` an extreme ray of ``K`` (any positive scaling);
+  by convexity and homogeneity ``μ(Σ λ_k u_k) <= Σ λ_k μ(u_k)``, so an optimum uses extreme rays only;
+* solve ``max Σ_k w_k μ(u_k)`` s.t. ``Σ_k w_k u_k = 1`` (row sums), ``w >= 0``;
+* the mechanism is ``Q[:, k] = w_k u_k`` over the used ``k`` (at most ``n`` of them: a basic solution).
+
+Maximal leakage (``Σ_y max_x Q[x, y] <= e^ε``) couples the columns, but normalizing each column by its
+maximum gives the same kind of LP: every ``u ∈ [0, 1]^n`` with ``max u = 1`` lies in a face
+``{u_i = 1}`` of the cube whose vertices (0/1 vectors) all have maximum 1, so the candidates are the
+non-zero 0/1 vectors and the budget is one more row, ``Σ_k w_k <= e^ε`` (``w_k`` is column ``k``'s
+maximum).
+
+The extreme rays are enumerated exactly (closed-form patterns, no floating-point vertex search);
+their number grows exponentially with the alphabet size, so :func:`extreme_columns` refuses problems
+with more than :data:`MAX_CANDIDATE_COLUMNS` candidates with :class:`ProblemTooLargeError`.
+Every candidate is checked against the cone's inequalities before it enters the LP, and the designed
+mechanism is re-measured with the notion's own measure, as :func:`~mechdesign.solve.design` does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+from scipy import sparse
+
+from .._validate import as_budget, as_positive_int, as_sublinear_values
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from ..mechanism import Mechanism
+from ..privacy.base import PrivacyNotion
+from ..privacy.dp import DifferentialPrivacy
+from ..privacy.max_information import MaximalInformation
+from ..privacy.maximal_leakage import MaximalLeakage
+from ..privacy.pml import PointwiseMaximalLeakage, support_of
+from ..priors import L1Ball
+from ..solve import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
+
+#: Largest number of candidate columns enumerated. Measured (benchmarks/RESULTS.md): local DP at
+#: N = 18 (262,142 columns) takes 8 s and 0.9 GB, at N = 19 (524,286) 23 s and 1.8 GB. So local DP
+#: and maximal leakage are practical up to N = 18, PML under one prior up to N = 15 (PML at N = 16
+#: would enumerate 589,824 candidates), PML over an ℓ1-ball inside the simplex up to N = 14.
+MAX_CANDIDATE_COLUMNS = 300_000
+#: Largest number of (free coordinates, binding priors) choices of the general source-set enumeration.
+MAX_ACTIVE_SETS = 200_000
+#: Relative tolerance of the cone-membership check of a candidate column.
+MEMBERSHIP_RTOL = 1e-9
+#: HiGHS options of the column LP: few rows, many columns favour the primal simplex (3–6× faster than
+#: HiGHS's default dual simplex at N = 15; benchmarks/mi_extreme_columns.py, benchmarks/RESULTS.md).
+HIGHS_OPTIONS = {"simplex_strategy": 4}
+#: Weights below this (relative to the largest) are LP round-off; their columns are dropped.
+NEGLIGIBLE_WEIGHT = 1e-12
+
+
+@dataclass(frozen=True)
+class ColumnUtility:
+    """A sub-convex utility ``U(Q) = Σ_y μ(Q[:, y])`` given by its sub-linear column utility ``μ``.
+
+    Parameters
+    ----------
+    function
+        ``μ`` evaluated on many columns at once: an ``(n_inputs, k)`` array → ``k`` values. It must be
+        positively homogeneous and convex (sub-linear); homogeneity is checked on the candidates,
+        convexity is the caller's promise (without it the LP optimum is only a lower bound).
+    n_inputs
+        Input alphabet size.
+    label
+        Name used in messages.
+    """
+
+    function: Callable[[np.ndarray], np.ndarray]
+    n_inputs: int
+    label: str = "column_utility"
+
+    def columns(self, columns: np.ndarray) -> np.ndarray:
+        """``μ`` of every column of ``columns`` (validated: finite, one value per column)."""
+        return as_sublinear_values(self.function(columns), columns.shape[1], self.label)
+
+    def value(self, matrix: np.ndarray) -> float:
+        """``U(Q) = Σ_y μ(Q[:, y])``."""
+        return float(self.columns(np.asarray(matrix, dtype=float)).sum())
+
+
+# --- extreme rays of the feasible column cone --------------------------------------------------
+
+
+def _binary_patterns(n: int) -> np.ndarray:
+    """Every 0/1 vector of length ``n`` as the columns of an ``(n, 2^n)`` array."""
+    codes = np.arange(2**n)
+    return ((codes[None, :] >> np.arange(n)[:, None]) & 1).astype(float)
+
+
+def _check_count(count: int, what: str, n: int) -> None:
+    if count > MAX_CANDIDATE_COLUMNS:
+        raise ProblemTooLargeError(
+            f"the exact extreme-column LP for {what} on n = {n} inputs needs {count:,} candidate columns, "
+            f"more than MAX_CANDIDATE_COLUMNS = {MAX_CANDIDATE_COLUMNS:,}; use design() with a convex "
+            "objective, or a smaller alphabet"
+        )
+
+
+def ldp_columns(n: int, boost: float) -> np.ndarray:
+    """Extreme rays of ``{v >= 0 : max v <= e^ε min v}`` (ε-LDP): the ``{1, e^ε}`` patterns.
+
+    Kairouz et al. 2016 (staircase patterns): ``2^n − 2`` non-constant patterns for ε > 0;
+    the constant column alone for ε = 0.
+    """
+    if boost == 1.0:
+        return np.ones((n, 1))
+    _check_count(2**n - 2, "local DP", n)
+    patterns = _binary_patterns(n)[:, 1:-1]
+    return 1.0 + (boost - 1.0) * patterns
+
+
+def maximal_leakage_columns(n: int) -> np.ndarray:
+    """The non-zero 0/1 vectors: extreme points of ``{u ∈ [0, 1]^n : max u = 1}``'s faces."""
+    _check_count(2**n - 1, "maximal leakage", n)
+    return _binary_patterns(n)[:, 1:]
+
+
+def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
+    """Extreme rays of ``{v >= 0 : v_x <= e^ε P_k·v for all x, k}`` (PML over the priors ``P_k``).
+
+    Lift with ``h >= max v``: the cone ``{(v, h) : 0 <= v <= h, h <= e^ε P_k·v}``. Scaled to
+    ``h = 1``, an extreme ray has every coordinate at 0 or 1 except a set ``F`` of free coordinates,
+    fixed by ``|F|`` binding priors ``P_k·v = e^{-ε}`` (``|B| = |F|``, non-singular). Enumerating
+    ``(F, B)`` and the 0/1 pattern of the rest gives a superset of the extreme rays, of which the
+    feasible ones are kept (Grosse et al., Cor. 1; for one prior ``|F| <= 1``, as in [15, Thm. 6]).
+    """
+    k, n = priors.shape
+    floor = 1.0 / boost
+    sizes = range(min(n, k) + 1)
+    active_sets = sum(math.comb(n, f) * math.comb(k, f) for f in sizes)
+    _check_count(sum(math.comb(n, f) * math.comb(k, f) * 2 ** (n - f) for f in sizes), f"PML over {k} priors", n)
+    if active_sets > MAX_ACTIVE_SETS:
+        raise ProblemTooLargeError(
+            f"PML over {k} priors on n = {n} inputs has {active_sets:,} choices of binding priors, more than "
+            f"MAX_ACTIVE_SETS = {MAX_ACTIVE_SETS:,}"
+        )
+    blocks = []
+    for f in sizes:
+        for free in itertools.combinations(range(n), f):
+            rest = [i for i in range(n) if i not in free]
+            patterns = _binary_patterns(len(rest))
+            for binding in itertools.combinations(range(k), f):
+                block = _solve_free(priors, floor, list(free), rest, list(binding), patterns)
+                if block is not None:
+                    blocks.append(block)
+    return _feasible(np.hstack(blocks), lambda U: priors @ U, boost)
+
+
+def _solve_free(priors: np.ndarray, floor: float, free: list[int], rest: list[int], binding: list[int],
+                patterns: np.ndarray) -> np.ndarray | None:
+    """Columns with ``v[rest] = patterns`` and ``v[free]`` solving ``P_b·v = floor`` for ``b ∈ binding``."""
+    n = priors.shape[1]
+    columns = np.zeros((n, patterns.shape[1]))
+    columns[rest] = patterns
+    if free:
+        system = priors[np.ix_(binding, free)]
+        if abs(np.linalg.det(system)) < 1e-12:
+            return None
+        rhs = floor - priors[np.ix_(binding, rest)] @ patterns
+        columns[free] = np.linalg.solve(system, rhs)
+    return columns
+
+
+def l1_ball_columns(center: np.ndarray, radius: float, boost: float) -> np.ndarray:
+    """Extreme rays of the PML cone for every prior in the ℓ1-ball ``‖P − P̂‖₁ <= β`` (ball ⊂ simplex).
+
+    For ``β/2 <= min P̂`` the worst prior has ``min_P P·v = P̂·v − (β/2)(max v − min v)`` (Grosse et
+    al., Appendix D), so the cone is ``(1 + βe^ε/2) max v <= e^ε (P̂·v + (β/2) min v)``. Lifted with
+    ``l <= v <= h`` and scaled to ``h = 1``, its extreme rays are: 0/1 patterns; ``{l, 1}`` patterns
+    with the constraint binding (``l`` solved); and 0/1 patterns with one free coordinate solving the
+    binding constraint with ``l = 0``. Infeasible candidates are dropped.
+    """
+    n = center.size
+    half = radius / 2.0
+    _check_count(2**n + 2**n + n * 2 ** (n - 1), "PML over an l1-ball", n)
+    patterns = _binary_patterns(n)
+    mass = center @ patterns  # P̂(S) for S = pattern's ones
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = (1.0 - boost * (mass - half)) / (boost * (1.0 - mass + half))
+    finite = np.isfinite(low)  # S = every input with β = 0 leaves l undetermined
+    two_level = low[None, finite] + (1.0 - low[None, finite]) * patterns[:, finite]
+    blocks = [patterns[:, 1:], two_level]
+    for i in range(n):
+        rest = [j for j in range(n) if j != i]
+        sub = _binary_patterns(n - 1)
+        block = np.zeros((n, sub.shape[1]))
+        block[rest] = sub
+        block[i] = (1.0 / boost - center[rest] @ sub + half) / center[i]
+        blocks.append(block)
+
+    def worst_mass(U: np.ndarray) -> np.ndarray:
+        return (center @ U - half * (U.max(axis=0) - U.min(axis=0)))[None, :]
+
+    return _feasible(np.hstack(blocks), worst_mass, boost)
+
+
+def _feasible(candidates: np.ndarray, masses: Callable[[np.ndarray], np.ndarray], boost: float) -> np.ndarray:
+    """The candidates in the cone ``{v >= 0 : max v <= e^ε · every mass}``, de-duplicated, max = 1."""
+    candidates = candidates[:, np.isfinite(candidates).all(axis=0)]
+    largest = candidates.max(axis=0)
+    scale = np.maximum(largest, 1e-300)
+    ok = (candidates.min(axis=0) >= -MEMBERSHIP_RTOL * scale) & (largest > 0)
+    ok &= (largest <= boost * masses(candidates).min(axis=0) * (1 + MEMBERSHIP_RTOL) + 1e-15)
+    kept = np.clip(candidates[:, ok], 0.0, None) / largest[ok]
+    return np.unique(np.round(kept, 12), axis=1)
+
+
+def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tuple[np.ndarray, bool]:
+    """Candidate columns whose conic hull is the notion's feasible column set, exactly.
+
+    Parameters
+    ----------
+    notion
+        Local DP (complete neighbour relation), maximal information (Zhong & Bu, Def. 3(3); a prior or
+        a source set), PML (a prior, a finite source set or an ℓ1-ball
+        :class:`~mechdesign.priors.L1Ball`; every input must be charged by some prior), or maximal
+        leakage. A ball inside the simplex uses its dual description (:func:`l1_ball_columns`); a ball
+        cut by the simplex boundary uses its extreme points (``L1Ball.extreme_points``, n <= 12).
+    budget
+        ε in nats.
+    n_inputs
+        Input alphabet size.
+
+    Returns
+    -------
+    columns, budget_row
+        ``(n_inputs, k)`` candidates; ``budget_row`` is True for maximal leakage, whose columns have
+        maximum 1 and whose LP gets the extra row ``Σ_k w_k <= e^ε``.
+    """
+    boost = math.exp(as_budget(budget, f"{notion.name} budget"))
+    n = as_positive_int(n_inputs, "n_inputs")
+    notion.check_shape(n)
+    if isinstance(notion, MaximalLeakage):
+        return maximal_leakage_columns(n), True
+    if isinstance(notion, DifferentialPrivacy):
+        if not notion.neighbours.is_complete:
+            raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
+                                  f"neighbours), not {notion.label}")
+        return ldp_columns(n, boost), False
+    if isinstance(notion, MaximalInformation):  # PML's cone with the numerator over every input
+        return source_set_columns(notion.source_set.extreme_points, boost), False
+    if isinstance(notion, PointwiseMaximalLeakage):
+        uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
+        if uncharged.size:
+            raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
+                                  f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
+        prior_set = notion.prior_set
+        if isinstance(prior_set, L1Ball):
+            center = prior_set.center.probabilities
+            if prior_set.half_radius <= center.min():
+                return l1_ball_columns(center, prior_set.radius, boost), False
+            return source_set_columns(prior_set.extreme_points(), boost), False
+        return source_set_columns(prior_set.extreme_points, boost), False
+    raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
+                          "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
+
+
+# --- the LP -------------------------------------------------------------------------------------
+
+
+def solve_column_lp(columns: np.ndarray, values: np.ndarray, total_weight: float | None) -> tuple[np.ndarray, int]:
+    """``max values·w`` s.t. ``columns @ w = 1``, ``w >= 0`` (and ``Σ w <= total_weight``) with HiGHS.
+
+    Returns the optimal weights and the simplex iteration count; raises ``RuntimeError`` if HiGHS
+    does not report optimality (cannot happen for a feasible notion: the constant mechanism is in
+    the cone's hull).
+    """
+    n, k = columns.shape
+    matrix = sparse.csc_matrix(columns)
+    row_lower, row_upper = np.ones(n), np.ones(n)
+    if total_weight is not None:
+        matrix = sparse.vstack([matrix, sparse.csr_matrix(np.ones((1, k)))]).tocsc()
+        row_lower, row_upper = np.append(row_lower, 0.0), np.append(row_upper, total_weight)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = k, matrix.shape[0]
+    lp.col_cost_ = -np.asarray(values, dtype=float)
+    lp.col_lower_, lp.col_upper_ = np.zeros(k), np.full(k, highspy.kHighsInf)
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = matrix.indptr
+    lp.a_matrix_.index_ = matrix.indices
+    lp.a_matrix_.value_ = matrix.data
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    for option, value in HIGHS_OPTIONS.items():
+        highs.setOptionValue(option, value)
+    highs.passModel(lp)
+    highs.run()
+    status = highs.getModelStatus()
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise RuntimeError(f"HiGHS returned {highs.modelStatusToString(status)}")
+    weights = np.asarray(highs.getSolution().col_value)
+    return weights, int(highs.getInfo().simplex_iteration_count)
+
+
+def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: ColumnUtility) -> Result:
+    """The mechanism maximizing a sub-convex utility under a privacy budget, exactly (an LP).
+
+    Parameters
+    ----------
+    notion
+        A column-separable notion (local DP, PML for a prior or a finite set of priors) or maximal
+        leakage; see :func:`extreme_columns`.
+    budget
+        ε in nats.
+    utility
+        The column utility ``μ`` (see :class:`ColumnUtility`, or
+        :func:`~mechdesign.utility.information.mutual_information_utility`).
+
+    Returns
+    -------
+    Result
+        As :func:`~mechdesign.solve.design`: the mechanism re-measured with ``notion.measure``, the
+        utility recomputed on it as ``objective``, solver ``"highs"``. The message gives the number
+        of candidate columns.
+
+    Raises
+    ------
+    ProblemTooLargeError
+        When the enumeration exceeds :data:`MAX_CANDIDATE_COLUMNS`.
+    """
+    if not isinstance(utility, ColumnUtility):
+        raise MechDesignError(f"utility must be a ColumnUtility, got {utility!r}")
+    if not isinstance(notion, PrivacyNotion):
+        raise MechDesignError(f"expected a privacy notion, got {notion!r}")
+    if notion.n_inputs is not None and notion.n_inputs != utility.n_inputs:
+        raise ShapeMismatchError(f"{notion.label} is on {notion.n_inputs} inputs, {utility.label} on {utility.n_inputs}")
+    start = time.perf_counter()
+    columns, budget_row = extreme_columns(notion, budget, utility.n_inputs)
+    values = utility.columns(columns)
+    doubled = utility.columns(2.0 * columns)
+    if not np.allclose(doubled, 2.0 * values, rtol=1e-9, atol=1e-12):
+        worst = int(np.argmax(np.abs(doubled - 2.0 * values)))
+        raise MechDesignError(f"{utility.label} is not positively homogeneous: μ(2v) = {doubled[worst]:.9g} but "
+                              f"2μ(v) = {2 * values[worst]:.9g} for v = {columns[:, worst]}")
+    try:
+        weights, iterations = solve_column_lp(columns, values, math.exp(budget) if budget_row else None)
+    except RuntimeError as exc:
+        return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
+                      budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    residual = float(np.max(np.abs(columns @ weights - 1.0)))
+    used = weights > NEGLIGIBLE_WEIGHT * weights.max()
+    matrix = clean_mechanism(columns[:, used] * weights[used])
+    label = notion.label
+    matrix, exceeded, note = certify_mechanism(matrix, lambda m: _exceeds(notion, label, m, budget))
+    mechanism = Mechanism(matrix)
+    measured = {label: notion.measure(mechanism)}
+    common = dict(budgets={label: float(budget)}, solver="highs", solve_time=elapsed, iterations=iterations,
+                  max_violation=residual)
+    counts = f"{columns.shape[1]:,} candidate columns, {int(used.sum())} used"
+    if exceeded:
+        return Result(mechanism, utility.value(matrix), "inaccurate", False,
+                      f"the LP optimum fails the measure: {'; '.join(exceeded)} ({counts})", measured, **common)
+    return Result(mechanism, utility.value(matrix), "optimal", True,
+                  f"exact optimum over {counts}; budget re-measured and respected{note}", measured, **common)
+
+
+def _exceeds(notion: PrivacyNotion, label: str, matrix: np.ndarray, budget: float) -> list[str]:
+    value = notion.measure(matrix)
+    return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
