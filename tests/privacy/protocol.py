@@ -12,6 +12,7 @@ Each notion's test module calls these from hypothesis tests:
 from __future__ import annotations
 
 import math
+import warnings
 
 import cvxpy as cp
 import numpy as np
@@ -34,7 +35,10 @@ def _feasible(notion: PrivacyNotion, matrix: np.ndarray, budget: float) -> bool:
     problem = cp.Problem(cp.Minimize(0), notion.constraints(Q, budget) + [cp.Constant(0) <= 1])
     solver = cp.HIGHS if notion.is_linear else cp.CLARABEL
     try:
-        problem.solve(solver=solver)
+        with warnings.catch_warnings():
+            # "Solution may be inaccurate": such a status is not counted as feasible below.
+            warnings.simplefilter("ignore", UserWarning)
+            problem.solve(solver=solver)
     except cp.error.SolverError:
         # Only an "optimal" status demonstrates feasibility. Clarabel sometimes stops with
         # InsufficientProgress on power-cone problems that are infeasible by a small margin.
