@@ -186,3 +186,30 @@ def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int)
     if (array[:, 0] == array[:, 1]).any():
         raise MechDesignError("a neighbour pair joins an input to itself")
     return np.unique(np.sort(array, axis=1), axis=0)
+
+
+def as_probability_budget(value: Any, name: str = "T") -> float:
+    """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1."""
+    number = _as_real(value, name)
+    if not 0.0 <= number <= 1.0:
+        raise InvalidBudgetError(f"{name} must be a probability 0 <= {name} <= 1, got {number!r}")
+    return number
+
+
+def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.ndarray:
+    """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps)."""
+    vector = _as_float_array(np.atleast_1d(values), name, 1, MechDesignError)
+    if size is not None and vector.size != size:
+        raise ShapeMismatchError(f"{name} has {vector.size} entries, expected {size}")
+    if (vector <= 0).any():
+        index = int(np.argmin(vector))
+        raise MechDesignError(f"{name} must be strictly positive, but entry {index} is {vector[index]!r}")
+    return vector
+
+
+def as_norm_order(value: Any, name: str = "p") -> float:
+    """Validate the order of an ℓp norm: a number p ≥ 1 (``inf`` allowed)."""
+    number = _as_real(value, name)
+    if number < 1.0:
+        raise InvalidBudgetError(f"{name} must be a norm order >= 1 (or inf), got {number!r}")
+    return number
