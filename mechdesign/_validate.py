@@ -192,7 +192,7 @@ def as_probability_budget(value: Any, name: str = "T") -> float:
     """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1."""
     number = _as_real(value, name)
     if not 0.0 <= number <= 1.0:
-        raise InvalidBudgetError(f"{name} must be a probability 0 <= {name} <= 1, got {number!r}")
+        raise InvalidBudgetError(f"{name} must be a probability in [0, 1], got {number!r}")
     return number
 
 
