@@ -251,9 +251,18 @@ def coordinate_hits(guesses: np.ndarray, values: np.ndarray, tolerances: np.ndar
     return np.abs(guesses[:, None, :] - values[None, :, :]) <= tolerances * (1.0 + EVENT_RTOL)
 
 
+def window_candidates(values: np.ndarray, tolerance: float) -> np.ndarray:
+    """Guesses ``v + ε`` for one secret whose covered value sets are maximal (not inside another's)."""
+    distinct = np.unique(values)
+    guesses = distinct + tolerance
+    last = np.searchsorted(distinct, guesses + tolerance * (1.0 + EVENT_RTOL), side="right")
+    keep = np.concatenate([[True], last[1:] > last[:-1]])
+    return guesses[keep]
+
+
 def product_candidates(values: np.ndarray, tolerances: np.ndarray) -> np.ndarray:
-    """Every combination of per-secret guesses ``v + ε_i`` (``v`` a distinct value of secret ``i``)."""
-    axes = [np.unique(values[:, i]) + tolerances[i] for i in range(values.shape[1])]
+    """Every combination of per-secret maximal window guesses (:func:`window_candidates`)."""
+    axes = [window_candidates(values[:, i], tolerances[i]) for i in range(values.shape[1])]
     count = int(np.prod([a.size for a in axes], dtype=float))
     if count * values.shape[0] > MAX_COVERAGE_ENTRIES:
         raise ProblemTooLargeError(f"{count} candidate guesses × {values.shape[0]} inputs exceeds {MAX_COVERAGE_ENTRIES}")
@@ -275,14 +284,11 @@ def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
 
 
 def maximal_rows(hits: np.ndarray) -> np.ndarray:
-    """The distinct rows of a boolean matrix that are not contained in another row, as floats."""
-    rows = np.unique(hits.astype(bool), axis=0)
-    rows = rows[np.argsort(-rows.sum(axis=1), kind="stable")]
-    kept: list[np.ndarray] = []
-    for row in rows:
-        if not any(np.all(other >= row) for other in kept):
-            kept.append(row)
-    return np.array(kept, dtype=float)
+    """The distinct rows of a boolean matrix that are not strictly contained in another row, as floats."""
+    rows = np.unique(hits.astype(bool), axis=0).astype(float)
+    outside = rows @ (1.0 - rows).T  # outside[i, j] = number of ones of row i missing from row j
+    np.fill_diagonal(outside, 1.0)
+    return rows[~(outside == 0).any(axis=1)]
 
 
 # ------------------------------------------------------------------------------- optimal designs
