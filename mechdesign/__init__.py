@@ -27,6 +27,15 @@ from .privacy import (
     PrivacyNotion,
 )
 from .solve import DesignProblem, Result, design
+from .parameter_spaces import ParameterSpace, SupportDistortion
+from .privacy.summary import (
+    GroupPrivacy,
+    IntersectionPrivacy,
+    LpNormPrivacy,
+    UnionPrivacy,
+    design_worst_case_distortion,
+    worst_case_tradeoff,
+)
 from .utility import (
     ExpectedDistortion,
     MutualInformation,
@@ -40,6 +49,14 @@ from .utility import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "GroupPrivacy",
+    "IntersectionPrivacy",
+    "LpNormPrivacy",
+    "ParameterSpace",
+    "SupportDistortion",
+    "UnionPrivacy",
+    "design_worst_case_distortion",
+    "worst_case_tradeoff",
     "ApproximateDifferentialPrivacy",
     "Curve",
     "DesignProblem",

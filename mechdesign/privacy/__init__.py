@@ -7,8 +7,14 @@ from .maximal_leakage import MaximalLeakage
 from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
+from .summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, SummaryStatisticPrivacy, UnionPrivacy
 
 __all__ = [
+    "GroupPrivacy",
+    "IntersectionPrivacy",
+    "LpNormPrivacy",
+    "SummaryStatisticPrivacy",
+    "UnionPrivacy",
     "ApproximateDifferentialPrivacy",
     "BudgetParameter",
     "DifferentialPrivacy",

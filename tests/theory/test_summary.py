@@ -218,3 +218,24 @@ def test_domains_are_checked():
         theory.prop_c1(0.5, [0.1])
     with pytest.raises(MechDesignError, match="non-empty subset"):
         theory.prop_c6_distortion(["tau"], [1, 1, 1, 1])
+
+
+def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
+    # Errata (Wang et al. Props. C.1/C.3/C.5, printed ⌈1/(1 − (1−T)^{1/d}) − 1⌉): on an 8 × 5 grid of
+    # (μ, σ) (spacing 0.1, ε = 0.04, uniform prior) the LP-optimal mechanism at T = 0.425 has union
+    # privacy 0.4161 and Δ = √0.05 = 0.2236 < √2 · ⌈3.137⌉ · 0.04 = 0.2263; the plain factor
+    # (0.1775, implemented by prop_c1) holds. A brute-force fine grid of guesses confirms the privacy.
+    space = ParameterSpace.gaussian_1d(np.arange(8) * 0.1, 1 + np.arange(5) * 0.1, [0.04, 0.04])
+    notion = UnionPrivacy(space)
+    T = 0.425
+    result = design_worst_case_distortion(notion, T)
+    assert result.success
+    ceiling_bound = math.sqrt(2) * math.ceil(1 / (1 - math.sqrt(1 - T)) - 1) * 0.04
+    assert result.objective == pytest.approx(math.sqrt(0.05), abs=BOUND_ATOL)
+    assert result.objective < ceiling_bound
+    assert result.objective > theory.prop_c1(T, [0.04, 0.04])
+    mu, sd = np.arange(-0.1, 0.8, 0.005), np.arange(0.9, 1.5, 0.005)
+    guesses = np.stack(np.meshgrid(mu, sd, indexing="ij"), -1).reshape(-1, 2)
+    joint = space.prior.probabilities[:, None] * result.mechanism.matrix
+    brute = (notion.success(guesses, space.secret_values).astype(float) @ joint).max(axis=0).sum()
+    assert brute <= notion.measure(result.mechanism) + 1e-12 <= T + 1e-6
