@@ -292,6 +292,11 @@ def maximal_rows(hits: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------- optimal designs
+def _check_notion(notion: Any) -> None:
+    if not isinstance(notion, SummaryStatisticPrivacy):
+        raise MechDesignError(f"expected a summary statistic privacy notion (union, intersection, group, ℓp), got {notion!r}")
+
+
 def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: str = "highs") -> tuple[float, np.ndarray | None]:
     """The least attacker success ``min Π(Q)`` over mechanisms with worst-case distortion ≤ ``threshold``.
 
@@ -299,6 +304,7 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     Returns the optimum and the (cleaned) minimizer, or ``(inf, None)`` when no mechanism has this
     distortion (some supported input has no output within ``threshold``).
     """
+    _check_notion(notion)
     space = notion.space
     forbidden = np.zeros(space.cost.shape, dtype=bool)
     forbidden[space.support] = space.cost[space.support] > threshold + THRESHOLD_ATOL
@@ -343,6 +349,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     least feasible one. The mechanism is re-measured (privacy by the notion's own measure,
     distortion by :class:`~mechdesign.parameter_spaces.SupportDistortion`).
     """
+    _check_notion(notion)
     T = notion.scaled_budget(budget)
     start = time.perf_counter()
     grid = distortion_thresholds(notion.space)

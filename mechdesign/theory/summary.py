@@ -192,3 +192,40 @@ def prop_c6_distortion(secrets: Sequence[str], steps: Sequence[float]) -> float:
     if {"sigma1", "sigma2"} & set(secrets):
         total += s[2] ** 2 + s[3] ** 2
     return 0.5 * math.sqrt(total)
+
+
+def _triangle_miss(s_a: float, s_b: float, length_a: float, length_b: float) -> float:
+    """``1 − 1[L^α > 0, L^β > 0] · ½ L^α L^β / (s_a s_b)`` (Prop. C.6)."""
+    return 1.0 - (0.5 * length_a * length_b / (s_a * s_b) if length_a > 0 and length_b > 0 else 0.0)
+
+
+def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], steps: Sequence[float], alpha: float) -> float:
+    """Wang et al. Prop. C.6 (Algorithm 3, uniform μ1, μ2, √λ1, √λ2): ``Π ≤ P_μ + P_σ − P_μ P_σ``.
+
+    ``tolerances`` are ε for ``secrets`` (in the same order); ``steps = (s_μ1, s_μ2, s_a, s_b)``;
+    ``0 < α < π/2``. ``P_μ = 1 − Π_i (1 − 1[μ_i ∈ G] 2ε_μi/s_μi)`` and ``P_σ`` is ``P_σ1``, ``P_σ2`` or
+    ``P_σ1,σ2`` (each ``1 − ½ L^α L^β/(s_a s_b)`` when both lengths are positive, else 1) with the
+    lengths ``L`` printed in Prop. C.6.
+    """
+    s = as_positive_vector(steps, "steps", size=4)
+    eps = dict(zip(secrets, as_positive_vector(tolerances, "tolerances", size=len(secrets))))
+    if set(eps) - {"mu1", "mu2", "sigma1", "sigma2"} or not eps:
+        raise MechDesignError(f"secrets must be a non-empty subset of mu1, mu2, sigma1, sigma2, got {list(secrets)}")
+    angle = float(alpha)
+    if not 0.0 < angle < math.pi / 2:
+        raise MechDesignError(f"Prop. C.6 needs 0 < alpha < pi/2, got {alpha!r}")
+    c, n = math.cos(angle), math.sin(angle)
+    r2 = math.sqrt(2.0)
+    p_mu = 1.0 - math.prod(1.0 - 2.0 * eps[m] / s[i] for i, m in enumerate(("mu1", "mu2")) if m in eps)
+    e1, e2 = eps.get("sigma1"), eps.get("sigma2")
+    if e1 is not None and e2 is not None:
+        la = s[2] - max(e1 / c, e2 / n) - max(e1 / c + r2 * e1 * c, e2 / n + r2 * e2 * n)
+        lb = s[3] - max(e1 / n, e2 / c) - max(e1 / n + r2 * e1 * n, e2 / c + r2 * e2 * c)
+        p_sigma = _triangle_miss(s[2], s[3], la, lb)
+    elif e1 is not None:
+        p_sigma = _triangle_miss(s[2], s[3], s[2] - 2 * e1 / c - r2 * e1 * c, s[3] - 2 * e1 / n - r2 * e1 * n)
+    elif e2 is not None:
+        p_sigma = _triangle_miss(s[2], s[3], s[2] - 2 * e2 / n - r2 * e2 * n, s[3] - 2 * e2 / c - r2 * e2 * c)
+    else:
+        p_sigma = 0.0
+    return p_mu + p_sigma - p_mu * p_sigma

@@ -202,3 +202,6 @@ def test_bad_notion_parameters_raise():
         LpNormPrivacy(three, 2, 0.3)
     with pytest.raises(MechDesignError, match="expected a ParameterSpace"):
         UnionPrivacy(np.eye(3))
+    from mechdesign import MaximalLeakage
+    with pytest.raises(MechDesignError, match="summary statistic privacy notion"):
+        design_worst_case_distortion(MaximalLeakage(), 0.5)

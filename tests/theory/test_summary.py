@@ -239,3 +239,28 @@ def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
     joint = space.prior.probabilities[:, None] * result.mechanism.matrix
     brute = (notion.success(guesses, space.secret_values).astype(float) @ joint).max(axis=0).sum()
     assert brute <= notion.measure(result.mechanism) + 1e-12 <= T + 1e-6
+
+
+@pytest.mark.parametrize("secrets", [["sigma1"], ["sigma2"], ["mu1", "sigma1"], ["sigma1", "sigma2"]])
+@pytest.mark.parametrize("alpha", [0.3, 0.8, 1.2])
+def test_prop_c6_privacy_bound_holds_on_a_grid(secrets, alpha):
+    # Prop. C.6: Alg. 3's union privacy is at most P_μ + P_σ − P_μ P_σ (uniform μ, √λ). Exact grid
+    # privacy (a, b ∈ {1, 1.2, …, 2.8}, μ1 ∈ {0, …, 0.6}, ε = 0.05) stays below it (loosely: the
+    # bound counts only a triangle of misses per interval; 0.2–0.41 on the grid vs 0.67–0.79).
+    eps, steps = [0.05] * len(secrets), [0.8, 1.0, 1.0, 1.0]
+    levels = [np.arange(4) * 0.2, [0.0], (1 + np.arange(10) * 0.2) ** 2, (1 + np.arange(10) * 0.2) ** 2, [alpha]]
+    space = ParameterSpace.gaussian_2d(levels, secrets, eps)
+    release = lambda rows: algorithm3(rows, secrets, [0.0, 0.0, 1.0, 1.0], steps)
+    space = space.with_outputs(release(space.points), keep=False)
+    measured = UnionPrivacy(space).measure(space.deterministic_mechanism(release))
+    assert measured <= theory.prop_c6_privacy_bound(secrets, eps, steps, alpha)
+
+
+def test_prop_c6_domain():
+    with pytest.raises(MechDesignError, match="0 < alpha < pi/2"):
+        theory.prop_c6_privacy_bound(["sigma1"], [0.1], [1, 1, 1, 1], 0.0)
+    with pytest.raises(MechDesignError, match="non-empty subset"):
+        theory.prop_c6_privacy_bound(["tau"], [0.1], [1, 1, 1, 1], 0.5)
+    # only means: P_σ = 0 and the bound is Prop. C.4's privacy
+    assert theory.prop_c6_privacy_bound(["mu1", "mu2"], [0.1, 0.2], [1.0, 2.0, 1, 1], 0.5) == pytest.approx(
+        theory.prop_c4([0.1, 0.2], [1.0, 2.0])[0])
