@@ -234,6 +234,12 @@ def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
     assert result.objective == pytest.approx(math.sqrt(0.05), abs=BOUND_ATOL)
     assert result.objective < ceiling_bound
     assert result.objective > theory.prop_c1(T, [0.04, 0.04])
+    # Thm. 5.3 with β = d = 2 (singleton groups = union) read with a ceiling on its factor fails the
+    # same way (0.2263); the plain factor, implemented by thm_5_3, gives 0.1775.
+    gamma = theory.gamma_arithmetic(space)
+    ceiling_5_3 = 2 * gamma * math.ceil(1 / (1 - math.sqrt(1 - T))) * 0.04 - 2 * gamma * 0.04
+    assert ceiling_5_3 == pytest.approx(ceiling_bound, abs=1e-12) and result.objective < ceiling_5_3
+    assert result.objective > theory.thm_5_3(T, [0.04, 0.04], gamma, 2)
     mu, sd = np.arange(-0.1, 0.8, 0.005), np.arange(0.9, 1.5, 0.005)
     guesses = np.stack(np.meshgrid(mu, sd, indexing="ij"), -1).reshape(-1, 2)
     joint = space.prior.probabilities[:, None] * result.mechanism.matrix
