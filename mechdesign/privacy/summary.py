@@ -185,7 +185,7 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
         The parameter space (its per-secret tolerances are not used).
     p
         Norm order ``p ≥ 1`` or ``inf``. Exact best attackers are implemented for ``p = inf`` (any
-        ``d``), ``d = 1`` (any ``p``), and ``d = 2`` with ``p ∈ {1, 2}``.
+        ``d``) and for ``d ≤ 2`` (any ``p``).
     tolerance
         ``ε_p > 0``.
     """
@@ -197,10 +197,10 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
         self.p = as_norm_order(p)
         self.tolerance = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
         d = space.n_secrets
-        if not (self.p == np.inf or d == 1 or (d == 2 and self.p in (1.0, 2.0))):
+        if not (self.p == np.inf or d <= 2):
             raise MechDesignError(
-                f"the exact best attacker for ℓp privacy is implemented for p = inf, d = 1, or d = 2 with "
-                f"p in (1, 2); got p = {self.p!r} with d = {d}"
+                f"the exact best attacker for ℓp privacy is implemented for p = inf or d <= 2; "
+                f"got p = {self.p!r} with d = {d}"
             )
         super().__init__(space)
 
@@ -221,7 +221,10 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
         if self.p == 1.0:  # |a| + |b| = max(|a + b|, |a − b|): a box in rotated coordinates
             rotated = product_candidates(np.stack([values.sum(1), values[:, 0] - values[:, 1]], 1), np.full(2, eps))
             return np.stack([(rotated[:, 0] + rotated[:, 1]) / 2, (rotated[:, 0] - rotated[:, 1]) / 2], 1)
-        return np.vstack([np.unique(values, axis=0), circle_intersections(np.unique(values, axis=0), eps)])
+        points = np.unique(values, axis=0)
+        if self.p == 2.0:
+            return np.vstack([points, circle_intersections(points, eps)])
+        return np.vstack([points, sphere_intersections(points, eps, self.p)])
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -281,6 +284,51 @@ def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
     normal = np.stack([a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]], 1) / (2 * half[:, None])
     offset = np.sqrt(np.maximum(radius**2 - half**2, 0.0))[:, None] * normal
     return np.vstack([middle + offset, middle - offset]).reshape(-1, 2)
+
+
+#: Samples of the angle along an ℓp circle when bracketing its intersections with another one.
+ANGLE_SAMPLES = 720
+#: Bisection steps refining each bracketed intersection (the bracket shrinks by 2^-60).
+BISECTION_STEPS = 60
+
+
+def sphere_intersections(points: np.ndarray, radius: float, p: float) -> np.ndarray:
+    """Intersection points of the ℓp circles (``1 < p < ∞``) of radius ``radius`` around every pair of
+    2-D ``points``, plus each pair's midpoint (the touching point when they are tangent).
+
+    The circle around ``a`` is ``a + r (sgn cos t |cos t|^{2/p}, sgn sin t |sin t|^{2/p})``; the sign
+    changes of ``‖x(t) − b‖_p − r`` over :data:`ANGLE_SAMPLES` angles bracket the (at most two,
+    strictly convex norm) intersections, refined by bisection.
+    """
+    i, j = np.triu_indices(points.shape[0], k=1)
+    a, b = points[i], points[j]
+    gap = np.linalg.norm(b - a, ord=p, axis=1)
+    keep = (gap > 0) & (gap <= 2 * radius * (1.0 + EVENT_RTOL))
+    a, b = a[keep], b[keep]
+
+    def on_circle(t: np.ndarray) -> np.ndarray:  # (pairs, k, 2)
+        c, s = np.cos(t), np.sin(t)
+        unit = np.stack([np.sign(c) * np.abs(c) ** (2 / p), np.sign(s) * np.abs(s) ** (2 / p)], -1)
+        return a[:, None, :] + radius * unit
+
+    def excess(t: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(on_circle(t) - b[:, None, :], ord=p, axis=2) - radius
+
+    angles = np.linspace(0, 2 * np.pi, ANGLE_SAMPLES + 1)
+    values = excess(np.broadcast_to(angles, (a.shape[0], angles.size)))
+    pair, k = np.nonzero(np.signbit(values[:, :-1]) != np.signbit(values[:, 1:]))
+    low, high = angles[k], angles[k + 1]
+    a, b = a[pair], b[pair]
+    low_value = values[pair, k]
+    for _ in range(BISECTION_STEPS):
+        middle = (low + high) / 2
+        middle_value = excess(middle[:, None])[:, 0]
+        same = np.signbit(middle_value) == np.signbit(low_value)
+        low, low_value = np.where(same, middle, low), np.where(same, middle_value, low_value)
+        high = np.where(same, high, middle)
+    crossings = on_circle(((low + high) / 2)[:, None])[:, 0, :] if pair.size else np.empty((0, 2))
+    midpoints = (points[i][keep] + points[j][keep]) / 2
+    return np.vstack([crossings, midpoints])
 
 
 def maximal_rows(hits: np.ndarray) -> np.ndarray:

@@ -42,7 +42,8 @@ def small_space(seed=0, n=5, d=2):
 
 def notions(space):
     return [UnionPrivacy(space), IntersectionPrivacy(space), GroupPrivacy(space, [[0], [1]]),
-            LpNormPrivacy(space, 2, 0.4), LpNormPrivacy(space, 1, 0.4), LpNormPrivacy(space, np.inf, 0.3)]
+            LpNormPrivacy(space, 2, 0.4), LpNormPrivacy(space, 1, 0.4), LpNormPrivacy(space, np.inf, 0.3),
+            LpNormPrivacy(space, 3, 0.35), LpNormPrivacy(space, 1.5, 0.4)]
 
 
 def brute_force(notion, matrix, guesses):
