@@ -206,3 +206,19 @@ def test_bad_notion_parameters_raise():
     from mechdesign import MaximalLeakage
     with pytest.raises(MechDesignError, match="summary statistic privacy notion"):
         design_worst_case_distortion(MaximalLeakage(), 0.5)
+
+
+def test_expected_distortion_curve_with_probability_budgets():
+    # The notions plug into trace_curve with T as the swept budget: the optimal expected W2
+    # distortion is non-increasing in T, infeasible (NaN) below the prior vulnerability and 0 at T = 1.
+    from mechdesign import trace_curve
+    space = ParameterSpace.gaussian_1d([0.0, 0.5, 1.0], [1.0, 1.5], [0.2, 0.2])
+    notion = IntersectionPrivacy(space)
+    floor = notion.prior_vulnerability()
+    budgets = [floor / 2, floor, 0.5, 0.75, 1.0]
+    curve = trace_curve(notion, space.expected_distortion(), budgets)
+    assert np.isnan(curve.y[0]) and not curve.results[0].success
+    finite = curve.y[1:]
+    assert np.all(np.diff(finite) <= 1e-9) and finite[-1] == pytest.approx(0.0, abs=1e-9)
+    for result, T in zip(curve.results[1:], budgets[1:]):
+        assert result.certified and notion.measure(result.mechanism) <= T + 1e-6
