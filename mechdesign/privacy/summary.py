@@ -87,7 +87,8 @@ class SummaryStatisticPrivacy(PrivacyNotion):
                 f"{guesses.shape[0]} candidate guesses × {space.n_inputs} inputs = {size} exceeds {MAX_COVERAGE_ENTRIES}"
             )
         self.guesses = guesses
-        self.coverage = maximal_rows(self.success(guesses, space.secret_values))
+        self._hits = self.success(guesses, space.secret_values).astype(float)
+        self.coverage = maximal_rows(self._hits)
         self._gains = self.coverage * space.prior.probabilities[None, :]
 
     @abstractmethod
@@ -117,8 +118,7 @@ class SummaryStatisticPrivacy(PrivacyNotion):
         # Independent of the constraints: every candidate guess (not only the maximal covered sets)
         # is evaluated with the success event on the joint distribution of (θ, θ').
         joint = self.space.prior.probabilities[:, None] * matrix
-        hits = self.success(self.guesses, self.space.secret_values).astype(float)
-        return float((hits @ joint).max(axis=0).sum())
+        return float((self._hits @ joint).max(axis=0).sum())
 
     def prior_vulnerability(self) -> float:
         """Success of the best attacker seeing nothing: the smallest T any mechanism reaches."""
