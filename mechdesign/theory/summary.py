@@ -91,7 +91,8 @@ def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     ``Δ > 2γ [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ of eq. (4), :func:`gamma_geometric`).
 
     As printed the bracket may read as a ceiling; the proof (App. B.1) supports the plain factor,
-    which is what is returned (a ceiling of it is not implied for ``d > 1``).
+    which is what is returned (a ceiling of it is not implied for ``d > 1``). With γ of eq. (4) the
+    statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
     """
     d, geometric, _ = _means(tolerances)
     return 2.0 * _check_gamma(gamma) * union_factor(T, d) * geometric
@@ -107,7 +108,10 @@ def thm_5_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
 
 def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) -> float:
     """Group secrets privacy lower bound, Wang et al. Thm. 5.3:
-    ``Δ > 2γ (1 − (1−T)^{1/β})^{−β/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` with β groups."""
+    ``Δ > 2γ (1 − (1−T)^{1/β})^{−β/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` with β groups.
+
+    With γ of eq. (9) the statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+    """
     d, geometric, arithmetic = _means(tolerances)
     beta, value, g = as_positive_int(n_groups, "n_groups"), _check_T(T), _check_gamma(gamma)
     if beta > d:

@@ -270,3 +270,32 @@ def test_prop_c6_domain():
     # only means: P_σ = 0 and the bound is Prop. C.4's privacy
     assert theory.prop_c6_privacy_bound(["mu1", "mu2"], [0.1, 0.2], [1.0, 2.0, 1, 1], 0.5) == pytest.approx(
         theory.prop_c4([0.1, 0.2], [1.0, 2.0])[0])
+
+
+def test_thm_4_1_and_5_3_fail_with_their_gamma_and_hold_with_gamma_max():
+    # Errata (Wang et al. Thms. 4.1 and 5.3): θ_i = N(e_i, I_8), i = 0…7, uniform prior; secrets
+    # g1 = Σ_k k μ_k and g2 = Σ_k π(k) μ_k (so g(θ_i) = (i, π(i))), ε = 0.49; W2(θ_i, θ_j) = √2 and
+    # W2(θ_i, N(0, I)) = 1. Releasing N(0, I) always has union privacy 2/8 and Δ = 1, but with
+    # γ of eq. (4) (resp. eq. (9)) Thm. 4.1 (resp. Thm. 5.3, β = d = 2) claims Δ > 1.157 (1.120).
+    # With γ_max = inf D / max_i |Δg_i| both bounds hold (0.640).
+    n, perm = 8, np.array([3, 2, 6, 7, 0, 1, 5, 4])
+    secrets = np.stack([np.arange(n), perm], axis=1).astype(float)
+    means = np.eye(n)
+    euclidean = lambda a, b: np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
+    space = ParameterSpace(means, lambda rows: rows @ secrets, [0.49, 0.49], euclidean,
+                           outputs=np.vstack([means, np.zeros(n)]))
+    notion, T = UnionPrivacy(space), 0.25
+    constant = np.zeros((n, n + 1))
+    constant[:, np.flatnonzero(~space.outputs.any(axis=1))] = 1.0  # always release N(0, I)
+    assert notion.measure(constant) == pytest.approx(T, abs=EXACT_ATOL)
+    assert space.support_distortion().value(constant) == pytest.approx(1.0, abs=EXACT_ATOL)
+    guesses = np.stack(np.meshgrid(np.arange(-1, 9, 0.05), np.arange(-1, 9, 0.05), indexing="ij"), -1).reshape(-1, 2)
+    assert (notion.success(guesses, space.secret_values) @ space.prior.probabilities).max() <= T + EXACT_ATOL
+    result = design_worst_case_distortion(notion, T)
+    assert result.success and result.objective == pytest.approx(1.0, abs=BOUND_ATOL)
+    eps = space.tolerances
+    assert theory.thm_4_1(T, eps, theory.gamma_geometric(space)) > 1.15
+    assert theory.thm_5_3(T, eps, theory.gamma_arithmetic(space), 2) > 1.11
+    gamma_max = theory.gamma_max(space)
+    assert theory.thm_4_1(T, eps, gamma_max) < result.objective
+    assert theory.thm_5_3(T, eps, gamma_max, 2) < result.objective
