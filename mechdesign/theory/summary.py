@@ -135,19 +135,34 @@ def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
     return float(eps.max()) if order == math.inf else float((eps**order).sum() ** (1.0 / order))
 
 
+#: γ of the corrected Gaussian bounds: ``D = ½ W2 ≥ ½ |Δg_i|`` for a mean or SD secret (Lemmas C.7, C.8).
+GAUSSIAN_GAMMA = 0.5
+
+
 def prop_c1(T: float, tolerances: Sequence[float]) -> float:
-    """Wang et al. Prop. C.1 (1-D Gaussian, secrets μ and σ): Thm. 4.1 with γ = √2/2,
-    ``Δ > √2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``."""
+    """Wang et al. Prop. C.1 (1-D Gaussian, secrets μ and σ), corrected:
+    ``Δ > [1/(1 − √(1−T)) − 1] √(ε1 ε2)`` (Thm. 4.1 with γ = γ_max = ½).
+
+    As printed, ``√2 [·]`` (γ = √2/2) — and with a ceiling — it is false for some priors
+    (docs/errata.md); :func:`prop_c1_printed` returns the printed value.
+    """
+    if len(tolerances) != 2:
+        raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
+    return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
+
+
+def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
+    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`."""
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
     return thm_4_1(T, tolerances, math.sqrt(2.0) / 2.0)
 
 
 def prop_c3(T: float, tolerances: Sequence[float]) -> float:
-    """Wang et al. Props. C.3 (diagonal Gaussian) and C.5 (2-D Gaussian, d ≤ 4): Thm. 4.1 with
-    γ = √d/2, ``Δ > √d [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}``."""
-    d = len(tolerances)
-    return thm_4_1(T, tolerances, math.sqrt(d) / 2.0)
+    """Wang et al. Props. C.3 (diagonal Gaussian) and C.5 (2-D Gaussian, d ≤ 4), corrected:
+    ``Δ > [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ = ½; printed with ``√d`` instead of 1, which
+    is false for some priors: docs/errata.md)."""
+    return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
 
 
 prop_c5 = prop_c3
@@ -175,7 +190,8 @@ def prop_c2(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float,
 def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float:
     """``c_{ε,s} = c_ε c_2 / (c_1 (1 − 2 c_2))`` of Props. C.2/C.4 (App. C.5.2, C.5.4), with
     ``x_i = ε_i/s_i``, ``c_1 = min x_i``, ``c_2 = max x_i`` and ``c_ε = √(mean ε_i²) / (Π ε_i)^{1/d}``:
-    the claimed ratio ``Δ < c_{ε,s} Δ_opt``. Needs ``2 c_2 < 1``."""
+    the claimed ratio ``Δ < c_{ε,s} Δ_opt``. Needs ``2 c_2 < 1``. It rests on the printed Prop. C.3;
+    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md)."""
     eps = as_positive_vector(tolerances, "tolerances")
     s = as_positive_vector(steps, "steps", size=eps.size)
     x = eps / s

@@ -8,7 +8,7 @@ import pytest
 
 from mechdesign import MechDesignError
 from mechdesign.mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
-from mechdesign.parameter_spaces import ParameterSpace
+from mechdesign.parameter_spaces import ParameterSpace, diagonal_gaussian_w2
 from mechdesign.privacy.summary import (
     GroupPrivacy,
     IntersectionPrivacy,
@@ -99,11 +99,14 @@ def test_alg2_within_claimed_constant_of_the_lower_bound():
         eps = rng.uniform(0.05, 1.0, d)
         steps = eps / rng.uniform(0.02, 0.45, d)
         privacy, distortion = theory.prop_c4(eps, steps)
-        assert distortion <= theory.ratio_constant(eps, steps) * theory.prop_c3(privacy, eps) * (1 + RATIO_RTOL)
+        printed_c3 = theory.thm_4_1(privacy, eps, math.sqrt(d) / 2)  # the algebra of App. C.5.4
+        assert distortion <= theory.ratio_constant(eps, steps) * printed_c3 * (1 + RATIO_RTOL)
+        # with the corrected Prop. C.3 the proven ratio is √d · c_{ε,s}
+        assert distortion <= math.sqrt(d) * theory.ratio_constant(eps, steps) * theory.prop_c3(privacy, eps) * (1 + RATIO_RTOL)
     for ratio in (0.05, 0.1, 0.25):
         eps = np.full(3, 0.2)
         privacy, distortion = theory.prop_c4(eps, eps / ratio)
-        assert distortion <= 2 * theory.prop_c3(privacy, eps) * (1 + RATIO_RTOL)
+        assert distortion <= 2 * theory.thm_4_1(privacy, eps, math.sqrt(3) / 2) * (1 + RATIO_RTOL)
 
 
 def test_alg1_against_lp_optimum_on_a_grid():
@@ -136,7 +139,8 @@ def test_gamma_of_gaussian_spaces():
     assert theory.gamma_max(space) == pytest.approx(0.5, abs=EXACT_ATOL)
     three = ParameterSpace.diagonal_gaussian([[0.0, 0.5], [0.0, 0.5]], [[1.0, 1.5], [1.0]], ["mu1", "mu2", "sigma1"], [0.1] * 3)
     assert theory.gamma_geometric(three) == pytest.approx(math.sqrt(3) / 2, abs=EXACT_ATOL)
-    assert theory.prop_c1(0.5, [0.1, 0.2]) == pytest.approx(theory.thm_4_1(0.5, [0.1, 0.2], math.sqrt(2) / 2))
+    assert theory.prop_c1_printed(0.5, [0.1, 0.2]) == pytest.approx(theory.thm_4_1(0.5, [0.1, 0.2], math.sqrt(2) / 2))
+    assert theory.prop_c1(0.5, [0.1, 0.2]) == pytest.approx(theory.thm_4_1(0.5, [0.1, 0.2], theory.gamma_max(space)))
 
 
 def test_lower_bounds_hold_against_lp_optimum_1d_gaussian():
@@ -153,6 +157,7 @@ def test_lower_bounds_hold_against_lp_optimum_1d_gaussian():
         union, inter = optimal_distortion(curves["union"], T), optimal_distortion(curves["inter"], T)
         assert union > theory.thm_4_1(T, eps, gg) - BOUND_ATOL
         assert union > theory.prop_c1(T, eps) - BOUND_ATOL
+        assert union > theory.prop_c1_printed(T, eps) - BOUND_ATOL  # not contradicted on a full grid
         assert union > theory.thm_5_3(T, eps, ga, 2) - BOUND_ATOL  # two singleton groups = union
         assert inter > theory.thm_5_1(T, eps, ga) - BOUND_ATOL
         assert inter > theory.thm_5_3(T, eps, ga, 1) - BOUND_ATOL
@@ -179,6 +184,7 @@ def test_lower_bounds_hold_against_lp_optimum_diagonal_and_histograms():
     curve = worst_case_tradeoff(UnionPrivacy(three))
     for T in BUDGETS:
         assert optimal_distortion(curve, T) > theory.prop_c3(T, three.tolerances) - BOUND_ATOL
+        assert optimal_distortion(curve, T) > theory.thm_4_1(T, three.tolerances, math.sqrt(3) / 2) - BOUND_ATOL
     rng = np.random.default_rng(0)
     hist = np.round(rng.dirichlet(np.ones(3), size=12), 2)
     hist[:, 2] = 1 - hist[:, :2].sum(axis=1)
@@ -233,7 +239,7 @@ def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
     ceiling_bound = math.sqrt(2) * math.ceil(1 / (1 - math.sqrt(1 - T)) - 1) * 0.04
     assert result.objective == pytest.approx(math.sqrt(0.05), abs=BOUND_ATOL)
     assert result.objective < ceiling_bound
-    assert result.objective > theory.prop_c1(T, [0.04, 0.04])
+    assert result.objective > theory.prop_c1_printed(T, [0.04, 0.04]) > theory.prop_c1(T, [0.04, 0.04])
     # Thm. 5.3 with β = d = 2 (singleton groups = union) read with a ceiling on its factor fails the
     # same way (0.2263); the plain factor, implemented by thm_5_3, gives 0.1775.
     gamma = theory.gamma_arithmetic(space)
@@ -299,3 +305,24 @@ def test_thm_4_1_and_5_3_fail_with_their_gamma_and_hold_with_gamma_max():
     gamma_max = theory.gamma_max(space)
     assert theory.thm_4_1(T, eps, gamma_max) < result.objective
     assert theory.thm_5_3(T, eps, gamma_max, 2) < result.objective
+
+
+def test_prop_c1_as_printed_fails_for_a_sparse_prior():
+    # Errata (Wang et al. Prop. C.1, γ = √2/2): prior uniform on the 8 Gaussians (μ, σ) = (i, π(i) + 1),
+    # π = (3, 2, 6, 7, 0, 1, 5, 4), ε = (0.49, 0.49). Releasing N(3.5, 4.5²) always has union privacy
+    # 2/8 and Δ = √(3.5² + 0.5²) = 3.536 (the LP optimum), below the printed 4.479; the corrected
+    # bound (γ = ½) is 3.200.
+    perm = np.array([3, 2, 6, 7, 0, 1, 5, 4])
+    points = np.stack([np.arange(8), perm + 1.0], axis=1)
+    space = ParameterSpace(points, lambda rows: rows, [0.49, 0.49], diagonal_gaussian_w2,
+                           outputs=np.vstack([points, [[3.5, 4.5]]]))
+    notion, T = UnionPrivacy(space), 0.25
+    constant = np.zeros((8, 9))
+    constant[:, 8] = 1.0
+    assert notion.measure(constant) == pytest.approx(T, abs=EXACT_ATOL)
+    assert space.support_distortion().value(constant) == pytest.approx(math.hypot(3.5, 0.5), abs=EXACT_ATOL)
+    result = design_worst_case_distortion(notion, T)
+    assert result.success and result.objective == pytest.approx(math.hypot(3.5, 0.5), abs=BOUND_ATOL)
+    assert theory.gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
+    assert theory.prop_c1_printed(T, space.tolerances) > 4.47 > result.objective
+    assert theory.prop_c1(T, space.tolerances) < result.objective
