@@ -33,7 +33,7 @@ from ._validate import as_cost_matrix, as_positive_vector
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
 from .utility.base import Objective
-from .utility.distortion import ExpectedDistortion
+from .utility.distortion import ExpectedDistortion, WorstCaseInputDistortion
 
 Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -193,6 +193,12 @@ class ParameterSpace:
     def expected_distortion(self) -> ExpectedDistortion:
         """Expected distance ``E_{ω_Θ, Q}[𝔇(θ, θ')]`` (the existing objective with this cost matrix)."""
         return ExpectedDistortion(self.prior, self.cost)
+
+    def row_distortion(self) -> WorstCaseInputDistortion:
+        """``max_θ Σ_θ' Q[θ, θ'] 𝔇(θ, θ')`` (the existing worst-case-input objective with this cost):
+        convex, equal to eq. (2) for deterministic mechanisms under a full-support prior, a lower
+        bound on it otherwise."""
+        return WorstCaseInputDistortion(self.cost)
 
     def support_distortion(self) -> "SupportDistortion":
         """The worst-case distortion Δ of Wang et al. eq. (2)."""

@@ -101,3 +101,13 @@ def test_bad_inputs_raise():
         ParameterSpace.gaussian_2d([[0.0]], ["mu1"], [0.1])
     with pytest.raises(ShapeMismatchError, match="outputs have 1 parameters"):
         ParameterSpace.gaussian_1d([0.0], [1.0], [0.2, 0.2]).with_outputs([[1.0]], keep=False)
+
+
+def test_row_distortion_matches_eq_2_for_deterministic_mechanisms():
+    space = ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0, 2.0], [0.2, 0.2])
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        deterministic = np.eye(space.n_outputs)[rng.integers(0, space.n_outputs, space.n_inputs)]
+        assert space.row_distortion().value(deterministic) == pytest.approx(space.support_distortion().value(deterministic))
+        randomized = rng.dirichlet(np.ones(space.n_outputs), size=space.n_inputs)
+        assert space.row_distortion().value(randomized) <= space.support_distortion().value(randomized)
