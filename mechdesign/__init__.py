@@ -31,6 +31,15 @@ from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, p
 from .source_classes import ThetaStar, classify_source_set, theta_star
 from .solve import DesignProblem, Result, design
 from .privacy.sml import Secret, StatisticMaximalLeakage, design_under_sml, measure_sml  # SML paper
+from .parameter_spaces import ParameterSpace, SupportDistortion
+from .privacy.summary import (
+    GroupPrivacy,
+    IntersectionPrivacy,
+    LpNormPrivacy,
+    UnionPrivacy,
+    design_worst_case_distortion,
+    worst_case_tradeoff,
+)
 from .utility import (
     ExpectedDistortion,
     MutualInformation,
@@ -51,6 +60,14 @@ __all__ = [
     "k_singular_mechanism",
     "maximize_mutual_information",
     "maximize_sublinear_utility",
+    "GroupPrivacy",
+    "IntersectionPrivacy",
+    "LpNormPrivacy",
+    "ParameterSpace",
+    "SupportDistortion",
+    "UnionPrivacy",
+    "design_worst_case_distortion",
+    "worst_case_tradeoff",
     "ApproximateDifferentialPrivacy",
     "Curve",
     "DesignProblem",

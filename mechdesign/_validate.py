@@ -244,3 +244,28 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
     if array.dtype.kind not in "biufcUS":
         raise MechDesignError(f"{name} values must be numbers or strings, got dtype {array.dtype}")
     return array.copy()
+def as_probability_budget(value: Any, name: str = "T") -> float:
+    """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1."""
+    number = _as_real(value, name)
+    if not 0.0 <= number <= 1.0:
+        raise InvalidBudgetError(f"{name} must be a probability in [0, 1], got {number!r}")
+    return number
+
+
+def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.ndarray:
+    """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps)."""
+    vector = _as_float_array(np.atleast_1d(values), name, 1, MechDesignError)
+    if size is not None and vector.size != size:
+        raise ShapeMismatchError(f"{name} has {vector.size} entries, expected {size}")
+    if (vector <= 0).any():
+        index = int(np.argmin(vector))
+        raise MechDesignError(f"{name} must be strictly positive, but entry {index} is {vector[index]!r}")
+    return vector
+
+
+def as_norm_order(value: Any, name: str = "p") -> float:
+    """Validate the order of an ℓp norm: a number p ≥ 1 (``inf`` allowed)."""
+    number = _as_real(value, name)
+    if number < 1.0:
+        raise InvalidBudgetError(f"{name} must be a norm order >= 1 (or inf), got {number!r}")
+    return number

@@ -11,8 +11,14 @@ from .sml import Secret, StatisticMaximalLeakage
 from .max_information import MaximalInformation
 from .renyi import RenyiDifferentialPrivacy
 from .sibson import SibsonMutualInformation
+from .summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, SummaryStatisticPrivacy, UnionPrivacy
 
 __all__ = [
+    "GroupPrivacy",
+    "IntersectionPrivacy",
+    "LpNormPrivacy",
+    "SummaryStatisticPrivacy",
+    "UnionPrivacy",
     "ApproximateDifferentialPrivacy",
     "BudgetParameter",
     "DifferentialPrivacy",

@@ -1,0 +1,357 @@
+"""Finite parameter spaces with summary-statistic secrets (Wang et al., "Guarding Multiple Secrets").
+
+Wang et al. (§3) model the data holder's distribution by a parameter θ with prior ω_Θ; the mechanism
+releases a parameter θ'; the secrets are ``d`` functions ``g_i(θ)`` guessed to within tolerances
+``ε_i``; the distortion (eq. (2)) is the worst case over the prior's support and the mechanism's
+support of a distance ``𝔇(ω_{X_θ} ‖ ω_{X_θ'})`` (Wasserstein-2 in the paper).
+
+A :class:`ParameterSpace` discretizes this: a finite grid of input parameters (rows of a mechanism)
+with a prior, a finite set of releasable parameters (columns), the secret values of every input,
+the tolerances and the cost matrix ``cost[θ, θ'] = 𝔇(ω_{X_θ} ‖ ω_{X_θ'})``.
+
+Distances: Wasserstein-2 between Gaussians in closed form (Givens & Shortt 1984; diagonal case
+Wang et al. Lemma C.7; the 2-D case with ``tr √M = √(tr M + 2 √det M)`` for 2×2 PSD ``M``) and total
+variation between histograms.
+
+The distortion objectives: :class:`SupportDistortion` is eq. (2) itself (a maximum over the support,
+not a convex function of the mechanism; it is minimized exactly by
+:func:`mechdesign.privacy.summary.design_worst_case_distortion`); :meth:`ParameterSpace.expected_distortion`
+is the expected distance under the prior (the existing
+:class:`~mechdesign.utility.distortion.ExpectedDistortion` with this cost matrix).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+from scipy.linalg import sqrtm
+
+from ._validate import as_cost_matrix, as_positive_vector
+from .exceptions import MechDesignError, ShapeMismatchError
+from .priors import Prior, PriorLike, as_prior
+from .utility.base import Objective
+from .utility.distortion import ExpectedDistortion, WorstCaseInputDistortion
+
+Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+#: Names of the parameters of a 2-D Gaussian in Wang et al. §C.3: ``Σ = R(α) diag(λ1, λ2) R(α)ᵀ``.
+GAUSSIAN_2D_PARAMETERS = ("mu1", "mu2", "lambda1", "lambda2", "alpha")
+
+
+# --------------------------------------------------------------------------------------- distances
+def gaussian_w2(mean1: Any, cov1: Any, mean2: Any, cov2: Any) -> float:
+    """Wasserstein-2 distance between two Gaussians, any dimension (Givens & Shortt 1984).
+
+    ``W2² = ‖μ1 − μ2‖² + tr(Σ1 + Σ2 − 2 (Σ1^{1/2} Σ2 Σ1^{1/2})^{1/2})``, by matrix square roots; the
+    reference against which the closed forms below are tested.
+    """
+    m1, m2 = np.atleast_1d(np.asarray(mean1, float)), np.atleast_1d(np.asarray(mean2, float))
+    s1, s2 = np.atleast_2d(np.asarray(cov1, float)), np.atleast_2d(np.asarray(cov2, float))
+    root1 = np.real(sqrtm(s1))
+    cross = np.real(sqrtm(root1 @ s2 @ root1))
+    squared = float(np.sum((m1 - m2) ** 2) + np.trace(s1 + s2 - 2.0 * cross))
+    return float(np.sqrt(max(squared, 0.0)))
+
+
+def diagonal_gaussian_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """W2 between diagonal Gaussians ``(μ_1…μ_k, σ_1…σ_k)`` (Wang et al., Lemma C.7): the Euclidean
+    distance of the parameter vectors, for every pair of rows of ``a`` (n, 2k) and ``b`` (m, 2k)."""
+    return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
+
+
+def _covariance_2d(points: np.ndarray) -> np.ndarray:
+    """``Σ = R(α) diag(λ1, λ2) R(α)ᵀ`` for rows ``(μ1, μ2, λ1, λ2, α)`` (Wang et al. §C.3); shape (n, 2, 2)."""
+    lam1, lam2, alpha = points[:, 2], points[:, 3], points[:, 4]
+    c, s = np.cos(alpha), np.sin(alpha)
+    return np.stack([np.stack([lam1 * c**2 + lam2 * s**2, (lam1 - lam2) * c * s], -1),
+                     np.stack([(lam1 - lam2) * c * s, lam1 * s**2 + lam2 * c**2], -1)], -2)
+
+
+def gaussian_2d_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """W2 between 2-D Gaussians with rows ``(μ1, μ2, λ1, λ2, α)``, for every pair of rows, in closed form.
+
+    ``tr (Σ_a^{1/2} Σ_b Σ_a^{1/2})^{1/2} = √(tr(Σ_a Σ_b) + 2 √(det Σ_a det Σ_b))`` (a 2×2 PSD ``M``
+    has ``tr √M = √(tr M + 2 √det M)``).
+    """
+    sa, sb = _covariance_2d(a), _covariance_2d(b)
+    trace_product = np.einsum("aij,bji->ab", sa, sb)
+    det_a = a[:, 2] * a[:, 3]
+    det_b = b[:, 2] * b[:, 3]
+    cross = np.sqrt(np.maximum(trace_product + 2.0 * np.sqrt(np.outer(det_a, det_b)), 0.0))
+    means = ((a[:, None, :2] - b[None, :, :2]) ** 2).sum(axis=2)
+    traces = (a[:, 2] + a[:, 3])[:, None] + (b[:, 2] + b[:, 3])[None, :]
+    return np.sqrt(np.maximum(means + traces - 2.0 * cross, 0.0))
+
+
+def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Total variation ``½ ‖p − q‖₁`` between every pair of histograms (rows of ``a`` and ``b``)."""
+    return 0.5 * np.abs(a[:, None, :] - b[None, :, :]).sum(axis=2)
+
+
+# ------------------------------------------------------------------------------------------ spaces
+class ParameterSpace:
+    """A finite grid of distribution parameters with a prior, secrets, tolerances and a distance.
+
+    Parameters
+    ----------
+    points
+        Input parameters θ, one per row (shape ``(n, q)``).
+    prior
+        ω_Θ over the rows of ``points`` (default uniform).
+    secrets
+        Function mapping parameter rows ``(k, q)`` to secret values ``(k, d)`` — the ``g_i``.
+    tolerances
+        ``ε_1 … ε_d > 0`` (Wang et al. eq. (1)).
+    distance
+        Function mapping parameter rows ``(n, q)``, ``(m, q)`` to the ``(n, m)`` distance matrix 𝔇.
+    outputs
+        Releasable parameters θ' (rows; default: the input points).
+    secret_names
+        Names of the ``d`` secrets (for labels).
+    """
+
+    def __init__(
+        self,
+        points: Any,
+        secrets: Callable[[np.ndarray], np.ndarray],
+        tolerances: Any,
+        distance: Distance,
+        *,
+        prior: PriorLike | None = None,
+        outputs: Any = None,
+        secret_names: Sequence[str] | None = None,
+    ) -> None:
+        self.points = _as_points(points, "points")
+        self.outputs = self.points if outputs is None else _as_points(outputs, "outputs")
+        if self.outputs.shape[1] != self.points.shape[1]:
+            raise ShapeMismatchError(f"outputs have {self.outputs.shape[1]} parameters, points {self.points.shape[1]}")
+        n = self.points.shape[0]
+        self.prior: Prior = Prior.uniform(n) if prior is None else as_prior(prior, n)
+        self.secret_function = secrets
+        values = np.asarray(secrets(self.points), dtype=float)
+        if values.ndim != 2 or values.shape[0] != n:
+            raise ShapeMismatchError(f"secrets must map {n} points to an (n, d) array, got shape {values.shape}")
+        self.secret_values = values
+        self.tolerances = as_positive_vector(tolerances, "tolerances", size=values.shape[1])
+        self.distance = distance
+        self.cost = as_cost_matrix(distance(self.points, self.outputs), (n, self.outputs.shape[0]))
+        names = list(secret_names) if secret_names is not None else [f"g{i + 1}" for i in range(values.shape[1])]
+        if len(names) != values.shape[1]:
+            raise ShapeMismatchError(f"{len(names)} secret names for {values.shape[1]} secrets")
+        self.secret_names = names
+
+    @property
+    def n_inputs(self) -> int:
+        """Number of input parameters (rows)."""
+        return self.points.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of releasable parameters (columns)."""
+        return self.outputs.shape[0]
+
+    @property
+    def n_secrets(self) -> int:
+        """``d``, the number of secrets."""
+        return self.secret_values.shape[1]
+
+    @property
+    def support(self) -> np.ndarray:
+        """Indices of inputs the prior charges (eq. (2) takes its supremum over them)."""
+        return np.flatnonzero(self.prior.probabilities > 0)
+
+    def __repr__(self) -> str:
+        return (f"ParameterSpace({self.n_inputs} inputs, {self.n_outputs} outputs, secrets "
+                f"{self.secret_names}, tolerances {self.tolerances.tolist()})")
+
+    def with_outputs(self, outputs: Any, *, keep: bool = True) -> "ParameterSpace":
+        """The same space releasing ``outputs`` (appended to the current outputs when ``keep``)."""
+        extra = _as_points(outputs, "outputs")
+        new = np.unique(np.vstack([self.outputs, extra]), axis=0) if keep else np.unique(extra, axis=0)
+        return ParameterSpace(self.points, self.secret_function, self.tolerances, self.distance,
+                              prior=self.prior, outputs=new, secret_names=self.secret_names)
+
+    def output_index(self, released: Any) -> np.ndarray:
+        """Index of each released parameter row among :attr:`outputs` (exact match required)."""
+        rows = _as_points(released, "released parameters")
+        matches = np.all(np.isclose(rows[:, None, :], self.outputs[None, :, :], rtol=0, atol=1e-12), axis=2)
+        missing = np.flatnonzero(~matches.any(axis=1))
+        if missing.size:
+            raise MechDesignError(f"released parameter {rows[missing[0]].tolist()} is not an output of {self!r}")
+        return matches.argmax(axis=1)
+
+    def deterministic_mechanism(self, release: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """The 0/1 mechanism matrix of a map θ ↦ θ' whose images are outputs of this space."""
+        index = self.output_index(release(self.points))
+        matrix = np.zeros((self.n_inputs, self.n_outputs))
+        matrix[np.arange(self.n_inputs), index] = 1.0
+        return matrix
+
+    def expected_distortion(self) -> ExpectedDistortion:
+        """Expected distance ``E_{ω_Θ, Q}[𝔇(θ, θ')]`` (the existing objective with this cost matrix)."""
+        return ExpectedDistortion(self.prior, self.cost)
+
+    def row_distortion(self) -> WorstCaseInputDistortion:
+        """``max_θ Σ_θ' Q[θ, θ'] 𝔇(θ, θ')`` (the existing worst-case-input objective with this cost):
+        convex, equal to eq. (2) for deterministic mechanisms under a full-support prior, a lower
+        bound on it otherwise."""
+        return WorstCaseInputDistortion(self.cost)
+
+    def support_distortion(self) -> "SupportDistortion":
+        """The worst-case distortion Δ of Wang et al. eq. (2)."""
+        return SupportDistortion(self)
+
+    # ---------------------------------------------------------------------------- constructors
+    @classmethod
+    def gaussian_1d(cls, means: Any, sds: Any, tolerances: Any, *, prior: PriorLike | None = None) -> "ParameterSpace":
+        """1-D Gaussians ``θ = (μ, σ)`` on the grid ``means × sds`` with secrets μ and σ (Wang et al. §C.1)."""
+        return cls.diagonal_gaussian([means], [sds], ["mu1", "sigma1"], tolerances, prior=prior)
+
+    @classmethod
+    def diagonal_gaussian(
+        cls,
+        means: Sequence[Any],
+        sds: Sequence[Any],
+        secrets: Sequence[str],
+        tolerances: Any,
+        *,
+        prior: PriorLike | None = None,
+    ) -> "ParameterSpace":
+        """k-dimensional Gaussians with diagonal covariance, ``θ = (μ_1…μ_k, σ_1…σ_k)`` (Wang et al. §C.2).
+
+        Parameters
+        ----------
+        means, sds
+            ``k`` sequences of levels each (a single level fixes that parameter); the grid is their
+            product.
+        secrets
+            Names among ``"mu1"…"muk"``, ``"sigma1"…"sigmak"``.
+        """
+        if len(means) != len(sds) or not means:
+            raise ShapeMismatchError(f"need as many mean level sets as SD level sets, got {len(means)} and {len(sds)}")
+        k = len(means)
+        levels = [_as_levels(m, f"means[{i}]") for i, m in enumerate(means)]
+        levels += [_as_levels(s, f"sds[{i}]", positive=True) for i, s in enumerate(sds)]
+        names = [f"mu{i + 1}" for i in range(k)] + [f"sigma{i + 1}" for i in range(k)]
+        columns = [_parameter_index(name, names) for name in secrets]
+        points = _grid(levels)
+        return cls(points, lambda rows: rows[:, columns], tolerances, diagonal_gaussian_w2,
+                   prior=prior, secret_names=list(secrets))
+
+    @classmethod
+    def gaussian_2d(
+        cls,
+        levels: Sequence[Any],
+        secrets: Sequence[str],
+        tolerances: Any,
+        *,
+        prior: PriorLike | None = None,
+    ) -> "ParameterSpace":
+        """2-D Gaussians ``θ = (μ1, μ2, λ1, λ2, α)`` (Wang et al. §C.3) with secrets among
+        ``"mu1", "mu2", "sigma1", "sigma2"`` (``σ1² = λ1 cos²α + λ2 sin²α``, ``σ2² = λ1 sin²α + λ2 cos²α``).
+
+        ``levels`` gives the five level sets, in the order of :data:`GAUSSIAN_2D_PARAMETERS`.
+        """
+        if len(levels) != 5:
+            raise ShapeMismatchError(f"a 2-D Gaussian has 5 parameters {GAUSSIAN_2D_PARAMETERS}, got {len(levels)} level sets")
+        grids = [_as_levels(v, f"levels[{i}]", positive=i in (2, 3)) for i, v in enumerate(levels)]
+        for name in secrets:
+            _parameter_index(name, ["mu1", "mu2", "sigma1", "sigma2"])
+        return cls(_grid(grids), lambda rows: gaussian_2d_secrets(rows, secrets), tolerances, gaussian_2d_w2,
+                   prior=prior, secret_names=list(secrets))
+
+    @classmethod
+    def histograms(
+        cls,
+        histograms: Any,
+        categories: Sequence[int],
+        tolerances: Any,
+        *,
+        prior: PriorLike | None = None,
+    ) -> "ParameterSpace":
+        """Histograms over ``K`` categories (rows summing to 1) with secrets the fractions of
+        ``categories``; distance: total variation."""
+        points = _as_points(histograms, "histograms")
+        sums = points.sum(axis=1)
+        bad = np.flatnonzero((np.abs(sums - 1.0) > 1e-9) | (points.min(axis=1) < 0))
+        if bad.size:
+            raise MechDesignError(f"histogram {int(bad[0])} is not a probability vector: {points[bad[0]].tolist()}")
+        columns = [int(c) for c in categories]
+        if not columns or min(columns) < 0 or max(columns) >= points.shape[1]:
+            raise MechDesignError(f"categories must lie in [0, {points.shape[1] - 1}], got {list(categories)}")
+        return cls(points, lambda rows: rows[:, columns], tolerances, total_variation, prior=prior,
+                   secret_names=[f"fraction{c}" for c in columns])
+
+
+def gaussian_2d_secrets(rows: np.ndarray, secrets: Sequence[str]) -> np.ndarray:
+    """Secret values ``μ1, μ2, σ1, σ2`` of 2-D Gaussian parameter rows ``(μ1, μ2, λ1, λ2, α)``."""
+    cov = _covariance_2d(rows)
+    table = {"mu1": rows[:, 0], "mu2": rows[:, 1], "sigma1": np.sqrt(cov[:, 0, 0]), "sigma2": np.sqrt(cov[:, 1, 1])}
+    return np.stack([table[name] for name in secrets], axis=1)
+
+
+def _parameter_index(name: str, names: list[str]) -> int:
+    if name not in names:
+        raise MechDesignError(f"unknown secret {name!r}; expected one of {names}")
+    return names.index(name)
+
+
+def _as_points(values: Any, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2 or array.size == 0:
+        raise ShapeMismatchError(f"{name} must be a non-empty 2-D array (one parameter vector per row), got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise MechDesignError(f"{name} has a non-finite entry")
+    return array
+
+
+def _as_levels(values: Any, name: str, positive: bool = False) -> np.ndarray:
+    levels = np.atleast_1d(np.asarray(values, dtype=float))
+    if levels.ndim != 1 or levels.size == 0 or not np.isfinite(levels).all():
+        raise MechDesignError(f"{name} must be a non-empty 1-D array of finite levels, got {values!r}")
+    if positive and (levels <= 0).any():
+        raise MechDesignError(f"{name} must be strictly positive, got {levels.tolist()}")
+    return levels
+
+
+def _grid(levels: Sequence[np.ndarray]) -> np.ndarray:
+    mesh = np.meshgrid(*levels, indexing="ij")
+    return np.stack([m.ravel() for m in mesh], axis=1)
+
+
+# ------------------------------------------------------------------------------------ distortion
+class SupportDistortion(Objective):
+    """Worst-case distortion Δ of Wang et al. eq. (2): ``max 𝔇(θ, θ')`` over ``θ`` in the prior's
+    support and ``θ'`` with ``Q[θ, θ'] > 0``.
+
+    It depends on the mechanism only through its support, so it is not a convex function of ``Q``
+    and has no cvxpy expression: minimize it with
+    :func:`mechdesign.privacy.summary.design_worst_case_distortion` (exact: one LP per candidate
+    threshold). Its value is computed in numpy.
+    """
+
+    is_linear = False
+
+    def __init__(self, space: ParameterSpace) -> None:
+        self.space = space
+        self.shape = space.cost.shape
+
+    @property
+    def label(self) -> str:
+        return "support_distortion"
+
+    def expression(self, Q: cp.Expression) -> cp.Expression:
+        raise MechDesignError(
+            "the worst-case distortion of Wang et al. eq. (2) is a maximum over the mechanism's support, "
+            "not a convex function of it: use mechdesign.privacy.summary.design_worst_case_distortion"
+        )
+
+    def _value(self, matrix: np.ndarray) -> float:
+        rows = self.space.support
+        used = matrix[rows] > 0
+        return float(self.space.cost[rows][used].max())

@@ -1,0 +1,428 @@
+"""Multi-secret summary statistic privacy (Wang et al., "Guarding Multiple Secrets", eqs. (1), (6), §5.2, (10)).
+
+The privacy of a mechanism releasing θ' from θ ~ ω_Θ is the success probability of the best attacker
+guessing the secrets ``g(θ)`` from θ'. On a finite :class:`~mechdesign.parameter_spaces.ParameterSpace`
+
+``Π(Q) = Σ_{θ'} max_{ĝ ∈ ℝ^d} Σ_θ ω(θ) Q[θ, θ'] · 1[success(ĝ, g(θ))]``
+
+(the attacker picks its best guess for each release; Wang et al. eq. (11)). The success event is, per
+notion: any secret within tolerance (union, eq. (1)); all secrets (intersection, eq. (6)); all secrets
+of some group (group secrets, §5.2); ``‖ĝ − g(θ)‖_p ≤ ε_p`` (ℓp norm, eq. (10)).
+
+Finite candidate guesses (why they suffice)
+-------------------------------------------
+A guess matters only through the set of inputs it succeeds on, and the success probability is
+monotone in that set. For one secret, ``|ĝ − g| ≤ ε`` covers the secret values in the window
+``[ĝ − ε, ĝ + ε]``; sliding the window right until its left end meets the smallest covered value
+never uncovers anything, so the guesses ``v + ε`` (``v`` a secret value of some input) cover a
+superset of what any guess covers. The union, intersection and group events are monotone in each
+coordinate's covered set, so the product of the per-secret candidates suffices. For the ℓp event:
+``p = ∞`` is a product of windows (same argument); ``d = 1`` is a window; ``d = 2, p = 1`` is a window
+in each of the rotated coordinates ``g1 + g2`` and ``g1 − g2``; ``d = 2, p = 2``: the centres that cover
+a set ``S`` form an intersection of equal discs, which (for two or more distinct points) has a vertex
+— an intersection point of two of the circles of radius ``ε_p`` around points of ``S`` — so those
+points plus the secret points themselves suffice. Other ``(p, d)`` raise an error.
+``tests/privacy/test_summary.py`` checks this against a fine grid of guesses by brute force.
+
+Budgets are probabilities
+-------------------------
+The budget of these notions is a success probability ``T ∈ [0, 1]``, not nats: ``scaled_budget`` is the
+identity (with validation) and ``measure`` returns a probability. The constraint ``Π(Q) ≤ T`` is linear
+(an epigraph variable per output, the maximum over the candidate guesses): an LP.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+
+from .._validate import as_norm_order, as_positive_vector, as_probability_budget
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from ..mechanism import Mechanism
+from ..parameter_spaces import ParameterSpace, SupportDistortion
+from ..solve import BUDGET_ATOL, Result, clean_mechanism
+from .base import PrivacyNotion
+
+#: Relative slack in the closed success events ``|ĝ − g| ≤ ε`` so that a candidate ``v + ε`` covers
+#: values at distance exactly ``ε`` despite round-off.
+EVENT_RTOL = 1e-9
+#: Largest number of (candidate guess, input) pairs built before refusing.
+MAX_COVERAGE_ENTRIES = 50_000_000
+#: Two distances closer than this are one distortion threshold.
+THRESHOLD_ATOL = 1e-12
+
+
+class SummaryStatisticPrivacy(PrivacyNotion):
+    """Base of the four multi-secret summary statistic privacy notions (budget: a probability T).
+
+    Parameters
+    ----------
+    space
+        The :class:`~mechdesign.parameter_spaces.ParameterSpace` (inputs, prior, secrets, tolerances).
+
+    Notes
+    -----
+    The budget is a probability ``T ∈ [0, 1]`` (the attacker's success), not a number of nats:
+    :meth:`scaled_budget` is the identity on ``[0, 1]`` and raises
+    :class:`~mechdesign.exceptions.InvalidBudgetError` outside it.
+    """
+
+    needs_prior = True
+
+    def __init__(self, space: ParameterSpace) -> None:
+        if not isinstance(space, ParameterSpace):
+            raise MechDesignError(f"expected a ParameterSpace, got {space!r}")
+        self.space = space
+        self.n_inputs = space.n_inputs
+        guesses = self.candidate_guesses()
+        size = guesses.shape[0] * space.n_inputs
+        if size > MAX_COVERAGE_ENTRIES:
+            raise ProblemTooLargeError(
+                f"{guesses.shape[0]} candidate guesses × {space.n_inputs} inputs = {size} exceeds {MAX_COVERAGE_ENTRIES}"
+            )
+        self.guesses = guesses
+        self._hits = self.success(guesses, space.secret_values).astype(float)
+        self.coverage = maximal_rows(self._hits)
+        self._gains = self.coverage * space.prior.probabilities[None, :]
+
+    @abstractmethod
+    def success(self, guesses: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """``(c, n)`` booleans: does guess ``c`` (a row of ``guesses``) succeed on secret values row ``n``."""
+
+    @abstractmethod
+    def candidate_guesses(self) -> np.ndarray:
+        """A finite set of guesses ``(c, d)`` no guess in ``ℝ^d`` outperforms (see the module notes)."""
+
+    def scaled_budget(self, budget: float) -> float:
+        """The budget is the probability T itself (validated to lie in [0, 1])."""
+        return as_probability_budget(budget, f"{self.name} budget T")
+
+    def budget_from_scaled(self, value: float) -> float:
+        """Inverse of :meth:`scaled_budget`: the probability, clipped to [0, 1]."""
+        return min(1.0, max(0.0, float(value)))
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``Σ_{θ'} max_c Σ_θ ω(θ) 1[c succeeds on θ] Q[θ, θ']`` — the best attacker's success."""
+        return cp.sum(cp.max(self._gains @ Q, axis=0))
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        return [self.leakage_expression(Q) <= scaled]
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        # Independent of the constraints: every candidate guess (not only the maximal covered sets)
+        # is evaluated with the success event on the joint distribution of (θ, θ').
+        joint = self.space.prior.probabilities[:, None] * matrix
+        return float((self._hits @ joint).max(axis=0).sum())
+
+    def prior_vulnerability(self) -> float:
+        """Success of the best attacker seeing nothing: the smallest T any mechanism reaches."""
+        return float((self.coverage @ self.space.prior.probabilities).max())
+
+
+class UnionPrivacy(SummaryStatisticPrivacy):
+    """Union privacy (Wang et al. eq. (1)): the attacker wins if *any* secret is within tolerance."""
+
+    name = "union_privacy"
+    reference = "Wang et al., Guarding Multiple Secrets, eq. (1)"
+
+    def candidate_guesses(self) -> np.ndarray:
+        return product_candidates(self.space.secret_values, self.space.tolerances)
+
+    def success(self, guesses: np.ndarray, values: np.ndarray) -> np.ndarray:
+        return coordinate_hits(guesses, values, self.space.tolerances).any(axis=2)
+
+
+class IntersectionPrivacy(UnionPrivacy):
+    """Intersection privacy (Wang et al. eq. (6)): the attacker wins if *every* secret is within tolerance."""
+
+    name = "intersection_privacy"
+    reference = "Wang et al., Guarding Multiple Secrets, eq. (6)"
+
+    def success(self, guesses: np.ndarray, values: np.ndarray) -> np.ndarray:
+        return coordinate_hits(guesses, values, self.space.tolerances).all(axis=2)
+
+
+class GroupPrivacy(UnionPrivacy):
+    """Group secrets privacy (Wang et al. §5.2): the attacker wins if every secret of *some* group is
+    within tolerance.
+
+    Parameters
+    ----------
+    space
+        The parameter space.
+    groups
+        Disjoint, non-empty groups of secret indices (``0 … d−1``).
+    """
+
+    name = "group_privacy"
+    reference = "Wang et al., Guarding Multiple Secrets, §5.2"
+
+    def __init__(self, space: ParameterSpace, groups: Sequence[Sequence[int]]) -> None:
+        self.groups = as_groups(groups, space.n_secrets)
+        super().__init__(space)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}({'|'.join(','.join(map(str, g)) for g in self.groups)})"
+
+    def success(self, guesses: np.ndarray, values: np.ndarray) -> np.ndarray:
+        hits = coordinate_hits(guesses, values, self.space.tolerances)
+        return np.any([hits[:, :, list(group)].all(axis=2) for group in self.groups], axis=0)
+
+
+class LpNormPrivacy(SummaryStatisticPrivacy):
+    """ℓp norm privacy (Wang et al. eq. (10)): the attacker wins if ``‖ĝ − g(θ)‖_p ≤ ε_p``.
+
+    Parameters
+    ----------
+    space
+        The parameter space (its per-secret tolerances are not used).
+    p
+        Norm order ``p ≥ 1`` or ``inf``. Exact best attackers are implemented for ``p = inf`` (any
+        ``d``) and for ``d ≤ 2`` (any ``p``).
+    tolerance
+        ``ε_p > 0``.
+    """
+
+    name = "lp_privacy"
+    reference = "Wang et al., Guarding Multiple Secrets, eq. (10)"
+
+    def __init__(self, space: ParameterSpace, p: float, tolerance: float) -> None:
+        self.p = as_norm_order(p)
+        self.tolerance = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
+        d = space.n_secrets
+        if not (self.p == np.inf or d <= 2):
+            raise MechDesignError(
+                f"the exact best attacker for ℓp privacy is implemented for p = inf or d <= 2; "
+                f"got p = {self.p!r} with d = {d}"
+            )
+        super().__init__(space)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}(p={self.p:g})"
+
+    def success(self, guesses: np.ndarray, values: np.ndarray) -> np.ndarray:
+        gaps = np.abs(guesses[:, None, :] - values[None, :, :])
+        norms = np.linalg.norm(gaps, ord=self.p, axis=2)
+        return norms <= self.tolerance * (1.0 + EVENT_RTOL)
+
+    def candidate_guesses(self) -> np.ndarray:
+        values, eps = self.space.secret_values, self.tolerance
+        d = values.shape[1]
+        if self.p == np.inf or d == 1:
+            return product_candidates(values, np.full(d, eps))
+        if self.p == 1.0:  # |a| + |b| = max(|a + b|, |a − b|): a box in rotated coordinates
+            rotated = product_candidates(np.stack([values.sum(1), values[:, 0] - values[:, 1]], 1), np.full(2, eps))
+            return np.stack([(rotated[:, 0] + rotated[:, 1]) / 2, (rotated[:, 0] - rotated[:, 1]) / 2], 1)
+        points = np.unique(values, axis=0)
+        if self.p == 2.0:
+            return np.vstack([points, circle_intersections(points, eps)])
+        return np.vstack([points, sphere_intersections(points, eps, self.p)])
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def as_groups(groups: Sequence[Sequence[int]], d: int) -> tuple[tuple[int, ...], ...]:
+    """Validate disjoint, non-empty groups of secret indices in ``0 … d−1``."""
+    result, seen = [], set()
+    for group in groups:
+        members = tuple(int(i) for i in group)
+        if not members:
+            raise MechDesignError("a secret group is empty")
+        for i in members:
+            if not 0 <= i < d:
+                raise MechDesignError(f"secret index {i} in group {members} is outside 0..{d - 1}")
+            if i in seen:
+                raise MechDesignError(f"secret {i} belongs to two groups: groups must be disjoint")
+            seen.add(i)
+        result.append(members)
+    if not result:
+        raise MechDesignError("at least one secret group is needed")
+    return tuple(result)
+
+
+def coordinate_hits(guesses: np.ndarray, values: np.ndarray, tolerances: np.ndarray) -> np.ndarray:
+    """``(c, n, d)`` booleans ``|guess_i − g_i(θ)| ≤ ε_i``."""
+    if guesses.shape[1] != values.shape[1]:
+        raise ShapeMismatchError(f"guesses have {guesses.shape[1]} secrets, values {values.shape[1]}")
+    return np.abs(guesses[:, None, :] - values[None, :, :]) <= tolerances * (1.0 + EVENT_RTOL)
+
+
+def window_candidates(values: np.ndarray, tolerance: float) -> np.ndarray:
+    """Guesses ``v + ε`` for one secret whose covered value sets are maximal (not inside another's)."""
+    distinct = np.unique(values)
+    guesses = distinct + tolerance
+    last = np.searchsorted(distinct, guesses + tolerance * (1.0 + EVENT_RTOL), side="right")
+    keep = np.concatenate([[True], last[1:] > last[:-1]])
+    return guesses[keep]
+
+
+def product_candidates(values: np.ndarray, tolerances: np.ndarray) -> np.ndarray:
+    """Every combination of per-secret maximal window guesses (:func:`window_candidates`)."""
+    axes = [window_candidates(values[:, i], tolerances[i]) for i in range(values.shape[1])]
+    count = int(np.prod([a.size for a in axes], dtype=float))
+    if count * values.shape[0] > MAX_COVERAGE_ENTRIES:
+        raise ProblemTooLargeError(f"{count} candidate guesses × {values.shape[0]} inputs exceeds {MAX_COVERAGE_ENTRIES}")
+    mesh = np.meshgrid(*axes, indexing="ij")
+    return np.stack([m.ravel() for m in mesh], axis=1)
+
+
+def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
+    """Intersection points of the circles of radius ``radius`` around every pair of ``points`` (2-D)."""
+    i, j = np.triu_indices(points.shape[0], k=1)
+    a, b = points[i], points[j]
+    half = np.linalg.norm(b - a, axis=1) / 2
+    keep = (half > 0) & (half <= radius * (1.0 + EVENT_RTOL))
+    a, b, half = a[keep], b[keep], half[keep]
+    middle = (a + b) / 2
+    normal = np.stack([a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]], 1) / (2 * half[:, None])
+    offset = np.sqrt(np.maximum(radius**2 - half**2, 0.0))[:, None] * normal
+    return np.vstack([middle + offset, middle - offset]).reshape(-1, 2)
+
+
+#: Samples of the angle along an ℓp circle when bracketing its intersections with another one.
+ANGLE_SAMPLES = 720
+#: Bisection steps refining each bracketed intersection (the bracket shrinks by 2^-60).
+BISECTION_STEPS = 60
+
+
+def sphere_intersections(points: np.ndarray, radius: float, p: float) -> np.ndarray:
+    """Intersection points of the ℓp circles (``1 < p < ∞``) of radius ``radius`` around every pair of
+    2-D ``points``, plus each pair's midpoint (the touching point when they are tangent).
+
+    The circle around ``a`` is ``a + r (sgn cos t |cos t|^{2/p}, sgn sin t |sin t|^{2/p})``; the sign
+    changes of ``‖x(t) − b‖_p − r`` over :data:`ANGLE_SAMPLES` angles bracket the (at most two,
+    strictly convex norm) intersections, refined by bisection.
+    """
+    i, j = np.triu_indices(points.shape[0], k=1)
+    a, b = points[i], points[j]
+    gap = np.linalg.norm(b - a, ord=p, axis=1)
+    keep = (gap > 0) & (gap <= 2 * radius * (1.0 + EVENT_RTOL))
+    a, b = a[keep], b[keep]
+
+    def on_circle(t: np.ndarray) -> np.ndarray:  # (pairs, k, 2)
+        c, s = np.cos(t), np.sin(t)
+        unit = np.stack([np.sign(c) * np.abs(c) ** (2 / p), np.sign(s) * np.abs(s) ** (2 / p)], -1)
+        return a[:, None, :] + radius * unit
+
+    def excess(t: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(on_circle(t) - b[:, None, :], ord=p, axis=2) - radius
+
+    angles = np.linspace(0, 2 * np.pi, ANGLE_SAMPLES + 1)
+    values = excess(np.broadcast_to(angles, (a.shape[0], angles.size)))
+    pair, k = np.nonzero(np.signbit(values[:, :-1]) != np.signbit(values[:, 1:]))
+    low, high = angles[k], angles[k + 1]
+    a, b = a[pair], b[pair]
+    low_value = values[pair, k]
+    for _ in range(BISECTION_STEPS):
+        middle = (low + high) / 2
+        middle_value = excess(middle[:, None])[:, 0]
+        same = np.signbit(middle_value) == np.signbit(low_value)
+        low, low_value = np.where(same, middle, low), np.where(same, middle_value, low_value)
+        high = np.where(same, high, middle)
+    crossings = on_circle(((low + high) / 2)[:, None])[:, 0, :] if pair.size else np.empty((0, 2))
+    midpoints = (points[i][keep] + points[j][keep]) / 2
+    return np.vstack([crossings, midpoints])
+
+
+def maximal_rows(hits: np.ndarray) -> np.ndarray:
+    """The distinct rows of a boolean matrix that are not strictly contained in another row, as floats."""
+    rows = np.unique(hits.astype(bool), axis=0).astype(float)
+    outside = rows @ (1.0 - rows).T  # outside[i, j] = number of ones of row i missing from row j
+    np.fill_diagonal(outside, 1.0)
+    return rows[~(outside == 0).any(axis=1)]
+
+
+# ------------------------------------------------------------------------------- optimal designs
+def _check_notion(notion: Any) -> None:
+    if not isinstance(notion, SummaryStatisticPrivacy):
+        raise MechDesignError(f"expected a summary statistic privacy notion (union, intersection, group, ℓp), got {notion!r}")
+
+
+def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: str = "highs") -> tuple[float, np.ndarray | None]:
+    """The least attacker success ``min Π(Q)`` over mechanisms with worst-case distortion ≤ ``threshold``.
+
+    One LP: ``Q[θ, θ'] = 0`` wherever ``θ`` is in the prior's support and ``𝔇(θ, θ') > threshold``.
+    Returns the optimum and the (cleaned) minimizer, or ``(inf, None)`` when no mechanism has this
+    distortion (some supported input has no output within ``threshold``).
+    """
+    _check_notion(notion)
+    space = notion.space
+    forbidden = np.zeros(space.cost.shape, dtype=bool)
+    forbidden[space.support] = space.cost[space.support] > threshold + THRESHOLD_ATOL
+    if forbidden.all(axis=1).any():
+        return np.inf, None
+    Q = cp.Variable(space.cost.shape, nonneg=True)
+    problem = cp.Problem(cp.Minimize(notion.leakage_expression(Q)),
+                         [cp.sum(Q, axis=1) == 1, Q[forbidden] == 0] if forbidden.any() else [cp.sum(Q, axis=1) == 1])
+    with warnings.catch_warnings():
+        # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+        problem.solve(solver={"highs": cp.HIGHS, "clarabel": cp.CLARABEL}[solver])
+    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or Q.value is None:
+        return np.inf, None
+    matrix = np.where(forbidden, 0.0, np.clip(Q.value, 0.0, None))
+    return float(problem.value), clean_mechanism(matrix)
+
+
+def distortion_thresholds(space: ParameterSpace) -> np.ndarray:
+    """The distinct distances from supported inputs to outputs: the only values eq. (2) can take."""
+    values = np.sort(space.cost[space.support].ravel())
+    keep = np.concatenate([[True], np.diff(values) > THRESHOLD_ATOL])
+    return values[keep]
+
+
+def worst_case_tradeoff(notion: SummaryStatisticPrivacy, thresholds: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The exact privacy–distortion trade-off: ``min Π`` at each distortion threshold (one LP each).
+
+    ``Δ*(T) = min{t : value(t) ≤ T}`` for the returned step function. Thresholds default to every
+    distinct distance (:func:`distortion_thresholds`).
+    """
+    grid = distortion_thresholds(notion.space) if thresholds is None else np.asarray(thresholds, dtype=float)
+    values = np.array([minimum_privacy(notion, t)[0] for t in grid])
+    return grid, values
+
+
+def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float, solver: str = "highs") -> Result:
+    """Minimize the worst-case distortion Δ (Wang et al. eq. (3)) subject to ``Π ≤ T``, exactly.
+
+    Δ takes one of the distinct distances; the set of mechanisms with ``Δ ≤ t`` grows with ``t``, so
+    a bisection over the sorted distances with one LP each (:func:`minimum_privacy`) finds the
+    least feasible one. The mechanism is re-measured (privacy by the notion's own measure,
+    distortion by :class:`~mechdesign.parameter_spaces.SupportDistortion`).
+    """
+    _check_notion(notion)
+    T = notion.scaled_budget(budget)
+    start = time.perf_counter()
+    grid = distortion_thresholds(notion.space)
+    budgets = {notion.label: T}
+    floor = notion.prior_vulnerability()
+    if T < floor - BUDGET_ATOL:
+        return Result(None, None, "infeasible", False,
+                      f"infeasible: T = {T:.9g} is below {floor:.9g}, the success of an attacker who sees nothing",
+                      budgets=budgets, solver=solver, solve_time=time.perf_counter() - start, smallest_feasible=floor)
+    low, high, best, solves = 0, grid.size - 1, None, 0
+    while low <= high:
+        middle = (low + high) // 2
+        _, matrix = minimum_privacy(notion, grid[middle], solver)
+        solves += 1
+        if matrix is not None and notion.measure(matrix) <= T + BUDGET_ATOL:
+            best, high = matrix, middle - 1
+        else:
+            low = middle + 1
+    elapsed = time.perf_counter() - start
+    if best is None:
+        return Result(None, None, "inaccurate", False, "no threshold's LP solution re-measured within the budget",
+                      budgets=budgets, solver=solver, solve_time=elapsed, iterations=solves)
+    mechanism = Mechanism(best)
+    measured = {notion.label: notion.measure(mechanism)}
+    return Result(mechanism, SupportDistortion(notion.space).value(mechanism), "optimal", True,
+                  f"optimal worst-case distortion by bisection over {grid.size} thresholds ({solves} LPs); "
+                  "privacy re-measured and respected", measured, budgets, solver=solver, solve_time=elapsed,
+                  iterations=solves)
