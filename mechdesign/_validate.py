@@ -244,6 +244,8 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
     if array.dtype.kind not in "biufcUS":
         raise MechDesignError(f"{name} values must be numbers or strings, got dtype {array.dtype}")
     return array.copy()
+
+
 def as_probability_budget(value: Any, name: str = "T") -> float:
     """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1."""
     number = _as_real(value, name)
