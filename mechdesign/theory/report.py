@@ -1,0 +1,310 @@
+"""Closed forms against the optimizer: comparison rows, tables, and the per-paper checks.
+
+A *check* evaluates a paper's closed forms over a grid and returns :class:`CheckRow` objects: the
+formula, its parameters, the closed-form value (a number, or a ``(lower, upper)`` pair for a bound),
+the numerical optimum, the gap and a verdict. :data:`CHECKS` maps a paper's short name to its check
+(``mechdesign theory-check put`` runs ``CHECKS["put"]``); a new paper adds one function there.
+
+Numerical optima come from :class:`DistortionOracle`, which compiles one design problem
+(minimize a distortion under a privacy budget) and re-solves it: ``D*(ε)`` directly, and
+``ε*(D) = min{ε : D*(ε) <= D}`` (PUT Definition 4) by bisection on ε, since ``D*`` is
+non-increasing in ε.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from ..exceptions import MechDesignError
+from ..priors import Prior, SourceSet
+from ..privacy import ApproximateDifferentialPrivacy, DifferentialPrivacy, MaximalLeakage, MutualInformationPrivacy
+from ..privacy.base import PrivacyNotion
+from ..solve import DesignProblem
+from ..utility import ExpectedDistortion, WorstCaseDistortion
+from ..utility.base import Objective
+from . import put
+
+#: A closed form that is an exact statement must agree with the optimizer within this (nats, or
+#: distortion units for distortion-valued forms); a bound may be violated by at most this much.
+CLOSED_FORM_ATOL = 1e-6
+#: ε*(D) is bracketed by bisection until the bracket is this narrow (nats).
+BISECTION_WIDTH = 1e-10
+#: A budget meets distortion D in the bisection when D*(ε) <= D + this (solver round-off).
+DISTORTION_SLACK = 1e-9
+#: Largest budget the bisection tries (it doubles from 1 nat until D is met).
+EPSILON_CEILING = 30.0
+
+MATCH, BOUND_HOLDS, MISMATCH, BOUND_FAILS, FAILED = "match", "bound holds", "mismatch", "bound fails", "solver failed"
+
+ClosedForm = Union[float, tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One closed form evaluated at one parameter point and compared with the optimizer.
+
+    Attributes
+    ----------
+    formula
+        Paper and statement, e.g. ``"PUT Prop. 8(1) DP"``.
+    parameters
+        The parameter point, e.g. ``"m=3, D=0.2"``.
+    quantity
+        ``"epsilon"`` (a privacy-distortion function ε*(D)) or ``"distortion"`` (D*(ε)).
+    closed_form
+        The closed-form value, or a ``(lower, upper)`` pair for a bound.
+    numeric
+        The optimizer's value of the same quantity (NaN if the solver failed).
+    gap
+        ``closed_form − numeric`` for an exact statement; for a bound the smaller margin
+        ``min(numeric − lower, upper − numeric)``, negative when the bound is violated.
+    verdict
+        ``"match"``, ``"bound holds"``, ``"mismatch"``, ``"bound fails"`` or ``"solver failed"``.
+    """
+
+    formula: str
+    parameters: str
+    quantity: str
+    closed_form: ClosedForm
+    numeric: float
+    gap: float
+    verdict: str
+
+    @property
+    def ok(self) -> bool:
+        """Whether the closed form agrees with the optimizer (match or bound holds)."""
+        return self.verdict in (MATCH, BOUND_HOLDS)
+
+
+def compare(formula: str, parameters: str, quantity: str, closed_form: ClosedForm, numeric: float,
+            atol: float = CLOSED_FORM_ATOL) -> CheckRow:
+    """Build the row comparing ``closed_form`` (number or ``(lower, upper)``) with ``numeric``."""
+    if not math.isfinite(numeric):
+        return CheckRow(formula, parameters, quantity, closed_form, numeric, math.nan, FAILED)
+    if isinstance(closed_form, tuple):
+        lower, upper = closed_form
+        gap = min(numeric - lower, upper - numeric)
+        return CheckRow(formula, parameters, quantity, closed_form, numeric, gap,
+                        BOUND_HOLDS if gap >= -atol else BOUND_FAILS)
+    gap = closed_form - numeric
+    return CheckRow(formula, parameters, quantity, closed_form, numeric, gap, MATCH if abs(gap) <= atol else MISMATCH)
+
+
+class DistortionOracle:
+    """``D*(ε)`` and ``ε*(D)`` for one privacy notion and one distortion objective.
+
+    Parameters
+    ----------
+    notion
+        The privacy notion whose budget ε is varied.
+    objective
+        The distortion to minimize, e.g. :class:`~mechdesign.utility.ExpectedDistortion`.
+    solver
+        Passed to :class:`~mechdesign.solve.DesignProblem`.
+    """
+
+    def __init__(self, notion: PrivacyNotion, objective: Objective, solver: str | None = None) -> None:
+        self.problem = DesignProblem(notion, objective, solver=solver)
+        self._cache: dict[float, float] = {}
+
+    def distortion(self, epsilon: float) -> float:
+        """``D*(ε)``: the least distortion within budget ε (NaN if the solve failed)."""
+        if epsilon not in self._cache:
+            result = self.problem.solve(epsilon)
+            self._cache[epsilon] = result.objective if result.success else math.nan
+        return self._cache[epsilon]
+
+    def epsilon(self, D: float, slack: float = DISTORTION_SLACK) -> float:
+        """``ε*(D) = min{ε : D*(ε) <= D}`` by bisection (NaN if a solve failed, inf if unreachable)."""
+        at_zero = self.distortion(0.0)
+        if not math.isfinite(at_zero) or at_zero <= D + slack:
+            return 0.0 if math.isfinite(at_zero) else math.nan
+        low, high = 0.0, 1.0
+        while True:  # double the budget until it meets D (huge budgets are numerically hard)
+            at_high = self.distortion(high)
+            if not math.isfinite(at_high):
+                return math.nan
+            if at_high <= D + slack:
+                break
+            if high >= EPSILON_CEILING:
+                return math.inf
+            low, high = high, min(2 * high, EPSILON_CEILING)
+        while high - low > BISECTION_WIDTH:
+            middle = 0.5 * (low + high)
+            value = self.distortion(middle)
+            if not math.isfinite(value):
+                return math.nan
+            low, high = (low, middle) if value <= D + slack else (middle, high)
+        return high
+
+
+def format_table(rows: Sequence[CheckRow]) -> str:
+    """The rows as a fixed-width text table, followed by a count per verdict."""
+    def value(v: ClosedForm) -> str:
+        return f"[{v[0]:.6f}, {v[1]:.6f}]" if isinstance(v, tuple) else f"{v:.6f}"
+
+    header = ("formula", "parameters", "quantity", "closed form", "numeric", "gap", "verdict")
+    body = [(r.formula, r.parameters, r.quantity, value(r.closed_form), f"{r.numeric:.6f}", f"{r.gap:+.2e}", r.verdict)
+            for r in rows]
+    widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in [header, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.verdict] = counts.get(row.verdict, 0) + 1
+    lines.append(f"{len(rows)} rows: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# PUT (Zhong & Bu)
+# ----------------------------------------------------------------------------------------------
+#: The Fig. 4 prior of the PUT paper.
+PUT_FIG4_PRIOR = (0.4, 0.3, 0.2, 0.1)
+
+
+def put_distortion_grid(breaks: Iterable[float], upper: float = 1.0, side: float = 1e-3,
+                        base: Iterable[float] = (0.05, 0.2)) -> list[float]:
+    """Distortions: ``base``, every breakpoint and both sides of it (``± side``), within ``(0, upper]``."""
+    points = set(base)
+    for b in breaks:
+        points.update({b - side, b, b + side})
+    return sorted(p for p in points if 0 < p <= upper)
+
+
+def product_space(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Hamming distance on ``{1..m}^n`` and its neighbour adjacency (distance 1): PUT Section III."""
+    distances = put.hamming_matrix(m, n)
+    return distances, distances == 1
+
+
+def _prior_label(P: Sequence[float]) -> str:
+    return "P=(" + ",".join(f"{p:g}" for p in P) + ")"
+
+
+def _check_local_class_one(ms: Sequence[int], delta: float) -> list[CheckRow]:
+    """Proposition 8(1), (2), (4), (7) at the uniform prior (the singleton Class I set)."""
+    rows = []
+    for m in ms:
+        prior = Prior.uniform(m)
+        objective = ExpectedDistortion(prior)
+        cases: list[tuple[str, PrivacyNotion, Callable[[float], float], float]] = [
+            ("PUT Prop. 8(1) DP", DifferentialPrivacy(), lambda D, m=m: put.prop8_epsilon_dp(m, D), put.zero_threshold(m)),
+            (f"PUT Prop. 8(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta),
+             lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta), (1 - delta) * put.zero_threshold(m)),
+            ("PUT Prop. 8(4) maximal leakage", MaximalLeakage(), lambda D, m=m: put.prop8_epsilon_ml(m, D), put.zero_threshold(m)),
+            ("PUT Prop. 8(7) mutual information", MutualInformationPrivacy(prior),
+             lambda D, m=m: put.prop8_mutual_information(m, D), put.zero_threshold(m)),
+        ]
+        for formula, notion, closed, breakpoint in cases:
+            oracle = DistortionOracle(notion, objective)
+            for D in put_distortion_grid([breakpoint]):
+                rows.append(compare(formula, f"m={m}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+    return rows
+
+
+def _check_known_prior(prior: Sequence[float], delta: float) -> list[CheckRow]:
+    """Theorems 13 (DP), 9 (approximate DP) and 14 (maximal leakage) at a known prior."""
+    rows = []
+    objective = ExpectedDistortion(Prior(prior))
+    levels = put.breakpoints(prior)[1:-1]
+    label = _prior_label(prior)
+    cases = [
+        ("PUT Thm 13 DP", DifferentialPrivacy(), lambda D: put.theorem13_dp(prior, D), levels),
+        (f"PUT Thm 9 approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta),
+         lambda D: put.theorem9_approx_dp(prior, D, delta), (1 - delta) * levels),
+        ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.theorem14_maximal_leakage(prior, D), levels),
+    ]
+    for formula, notion, closed, breaks in cases:
+        oracle = DistortionOracle(notion, objective)
+        for D in put_distortion_grid(breaks):
+            rows.append(compare(formula, f"{label}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+    return rows
+
+
+def _check_class_two(source: Sequence[Sequence[float]], delta: float, epsilons: Sequence[float]) -> list[CheckRow]:
+    """Proposition 12 (approximate DP) and Corollary 15 (maximal leakage) over a Class II set."""
+    rows = []
+    objective = WorstCaseDistortion(SourceSet(source))
+    label = f"{len(source)} priors"
+    oracle = DistortionOracle(ApproximateDifferentialPrivacy(delta), objective)
+    breaks = sorted({float(b) for p in source for b in (1 - delta) * put.breakpoints(p)[1:-1]})
+    for D in put_distortion_grid(breaks):
+        rows.append(compare(f"PUT Prop. 12 approx DP δ={delta:g}", f"{label}, D={D:.4g}", "epsilon",
+                            put.prop12_approx_dp(source, D, delta), oracle.epsilon(D)))
+    leakage = DistortionOracle(MaximalLeakage(), objective)
+    for eps in epsilons:
+        rows.append(compare("PUT Cor. 15 maximal leakage", f"{label}, ε={eps:.4g}", "distortion",
+                            put.cor15_distortion_ml(source, eps), leakage.distortion(eps)))
+    return rows
+
+
+def _check_global(m: int, n: int, delta: float) -> list[CheckRow]:
+    """Theorem 7 (1), (2), (4), (7) on ``{1..m}^n`` at the uniform prior (Class I)."""
+    distances, adjacency = product_space(m, n)
+    size = m**n
+    prior = Prior.uniform(size)
+    objective = ExpectedDistortion(prior, cost=distances)
+    cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
+        ("PUT Thm 7(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem7_dp(m, n, D)),
+        (f"PUT Thm 7(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
+         lambda D: put.theorem7_approx_dp(m, n, D, delta)),
+        ("PUT Thm 7(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem7_maximal_leakage(m, n, D)),
+        ("PUT Thm 7(7) mutual information", MutualInformationPrivacy(prior), lambda D: put.theorem7_mutual_information(m, n, D)),
+    ]
+    grid = put_distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    rows = []
+    for formula, notion, closed in cases:
+        oracle = DistortionOracle(notion, objective)
+        for D in grid:
+            rows.append(compare(formula, f"m={m}, n={n}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+    return rows
+
+
+def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[float] = PUT_FIG4_PRIOR,
+              class_two: Sequence[Sequence[float]] | None = None, global_sizes: Sequence[tuple[int, int]] = ((2, 2),),
+              epsilons: Sequence[float] = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0)) -> list[CheckRow]:
+    """Every PUT closed form the existing notions can be optimized for, against the optimizer.
+
+    Parameters
+    ----------
+    ms
+        Alphabet sizes for Proposition 8 (uniform prior).
+    delta
+        δ of approximate DP.
+    prior
+        Known prior for Theorems 9, 13, 14 (default: the paper's Fig. 4 prior).
+    class_two
+        Extreme points of a Class II source set for Proposition 12 and Corollary 15 (default: the
+        Fig. 4 prior and ``(0.5, 0.3, 0.1, 0.1)``).
+    global_sizes
+        ``(m, n)`` pairs for Theorem 7 on ``{1..m}^n``.
+    epsilons
+        Budgets for the distortion-valued Corollary 15.
+    """
+    source = class_two if class_two is not None else [list(prior), [0.5, 0.3, 0.1, 0.1]]
+    rows = _check_local_class_one(ms, delta)
+    rows += _check_known_prior(prior, delta)
+    rows += _check_class_two(source, delta, epsilons)
+    for m, n in global_sizes:
+        rows += _check_global(m, n, delta)
+    return rows
+
+
+#: Paper short name → check returning rows (used by ``mechdesign theory-check``).
+CHECKS: dict[str, Callable[[], list[CheckRow]]] = {"put": check_put}
+
+
+def run_check(paper: str) -> list[CheckRow]:
+    """Run the registered check of ``paper`` (a key of :data:`CHECKS`)."""
+    if paper not in CHECKS:
+        raise MechDesignError(f"no theory check for {paper!r}; available: {sorted(CHECKS)}")
+    return CHECKS[paper]()
+
+
+__all__ = ["CHECKS", "CheckRow", "DistortionOracle", "check_put", "compare", "format_table", "run_check"]
