@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
+from scipy.special import logsumexp
 
 from .._validate import as_budget, as_delta, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
@@ -36,7 +37,7 @@ from ..priors import as_source_set
 Bounds = tuple[float, float]
 
 #: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
-PROP12_ALPHA_TOL = 1e-13
+PROP12_ALPHA_TOL = 1e-10
 #: Two priors' orderings "agree" (Class II) when no later symbol beats an earlier one by more.
 ORDER_ATOL = 1e-12
 #: Tolerance of the Class I test "the uniform distribution lies in the convex hull".
@@ -208,9 +209,10 @@ def qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
     D = _check_distortion(D, blocks)
     if _in_zero_region(size, blocks, D):
         return 0.0
-    ratio = (blocks - D) * (size - 1) / D
-    inner = D / (blocks * (size - 1)) * (size - 2 + ratio**order + ratio ** (1 - order))
-    return max(0.0, math.log(inner) / (order - 1))
+    log_ratio = math.log((blocks - D) * (size - 1) / D)
+    terms = [order * log_ratio, (1 - order) * log_ratio] + ([math.log(size - 2)] if size > 2 else [])
+    log_inner = math.log(D / (blocks * (size - 1))) + float(logsumexp(terms))
+    return max(0.0, log_inner / (order - 1))
 
 
 def theorem6_renyi_dp(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
@@ -240,8 +242,8 @@ def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
     D = _check_distortion(D, blocks)
     if _in_zero_region(size, blocks, D):
         return 0.0
-    inner = (blocks - D) ** order + D**order * (size - 1) ** (1 - order)
-    value = blocks * (math.log(size) + math.log(inner) / (order - 1)) - order / (order - 1) * blocks * math.log(blocks)
+    log_inner = float(logsumexp([order * math.log(blocks - D), order * math.log(D) + (1 - order) * math.log(size - 1)]))
+    value = blocks * (math.log(size) + log_inner / (order - 1)) - order / (order - 1) * blocks * math.log(blocks)
     return max(0.0, value)
 
 

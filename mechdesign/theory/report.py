@@ -110,14 +110,29 @@ class DistortionOracle:
 
     def __init__(self, notion: PrivacyNotion, objective: Objective, solver: str | None = None) -> None:
         self.problem = DesignProblem(notion, objective, solver=solver)
+        self._fallback: DesignProblem | None = None
         self._cache: dict[float, float] = {}
 
     def distortion(self, epsilon: float) -> float:
-        """``D*(ε)``: the least distortion within budget ε (NaN if the solve failed)."""
+        """``D*(ε)``: the least distortion within budget ε (NaN if the solve failed).
+
+        A solution that fails its independent re-measurement (status ``"inaccurate"``, e.g. HiGHS
+        round-off on tiny entries of a ratio-type constraint) is re-solved once with the other
+        solver (Clarabel ↔ HiGHS); the result must then pass the same re-measurement.
+        """
         if epsilon not in self._cache:
             result = self.problem.solve(epsilon)
+            if result.status == "inaccurate":
+                result = self._other_solver().solve(epsilon)
             self._cache[epsilon] = result.objective if result.success else math.nan
         return self._cache[epsilon]
+
+    def _other_solver(self) -> DesignProblem:
+        if self._fallback is None:
+            other = "clarabel" if self.problem.solver == "highs" else "highs"
+            notion, = self.problem.notions
+            self._fallback = DesignProblem(notion, self.problem.objective, solver=other)
+        return self._fallback
 
     def epsilon(self, D: float, slack: float = DISTORTION_SLACK) -> float:
         """``ε*(D) = min{ε : D*(ε) <= D}`` by bisection (NaN if a solve failed, inf if unreachable)."""
