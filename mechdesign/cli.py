@@ -5,6 +5,7 @@ Examples
 ``mechdesign design --notion dp --epsilon 1 --prior 0.4,0.3,0.2,0.1``
 ``mechdesign measure mechanism.csv --prior 0.5,0.5 --delta 0.1 --json``
 ``mechdesign demo --out mechdesign-demo``
+``mechdesign theory-check put``
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .privacy import (
     PrivacyNotion,
 )
 from .solve import design
+from .theory.report import CHECKS
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
@@ -148,6 +150,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_theory_check(args: argparse.Namespace) -> int:
+    from .theory.report import format_table, run_check
+
+    rows = run_check(args.paper)
+    print(format_table(rows))
+    return 0 if all(row.ok for row in rows) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mechdesign`` command."""
     parser = argparse.ArgumentParser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
@@ -176,6 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo = commands.add_parser("demo", help="design a mechanism and trace a curve (README main job)")
     p_demo.add_argument("--out", default="mechdesign-demo", help="output folder for the table and plot")
     p_demo.set_defaults(run=_cmd_demo)
+
+    p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
+    p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")
+    p_theory.set_defaults(run=_cmd_theory_check)
     return parser
 
 
