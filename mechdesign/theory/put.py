@@ -665,3 +665,27 @@ def theorem18_maximal_leakage(prior: Any, n: int, D: float) -> float:
     """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2)."""
     blocks = as_positive_int(n, "n")
     return lemma16_product_epsilon("maximal_leakage", blocks, theorem14_maximal_leakage(prior, D))
+
+
+# ----------------------------------------------------------------------------------------------
+# From ε*(D) to D*(ε)
+# ----------------------------------------------------------------------------------------------
+#: Bisection steps of :func:`distortion_from_epsilon` (the bracket shrinks by 2^-60).
+INVERSION_STEPS = 60
+
+
+def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: float, upper: float = 1.0) -> float:
+    """``D*(ε) = inf{D ∈ (0, upper] : ε*(D) <= ε}`` from a non-increasing ``ε*(D)`` (PUT Definition 4).
+
+    Used to draw a privacy-distortion function as a distortion-privacy function (and to compare it
+    with the optimizer's ``D*(ε)``), including flat stretches where ``ε*`` jumps (Theorem 9 at
+    ``(1−δ)D^(m−1)``). Returns 0 if every ``D > 0`` meets ε.
+    """
+    budget = as_budget(epsilon)
+    if epsilon_of_D(upper) > budget:
+        raise MechDesignError(f"no distortion up to {upper!r} meets epsilon = {budget!r}")
+    low, high = 0.0, float(upper)
+    for _ in range(INVERSION_STEPS):
+        middle = 0.5 * (low + high)
+        low, high = (low, middle) if epsilon_of_D(middle) <= budget else (middle, high)
+    return high

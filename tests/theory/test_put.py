@@ -577,3 +577,17 @@ def test_theorem7_larger_product_spaces(m, n):
         assert_epsilon_star(dp, put.theorem7_dp(m, n, D), D)
         assert_brackets(adp, put.theorem7_approx_dp(m, n, D, 0.01), D)
         assert_brackets(ml, put.theorem7_maximal_leakage(m, n, D), D)
+
+
+def test_distortion_from_epsilon_inverts_the_closed_forms():
+    """D*(ε) = inf{D : ε*(D) <= ε}: the Prop. 8 inverses, and the flat stretch of Thm 9 below 0.36."""
+    for m in [2, 3, 5]:
+        for eps in [0.0, 0.4, 2.0]:
+            assert put.distortion_from_epsilon(lambda D: put.prop8_epsilon_dp(m, D), eps) == pytest.approx(
+                put.prop8_distortion_dp(m, eps), abs=1e-12)
+            assert put.distortion_from_epsilon(lambda D: put.prop8_epsilon_ml(m, D), eps) == pytest.approx(
+                put.prop8_distortion_ml(m, eps), abs=1e-12)
+    flat = put.distortion_from_epsilon(lambda D: put.theorem9_approx_dp((0.6, 0.4), D, 0.1), 0.2)
+    assert flat == pytest.approx(0.36, abs=1e-12)
+    with pytest.raises(MechDesignError, match="no distortion"):
+        put.distortion_from_epsilon(lambda D: 1.0, 0.5)
