@@ -593,6 +593,13 @@ def _per_letter(n: int, D: float) -> tuple[int, float]:
     return blocks, _check_distortion(D, blocks) / blocks
 
 
+def _additive_bounds(single_letter: Callable[..., Bounds], m: int, n: int, D: float, *args: Any) -> Bounds:
+    """``n ×`` a single-letter bound at ``D/n`` (Lemma 16(2): additive notions)."""
+    blocks, d = _per_letter(n, D)
+    lower, upper = single_letter(m, d, *args)
+    return blocks * lower, blocks * upper
+
+
 def theorem17_dp(m: int, n: int, D: float) -> float:
     """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I."""
     blocks, d = _per_letter(n, D)
@@ -611,9 +618,7 @@ def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
 
 def theorem17_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
     """Bounds on ε̂*_MI(𝒫, D): PUT Theorem 17(3), ``n ×`` Proposition 8(3) at ``D/n``."""
-    blocks, d = _per_letter(n, D)
-    lower, upper = prop8_maximal_information(m, d, source)
-    return blocks * lower, blocks * upper
+    return _additive_bounds(prop8_maximal_information, m, n, D, source)
 
 
 def theorem17_maximal_leakage(m: int, n: int, D: float) -> float:
@@ -634,9 +639,7 @@ def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
 
 def theorem17_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε̂*_{α,M}(𝒫, D): PUT Theorem 17(6), ``n ×`` Proposition 8(6) at ``D/n``."""
-    blocks, d = _per_letter(n, D)
-    lower, upper = prop8_sibson(m, d, alpha)
-    return blocks * lower, blocks * upper
+    return _additive_bounds(prop8_sibson, m, n, D, alpha)
 
 
 def theorem17_mutual_information(m: int, n: int, D: float) -> float:

@@ -281,10 +281,114 @@ def _check_global(m: int, n: int, delta: float) -> list[CheckRow]:
     return rows
 
 
+def product_mechanism(Q: Any, n: int) -> np.ndarray:
+    """``Q^{⊗n}`` on ``{1..m}^n`` (inputs and outputs ordered as :func:`~mechdesign.theory.put.hamming_matrix`)."""
+    result = np.asarray(Q, dtype=float)
+    single = result
+    for _ in range(n - 1):
+        result = np.kron(result, single)
+    return result
+
+
+def product_prior(prior: Sequence[float], n: int) -> Prior:
+    """The i.i.d. prior ``P^{⊗n}`` on ``{1..m}^n`` (PUT Section IV-D)."""
+    return Prior(product_mechanism(np.asarray(prior, dtype=float)[None, :], n)[0])
+
+
+def binary_product_search(prior: Sequence[float], n: int, D: float, delta: float, points: int = 2001) -> float:
+    """``min ε̂_δ(Q^{⊗n})`` over binary ``Q`` of per-letter distortion exactly ``D`` (grid over Q(1|1)).
+
+    A grid search (an upper estimate of the optimum over binary product mechanisms, which is not a
+    convex problem); used for PUT Theorems 17(2) and 18(1).
+    """
+    _, adjacency = product_space(2, n)
+    notion = ApproximateDifferentialPrivacy(delta, neighbours=adjacency)
+    best = math.inf
+    for keep in np.linspace(0.0, 1.0, points):
+        other = 1 - (D - prior[0] * (1 - keep)) / prior[1]
+        if 0 <= other <= 1:
+            best = min(best, notion.measure(product_mechanism([[keep, 1 - keep], [1 - other, other]], n)))
+    return best
+
+
+def _check_theorem6(single: Sequence[float], n: int, delta: float) -> list[CheckRow]:
+    """Theorem 6(1), (2), (4), (7) for the singleton ``{P^{⊗n}}`` (θ* = m^n min P, η = max P)."""
+    m = len(single)
+    prior = product_prior(single, n)
+    theta, eta = m**n * float(prior.probabilities.min()), float(prior.probabilities.max())
+    distances, adjacency = product_space(m, n)
+    objective = ExpectedDistortion(prior, cost=distances)
+    cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
+        ("PUT Thm 6(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem6_dp(m, n, D, theta)),
+        (f"PUT Thm 6(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
+         lambda D: put.theorem6_approx_dp(m, n, D, delta, theta)),
+        ("PUT Thm 6(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem6_maximal_leakage(m, n, D, theta)),
+        ("PUT Thm 6(7) mutual information", MutualInformationPrivacy(prior),
+         lambda D: put.theorem6_mutual_information(m, n, D, theta, eta)),
+    ]
+    grid = put_distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    label = f"{_prior_label(single)}^⊗{n}"
+    rows = []
+    for formula, notion, closed in cases:
+        oracle = DistortionOracle(notion, objective)
+        rows += [compare(formula, f"{label}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)) for D in grid]
+    return rows
+
+
+def _check_lemma10(prior: Sequence[float], deltas: Sequence[float]) -> list[CheckRow]:
+    """Lemma 10: D*_δ(P, 0) = (1−δ)(1 − P_1), the distortion from which ε*_δ = 0."""
+    rows = []
+    for delta in deltas:
+        notion = ApproximateDifferentialPrivacy(delta) if delta else DifferentialPrivacy()
+        numeric = DistortionOracle(notion, ExpectedDistortion(Prior(prior))).distortion(0.0)
+        rows.append(compare("PUT Lemma 10 zero threshold", f"{_prior_label(prior)}, δ={delta:g}", "distortion",
+                            put.lemma10_zero_threshold(prior, delta), numeric))
+    return rows
+
+
+def _check_products(m: int, n: int, prior: Sequence[float], delta: float) -> list[CheckRow]:
+    """Lemma 16, Theorems 17 and 18 on product mechanisms.
+
+    Exact statements (Thm 17(1), (4), (7); Thm 18(2)): the numeric value is the measured loss, on
+    ``{1..m}^n``, of the product of the optimal single-letter mechanism at distortion ``D/n`` (the
+    optimum over products by Lemma 16). Brackets (Thm 17(2), corrected Thm 18(1)): a grid search
+    over binary product mechanisms.
+    """
+    rows = []
+    distances, adjacency = product_space(m, n)
+    uniform, single_uniform = Prior.uniform(m**n), Prior.uniform(m)
+    exact = [
+        ("PUT Thm 17(1) DP", DifferentialPrivacy(), DifferentialPrivacy(adjacency), put.theorem17_dp, put.prop8_epsilon_dp),
+        ("PUT Thm 17(4) maximal leakage", MaximalLeakage(), MaximalLeakage(), put.theorem17_maximal_leakage,
+         put.prop8_epsilon_ml),
+        ("PUT Thm 17(7) mutual information", MutualInformationPrivacy(single_uniform), MutualInformationPrivacy(uniform),
+         put.theorem17_mutual_information, put.prop8_mutual_information),
+    ]
+    for D in (0.2, 0.5 * put.zero_threshold(m, n), 0.9 * put.zero_threshold(m, n)):
+        for formula, single_notion, product_notion, closed, single_closed in exact:
+            result = DesignProblem(single_notion, ExpectedDistortion(single_uniform)).solve(single_closed(m, D / n))
+            numeric = product_notion.measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
+            rows.append(compare(formula, f"m={m}, n={n}, D={D:.4g}", "epsilon", closed(m, n, D), numeric))
+    known = Prior(prior)
+    for D in put.breakpoints(prior)[1:-1]:
+        result = DesignProblem(MaximalLeakage(), ExpectedDistortion(known)).solve(put.theorem14_maximal_leakage(prior, D))
+        numeric = MaximalLeakage().measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
+        rows.append(compare("PUT Thm 18(2) maximal leakage", f"{_prior_label(prior)}, n={n}, D={D:.4g}/letter", "epsilon",
+                            put.theorem18_maximal_leakage(prior, n, D), numeric))
+    binary = (0.6, 0.4)
+    for D in (0.1, 0.2, 0.3):
+        rows.append(compare("PUT Thm 18(1) approx DP (corrected)", f"{_prior_label(binary)}, n={n}, D={D:g}/letter, δ={delta:g}",
+                            "epsilon", put.theorem18_approx_dp(binary, n, D, delta), binary_product_search(binary, n, D, delta)))
+        rows.append(compare("PUT Thm 17(2) approx DP (products)", f"m=2, n={n}, D={2 * D:g}, δ={delta:g}", "epsilon",
+                            put.theorem17_approx_dp(2, n, 2 * D, delta), binary_product_search((0.5, 0.5), n, D, delta)))
+    return rows
+
+
 def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[float] = PUT_FIG4_PRIOR,
               class_two: Sequence[Sequence[float]] | None = None, global_sizes: Sequence[tuple[int, int]] = ((2, 2),),
               epsilons: Sequence[float] = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0)) -> list[CheckRow]:
-    """Every PUT closed form the existing notions can be optimized for, against the optimizer.
+    """PUT closed forms against the optimizer (Prop. 8, Thms 6, 7, 9, 13, 14, 17, 18, Lemmas 10, 16,
+    Prop. 12, Cor. 15 — every statement whose notion the library implements).
 
     Parameters
     ----------
@@ -306,8 +410,11 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[fl
     rows = _check_local_class_one(ms, delta)
     rows += _check_known_prior(prior, delta)
     rows += _check_class_two(source, delta, epsilons)
+    rows += _check_lemma10(prior, (0.0, delta, 0.3))
     for m, n in global_sizes:
         rows += _check_global(m, n, delta)
+    rows += _check_theorem6((0.6, 0.4), 2, delta)
+    rows += _check_products(2, 2, prior, delta)
     return rows
 
 
@@ -322,4 +429,5 @@ def run_check(paper: str) -> list[CheckRow]:
     return CHECKS[paper]()
 
 
-__all__ = ["CHECKS", "CheckRow", "DistortionOracle", "check_put", "compare", "format_table", "run_check"]
+__all__ = ["CHECKS", "CheckRow", "DistortionOracle", "binary_product_search", "check_put", "compare", "format_table",
+           "product_mechanism", "product_prior", "run_check"]

@@ -8,7 +8,6 @@ Exact statements agree to ``CLOSED_FORM_ATOL`` (1e-6). Grids include every break
 ``(1−δ)D^(k)`` and both sides of each. Errata are in docs/errata.md, section "PUT (Zhong & Bu)".
 """
 
-import itertools
 import math
 
 import numpy as np
@@ -28,7 +27,14 @@ from mechdesign import (
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
-from mechdesign.theory.report import CLOSED_FORM_ATOL, DistortionOracle, product_space
+from mechdesign.theory.report import (
+    CLOSED_FORM_ATOL,
+    DistortionOracle,
+    binary_product_search,
+    product_mechanism,
+    product_prior,
+    product_space,
+)
 
 #: How far below a claimed ε* the budget is lowered to check that it no longer reaches D.
 BUDGET_STEP = 1e-4
@@ -63,11 +69,6 @@ def assert_brackets(oracle, bounds, D):
     assert oracle.distortion(upper) <= D + CLOSED_FORM_ATOL, (bounds, D, oracle.distortion(upper))
     if lower > 0:
         assert oracle.distortion(lower) >= D - CLOSED_FORM_ATOL, (bounds, D, oracle.distortion(lower))
-
-
-def product_mechanism(Q, n):
-    """``Q^{⊗n}`` on {1..m}^n, inputs in the order of :func:`put.hamming_matrix`."""
-    return np.array(list(itertools.accumulate([np.asarray(Q)] * n, np.kron))[-1])
 
 
 def qd_mechanism(m, n, D):
@@ -299,10 +300,6 @@ def test_theorem7_maximal_leakage_and_mutual_information(m, n):
         assert_epsilon_star(information, put.theorem7_mutual_information(m, n, D), D)
 
 
-def product_prior(single, n):
-    return Prior(product_mechanism(np.asarray(single)[None, :], n)[0])
-
-
 THEOREM6_PRIORS = [((0.6, 0.4), 2), ((0.5, 0.3, 0.2), 2), ((0.7, 0.3), 3)]
 
 
@@ -404,18 +401,6 @@ def test_theorem17_attained_by_products_of_single_letter_optima(m, n):
             assert product_notion.measure(big) == pytest.approx(closed(m, n, D), abs=CLOSED_FORM_ATOL)
 
 
-def brute_force_product_approx_dp(P, n, D, delta, grid=2001):
-    """min ε̂_δ(Q^{⊗n}) over binary Q with distortion exactly D per letter (1-D grid over Q(1|1))."""
-    _, adjacency = product_space(2, n)
-    notion = ApproximateDifferentialPrivacy(delta, neighbours=adjacency)
-    best = math.inf
-    for a in np.linspace(0, 1, grid):
-        b = 1 - (D - P[0] * (1 - a)) / P[1]
-        if 0 <= b <= 1:
-            best = min(best, notion.measure(product_mechanism([[a, 1 - a], [1 - b, b]], n)))
-    return best
-
-
 def test_theorem18_1_printed_equality_fails_and_bracket_holds():
     """Erratum, PUT Thm 18(1): ε̂*_δ(P, nD) is not Theorem 9's ε*_δ(P, D).
 
@@ -433,7 +418,7 @@ def test_theorem18_1_printed_equality_fails_and_bracket_holds():
     assert loss < printed - 0.01
     for per_letter in [0.1, 0.2, 0.3]:
         lower, upper = put.theorem18_approx_dp(P, n, per_letter, delta)
-        brute = brute_force_product_approx_dp(P, n, per_letter, delta)
+        brute = binary_product_search(P, n, per_letter, delta)
         assert lower - CLOSED_FORM_ATOL <= brute <= upper + CLOSED_FORM_ATOL
 
 
@@ -454,7 +439,7 @@ def test_theorem17_2_bracket_for_products():
     n, delta = 2, 0.05
     for D in [0.2, 0.5, 0.8]:
         lower, upper = put.theorem17_approx_dp(2, n, D, delta)
-        brute = brute_force_product_approx_dp((0.5, 0.5), n, D / n, delta, grid=1001)
+        brute = binary_product_search((0.5, 0.5), n, D / n, delta, points=1001)
         assert lower - CLOSED_FORM_ATOL <= brute <= upper + CLOSED_FORM_ATOL
 
 
