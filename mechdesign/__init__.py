@@ -26,6 +26,7 @@ from .privacy import (
     PointwiseMaximalLeakage,
     PrivacyNotion,
 )
+from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .solve import DesignProblem, Result, design
 from .utility import (
     ExpectedDistortion,
@@ -70,4 +71,7 @@ __all__ = [
     "randomized_response",
     "trace_curve",
     "uniform_mechanism",
+    "MaximalInformation",
+    "RenyiDifferentialPrivacy",
+    "SibsonMutualInformation",
 ]

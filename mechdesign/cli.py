@@ -31,6 +31,7 @@ from .privacy import (
     PointwiseMaximalLeakage,
     PrivacyNotion,
 )
+from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .solve import design
 from .theory.report import CHECKS
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
@@ -51,6 +52,12 @@ def _require_delta(args: argparse.Namespace) -> float:
     return args.delta
 
 
+def _require_alpha(args: argparse.Namespace, notion: str) -> float:
+    if getattr(args, "alpha", None) is None:
+        raise MechDesignError(f"notion {notion!r} needs --alpha (an order > 1)")
+    return args.alpha
+
+
 #: Command-line notion names and how to build each from the parsed arguments and prior.
 NOTIONS: dict[str, NotionFactory] = {
     "dp": lambda args, prior: DifferentialPrivacy(),
@@ -58,6 +65,10 @@ NOTIONS: dict[str, NotionFactory] = {
     "maximal-leakage": lambda args, prior: MaximalLeakage(),
     "mutual-information": lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
     "pml": lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
+    "max-information": lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
+    "renyi-dp": lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
+    "sibson-mi": lambda args, prior: SibsonMutualInformation(
+        _require_alpha(args, "sibson-mi"), _require_prior(prior, "sibson-mi")),
 }
 
 #: Command-line objective names and how to build each from the prior.
@@ -114,10 +125,11 @@ def _cmd_design(args: argparse.Namespace) -> int:
     return 0 if result.success else 1
 
 
-def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None) -> dict[str, Any]:
+def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
+                alpha: float | None = None) -> dict[str, Any]:
     """Every notion's measure for ``mechanism``; a notion that cannot be evaluated gets a reason."""
     values: dict[str, Any] = {}
-    args = argparse.Namespace(delta=delta, variant="pointwise")
+    args = argparse.Namespace(delta=delta, variant="pointwise", alpha=alpha)
     for name, factory in NOTIONS.items():
         variants = ("pointwise", "hockey_stick") if name == "approx-dp" else (None,)
         for variant in variants:
@@ -133,7 +145,7 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None) 
 def _cmd_measure(args: argparse.Namespace) -> int:
     mechanism = _load_mechanism(Path(args.file))
     prior = _parse_prior(args.prior, None)
-    values = measure_all(mechanism, prior, args.delta)
+    values = measure_all(mechanism, prior, args.delta, args.alpha)
     if args.json:
         print(json.dumps({k: (v if isinstance(v, str) or math.isfinite(v) else "inf") for k, v in values.items()}, indent=2))
     else:
@@ -168,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_design.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
     p_design.add_argument("--delta", type=float, help="δ for approx-dp")
     p_design.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise")
+    p_design.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_design.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
     p_design.add_argument("--n", type=int, help="alphabet size with a uniform prior (if no --prior)")
     p_design.add_argument("--objective", choices=sorted(OBJECTIVES), default="expected-distortion")
@@ -180,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("file", help="CSV (one row per input) or JSON ({'mechanism': [[...]]} or a list)")
     p_measure.add_argument("--prior", help="comma-separated prior (for mutual-information and pml)")
     p_measure.add_argument("--delta", type=float, help="δ for approx-dp")
+    p_measure.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_measure.add_argument("--json", action="store_true")
     p_measure.set_defaults(run=_cmd_measure)
 

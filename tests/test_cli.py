@@ -73,3 +73,21 @@ def test_demo_writes_table_and_plot(tmp_path, capsys):
     assert (tmp_path / "curve.png").stat().st_size > 10_000
     table = np.loadtxt(tmp_path / "curve.csv", delimiter=",", skiprows=1)
     assert np.allclose(table[:, 1], table[:, 2], atol=1e-8) and np.allclose(table[:, 3], table[:, 4], atol=1e-8)
+
+
+def test_design_and_measure_with_the_put_notions(tmp_path, capsys):
+    for notion in ["max-information", "renyi-dp", "sibson-mi"]:
+        assert main(["design", "--notion", notion, "--alpha", "2", "--epsilon", "0.5",
+                     "--prior", "0.4,0.3,0.2,0.1", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["success"]
+    assert main(["design", "--notion", "renyi-dp", "--epsilon", "0.5", "--n", "3"]) == 2
+    assert "needs --alpha" in capsys.readouterr().err
+    csv_path = tmp_path / "m.csv"
+    np.savetxt(csv_path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    assert main(["measure", str(csv_path), "--prior", "0.5,0.5", "--alpha", "2", "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)
+    assert values["renyi-dp"] == pytest.approx(math.log(7 / 3), abs=1e-12)
+    assert values["sibson-mi"] == pytest.approx(math.log(1.25), abs=1e-12)
+    assert values["max-information"] == pytest.approx(math.log(1.5), abs=1e-12)
+    assert main(["measure", str(csv_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["renyi-dp"].startswith("skipped")

@@ -7,6 +7,9 @@ from .maximal_leakage import MaximalLeakage
 from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
+from .max_information import MaximalInformation
+from .renyi import RenyiDifferentialPrivacy
+from .sibson import SibsonMutualInformation
 
 __all__ = [
     "ApproximateDifferentialPrivacy",
@@ -17,4 +20,7 @@ __all__ = [
     "Neighbours",
     "PointwiseMaximalLeakage",
     "PrivacyNotion",
+    "MaximalInformation",
+    "RenyiDifferentialPrivacy",
+    "SibsonMutualInformation",
 ]

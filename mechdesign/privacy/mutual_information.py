@@ -1,6 +1,11 @@
-"""Mutual-information privacy: ``I(X; Y) <= ε`` under a known prior.
+"""Mutual-information privacy: ``I(X; Y) <= ε`` under a known prior, or over a source set.
 
-Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(7); the budget is in nats.
+Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(7); the budget is in nats. Over a source set
+the privacy loss is the worst case ``max_{P ∈ conv 𝒫} I(P; Q)`` (as in the proof of Theorem 6, step
+1.5). Mutual information is concave in the prior, so the worst case is a capacity over the set (on
+the whole simplex: the channel capacity) and is *not* attained at an extreme point in general; it is
+constrained exactly through ``I(P; Q) = min_r Σ_x P(x) D(Q[x, :] ‖ r)`` (see
+:mod:`mechdesign.privacy.capacity`).
 """
 
 from __future__ import annotations
@@ -9,19 +14,23 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
+from scipy.special import rel_entr
 
-from ..priors import PriorLike, as_prior
+from ..priors import Prior, SourceSet, as_source_set
 from ..utility.information import mutual_information, mutual_information_expression
 from .base import PrivacyNotion
+from .capacity import HullMaximum, broadcast_row, hull_maximum
+from .epigraph import Epigraph
 
 
 class MutualInformationPrivacy(PrivacyNotion):
-    """ε-mutual-information privacy ``I(X; Y) <= ε`` for a fixed prior (PUT paper, Def. 3(7)).
+    """ε-mutual-information privacy ``I(X; Y) <= ε`` (PUT paper, Def. 3(7)).
 
     Parameters
     ----------
     prior
-        The input distribution ``P_X``.
+        The input distribution ``P_X``, or a :class:`~mechdesign.priors.SourceSet` for the worst
+        case over its convex hull (a capacity; the whole simplex gives the channel capacity).
     """
 
     name = "mutual_information"
@@ -29,9 +38,20 @@ class MutualInformationPrivacy(PrivacyNotion):
     needs_prior = True
     is_linear = False
 
-    def __init__(self, prior: PriorLike) -> None:
-        self.prior = as_prior(prior)
-        self.n_inputs = self.prior.size
+    def __init__(self, prior: Any) -> None:
+        self.source_set: SourceSet = as_source_set(prior)
+        self.n_inputs = self.source_set.size
+
+    @property
+    def prior(self) -> Prior:
+        """The prior, when the notion has exactly one."""
+        if len(self.source_set) != 1:
+            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
+        return Prior(self.source_set.extreme_points[0])
+
+    @property
+    def label(self) -> str:
+        return self.name if len(self.source_set) == 1 else f"{self.name}(source set of {len(self.source_set)})"
 
     def scaled_budget(self, budget: float) -> float:
         """Mutual information is bounded by ε itself (nats)."""
@@ -40,12 +60,59 @@ class MutualInformationPrivacy(PrivacyNotion):
     def budget_from_scaled(self, value: float) -> float:
         return max(0.0, float(value))
 
+    def epigraph(self, Q: cp.Expression) -> Epigraph:
+        """The worst-case mutual information over the source set, as an epigraph.
+
+        With several priors: ``max_k Σ_x P_k(x) Σ_y kl(Q[x, y], r_y)`` over an auxiliary ``r >= 0``,
+        where ``kl(a, b) = a log(a/b) − a + b``; the extra ``Σ_y r_y − 1 − log Σ_y r_y >= 0`` it adds
+        for an unnormalized ``r`` vanishes at the minimum, so ``r`` needs no simplex constraint.
+        """
+        points = self.source_set.extreme_points
+        if len(points) == 1:
+            return Epigraph(mutual_information_expression(Q, points[0]), [])
+        r = cp.Variable(Q.shape[1], nonneg=True)
+        divergences = cp.sum(cp.kl_div(Q, broadcast_row(r, Q.shape[0])), axis=1)
+        return Epigraph(cp.max(points @ divergences), [])
+
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
-        """``I(X; Y)`` as a convex expression of ``Q`` (at most ε)."""
-        return mutual_information_expression(Q, self.prior.probabilities)
+        """The worst-case ``I(X; Y)`` as a convex expression of ``Q`` (at most ε)."""
+        return self.epigraph(Q).minimized(Q)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        return [self.leakage_expression(Q) <= scaled]
+        return self.epigraph(Q).at_most(scaled)
 
     def _measure(self, matrix: np.ndarray) -> float:
-        return mutual_information(self.prior, matrix)
+        points = self.source_set.extreme_points
+        if len(points) == 1:
+            return mutual_information(Prior(points[0]), matrix)
+        return max(0.0, worst_case_mutual_information(points, matrix).upper)
+
+
+def worst_case_mutual_information(points: np.ndarray, matrix: np.ndarray) -> HullMaximum:
+    """``max_{P ∈ conv(points)} I(P; Q)`` bracketed by :func:`~mechdesign.privacy.capacity.hull_maximum`.
+
+    The dual side is ``min_r max_k Σ_x P_k(x) Σ_y kl(Q[x, y], r_y)
+    = min_r max_k [−Σ_x P_k(x) H(Q[x]) − (P_k Q)·log r] − 1 + Σ_y r_y``.
+    """
+    entropies = -rel_entr(matrix, 1.0).sum(axis=1)  # H(Q[x, :])
+    reached = points @ matrix  # (k, y): P_k Q
+    used = reached.max(axis=0) > 0  # outputs no prior reaches carry r_y = 0
+    reached, constant = reached[:, used], -(points @ entropies)
+
+    def dual_bound(r: np.ndarray) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cross = -np.where(reached > 0, reached * np.log(r), 0.0).sum(axis=1)
+        return float(np.max(constant + cross) - 1.0 + r.sum())
+
+    def dual(factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+        shifted = constant - reached @ np.log(scale)  # r = scale ∘ factor
+        return cp.max(shifted - reached @ cp.log(factor)) - 1.0 + scale @ factor
+
+    return hull_maximum(
+        points,
+        primal=lambda prior: cp.sum(cp.entr(prior @ matrix)) - prior @ entropies,
+        at_prior=lambda prior: mutual_information(Prior(prior / prior.sum()), matrix),
+        optimal_r=lambda prior: prior @ matrix[:, used],
+        dual=dual,
+        dual_bound=dual_bound,
+    )

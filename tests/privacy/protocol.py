@@ -33,7 +33,12 @@ def _feasible(notion: PrivacyNotion, matrix: np.ndarray, budget: float) -> bool:
     Q = cp.Constant(matrix)
     problem = cp.Problem(cp.Minimize(0), notion.constraints(Q, budget) + [cp.Constant(0) <= 1])
     solver = cp.HIGHS if notion.is_linear else cp.CLARABEL
-    problem.solve(solver=solver)
+    try:
+        problem.solve(solver=solver)
+    except cp.error.SolverError:
+        # Only an "optimal" status demonstrates feasibility. Clarabel sometimes stops with
+        # InsufficientProgress on power-cone problems that are infeasible by a small margin.
+        return False
     return problem.status == cp.OPTIMAL
 
 

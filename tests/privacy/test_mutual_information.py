@@ -66,3 +66,81 @@ def test_leakage_expression_and_scale_round_trip():
     value = notion.leakage_expression(cp.Constant(matrix)).value
     assert notion.budget_from_scaled(value) == pytest.approx(notion.measure(matrix), abs=1e-12)
     assert notion.budget_from_scaled(notion.scaled_budget(0.7)) == 0.7
+
+
+# --- worst case over a source set (capacity) --------------------------------------------------------
+
+#: Largest accepted excess of the set measure (a dual bound) over the value at the worst prior, nats.
+CAPACITY_GAP = 1e-8
+BSC = np.array([[0.75, 0.25], [0.25, 0.75]])
+
+
+def test_capacity_of_the_binary_symmetric_channel():
+    """Over every prior, the worst case is the capacity ``log 2 − h(1/4)`` (uniform prior), although
+    the extreme points (point masses) leak nothing: the maximum is not at an extreme point."""
+    from mechdesign import SourceSet
+
+    capacity = MutualInformationPrivacy(SourceSet.simplex(2))
+    assert capacity.measure(BSC) == pytest.approx(math.log(2) - binary_entropy(0.25), abs=1e-9)
+    assert MutualInformationPrivacy([1.0, 0.0]).measure(BSC) == 0.0
+    # Z-channel capacity: log(1 + 2^{-h(1/2)/(1/2)}) in bits = log(1 + 1/4)·… ; in nats log(5/4).
+    z = [[1.0, 0.0], [0.5, 0.5]]
+    assert capacity.measure(z) == pytest.approx(math.log(1.25), abs=1e-9)
+    assert capacity.label == "mutual_information(source set of 2)"
+    with pytest.raises(AttributeError, match="source set of 2"):
+        capacity.prior
+
+
+def source_set_and_matrix():
+    return st.integers(2, 4).flatmap(lambda n: st.tuples(
+        st.lists(full_support_priors(n), min_size=2, max_size=3), stochastic_matrices(n_inputs=st.just(n))))
+
+
+@settings(max_examples=20)
+@given(source_set_and_matrix())
+def test_source_set_measure_is_the_worst_prior_of_the_hull(case):
+    import cvxpy as cp
+    from scipy.special import rel_entr
+
+    from mechdesign import SourceSet, mutual_information
+
+    from .hull import primal_worst_prior
+
+    priors, matrix = case
+    source_set = SourceSet(priors)
+    measured = MutualInformationPrivacy(source_set).measure(matrix)
+    entropies = -rel_entr(matrix, 1.0).sum(axis=1)
+    worst = primal_worst_prior(source_set.extreme_points, lambda p: cp.sum(cp.entr(p @ matrix)) - p @ entropies)
+    candidates = [worst, *source_set.extreme_points, *np.random.default_rng(0).dirichlet(
+        np.ones(len(source_set)), size=50) @ source_set.extreme_points]
+    values = [mutual_information(prior, matrix) for prior in candidates]
+    assert max(values) <= measured + 1e-12  # an upper bound on every prior of the hull …
+    assert measured - max(values) <= CAPACITY_GAP  # … and attained within the gap
+
+
+@settings(max_examples=15)
+@given(source_set_and_matrix())
+def test_source_set_constraints_match_measure(case):
+    from mechdesign import SourceSet
+
+    priors, matrix = case
+    assert_constraints_match_measure(MutualInformationPrivacy(SourceSet(priors)), matrix)
+
+
+@settings(max_examples=8)
+@given(source_set_and_matrix(), st.floats(0.0, 1.0))
+def test_source_set_round_trip(case, budget):
+    from mechdesign import SourceSet, WorstCaseDistortion
+
+    source_set = SourceSet(case[0])
+    assert_round_trip(MutualInformationPrivacy(source_set), budget, WorstCaseDistortion(source_set))
+
+
+def test_source_set_leakage_expression_is_the_capacity():
+    import cvxpy as cp
+
+    from mechdesign import SourceSet
+
+    notion = MutualInformationPrivacy(SourceSet.simplex(2))
+    value = notion.leakage_expression(cp.Constant(BSC)).value
+    assert value == pytest.approx(math.log(2) - binary_entropy(0.25), abs=1e-7)

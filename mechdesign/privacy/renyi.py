@@ -1,0 +1,105 @@
+"""Rényi differential privacy of order α > 1 on a neighbour relation.
+
+Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(5) (Mironov 2017): ``Q`` is ε-Rényi DP if
+``D_α(Q[x, :] ‖ Q[x', :]) <= ε`` for all neighbouring inputs ``x, x'``, where
+``D_α(p ‖ q) = log(Σ_y p_y^α q_y^{1−α}) / (α − 1)``.
+
+The constraints are linear in ``e^{(α−1)ε}``: ``Σ_y Q[x, y]^α Q[x', y]^{1−α} <= e^{(α−1)ε}``, each
+term the epigraph of a power cone (``T >= a^α b^{1−α}`` ⇔ ``T^{1/α} b^{1−1/α} >= a``); for α = 2 the
+terms are quadratic-over-linear, ``T b >= a²``, written as rotated second-order cones.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+
+from .._validate import as_order
+from ..exceptions import InvalidBudgetError
+from .base import PrivacyNotion
+from .epigraph import Epigraph
+from .neighbours import Neighbours
+
+
+def renyi_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) -> np.ndarray:
+    """``Σ_y p_y^α q_y^{1−α}`` for each row pair ``(p, q)`` of ``first``, ``second`` (``0·∞ = 0``; ``p > 0 = q`` → ∞)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(first > 0, first**alpha * second ** (1.0 - alpha), 0.0)
+    return terms.sum(axis=-1)
+
+
+def renyi_divergence(p: Any, q: Any, alpha: float) -> float:
+    """Rényi divergence ``D_α(p ‖ q)`` of order α > 1 in nats (``inf`` unless ``supp p ⊆ supp q``)."""
+    order = as_order(alpha)
+    total = float(renyi_power_sums(np.asarray(p, dtype=float), np.asarray(q, dtype=float), order))
+    return max(0.0, math.log(total) / (order - 1.0)) if math.isfinite(total) else math.inf
+
+
+class RenyiDifferentialPrivacy(PrivacyNotion):
+    """ε-Rényi differential privacy of order α (PUT paper, Definition 3(5)); local by default.
+
+    Parameters
+    ----------
+    alpha
+        The order, a finite number > 1.
+    neighbours, n_inputs
+        As for :class:`~mechdesign.privacy.dp.DifferentialPrivacy` (``None``: every pair of inputs).
+
+    Notes
+    -----
+    The budget enters the constraints as ``e^{(α−1)ε}`` (:meth:`scaled_budget`). One power cone per
+    ordered neighbour pair and output (a rotated second-order cone for α = 2).
+    """
+
+    name = "renyi_dp"
+    reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(5); Mironov 2017, Definition 4"
+    is_linear = False
+
+    def __init__(self, alpha: float, neighbours: Any = None, n_inputs: int | None = None) -> None:
+        self.alpha = as_order(alpha)
+        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
+        self.n_inputs = self.neighbours.n_inputs
+
+    @property
+    def label(self) -> str:
+        scope = "" if self.neighbours.is_complete else f", {self.neighbours.describe()}"
+        return f"renyi_dp(alpha={self.alpha:g}{scope})"
+
+    def scaled_budget(self, budget: float) -> float:
+        """``e^{(α−1)ε}``, the bound on every ``Σ_y Q[x, y]^α Q[x', y]^{1−α}``."""
+        try:
+            return math.exp((self.alpha - 1.0) * budget)
+        except OverflowError as exc:
+            raise InvalidBudgetError(
+                f"{self.label} budget {budget!r} is too large: e^((alpha-1)·epsilon) overflows"
+            ) from exc
+
+    def budget_from_scaled(self, value: float) -> float:
+        return max(0.0, math.log(value) / (self.alpha - 1.0)) if value > 0 else 0.0
+
+    def epigraph(self, Q: cp.Expression) -> Epigraph:
+        """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` as an :class:`~mechdesign.privacy.epigraph.Epigraph`."""
+        first, second = self.neighbours.ordered_pairs(Q.shape[0])
+        terms = cp.Variable((len(first), Q.shape[1]), nonneg=True)  # terms >= Q[x]^α Q[x']^{1−α}
+        numerators, denominators = Q[first, :], Q[second, :]
+        if self.alpha == 2.0:  # terms · Q[x'] >= Q[x]²: rotated second-order cones, one per entry
+            t, a, b = (cp.vec(e, order="C") for e in (terms, numerators, denominators))
+            cone = cp.SOC(t + b, cp.vstack([2 * a, t - b]), axis=0)
+        else:
+            cone = cp.PowCone3D(terms, denominators, numerators, 1.0 / self.alpha)
+        return Epigraph(cp.max(cp.sum(terms, axis=1)), [cone])
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` (at most ``e^{(α−1)ε}``)."""
+        return self.epigraph(Q).minimized(Q)
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        return self.epigraph(Q).at_most(scaled)
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
+        largest = float(renyi_power_sums(matrix[first], matrix[second], self.alpha).max())
+        return max(0.0, math.log(largest) / (self.alpha - 1.0)) if math.isfinite(largest) else math.inf

@@ -1,0 +1,144 @@
+"""Sibson's α-mutual information (order α > 1) under a prior, or its worst case over a source set.
+
+Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(6) (Sibson 1969; Verdú 2015): ``Q`` has
+α-mutual information at most ε if ``I_α(X; Y) <= ε`` with
+
+``I_α(X; Y) = α/(α−1) · log Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``.
+
+For a source set the paper's privacy loss is the maximum over the set (proof of Theorem 6, step
+1.2, eq. (4)). ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` is *concave* in ``P`` (a sum of concave powers of
+linear functions), so that maximum need not be at an extreme point; it is computed exactly through
+the variational form of :mod:`mechdesign.privacy.capacity`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+
+from .._validate import as_order
+from ..exceptions import InvalidBudgetError
+from ..mechanism import as_mechanism
+from ..priors import Prior, SourceSet, as_prior, as_source_set
+from .base import PrivacyNotion
+from .capacity import broadcast_row, hull_maximum
+from .epigraph import Epigraph
+
+
+def sibson_norm_sum(prior: np.ndarray, matrix: np.ndarray, alpha: float) -> float:
+    """``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (≥ 1; equal to 1 iff ``Q``'s rows agree on ``supp P``)."""
+    return float(np.sum((prior @ matrix**alpha) ** (1.0 / alpha)))
+
+
+def sibson_mutual_information(prior: Any, matrix: Any, alpha: float) -> float:
+    """Sibson's ``I_α(X; Y)`` in nats for a prior and a channel (PUT paper, Definition 3(6))."""
+    order = as_order(alpha)
+    channel = as_mechanism(matrix).matrix
+    value = sibson_norm_sum(as_prior(prior, channel.shape[0]).probabilities, channel, order)
+    return max(0.0, order / (order - 1.0) * math.log(value))
+
+
+class SibsonMutualInformation(PrivacyNotion):
+    """ε-α-mutual-information privacy ``I_α(X; Y) <= ε`` (PUT paper, Definition 3(6)).
+
+    Parameters
+    ----------
+    alpha
+        The order, a finite number > 1.
+    source
+        A :class:`~mechdesign.priors.Prior` (or probability vector), or a
+        :class:`~mechdesign.priors.SourceSet`: then the worst case ``max_{P ∈ conv 𝒫} I_α`` is
+        constrained (exactly, with an auxiliary output distribution; see
+        :mod:`mechdesign.privacy.capacity`).
+
+    Notes
+    -----
+    The budget enters as ``e^{(α−1)ε/α}`` (:meth:`scaled_budget`), the bound on
+    ``Σ_y ‖P^{1/α} Q[:, y]‖_α`` — a sum of α-norms for one prior.
+    """
+
+    name = "sibson_mi"
+    reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(6); Verdú 2015, eq. (47)"
+    needs_prior = True
+    is_linear = False
+
+    def __init__(self, alpha: float, source: Any) -> None:
+        self.alpha = as_order(alpha)
+        self.source_set: SourceSet = as_source_set(source)
+        self.n_inputs = self.source_set.size
+
+    @property
+    def prior(self) -> Prior:
+        """The prior, when the notion has exactly one."""
+        if len(self.source_set) != 1:
+            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
+        return Prior(self.source_set.extreme_points[0])
+
+    @property
+    def label(self) -> str:
+        scope = "" if len(self.source_set) == 1 else f", source set of {len(self.source_set)}"
+        return f"sibson_mi(alpha={self.alpha:g}{scope})"
+
+    def scaled_budget(self, budget: float) -> float:
+        """``e^{(α−1)ε/α}``, the bound on ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``."""
+        try:
+            return math.exp((self.alpha - 1.0) / self.alpha * budget)
+        except OverflowError as exc:
+            raise InvalidBudgetError(f"{self.label} budget {budget!r} is too large: e^((alpha-1)/alpha·epsilon) overflows") from exc
+
+    def budget_from_scaled(self, value: float) -> float:
+        return max(0.0, self.alpha / (self.alpha - 1.0) * math.log(value)) if value > 0 else 0.0
+
+    def epigraph(self, Q: cp.Expression) -> Epigraph:
+        """The worst case of ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` over the source set, as an epigraph."""
+        points = self.source_set.extreme_points
+        if len(points) == 1:
+            weighted = cp.multiply(points[0][:, None] ** (1.0 / self.alpha), Q)
+            norms = [cp.pnorm(weighted[:, y], p=self.alpha) for y in range(Q.shape[1])]
+            return Epigraph(cp.sum(cp.hstack(norms)), [])
+        r = cp.Variable(Q.shape[1], nonneg=True)
+        terms = cp.Variable(Q.shape, nonneg=True)  # terms[x, y] >= Q[x, y]^α r_y^{1−α}
+        cone = cp.PowCone3D(terms, broadcast_row(r, Q.shape[0]), Q, 1.0 / self.alpha)
+        linear = cp.max(points @ cp.sum(terms, axis=1)) / self.alpha
+        return Epigraph(linear + (1.0 - 1.0 / self.alpha) * cp.sum(r), [cone])
+
+    def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
+        """``max_P Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (at most ``e^{(α−1)ε/α}``)."""
+        return self.epigraph(Q).minimized(Q)
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        return self.epigraph(Q).at_most(scaled)
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        return self.budget_from_scaled(self.worst_case_norm_sum(matrix))
+
+    def worst_case_norm_sum(self, matrix: np.ndarray) -> float:
+        """``max_{P ∈ conv 𝒫} Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (for a set: the upper end of
+        :func:`~mechdesign.privacy.capacity.hull_maximum`)."""
+        points, alpha = self.source_set.extreme_points, self.alpha
+        if len(points) == 1:
+            return sibson_norm_sum(points[0], matrix, alpha)
+        powered = points @ matrix**alpha  # (k, y): Σ_x P_k(x) Q[x, y]^α
+        used = powered.max(axis=0) > 0  # outputs no prior reaches carry r_y = 0
+        powered = powered[:, used]
+
+        def dual_bound(r: np.ndarray) -> float:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                linear = np.where(powered > 0, powered * r ** (1.0 - alpha), 0.0).sum(axis=1)
+            return float(linear.max() / alpha + (1.0 - 1.0 / alpha) * r.sum())
+
+        def dual(factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+            weighted = powered * scale ** (1.0 - alpha)
+            return cp.max(weighted @ cp.power(factor, 1.0 - alpha)) / alpha + (1.0 - 1.0 / alpha) * scale @ factor
+
+        return hull_maximum(
+            points,
+            primal=lambda prior: cp.sum(cp.power(prior @ matrix**alpha, 1.0 / alpha)),
+            at_prior=lambda prior: sibson_norm_sum(prior, matrix, alpha),
+            optimal_r=lambda prior: (prior @ matrix[:, used] ** alpha) ** (1.0 / alpha),
+            dual=dual,
+            dual_bound=dual_bound,
+        ).upper

@@ -1,0 +1,130 @@
+"""Tests of mechdesign.privacy.renyi (PUT paper, Definition 3(5): Rényi differential privacy)."""
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
+from mechdesign.exceptions import InvalidBudgetError, ShapeMismatchError
+from mechdesign.privacy.renyi import renyi_divergence
+
+from ..strategies import budgets, stochastic_matrices
+from .protocol import (
+    assert_constraints_match_measure,
+    assert_post_processing_does_not_increase,
+    assert_round_trip,
+)
+
+BSC = np.array([[0.75, 0.25], [0.25, 0.75]])
+THREE_ROWS = np.array([[0.8, 0.2], [0.5, 0.5], [0.2, 0.8]])
+orders = st.sampled_from([1.5, 2.0, 3.0])
+
+
+def test_hand_computed_values():
+    # α = 2: 0.75²/0.25 + 0.25²/0.75 = 7/3; α = 3: 0.75³/0.25² + 0.25³/0.75² = 27/4 + 1/36 = 61/9.
+    assert RenyiDifferentialPrivacy(2).measure(BSC) == pytest.approx(math.log(7 / 3), abs=1e-15)
+    assert RenyiDifferentialPrivacy(3).measure(BSC) == pytest.approx(math.log(61 / 9) / 2, abs=1e-15)
+    # Z-channel: D_α(row 0 ‖ row 1) = log 2 for every α, but row 1 charges an output row 0 never uses.
+    z = np.array([[1.0, 0.0], [0.5, 0.5]])
+    assert renyi_divergence(z[0], z[1], 4.0) == pytest.approx(math.log(2), abs=1e-15)
+    assert renyi_divergence(z[1], z[0], 4.0) == math.inf
+    assert RenyiDifferentialPrivacy(4).measure(z) == math.inf
+    assert RenyiDifferentialPrivacy(1.5).measure(np.full((3, 2), 0.5)) == pytest.approx(0.0, abs=1e-15)
+    # On the chain 0–1–2 only adjacent rows count, in both orders: D_2(row 0 ‖ row 1) sums to
+    # 0.8²/0.5 + 0.2²/0.5 = 1.36, D_2(row 1 ‖ row 0) to 0.5²/0.8 + 0.5²/0.2 = 1.5625 (the largest).
+    chain = RenyiDifferentialPrivacy(2, [(0, 1), (1, 2)], n_inputs=3)
+    assert chain.measure(THREE_ROWS) == pytest.approx(math.log(1.5625), abs=1e-15)
+    # Every pair: rows 0 and 2 give 0.8²/0.2 + 0.2²/0.8 = 3.25.
+    assert RenyiDifferentialPrivacy(2).measure(THREE_ROWS) == pytest.approx(math.log(3.25), abs=1e-15)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.5, -2.0, math.inf, math.nan, "two", True])
+def test_bad_order_is_rejected(alpha):
+    with pytest.raises(InvalidBudgetError, match="alpha"):
+        RenyiDifferentialPrivacy(alpha)
+
+
+def test_bad_budgets_and_shapes_are_rejected():
+    notion = RenyiDifferentialPrivacy(50)
+    with pytest.raises(InvalidBudgetError, match="overflows"):
+        notion.constraints(cp.Variable((2, 2)), 100.0)
+    with pytest.raises(InvalidBudgetError, match="finite number >= 0"):
+        notion.constraints(cp.Variable((2, 2)), -0.1)
+    with pytest.raises(ShapeMismatchError, match="defined on 3 inputs"):
+        RenyiDifferentialPrivacy(2, [(0, 1)], n_inputs=3).measure(np.eye(2))
+
+
+@given(stochastic_matrices(), st.floats(1.1, 6.0), st.floats(1.1, 6.0))
+def test_renyi_is_nondecreasing_in_the_order_and_below_dp(matrix, first, second):
+    """``D_α`` is nondecreasing in α and tends to ``D_∞`` (the DP ratio) from below."""
+    low, high = sorted([first, second])
+    low_value = RenyiDifferentialPrivacy(low).measure(matrix)
+    high_value = RenyiDifferentialPrivacy(high).measure(matrix)
+    assert low_value <= high_value + 1e-12
+    assert high_value <= DifferentialPrivacy().measure(matrix) + 1e-12
+
+
+# Zero entries are covered separately: with e^{(α−1)·20} as the protocol's "large budget", a cone
+# ``T^{1/α} b^{1−1/α} >= a`` with ``b = 0`` is satisfied within the solver's feasibility tolerance.
+@settings(max_examples=20)
+@given(stochastic_matrices(n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 4), allow_zeros=False), orders)
+def test_constraints_match_measure(matrix, alpha):
+    assert_constraints_match_measure(RenyiDifferentialPrivacy(alpha), matrix)
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 3.0])
+def test_constraints_with_zero_entries(alpha):
+    """Shared zeros are harmless (finite measure); a zero under a positive entry is infeasible."""
+    shared = np.array([[0.0, 0.3, 0.7], [0.0, 0.6, 0.4], [0.0, 1.0, 0.0]])
+    assert math.isfinite(RenyiDifferentialPrivacy(alpha, [(0, 1)], n_inputs=3).measure(shared))
+    assert_constraints_match_measure(RenyiDifferentialPrivacy(alpha, [(0, 1)], n_inputs=3), shared)
+    notion = RenyiDifferentialPrivacy(alpha)
+    assert notion.measure(shared) == math.inf
+    problem = cp.Problem(cp.Minimize(0), notion.constraints(cp.Constant(shared), 3.0))
+    problem.solve(solver=cp.CLARABEL)
+    assert problem.status == cp.INFEASIBLE
+
+
+@settings(max_examples=10)
+@given(stochastic_matrices(n_inputs=st.just(3), n_outputs=st.integers(2, 4), allow_zeros=False), orders)
+def test_constraints_match_measure_on_a_chain(matrix, alpha):
+    assert_constraints_match_measure(RenyiDifferentialPrivacy(alpha, [(0, 1), (1, 2)], n_inputs=3), matrix)
+
+
+@given(stochastic_matrices(), orders, st.data())
+def test_post_processing_never_increases(matrix, alpha, data):
+    channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))
+    assert_post_processing_does_not_increase(RenyiDifferentialPrivacy(alpha), matrix, channel)
+
+
+@settings(max_examples=15)
+@given(st.integers(2, 5), orders, budgets)
+def test_round_trip(n, alpha, budget):
+    assert_round_trip(RenyiDifferentialPrivacy(alpha), budget, ExpectedDistortion(Prior.uniform(n)))
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 3.0])
+def test_leakage_expression_and_scale_round_trip(alpha):
+    notion = RenyiDifferentialPrivacy(alpha)
+    value = notion.leakage_expression(cp.Constant(THREE_ROWS)).value
+    assert notion.budget_from_scaled(value) == pytest.approx(notion.measure(THREE_ROWS), abs=1e-6)
+    assert notion.budget_from_scaled(notion.scaled_budget(0.7)) == pytest.approx(0.7, abs=1e-15)
+    assert notion.label == f"renyi_dp(alpha={alpha:g})" and not notion.is_linear
+
+
+def test_second_order_cone_agrees_with_the_power_cone_at_order_two():
+    """FORMULATIONS.md: for α = 2 the quadratic-over-linear form gives the same optimum."""
+    prior = Prior([0.4, 0.3, 0.2, 0.1])
+    socp = design(RenyiDifferentialPrivacy(2.0), 0.8, ExpectedDistortion(prior))
+    Q = cp.Variable((4, 4), nonneg=True)
+    terms = cp.Variable((12, 4), nonneg=True)
+    first, second = RenyiDifferentialPrivacy(2.0).neighbours.ordered_pairs(4)
+    power = cp.Problem(cp.Minimize(ExpectedDistortion(prior).expression(Q)),
+                       [cp.sum(Q, axis=1) == 1, cp.PowCone3D(terms, Q[second, :], Q[first, :], 0.5),
+                        cp.sum(terms, axis=1) <= math.exp(0.8)])
+    power.solve(solver=cp.CLARABEL)
+    assert socp.success and socp.objective == pytest.approx(power.value, abs=1e-7)
