@@ -17,13 +17,15 @@ from mechdesign import (
     ApproximateDifferentialPrivacy,
     DifferentialPrivacy,
     ExpectedDistortion,
+    MaximalInformation,
     MaximalLeakage,
     MutualInformationPrivacy,
     Prior,
+    RenyiDifferentialPrivacy,
+    SibsonMutualInformation,
     SourceSet,
     WorstCaseDistortion,
     design,
-    randomized_response,
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
@@ -138,6 +140,53 @@ def test_prop8_class_one_source_set_with_several_priors():
         oracle = DistortionOracle(notion, objective)
         for D in around([0.6, 2 / 3]):
             assert_epsilon_star(oracle, closed(D), D)
+
+
+CLASS_ONE_SETS = {
+    "uniform": lambda m: SourceSet.singleton(Prior.uniform(m)),
+    "simplex": SourceSet.simplex,
+    "ring": lambda m: SourceSet(np.roll(np.eye(m) * 0.3 + 0.7 / m, 1, axis=0)),
+}
+
+
+@pytest.mark.parametrize("m", [2, 3, 4])
+@pytest.mark.parametrize("kind", sorted(CLASS_ONE_SETS))
+def test_prop8_3_maximal_information(m, kind):
+    """PUT Prop. 8(3): log(m(1−D)) <= ε*_MI(𝒫, D) <= log((1−D)/(P*(1−D−D/(m−1)) + D/(m−1)))."""
+    source = CLASS_ONE_SETS[kind](m)
+    oracle = DistortionOracle(MaximalInformation(source), WorstCaseDistortion(source))
+    for D in around([put.zero_threshold(m)]):
+        assert_brackets(oracle, put.prop8_maximal_information(m, D, source), D)
+
+
+@pytest.mark.parametrize("m", [2, 3, 5])
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 4.0])
+def test_prop8_5_renyi_dp(m, alpha):
+    """PUT Prop. 8(5): log((m−1)(1−D)^{α/(α−1)}/D) <= ε*_{α,DP} <= ε_{α,DP}(Q_D), prior-free."""
+    oracle = DistortionOracle(RenyiDifferentialPrivacy(alpha), ExpectedDistortion(Prior.uniform(m)))
+    # Budgets above about 2.5 nats at α = 4 leave Clarabel "optimal_inaccurate" and suboptimal.
+    for D in around([put.zero_threshold(m)], base=(0.15, 0.3) if alpha <= 2 else (0.3,)):
+        assert_brackets(oracle, put.prop8_renyi_dp(m, D, alpha), D)
+
+
+@pytest.mark.parametrize("m", [2, 3])
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 4.0])
+@pytest.mark.parametrize("kind", ["uniform", "simplex"])
+def test_prop8_6_sibson(m, alpha, kind):
+    """PUT Prop. 8(6): max{ε*_M, log(m(1−D)^{α/(α−1)})} <= ε*_{α,M} <= log(m((1−D)^α + D^α(m−1)^{1−α})^{1/(α−1)})."""
+    source = CLASS_ONE_SETS[kind](m)
+    oracle = DistortionOracle(SibsonMutualInformation(alpha, source), WorstCaseDistortion(source))
+    for D in around([put.zero_threshold(m)]):
+        assert_brackets(oracle, put.prop8_sibson(m, D, alpha), D)
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_prop8_7_mutual_information_without_prior_knowledge(m):
+    """PUT Prop. 8(7) over the whole simplex (MI = worst case over priors, distortion for every prior)."""
+    source = SourceSet.simplex(m)
+    oracle = DistortionOracle(MutualInformationPrivacy(source), WorstCaseDistortion(source))
+    for D in around([put.zero_threshold(m)], base=(0.05, 0.25)):
+        assert_epsilon_star(oracle, put.prop8_mutual_information(m, D), D)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -324,6 +373,38 @@ def test_theorem6_bounds_at_a_non_uniform_prior(single, n):
         assert_brackets(oracles["mi"], put.theorem6_mutual_information(m, n, D, theta, eta), D)
 
 
+@pytest.mark.parametrize("m, n", [(2, 2), (3, 2)])
+def test_theorem7_renyi_sibson_maximal_information(m, n):
+    """PUT Thm 7(3), (5), (6) (α = 2) at the uniform prior on {1..m}^n."""
+    distances, adjacency = product_space(m, n)
+    prior = Prior.uniform(m**n)
+    objective = ExpectedDistortion(prior, cost=distances)
+    renyi = DistortionOracle(RenyiDifferentialPrivacy(2.0, neighbours=adjacency), objective)
+    sibson = DistortionOracle(SibsonMutualInformation(2.0, prior), objective)
+    information = DistortionOracle(MaximalInformation(prior), objective)
+    for D in global_grid(m, n):
+        assert_brackets(renyi, put.theorem7_renyi_dp(m, n, D, 2.0), D)
+        assert_brackets(sibson, put.theorem7_sibson(m, n, D, 2.0), D)
+        assert_brackets(information, put.theorem7_maximal_information(m, n, D, prior), D)
+
+
+@pytest.mark.parametrize("single, n", THEOREM6_PRIORS[:2])
+def test_theorem6_renyi_sibson_maximal_information_at_a_non_uniform_prior(single, n):
+    """PUT Thm 6(3), (5), (6) (α = 2) for the singleton {P^{⊗n}}."""
+    m = len(single)
+    prior = product_prior(single, n)
+    theta = m**n * prior.probabilities.min()
+    distances, adjacency = product_space(m, n)
+    objective = ExpectedDistortion(prior, cost=distances)
+    renyi = DistortionOracle(RenyiDifferentialPrivacy(2.0, neighbours=adjacency), objective)
+    sibson = DistortionOracle(SibsonMutualInformation(2.0, prior), objective)
+    information = DistortionOracle(MaximalInformation(prior), objective)
+    for D in around([put.zero_threshold(m, n)], upper=n, base=(0.1, 0.4, 0.8)):
+        assert_brackets(renyi, put.theorem6_renyi_dp(m, n, D, 2.0, theta), D)
+        assert_brackets(sibson, put.theorem6_sibson(m, n, D, 2.0, theta), D)
+        assert_brackets(information, put.theorem6_maximal_information(m, n, D, theta, prior), D)
+
+
 @pytest.mark.parametrize("m, n", [(2, 1), (3, 1), (2, 2), (3, 2), (2, 3)])
 def test_qd_closed_forms_are_the_measured_losses_of_qd(m, n):
     """PUT Lemma 5(3) / Thm 6 upper bounds: each ε̃(Q_D) formula is Q_D's measured privacy loss."""
@@ -337,6 +418,13 @@ def test_qd_closed_forms_are_the_measured_losses_of_qd(m, n):
             put.theorem7_approx_dp(m, n, D, 0.01)[1], abs=1e-9)
         assert MaximalLeakage().measure(Q) == pytest.approx(put.theorem7_maximal_leakage(m, n, D)[1], abs=1e-9)
         assert MutualInformationPrivacy(prior).measure(Q) == pytest.approx(put.qd_mutual_information(m, n, D), abs=1e-9)
+        for alpha in [1.5, 2.0, 5.0]:
+            assert RenyiDifferentialPrivacy(alpha, neighbours=adjacency).measure(Q) == pytest.approx(
+                put.qd_renyi_dp(m, n, D, alpha), abs=1e-9)
+            assert SibsonMutualInformation(alpha, prior).measure(Q) == pytest.approx(put.qd_sibson(m, n, D, alpha), abs=1e-9)
+        skewed = product_prior(np.linspace(1, 2, m) / np.linspace(1, 2, m).sum(), n)
+        for source in [prior, skewed, SourceSet([prior.probabilities, skewed.probabilities])]:
+            assert MaximalInformation(source).measure(Q) == pytest.approx(put.qd_maximal_information(m, n, D, source), abs=1e-9)
 
 
 def test_lemma5_monotone_in_the_source_set_and_uniform_mechanism():
@@ -375,6 +463,13 @@ def test_lemma16_product_measures(m, n):
         assert MutualInformationPrivacy(product_prior(single_prior, n)).measure(big) == pytest.approx(
             put.lemma16_product_epsilon("mutual_information", n, MutualInformationPrivacy(single_prior).measure(Q)),
             abs=1e-9)
+        for alpha in [1.5, 3.0]:
+            assert RenyiDifferentialPrivacy(alpha, neighbours=adjacency).measure(big) == pytest.approx(
+                put.lemma16_product_epsilon("renyi_dp", n, RenyiDifferentialPrivacy(alpha).measure(Q)), abs=1e-9)
+            assert SibsonMutualInformation(alpha, product_prior(single_prior, n)).measure(big) == pytest.approx(
+                put.lemma16_product_epsilon("sibson", n, SibsonMutualInformation(alpha, single_prior).measure(Q)), abs=1e-9)
+        assert MaximalInformation(product_prior(single_prior, n)).measure(big) == pytest.approx(
+            put.lemma16_product_epsilon("maximal_information", n, MaximalInformation(single_prior).measure(Q)), abs=1e-9)
         delta = 0.02
         product_loss = ApproximateDifferentialPrivacy(delta, neighbours=adjacency).measure(big)
         widened = delta / Q.max() ** (n - 1)
@@ -441,6 +536,22 @@ def test_theorem17_2_bracket_for_products():
         lower, upper = put.theorem17_approx_dp(2, n, D, delta)
         brute = binary_product_search((0.5, 0.5), n, D / n, delta, points=1001)
         assert lower - CLOSED_FORM_ATOL <= brute <= upper + CLOSED_FORM_ATOL
+
+
+@pytest.mark.parametrize("m, n", [(2, 2), (3, 2)])
+def test_theorem17_bounds_bracket_the_product_optimum(m, n):
+    """PUT Thm 17(3), (5), (6): by Lemma 16 the optimum over products is the single-letter optimum at
+    D/n (scaled by n for the additive notions); the stated bounds bracket it."""
+    uniform = Prior.uniform(m)
+    cases = [("maximal_information", MaximalInformation(uniform), lambda D: put.theorem17_maximal_information(m, n, D, uniform)),
+             ("renyi_dp", RenyiDifferentialPrivacy(2.0), lambda D: put.theorem17_renyi_dp(m, n, D, 2.0)),
+             ("sibson", SibsonMutualInformation(2.0, uniform), lambda D: put.theorem17_sibson(m, n, D, 2.0))]
+    for name, notion, bounds in cases:
+        oracle = DistortionOracle(notion, ExpectedDistortion(uniform))
+        for D in [0.1, 0.4, 0.9 * put.zero_threshold(m, n)]:
+            optimum = put.lemma16_product_epsilon(name, n, oracle.epsilon(D / n))
+            lower, upper = bounds(D)
+            assert lower - CLOSED_FORM_ATOL <= optimum <= upper + CLOSED_FORM_ATOL, (name, D, lower, optimum, upper)
 
 
 def test_theorem17_renyi_lower_bound_has_its_log():
