@@ -22,7 +22,15 @@ import numpy as np
 
 from ..exceptions import MechDesignError
 from ..priors import Prior, SourceSet
-from ..privacy import ApproximateDifferentialPrivacy, DifferentialPrivacy, MaximalLeakage, MutualInformationPrivacy
+from ..privacy import (
+    ApproximateDifferentialPrivacy,
+    DifferentialPrivacy,
+    MaximalInformation,
+    MaximalLeakage,
+    MutualInformationPrivacy,
+    RenyiDifferentialPrivacy,
+    SibsonMutualInformation,
+)
 from ..privacy.base import PrivacyNotion
 from ..solve import DesignProblem
 from ..utility import ExpectedDistortion, WorstCaseDistortion
@@ -216,24 +224,35 @@ def _prior_label(P: Sequence[float]) -> str:
     return "P=(" + ",".join(f"{p:g}" for p in P) + ")"
 
 
-def _check_local_class_one(ms: Sequence[int], delta: float) -> list[CheckRow]:
-    """Proposition 8(1), (2), (4), (7) at the uniform prior (the singleton Class I set)."""
+def _check_local_class_one(ms: Sequence[int], delta: float, alpha: float) -> list[CheckRow]:
+    """Proposition 8 for Class I sets: no prior knowledge (the whole simplex, worst-case distortion)
+    for the LP notions; the uniform prior (the singleton Class I set) for Sibson and mutual
+    information, whose worst case over the simplex is slower to optimize (it is covered by
+    ``tests/theory/test_put.py``)."""
     rows = []
     for m in ms:
-        prior = Prior.uniform(m)
-        objective = ExpectedDistortion(prior)
-        cases: list[tuple[str, PrivacyNotion, Callable[[float], float], float]] = [
-            ("PUT Prop. 8(1) DP", DifferentialPrivacy(), lambda D, m=m: put.prop8_epsilon_dp(m, D), put.zero_threshold(m)),
-            (f"PUT Prop. 8(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta),
-             lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta), (1 - delta) * put.zero_threshold(m)),
-            ("PUT Prop. 8(4) maximal leakage", MaximalLeakage(), lambda D, m=m: put.prop8_epsilon_ml(m, D), put.zero_threshold(m)),
-            ("PUT Prop. 8(7) mutual information", MutualInformationPrivacy(prior),
-             lambda D, m=m: put.prop8_mutual_information(m, D), put.zero_threshold(m)),
+        simplex, uniform = SourceSet.simplex(m), Prior.uniform(m)
+        objective, at_uniform = WorstCaseDistortion(simplex), ExpectedDistortion(uniform)
+        zero = put.zero_threshold(m)
+        cases: list[tuple[str, PrivacyNotion, Objective, Callable[[float], ClosedForm], float]] = [
+            ("PUT Prop. 8(1) DP", DifferentialPrivacy(), objective, lambda D, m=m: put.prop8_epsilon_dp(m, D), zero),
+            (f"PUT Prop. 8(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta), objective,
+             lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta), (1 - delta) * zero),
+            ("PUT Prop. 8(3) maximal information", MaximalInformation(simplex), objective,
+             lambda D, m=m, s=simplex: put.prop8_maximal_information(m, D, s), zero),
+            ("PUT Prop. 8(4) maximal leakage", MaximalLeakage(), objective, lambda D, m=m: put.prop8_epsilon_ml(m, D), zero),
+            (f"PUT Prop. 8(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha), objective,
+             lambda D, m=m: put.prop8_renyi_dp(m, D, alpha), zero),
+            (f"PUT Prop. 8(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, uniform), at_uniform,
+             lambda D, m=m: put.prop8_sibson(m, D, alpha), zero),
+            ("PUT Prop. 8(7) mutual information", MutualInformationPrivacy(uniform), at_uniform,
+             lambda D, m=m: put.prop8_mutual_information(m, D), zero),
         ]
-        for formula, notion, closed, breakpoint in cases:
-            oracle = DistortionOracle(notion, objective)
+        for formula, notion, distortion, closed, breakpoint in cases:
+            oracle = DistortionOracle(notion, distortion)
+            where = "simplex" if distortion is objective else "uniform"
             for D in put_distortion_grid([breakpoint]):
-                rows.append(compare(formula, f"m={m}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+                rows.append(compare(formula, f"m={m} ({where}), D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
     return rows
 
 
@@ -273,8 +292,8 @@ def _check_class_two(source: Sequence[Sequence[float]], delta: float, epsilons: 
     return rows
 
 
-def _check_global(m: int, n: int, delta: float) -> list[CheckRow]:
-    """Theorem 7 (1), (2), (4), (7) on ``{1..m}^n`` at the uniform prior (Class I)."""
+def _check_global(m: int, n: int, delta: float, alpha: float) -> list[CheckRow]:
+    """Theorem 7 (1)–(7) on ``{1..m}^n`` at the uniform prior (Class I)."""
     distances, adjacency = product_space(m, n)
     size = m**n
     prior = Prior.uniform(size)
@@ -284,6 +303,11 @@ def _check_global(m: int, n: int, delta: float) -> list[CheckRow]:
         (f"PUT Thm 7(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
          lambda D: put.theorem7_approx_dp(m, n, D, delta)),
         ("PUT Thm 7(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem7_maximal_leakage(m, n, D)),
+        ("PUT Thm 7(3) maximal information", MaximalInformation(prior),
+         lambda D: put.theorem7_maximal_information(m, n, D, prior)),
+        (f"PUT Thm 7(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
+         lambda D: put.theorem7_renyi_dp(m, n, D, alpha)),
+        (f"PUT Thm 7(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior), lambda D: put.theorem7_sibson(m, n, D, alpha)),
         ("PUT Thm 7(7) mutual information", MutualInformationPrivacy(prior), lambda D: put.theorem7_mutual_information(m, n, D)),
     ]
     grid = put_distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
@@ -325,8 +349,8 @@ def binary_product_search(prior: Sequence[float], n: int, D: float, delta: float
     return best
 
 
-def _check_theorem6(single: Sequence[float], n: int, delta: float) -> list[CheckRow]:
-    """Theorem 6(1), (2), (4), (7) for the singleton ``{P^{⊗n}}`` (θ* = m^n min P, η = max P)."""
+def _check_theorem6(single: Sequence[float], n: int, delta: float, alpha: float) -> list[CheckRow]:
+    """Theorem 6(1)–(7) for the singleton ``{P^{⊗n}}`` (θ* = m^n min P, η = max P)."""
     m = len(single)
     prior = product_prior(single, n)
     theta, eta = m**n * float(prior.probabilities.min()), float(prior.probabilities.max())
@@ -337,6 +361,12 @@ def _check_theorem6(single: Sequence[float], n: int, delta: float) -> list[Check
         (f"PUT Thm 6(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
          lambda D: put.theorem6_approx_dp(m, n, D, delta, theta)),
         ("PUT Thm 6(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem6_maximal_leakage(m, n, D, theta)),
+        ("PUT Thm 6(3) maximal information", MaximalInformation(prior),
+         lambda D: put.theorem6_maximal_information(m, n, D, theta, prior)),
+        (f"PUT Thm 6(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
+         lambda D: put.theorem6_renyi_dp(m, n, D, alpha, theta)),
+        (f"PUT Thm 6(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior),
+         lambda D: put.theorem6_sibson(m, n, D, alpha, theta)),
         ("PUT Thm 6(7) mutual information", MutualInformationPrivacy(prior),
          lambda D: put.theorem6_mutual_information(m, n, D, theta, eta)),
     ]
@@ -398,7 +428,7 @@ def _check_products(m: int, n: int, prior: Sequence[float], delta: float) -> lis
     return rows
 
 
-def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[float] = PUT_FIG4_PRIOR,
+def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0, prior: Sequence[float] = PUT_FIG4_PRIOR,
               class_two: Sequence[Sequence[float]] | None = None, global_sizes: Sequence[tuple[int, int]] = ((2, 2),),
               epsilons: Sequence[float] = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0)) -> list[CheckRow]:
     """PUT closed forms against the optimizer (Prop. 8, Thms 6, 7, 9, 13, 14, 17, 18, Lemmas 10, 16,
@@ -407,9 +437,11 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[fl
     Parameters
     ----------
     ms
-        Alphabet sizes for Proposition 8 (uniform prior).
+        Alphabet sizes for Proposition 8 (no prior knowledge: the whole simplex).
     delta
         δ of approximate DP.
+    alpha
+        Order of Rényi DP and Sibson information.
     prior
         Known prior for Theorems 9, 13, 14 (default: the paper's Fig. 4 prior).
     class_two
@@ -421,13 +453,13 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, prior: Sequence[fl
         Budgets for the distortion-valued Corollary 15.
     """
     source = class_two if class_two is not None else [list(prior), [0.5, 0.3, 0.1, 0.1]]
-    rows = _check_local_class_one(ms, delta)
+    rows = _check_local_class_one(ms, delta, alpha)
     rows += _check_known_prior(prior, delta)
     rows += _check_class_two(source, delta, epsilons)
     rows += _check_lemma10(prior, (0.0, delta, 0.3))
     for m, n in global_sizes:
-        rows += _check_global(m, n, delta)
-    rows += _check_theorem6((0.6, 0.4), 2, delta)
+        rows += _check_global(m, n, delta, alpha)
+    rows += _check_theorem6((0.6, 0.4), 2, delta, alpha)
     rows += _check_products(2, 2, prior, delta)
     return rows
 
