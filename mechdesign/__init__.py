@@ -27,6 +27,8 @@ from .privacy import (
     PrivacyNotion,
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
+from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, privacy_distortion_curve
+from .source_classes import ThetaStar, classify_source_set, theta_star
 from .solve import DesignProblem, Result, design
 from .utility import (
     ExpectedDistortion,
@@ -74,4 +76,11 @@ __all__ = [
     "MaximalInformation",
     "RenyiDifferentialPrivacy",
     "SibsonMutualInformation",
+    "PrivacyDistortion",
+    "distortion_privacy",
+    "privacy_distortion",
+    "privacy_distortion_curve",
+    "ThetaStar",
+    "classify_source_set",
+    "theta_star",
 ]

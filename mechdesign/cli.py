@@ -5,6 +5,7 @@ Examples
 ``mechdesign design --notion dp --epsilon 1 --prior 0.4,0.3,0.2,0.1``
 ``mechdesign measure mechanism.csv --prior 0.5,0.5 --delta 0.1 --json``
 ``mechdesign demo --out mechdesign-demo``
+``mechdesign curve --notion maximal-leakage --n 4 --mode privacy --grid 0.05,0.75,8 --out ml``
 ``mechdesign theory-check put``
 """
 
@@ -155,6 +156,60 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_values(args: argparse.Namespace) -> list[float]:
+    """The abscissae of ``curve``: ``--values a,b,…`` or ``--grid start,stop,count`` (inclusive)."""
+    text = args.values if args.values is not None else args.grid
+    if text is None or (args.values is not None and args.grid is not None):
+        raise MechDesignError("curve needs exactly one of --values a,b,... or --grid start,stop,count")
+    try:
+        numbers = [float(v) for v in text.split(",")]
+    except ValueError as exc:
+        raise MechDesignError(f"curve values must be comma-separated numbers, got {text!r}") from exc
+    if args.values is not None:
+        return numbers
+    if len(numbers) != 3 or numbers[2] != int(numbers[2]) or numbers[2] < 2:
+        raise MechDesignError(f"--grid must be start,stop,count with an integer count >= 2, got {text!r}")
+    return np.linspace(numbers[0], numbers[1], int(numbers[2])).tolist()
+
+
+def _cmd_curve(args: argparse.Namespace) -> int:
+    from .curves import privacy_distortion_curve, trace_curve
+    from .priors import SourceSet
+    from .utility import WorstCaseDistortion
+
+    values = _parse_values(args)
+    if args.no_prior_knowledge:
+        if args.n is None:
+            raise MechDesignError("--no-prior-knowledge needs the alphabet size --n")
+        source: Any = SourceSet.simplex(args.n)
+        objective: Objective = WorstCaseDistortion(source)
+    else:
+        source = _parse_prior(args.prior, args.n)
+        if source is None:
+            raise MechDesignError("curve needs --prior P1,P2,..., --n N (uniform prior) or --n N --no-prior-knowledge")
+        objective = ExpectedDistortion(source)
+    notion = NOTIONS[args.notion](args, source)
+    if args.mode == "distortion":
+        curve = trace_curve(notion, objective, values, solver=args.solver)
+    else:
+        curve = privacy_distortion_curve(notion, objective, values, solver=args.solver)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    csv_path = curve.to_csv(Path(f"{args.out}.csv"))
+    ax = curve.plot(marker="o")
+    ax.set_title(f"{notion.label}: {'D*(epsilon)' if args.mode == 'distortion' else 'epsilon*(D)'}")
+    png_path = Path(f"{args.out}.png")
+    ax.figure.savefig(png_path, dpi=120)
+    plt.close(ax.figure)
+    for x, y, result in zip(curve.x, curve.y, curve.results):
+        print(f"{curve.x_name} {x:.6g}: {curve.y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
+    print(f"wrote {csv_path} and {png_path}")
+    return 0 if curve.success else 1
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
@@ -196,6 +251,23 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_measure.add_argument("--json", action="store_true")
     p_measure.set_defaults(run=_cmd_measure)
+
+    p_curve = commands.add_parser("curve", help="trace D*(epsilon) or epsilon*(D) (PUT paper, Definition 4)")
+    p_curve.add_argument("--notion", choices=sorted(NOTIONS), default="dp")
+    p_curve.add_argument("--mode", choices=["distortion", "privacy"], default="distortion",
+                         help="distortion: D*(epsilon) over budgets; privacy: epsilon*(D) over distortions")
+    p_curve.add_argument("--values", help="comma-separated budgets (distortion mode) or distortions (privacy mode)")
+    p_curve.add_argument("--grid", help="start,stop,count: evenly spaced values instead of --values")
+    p_curve.add_argument("--delta", type=float, help="δ for approx-dp")
+    p_curve.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise")
+    p_curve.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
+    p_curve.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
+    p_curve.add_argument("--n", type=int, help="alphabet size: uniform prior, or with --no-prior-knowledge")
+    p_curve.add_argument("--no-prior-knowledge", action="store_true",
+                         help="every prior (the whole simplex): worst-case privacy and distortion")
+    p_curve.add_argument("--solver", choices=["highs", "clarabel", "scs"])
+    p_curve.add_argument("--out", default="curve", help="output prefix: writes PREFIX.csv and PREFIX.png")
+    p_curve.set_defaults(run=_cmd_curve)
 
     p_demo = commands.add_parser("demo", help="design a mechanism and trace a curve (README main job)")
     p_demo.add_argument("--out", default="mechdesign-demo", help="output folder for the table and plot")

@@ -7,16 +7,21 @@ at many budgets, changing only a cvxpy ``Parameter`` between solves (PUT paper, 
 from __future__ import annotations
 
 import csv
+import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cvxpy as cp
 import numpy as np
 
-from ._validate import as_budget
+from ._validate import as_budget, as_finite
+from .exceptions import MechDesignError
+from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
-from .solve import DesignProblem, Result
+from .solve import DEFAULT_SOLVER_OPTIONS, LIMIT_ATOL, DesignProblem, Result, design
 from .utility.base import Objective
 
 
@@ -62,7 +67,8 @@ class Curve:
         rows = self.rows()
         target = Path(path)
         with target.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            # A failed point has no measured values: the header is the union of every row's fields.
+            writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(k for row in rows for k in row)))
             writer.writeheader()
             writer.writerows(rows)
         return target
@@ -105,3 +111,233 @@ def trace_curve(
     results = tuple(problem.solve(budget) for budget in values)
     optimum = np.array([r.objective if r.success else np.nan for r in results], dtype=float)
     return Curve(values, optimum, "epsilon", objective.label, notion.label, results)
+
+
+# --- privacy–distortion functions (PUT paper, Definition 4) -----------------------------------------
+
+#: Default width of the bisection bracket on ε* (nats).
+PRIVACY_DISTORTION_TOLERANCE = 1e-9
+#: Relative slack with which a solved least distortion counts as reaching the limit in bisection
+#: (solver round-off: without it, D exactly at a kink of D*(ε), e.g. D*(0), is missed by ~1e-10).
+REACH_ATOL = 1e-9
+#: Default largest budget searched by bisection (nats); beyond it the constraint scale e^ε is far
+#: outside the solvers' accurate range.
+MAX_BUDGET = 20.0
+
+
+@dataclass(frozen=True)
+class PrivacyDistortion:
+    """The value of a privacy–distortion function ``ε*(𝒫, D)`` (PUT paper, Definition 4, eq. (2)).
+
+    Attributes
+    ----------
+    epsilon
+        ``ε*`` in nats: the least budget at which some mechanism has distortion at most ``D``
+        (the upper end of ``bracket``); ``None`` when ``D`` is not reached.
+    distortion
+        The limit ``D``.
+    success
+        Whether ``epsilon`` was found and its certificate reaches ``D`` (within ``LIMIT_ATOL``).
+    mechanism
+        The certificate's mechanism.
+    certificate
+        The design :class:`~mechdesign.solve.Result` at ``epsilon``: least distortion within that
+        budget, every notion re-measured.
+    method
+        ``"direct"`` (the notion's leakage expression minimized under the distortion limit) or
+        ``"bisection"`` (on the budget, re-solving one DPP-compiled problem).
+    bracket
+        ``(lower, upper)`` with ``ε*`` in between; ``upper - lower <= tolerance`` for bisection,
+        ``lower == upper`` for the direct method (accurate to the solver's tolerance).
+    message
+        What happened.
+    smallest_distortion
+        When ``D`` is not reached: the least distortion reached (with no privacy constraint if ``D``
+        is below it, else within ``max_budget``).
+    """
+
+    epsilon: float | None
+    distortion: float
+    success: bool
+    mechanism: Mechanism | None
+    certificate: Result | None
+    method: str
+    bracket: tuple[float, float]
+    message: str
+    smallest_distortion: float | None = None
+
+
+class _PrivacyDistortionSolver:
+    """Compiled problems for ``ε*(D)`` at many ``D``: the direct one (distortion limit as a Parameter)
+    when the notion has a leakage expression, and ``D*(ε)`` (budget as a Parameter) for certificates
+    and bisection."""
+
+    def __init__(self, notion: PrivacyNotion, objective: Objective, tolerance: float, max_budget: float,
+                 solver: str | None, solver_options: Mapping[str, Any] | None) -> None:
+        self.notion, self.objective = notion, objective
+        self.tolerance = as_budget(tolerance, "tolerance")
+        if self.tolerance <= 0:
+            raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
+        self.max_budget = as_budget(max_budget, "max_budget")
+        self.distortion_at = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
+        self.unconstrained = _least_distortion(objective)
+        Q = cp.Variable(objective.shape, nonneg=True)
+        leakage = notion.leakage_expression(Q)
+        self.limit = cp.Parameter(name="distortion_limit")
+        self.direct = None if leakage is None else cp.Problem(
+            cp.Minimize(leakage), [cp.sum(Q, axis=1) == 1, objective.expression(Q) <= self.limit])
+
+    def solve(self, distortion: float) -> PrivacyDistortion:
+        limit = as_finite(distortion, "distortion")
+        if limit < self.unconstrained - LIMIT_ATOL:
+            return self._unreachable(limit, self.unconstrained,
+                                     f"distortion {limit:.9g} is below the least distortion "
+                                     f"{self.unconstrained:.9g} of any mechanism")
+        if self.direct is not None:
+            return self._direct(limit)
+        return self._bisection(limit)
+
+    def _direct(self, limit: float) -> PrivacyDistortion:
+        self.limit.value = limit
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # reduced accuracy: the certificate re-measures
+            # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+            try:
+                self.direct.solve(solver=cp.CLARABEL, **DEFAULT_SOLVER_OPTIONS["clarabel"])
+            except cp.error.SolverError:
+                return self._bisection(limit)  # fall back to the method that needs no leakage expression
+        if self.direct.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+            return self._bisection(limit)
+        epsilon = self.notion.budget_from_scaled(float(self.direct.value))
+        direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
+        # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
+        # bisection then brackets ε* from above.
+        return direct if direct.success else self._bisection(limit)
+
+    def _bisection(self, limit: float) -> PrivacyDistortion:
+        if self._reaches(0.0, limit):
+            return self._certified(limit, 0.0, (0.0, 0.0), "bisection")
+        lower, upper = 0.0, min(1.0, self.max_budget)
+        while not self._reaches(upper, limit):
+            if upper >= self.max_budget:
+                reached = self.distortion_at.solve(self.max_budget)
+                return self._unreachable(limit, reached.objective,
+                                         f"distortion {limit:.9g} is not reached within budget {self.max_budget:g} "
+                                         f"(least distortion there {reached.objective})")
+            lower, upper = upper, min(2.0 * upper, self.max_budget)
+        while upper - lower > self.tolerance:
+            middle = 0.5 * (lower + upper)
+            lower, upper = (lower, middle) if self._reaches(middle, limit) else (middle, upper)
+        return self._certified(limit, upper, (lower, upper), "bisection")
+
+    def _reaches(self, budget: float, limit: float) -> bool:
+        result = self.distortion_at.solve(budget)
+        return result.success and result.objective <= limit + REACH_ATOL * max(1.0, abs(limit))
+
+    def _certified(self, limit: float, epsilon: float, bracket: tuple[float, float], method: str) -> PrivacyDistortion:
+        certificate = self.distortion_at.solve(epsilon)
+        success = certificate.success and certificate.objective <= limit + LIMIT_ATOL
+        message = (f"epsilon* = {epsilon:.10g} ({method}); certificate distortion {certificate.objective}"
+                   if success else f"certificate at epsilon {epsilon:.10g} failed: {certificate.message}; "
+                   f"distortion {certificate.objective} vs limit {limit:.9g}")
+        return PrivacyDistortion(epsilon, limit, success, certificate.mechanism, certificate, method, bracket,
+                                 message)
+
+    def _unreachable(self, limit: float, smallest: float | None, message: str) -> PrivacyDistortion:
+        method = "direct" if self.direct is not None else "bisection"
+        return PrivacyDistortion(None, limit, False, None, None, method, (math.inf, math.inf), message, smallest)
+
+
+def _least_distortion(objective: Objective) -> float:
+    """The least value of ``objective`` over every mechanism (no privacy constraint): an LP."""
+    Q = cp.Variable(objective.shape, nonneg=True)
+    problem = cp.Problem(cp.Minimize(objective.expression(Q)), [cp.sum(Q, axis=1) == 1])
+    with warnings.catch_warnings():
+        # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+        problem.solve(solver=cp.HIGHS if objective.is_linear else cp.CLARABEL)
+    return float(problem.value)
+
+
+def privacy_distortion(
+    notion: PrivacyNotion,
+    distortion: float,
+    objective: Objective,
+    *,
+    tolerance: float = PRIVACY_DISTORTION_TOLERANCE,
+    max_budget: float = MAX_BUDGET,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> PrivacyDistortion:
+    """``ε*(𝒫, D)``: the least budget at which some mechanism has distortion at most ``D``.
+
+    PUT paper, Definition 4, eq. (2). Notions with a
+    :meth:`~mechdesign.privacy.base.PrivacyNotion.leakage_expression` (maximal leakage, mutual
+    information, Rényi DP, Sibson) have it minimized directly under the distortion limit; the others
+    (DP, approximate DP, maximal information, PML) are bisected on the budget, ``D*(ε) <= D`` being
+    monotone in ε, to a bracket of width ``tolerance``.
+
+    Parameters
+    ----------
+    notion
+        The privacy notion.
+    distortion
+        The limit ``D``.
+    objective
+        The distortion used as the limit: :class:`~mechdesign.utility.distortion.ExpectedDistortion`
+        for a prior, :class:`~mechdesign.utility.distortion.WorstCaseDistortion` for a source set.
+    tolerance
+        Width of the bisection bracket (nats).
+    max_budget
+        Largest budget bisection searches (nats).
+    solver, solver_options
+        For the certificate and bisection problems, as for :func:`~mechdesign.solve.design`.
+
+    Returns
+    -------
+    PrivacyDistortion
+        ``success=False`` with ``smallest_distortion`` when ``D`` is not reached.
+    """
+    return _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options).solve(distortion)
+
+
+def distortion_privacy(
+    notion: PrivacyNotion,
+    epsilon: float,
+    objective: Objective,
+    *,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> Result:
+    """``D*(𝒫, ε)``: the least distortion of a mechanism within budget ε (PUT paper, eq. (3)).
+
+    With :class:`~mechdesign.utility.distortion.WorstCaseDistortion` as ``objective`` this is the
+    paper's ``min_{ε(Q) <= ε} max_{P ∈ 𝒫} E_{P,Q}[d]``. The value is ``result.objective``.
+    """
+    return design(notion, epsilon, objective, solver=solver, solver_options=solver_options)
+
+
+def privacy_distortion_curve(
+    notion: PrivacyNotion,
+    objective: Objective,
+    distortions: Sequence[float],
+    *,
+    tolerance: float = PRIVACY_DISTORTION_TOLERANCE,
+    max_budget: float = MAX_BUDGET,
+    solver: str | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> Curve:
+    """``ε*(D)`` at each ``D`` of ``distortions`` (one set of compiled problems), as a :class:`Curve`.
+
+    ``x`` holds the distortions and ``y`` the ε* (NaN where ``D`` is not reached; that point's result
+    says why and gives the least distortion reached in ``smallest_feasible``).
+    """
+    engine = _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options)
+    values = [engine.solve(d) for d in distortions]
+    results = tuple(v.certificate if v.certificate is not None else
+                    Result(None, None, "infeasible", False, v.message, smallest_feasible=v.smallest_distortion)
+                    for v in values)
+    epsilons = np.array([v.epsilon if v.success else np.nan for v in values], dtype=float)
+    return Curve(np.array([v.distortion for v in values]), epsilons, objective.label, "epsilon",
+                 notion.label, results)

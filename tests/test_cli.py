@@ -91,3 +91,38 @@ def test_design_and_measure_with_the_put_notions(tmp_path, capsys):
     assert values["max-information"] == pytest.approx(math.log(1.5), abs=1e-12)
     assert main(["measure", str(csv_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["renyi-dp"].startswith("skipped")
+
+
+def test_curve_privacy_and_distortion_modes(tmp_path, capsys):
+    import csv
+
+    from mechdesign.theory import put
+
+    prefix = tmp_path / "ml"
+    assert main(["curve", "--notion", "maximal-leakage", "--n", "3", "--mode", "privacy",
+                 "--values", "0.1,0.4", "--out", str(prefix)]) == 0
+    rows = list(csv.DictReader((tmp_path / "ml.csv").open()))
+    assert [float(r["epsilon"]) for r in rows] == pytest.approx([put.prop8_epsilon_ml(3, 0.1),
+                                                                  put.prop8_epsilon_ml(3, 0.4)], abs=1e-6)
+    assert (tmp_path / "ml.png").stat().st_size > 0
+    assert "wrote" in capsys.readouterr().out
+    # No prior knowledge: worst case over the simplex; D*(ε) of DP is randomized response's.
+    assert main(["curve", "--notion", "dp", "--n", "3", "--no-prior-knowledge", "--grid", "0,2,3",
+                 "--out", str(tmp_path / "dp")]) == 0
+    rows = list(csv.DictReader((tmp_path / "dp.csv").open()))
+    assert [float(r["worst_case_distortion"]) for r in rows] == pytest.approx(
+        [put.prop8_distortion_dp(3, e) for e in (0.0, 1.0, 2.0)], abs=1e-7)
+
+
+def test_curve_reports_unreachable_points_and_bad_input(tmp_path, capsys):
+    assert main(["curve", "--notion", "sibson-mi", "--alpha", "2", "--n", "2", "--mode", "privacy",
+                 "--values=-0.1,0.3", "--out", str(tmp_path / "s")]) == 1
+    assert "below the least distortion" in capsys.readouterr().out
+    assert main(["curve", "--n", "3", "--out", str(tmp_path / "x")]) == 2
+    assert "exactly one of --values" in capsys.readouterr().err
+    assert main(["curve", "--n", "3", "--grid", "0,1,1.5", "--out", str(tmp_path / "x")]) == 2
+    assert "integer count >= 2" in capsys.readouterr().err
+    assert main(["curve", "--no-prior-knowledge", "--values", "1", "--out", str(tmp_path / "x")]) == 2
+    assert "needs the alphabet size --n" in capsys.readouterr().err
+    assert main(["curve", "--values", "1", "--out", str(tmp_path / "x")]) == 2
+    assert "curve needs --prior" in capsys.readouterr().err

@@ -17,11 +17,11 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ..priors import Prior, SourceSet, as_source_set
 from .base import PrivacyNotion
+from .sources import OnSourceSet
 
 
-class MaximalInformation(PrivacyNotion):
+class MaximalInformation(OnSourceSet, PrivacyNotion):
     """ε-maximal information for a prior or, in the worst case, a source set (PUT paper, Def. 3(3)).
 
     Parameters
@@ -42,19 +42,7 @@ class MaximalInformation(PrivacyNotion):
     needs_prior = True
 
     def __init__(self, source: Any) -> None:
-        self.source_set: SourceSet = as_source_set(source)
-        self.n_inputs = self.source_set.size
-
-    @property
-    def prior(self) -> Prior:
-        """The prior, when the notion has exactly one."""
-        if len(self.source_set) != 1:
-            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
-        return Prior(self.source_set.extreme_points[0])
-
-    @property
-    def label(self) -> str:
-        return self.name if len(self.source_set) == 1 else f"{self.name}(source set of {len(self.source_set)})"
+        self._set_source(source)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         averages = self.source_set.extreme_points @ Q  # (k, y): E_{x ~ P_k} Q[x, y]

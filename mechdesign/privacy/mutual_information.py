@@ -16,14 +16,15 @@ import cvxpy as cp
 import numpy as np
 from scipy.special import rel_entr
 
-from ..priors import Prior, SourceSet, as_source_set
+from ..priors import Prior
 from ..utility.information import mutual_information, mutual_information_expression
 from .base import PrivacyNotion
 from .capacity import HullMaximum, broadcast_row, hull_maximum
 from .epigraph import Epigraph
+from .sources import OnSourceSet
 
 
-class MutualInformationPrivacy(PrivacyNotion):
+class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
     """ε-mutual-information privacy ``I(X; Y) <= ε`` (PUT paper, Def. 3(7)).
 
     Parameters
@@ -39,19 +40,7 @@ class MutualInformationPrivacy(PrivacyNotion):
     is_linear = False
 
     def __init__(self, prior: Any) -> None:
-        self.source_set: SourceSet = as_source_set(prior)
-        self.n_inputs = self.source_set.size
-
-    @property
-    def prior(self) -> Prior:
-        """The prior, when the notion has exactly one."""
-        if len(self.source_set) != 1:
-            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
-        return Prior(self.source_set.extreme_points[0])
-
-    @property
-    def label(self) -> str:
-        return self.name if len(self.source_set) == 1 else f"{self.name}(source set of {len(self.source_set)})"
+        self._set_source(prior)
 
     def scaled_budget(self, budget: float) -> float:
         """Mutual information is bounded by ε itself (nats)."""
@@ -111,7 +100,7 @@ def worst_case_mutual_information(points: np.ndarray, matrix: np.ndarray) -> Hul
     return hull_maximum(
         points,
         primal=lambda prior: cp.sum(cp.entr(prior @ matrix)) - prior @ entropies,
-        at_prior=lambda prior: mutual_information(Prior(prior / prior.sum()), matrix),
+        at_prior=lambda prior: mutual_information(Prior(prior), matrix),
         optimal_r=lambda prior: prior @ matrix[:, used],
         dual=dual,
         dual_bound=dual_bound,

@@ -22,10 +22,11 @@ import numpy as np
 from .._validate import as_order
 from ..exceptions import InvalidBudgetError
 from ..mechanism import as_mechanism
-from ..priors import Prior, SourceSet, as_prior, as_source_set
+from ..priors import as_prior
 from .base import PrivacyNotion
 from .capacity import broadcast_row, hull_maximum
 from .epigraph import Epigraph
+from .sources import OnSourceSet
 
 
 def sibson_norm_sum(prior: np.ndarray, matrix: np.ndarray, alpha: float) -> float:
@@ -41,7 +42,7 @@ def sibson_mutual_information(prior: Any, matrix: Any, alpha: float) -> float:
     return max(0.0, order / (order - 1.0) * math.log(value))
 
 
-class SibsonMutualInformation(PrivacyNotion):
+class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
     """ε-α-mutual-information privacy ``I_α(X; Y) <= ε`` (PUT paper, Definition 3(6)).
 
     Parameters
@@ -67,20 +68,11 @@ class SibsonMutualInformation(PrivacyNotion):
 
     def __init__(self, alpha: float, source: Any) -> None:
         self.alpha = as_order(alpha)
-        self.source_set: SourceSet = as_source_set(source)
-        self.n_inputs = self.source_set.size
-
-    @property
-    def prior(self) -> Prior:
-        """The prior, when the notion has exactly one."""
-        if len(self.source_set) != 1:
-            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
-        return Prior(self.source_set.extreme_points[0])
+        self._set_source(source)
 
     @property
     def label(self) -> str:
-        scope = "" if len(self.source_set) == 1 else f", source set of {len(self.source_set)}"
-        return f"sibson_mi(alpha={self.alpha:g}{scope})"
+        return self._label(f"alpha={self.alpha:g}")
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε/α}``, the bound on ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``."""

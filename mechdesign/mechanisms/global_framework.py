@@ -1,0 +1,115 @@
+"""The global privacy framework of the PUT paper (Zhong & Bu, §III and §IV-D).
+
+A database of ``n`` individuals, each of ``m`` types, is an input ``x ∈ {1, …, m}^n`` (here
+``{0, …, m−1}^n``, enumerated lexicographically: index ``Σ_j x_j m^{n−1−j}``). Distortion is the
+per-coordinate Hamming distance ``d(x, y)`` and two databases are neighbours when ``d(x, x') = 1``.
+
+* :func:`global_uniform_mechanism` — ``Q_U`` of Lemma 5(2);
+* :func:`global_q_d` — ``Q_D(y|x) = (1 − D/n)^n A^{−d(x, y)}`` with ``A = (m−1)(n−D)/D``, Lemma 5(3)
+  (Wang et al.): expected distortion exactly ``D`` under every prior;
+* :func:`product_mechanism` / :func:`product_prior` — parallel composition (§IV-D): a local
+  mechanism applied to each individual independently, i.i.d. inputs;
+* :func:`parallel_composition_factor` — Lemma 16: the product's privacy loss is the local one (DP,
+  Rényi DP on Hamming neighbours) or ``n`` times it (maximal information, maximal leakage, Sibson,
+  mutual information).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import as_finite, as_positive_int
+from ..exceptions import MechDesignError, ProblemTooLargeError
+from ..mechanism import Mechanism, MechanismLike, as_mechanism
+from ..priors import Prior, PriorLike, as_prior
+from ..privacy.base import PrivacyNotion
+from ..privacy.neighbours import Neighbours
+
+#: Largest product alphabet ``m^n`` built (a mechanism on it has ``m^{2n}`` entries).
+MAX_PRODUCT_ALPHABET = 4096
+#: Notions whose loss on the product is the local loss (1) or n times it (Lemma 16).
+_LEMMA16_SAME = frozenset({"dp", "renyi_dp"})
+_LEMMA16_ADDITIVE = frozenset({"max_information", "maximal_leakage", "sibson_mi", "mutual_information"})
+
+
+def _sizes(m: int, n: int) -> tuple[int, int]:
+    types, individuals = as_positive_int(m, "m"), as_positive_int(n, "n")
+    if types < 2:
+        raise MechDesignError(f"m (number of types) must be at least 2, got {m!r}")
+    if types**individuals > MAX_PRODUCT_ALPHABET:
+        raise ProblemTooLargeError(
+            f"m^n = {types}^{individuals} = {types**individuals} databases exceeds {MAX_PRODUCT_ALPHABET}")
+    return types, individuals
+
+
+def product_alphabet(m: int, n: int) -> np.ndarray:
+    """Every database ``x ∈ {0, …, m−1}^n`` as a row, lexicographically: shape ``(m^n, n)``."""
+    types, individuals = _sizes(m, n)
+    return np.array(np.unravel_index(np.arange(types**individuals), (types,) * individuals)).T
+
+
+def hamming_distances(m: int, n: int) -> np.ndarray:
+    """``d(x, y)``: the number of individuals on which databases ``x`` and ``y`` differ."""
+    databases = product_alphabet(m, n)
+    return (databases[:, None, :] != databases[None, :, :]).sum(axis=2).astype(float)
+
+
+def hamming_neighbours(m: int, n: int) -> Neighbours:
+    """Neighbouring databases, ``d(x, x') = 1`` (PUT §II-A), as a :class:`~mechdesign.privacy.neighbours.Neighbours`."""
+    return Neighbours(hamming_distances(m, n) == 1)
+
+
+def global_uniform_mechanism(m: int, n: int) -> Mechanism:
+    """``Q_U(y|x) = m^{−n}`` (PUT Lemma 5(2)): leaks nothing; distortion ``n(m−1)/m`` under every prior."""
+    types, individuals = _sizes(m, n)
+    size = types**individuals
+    return Mechanism(np.full((size, size), 1.0 / size))
+
+
+def global_q_d(m: int, n: int, distortion: float) -> Mechanism:
+    """``Q_D(y|x) = (1 − D/n)^n ((m−1)(n−D)/D)^{−d(x, y)}`` (PUT Lemma 5(3)), for ``0 < D < n``.
+
+    Each coordinate is kept with probability ``1 − D/n`` and otherwise replaced by one of the other
+    ``m − 1`` types uniformly, independently: the expected distortion is ``D`` for every prior. For
+    ``D = n(m−1)/m`` it is ``Q_U``.
+    """
+    types, individuals = _sizes(m, n)
+    D = as_finite(distortion, "distortion D")
+    if not 0.0 < D < individuals:
+        raise MechDesignError(f"distortion D must satisfy 0 < D < n = {individuals}, got {distortion!r}")
+    ratio = (types - 1) * (individuals - D) / D
+    return Mechanism((1.0 - D / individuals) ** individuals * ratio ** -hamming_distances(types, individuals))
+
+
+def product_mechanism(mechanism: MechanismLike, n: int) -> Mechanism:
+    """``Q(y_1…y_n | x_1…x_n) = Π_j Q(y_j | x_j)`` (PUT §IV-D), on the lexicographic alphabets."""
+    matrix = as_mechanism(mechanism).matrix
+    individuals = as_positive_int(n, "n")
+    _sizes(max(matrix.shape), individuals)
+    product = np.ones((1, 1))
+    for _ in range(individuals):
+        product = np.kron(product, matrix)
+    return Mechanism(product)
+
+
+def product_prior(prior: PriorLike, n: int) -> Prior:
+    """The i.i.d. prior ``P(x_1…x_n) = Π_j P(x_j)`` (PUT §IV-D), on the lexicographic alphabet."""
+    vector = as_prior(prior).probabilities
+    individuals = as_positive_int(n, "n")
+    _sizes(max(vector.size, 2), individuals)
+    product = np.ones(1)
+    for _ in range(individuals):
+        product = np.kron(product, vector)
+    return Prior(product)
+
+
+def parallel_composition_factor(notion: PrivacyNotion, n: int) -> int:
+    """PUT Lemma 16: ``ε(Q^{⊗n}) = factor · ε(Q)`` — 1 for DP and Rényi DP (neighbours at Hamming
+    distance 1), ``n`` for maximal information, maximal leakage, Sibson and mutual information (with
+    the i.i.d. prior ``P^{⊗n}``). Other notions are not covered by the lemma."""
+    individuals = as_positive_int(n, "n")
+    if notion.name in _LEMMA16_SAME:
+        return 1
+    if notion.name in _LEMMA16_ADDITIVE:
+        return individuals
+    raise MechDesignError(f"PUT Lemma 16 does not cover {notion.label}")
