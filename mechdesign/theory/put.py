@@ -21,7 +21,6 @@ Conventions shared by every function
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -32,16 +31,15 @@ from scipy.special import logsumexp
 
 from .._validate import as_budget, as_delta, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
+from ..mechanisms.global_framework import hamming_distances, parallel_composition_factor
 from ..priors import as_source_set
+from ..privacy.base import PrivacyNotion
+from ..source_classes import common_order, contains_uniform
 
 Bounds = tuple[float, float]
 
 #: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
 PROP12_ALPHA_TOL = 1e-10
-#: Two priors' orderings "agree" (Class II) when no later symbol beats an earlier one by more.
-ORDER_ATOL = 1e-12
-#: Tolerance of the Class I test "the uniform distribution lies in the convex hull".
-CLASS_ONE_ATOL = 1e-9
 
 
 # ----------------------------------------------------------------------------------------------
@@ -94,12 +92,6 @@ def breakpoints(prior: Any) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(_sorted_prior(prior)[::-1])])
 
 
-def hamming_matrix(m: int, n: int) -> np.ndarray:
-    """``d(x, y)`` on ``{0..m−1}^n`` in lexicographic order (``itertools.product``): Section III."""
-    points = np.array(list(itertools.product(range(_check_alphabet(m)), repeat=as_positive_int(n, "n"))))
-    return (points[:, None, :] != points[None, :, :]).sum(axis=2).astype(float)
-
-
 def zero_threshold(m: int, n: int = 1) -> float:
     """``n(m−1)/m``: from this distortion on, every privacy-distortion function is 0.
 
@@ -112,14 +104,6 @@ def zero_threshold(m: int, n: int = 1) -> float:
 
 def _in_zero_region(m: int, n: int, D: float) -> bool:
     return D >= zero_threshold(m, n)
-
-
-def _is_class_one(points: np.ndarray) -> bool:
-    """Whether the uniform distribution lies in the convex hull of ``points`` (Definition 1)."""
-    k, size = points.shape
-    result = linprog(np.zeros(k), A_eq=np.vstack([points.T, np.ones(k)]),
-                     b_eq=np.concatenate([np.full(size, 1.0 / size), [1.0]]), bounds=(0, None), method="highs")
-    return bool(result.status == 0)
 
 
 def _source_points(source: Any, size: int | None = None) -> np.ndarray:
@@ -163,7 +147,7 @@ def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
     PUT Theorem 6(3)/7(3) upper bound, ``A = (m−1)(n−D)/D``; the printed sum runs to ``m``, which
     should read ``n`` (the distances ``l`` go from 0 to n; errata). ``source`` is a prior, a
     :class:`~mechdesign.priors.SourceSet` or an array of priors over the ``m^n`` inputs (ordered as
-    :func:`hamming_matrix`). The minimum over the convex hull is attained at an extreme point.
+    :func:`~mechdesign.mechanisms.global_framework.hamming_distances`). The minimum over the convex hull is attained at an extreme point.
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D = _check_distortion(D, blocks)
@@ -171,7 +155,7 @@ def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
     if _in_zero_region(size, blocks, D):
         return 0.0
     ratio = (size - 1) * (blocks - D) / D
-    weights = ratio ** (-hamming_matrix(size, blocks))
+    weights = ratio ** (-hamming_distances(size, blocks))
     return max(0.0, -math.log(float((points @ weights).min())))
 
 
@@ -334,7 +318,7 @@ def theorem7_mutual_information(m: int, n: int, D: float) -> float:
 def _class_one(source: Any, m: int, n: int) -> np.ndarray:
     """The extreme points of ``source`` over ``m^n`` inputs, which must form a Class I set."""
     points = _source_points(source, _check_alphabet(m) ** as_positive_int(n, "n"))
-    if not _is_class_one(points):
+    if not contains_uniform(points):
         raise MechDesignError("the source set is not Class I: its convex hull misses the uniform distribution")
     return points
 
@@ -453,22 +437,15 @@ def theorem13_dp(prior: Any, D: float) -> float:
     return theorem9_approx_dp(prior, D, 0.0)
 
 
-def class_two_order(source: Any) -> np.ndarray:
-    """The common non-increasing order of a Class II source set's priors (Definition 1).
-
-    Returns the permutation sorting the first extreme point non-increasingly; raises
-    :class:`~mechdesign.exceptions.MechDesignError` if another extreme point is not sorted by it.
-    """
+def _ordered_points(source: Any) -> np.ndarray:
+    """The extreme points of a source set with a common order (Class II), columns sorted by it."""
     points = _source_points(source)
-    order = np.argsort(-points[0], kind="stable")
-    sorted_points = points[:, order]
-    if (np.diff(sorted_points, axis=1) > ORDER_ATOL).any():
-        bad = int(np.argmax((np.diff(sorted_points, axis=1) > ORDER_ATOL).any(axis=1)))
+    order = common_order(points)
+    if order is None:
         raise MechDesignError(
-            f"the source set is not Class II: prior {bad} {np.round(points[bad], 6).tolist()} is not ordered "
-            f"like prior 0 {np.round(points[0], 6).tolist()}"
+            f"the source set is not Class II: its {len(points)} priors have no common non-increasing order"
         )
-    return order
+    return points[:, order]
 
 
 def _prop12_dual_value(levels: np.ndarray, alpha1: float, D: float, delta: float) -> float:
@@ -496,8 +473,7 @@ def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
     """
     slack = as_delta(delta)
     D = _check_distortion(D)
-    points = _source_points(source)
-    points = points[:, class_two_order(points)]
+    points = _ordered_points(source)
     m = points.shape[1]
     if D >= (1 - slack) * float((1 - points[:, 0]).max()):
         return 0.0
@@ -551,9 +527,7 @@ def cor15_distortion_ml(source: Any, epsilon: float) -> float:
     for ``ε >= log m``. It is linear in P for a fixed order, so the maximum is over extreme points.
     """
     budget = as_budget(epsilon)
-    points = _source_points(source)
-    points = points[:, class_two_order(points)]
-    return max(_ml_distortion(p, budget) for p in points)
+    return max(_ml_distortion(p, budget) for p in _ordered_points(source))
 
 
 def _ml_distortion(P: np.ndarray, epsilon: float) -> float:
@@ -569,23 +543,15 @@ def _ml_distortion(P: np.ndarray, epsilon: float) -> float:
 # ----------------------------------------------------------------------------------------------
 # Section IV-D — parallel composition on X^n (i.i.d. inputs, product mechanisms)
 # ----------------------------------------------------------------------------------------------
-#: Lemma 16: notions whose product-space function is ε*(D/n) (1) or nε*(D/n) (2).
-LEMMA16_SAME = ("dp", "renyi_dp")
-LEMMA16_ADDITIVE = ("maximal_information", "maximal_leakage", "sibson", "mutual_information")
-
-
-def lemma16_product_epsilon(notion: str, n: int, single_letter_epsilon: float) -> float:
+def lemma16_product_epsilon(notion: PrivacyNotion, n: int, single_letter_epsilon: float) -> float:
     """ε̂*(𝒫, D) over product mechanisms from ε*(𝒫, D/n): PUT Lemma 16.
 
-    Returns ``ε*(D/n)`` for ``notion`` in :data:`LEMMA16_SAME` (DP, Rényi DP) and ``n ε*(D/n)``
-    for :data:`LEMMA16_ADDITIVE`. Approximate DP is not covered (see :func:`theorem17_approx_dp`).
+    ``ε*(D/n)`` for DP and Rényi DP (Hamming neighbours), ``n ε*(D/n)`` for maximal information,
+    maximal leakage, Sibson and mutual information; the factor is
+    :func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`. Approximate DP is
+    not covered (see :func:`theorem17_approx_dp`).
     """
-    blocks, value = as_positive_int(n, "n"), as_budget(single_letter_epsilon, "single_letter_epsilon")
-    if notion in LEMMA16_SAME:
-        return value
-    if notion in LEMMA16_ADDITIVE:
-        return blocks * value
-    raise MechDesignError(f"Lemma 16 covers {LEMMA16_SAME + LEMMA16_ADDITIVE}, got notion {notion!r}")
+    return parallel_composition_factor(notion, n) * as_budget(single_letter_epsilon, "single_letter_epsilon")
 
 
 def _per_letter(n: int, D: float) -> tuple[int, float]:
@@ -601,9 +567,12 @@ def _additive_bounds(single_letter: Callable[..., Bounds], m: int, n: int, D: fl
 
 
 def theorem17_dp(m: int, n: int, D: float) -> float:
-    """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I."""
-    blocks, d = _per_letter(n, D)
-    return lemma16_product_epsilon("dp", blocks, prop8_epsilon_dp(m, d))
+    """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I.
+
+    Proposition 8(1) at ``D/n`` (Lemma 16(1)).
+    """
+    _, d = _per_letter(n, D)
+    return prop8_epsilon_dp(m, d)
 
 
 def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
@@ -622,9 +591,9 @@ def theorem17_maximal_information(m: int, n: int, D: float, source: Any) -> Boun
 
 
 def theorem17_maximal_leakage(m: int, n: int, D: float) -> float:
-    """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4)."""
+    """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4) (Lemma 16(2))."""
     blocks, d = _per_letter(n, D)
-    return lemma16_product_epsilon("maximal_leakage", blocks, prop8_epsilon_ml(m, d))
+    return blocks * prop8_epsilon_ml(m, d)
 
 
 def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
@@ -633,7 +602,7 @@ def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
     Lower ``max{0, log(n(m−1)(1 − D/n)^{α/(α−1)}/D)}`` — the printed bound lacks the ``log``
     (errata).
     """
-    blocks, d = _per_letter(n, D)
+    _, d = _per_letter(n, D)
     return prop8_renyi_dp(m, d, alpha)
 
 
@@ -643,9 +612,9 @@ def theorem17_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
 
 
 def theorem17_mutual_information(m: int, n: int, D: float) -> float:
-    """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7)."""
+    """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7) (Lemma 16(2))."""
     blocks, d = _per_letter(n, D)
-    return lemma16_product_epsilon("mutual_information", blocks, prop8_mutual_information(m, d))
+    return blocks * prop8_mutual_information(m, d)
 
 
 def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
@@ -666,8 +635,7 @@ def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
 
 def theorem18_maximal_leakage(prior: Any, n: int, D: float) -> float:
     """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2)."""
-    blocks = as_positive_int(n, "n")
-    return lemma16_product_epsilon("maximal_leakage", blocks, theorem14_maximal_leakage(prior, D))
+    return as_positive_int(n, "n") * theorem14_maximal_leakage(prior, D)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -5,10 +5,10 @@ formula, its parameters, the closed-form value (a number, or a ``(lower, upper)`
 the numerical optimum, the gap and a verdict. :data:`CHECKS` maps a paper's short name to its check
 (``mechdesign theory-check put`` runs ``CHECKS["put"]``); a new paper adds one function there.
 
-Numerical optima come from :class:`DistortionOracle`, which compiles one design problem
-(minimize a distortion under a privacy budget) and re-solves it: ``D*(ε)`` directly, and
-``ε*(D) = min{ε : D*(ε) <= D}`` (PUT Definition 4) by bisection on ε, since ``D*`` is
-non-increasing in ε.
+Numerical optima: ``ε*(D)`` (PUT Definition 4) from
+:func:`~mechdesign.curves.privacy_distortion_curve` (direct minimization of the leakage, or bisection
+on the budget), and ``D*(ε)`` from :class:`DistortionOracle`, which compiles one design problem and
+re-solves it (with the other solver when a solve is not optimal).
 """
 
 from __future__ import annotations
@@ -32,7 +32,11 @@ from ..privacy import (
     SibsonMutualInformation,
 )
 from ..privacy.base import PrivacyNotion
+from ..privacy.neighbours import Neighbours
+from ..curves import privacy_distortion_curve
+from ..mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism, product_prior
 from ..solve import DesignProblem
+from ..source_classes import theta_star
 from ..utility import ExpectedDistortion, WorstCaseDistortion
 from ..utility.base import Objective
 from . import put
@@ -40,14 +44,10 @@ from . import put
 #: A closed form that is an exact statement must agree with the optimizer within this (nats, or
 #: distortion units for distortion-valued forms); a bound may be violated by at most this much.
 CLOSED_FORM_ATOL = 1e-6
-#: ε*(D) is bracketed by bisection until the bracket is this narrow (nats).
-BISECTION_WIDTH = 1e-10
-#: A budget meets distortion D in the bisection when D*(ε) <= D + this (solver round-off).
-DISTORTION_SLACK = 1e-9
+#: Bracket width of ε*(D) when it is found by bisection (nats).
+BISECTION_WIDTH = 1e-9
 #: Budget standing in for ε = 0 when no solver handles the degenerate ε = 0 problem (nats).
 ZERO_BUDGET = 1e-9
-#: Largest budget the bisection tries (it doubles from 1 nat until D is met).
-EPSILON_CEILING = 30.0
 
 MATCH, BOUND_HOLDS, MISMATCH, BOUND_FAILS, FAILED = "match", "bound holds", "mismatch", "bound fails", "solver failed"
 
@@ -106,7 +106,7 @@ def compare(formula: str, parameters: str, quantity: str, closed_form: ClosedFor
 
 
 class DistortionOracle:
-    """``D*(ε)`` and ``ε*(D)`` for one privacy notion and one distortion objective.
+    """``D*(ε)`` for one privacy notion and one distortion objective (one compiled problem).
 
     Parameters
     ----------
@@ -156,28 +156,19 @@ class DistortionOracle:
             self._fallback = DesignProblem(notion, self.problem.objective, solver=other)
         return self._fallback
 
-    def epsilon(self, D: float, slack: float = DISTORTION_SLACK) -> float:
-        """``ε*(D) = min{ε : D*(ε) <= D}`` by bisection (NaN if a solve failed, inf if unreachable)."""
-        at_zero = self.distortion(0.0)
-        if not math.isfinite(at_zero) or at_zero <= D + slack:
-            return 0.0 if math.isfinite(at_zero) else math.nan
-        low, high = 0.0, 1.0
-        while True:  # double the budget until it meets D (huge budgets are numerically hard)
-            at_high = self.distortion(high)
-            if not math.isfinite(at_high):
-                return math.nan
-            if at_high <= D + slack:
-                break
-            if high >= EPSILON_CEILING:
-                return math.inf
-            low, high = high, min(2 * high, EPSILON_CEILING)
-        while high - low > BISECTION_WIDTH:
-            middle = 0.5 * (low + high)
-            value = self.distortion(middle)
-            if not math.isfinite(value):
-                return math.nan
-            low, high = (low, middle) if value <= D + slack else (middle, high)
-        return high
+
+def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[float]:
+    """The optimizer's ``ε*(D)`` at each ``D`` (NaN where it fails), by
+    :func:`~mechdesign.curves.privacy_distortion_curve` (one set of compiled problems)."""
+    curve = privacy_distortion_curve(notion, objective, distortions, tolerance=BISECTION_WIDTH)
+    return [float(v) for v in curve.y]
+
+
+def epsilon_rows(formula: str, label: str, notion: PrivacyNotion, objective: Objective,
+                 closed: Callable[[float], ClosedForm], distortions: Sequence[float]) -> list[CheckRow]:
+    """Rows comparing ``closed(D)`` (a privacy-distortion value or bound) with the optimizer's ε*(D)."""
+    numeric = numeric_privacy_distortion(notion, objective, distortions)
+    return [compare(formula, f"{label}, D={D:.4g}", "epsilon", closed(D), value) for D, value in zip(distortions, numeric)]
 
 
 def format_table(rows: Sequence[CheckRow]) -> str:
@@ -214,10 +205,9 @@ def put_distortion_grid(breaks: Iterable[float], upper: float = 1.0, side: float
     return sorted(p for p in points if 0 < p <= upper)
 
 
-def product_space(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Hamming distance on ``{1..m}^n`` and its neighbour adjacency (distance 1): PUT Section III."""
-    distances = put.hamming_matrix(m, n)
-    return distances, distances == 1
+def product_space(m: int, n: int) -> tuple[np.ndarray, Neighbours]:
+    """Hamming distances on ``{1..m}^n`` and the neighbour relation (distance 1): PUT Section III."""
+    return hamming_distances(m, n), hamming_neighbours(m, n)
 
 
 def _prior_label(P: Sequence[float]) -> str:
@@ -249,10 +239,8 @@ def _check_local_class_one(ms: Sequence[int], delta: float, alpha: float) -> lis
              lambda D, m=m: put.prop8_mutual_information(m, D), zero),
         ]
         for formula, notion, distortion, closed, breakpoint in cases:
-            oracle = DistortionOracle(notion, distortion)
             where = "simplex" if distortion is objective else "uniform"
-            for D in put_distortion_grid([breakpoint]):
-                rows.append(compare(formula, f"m={m} ({where}), D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+            rows += epsilon_rows(formula, f"m={m} ({where})", notion, distortion, closed, put_distortion_grid([breakpoint]))
     return rows
 
 
@@ -269,9 +257,7 @@ def _check_known_prior(prior: Sequence[float], delta: float) -> list[CheckRow]:
         ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.theorem14_maximal_leakage(prior, D), levels),
     ]
     for formula, notion, closed, breaks in cases:
-        oracle = DistortionOracle(notion, objective)
-        for D in put_distortion_grid(breaks):
-            rows.append(compare(formula, f"{label}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+        rows += epsilon_rows(formula, label, notion, objective, closed, put_distortion_grid(breaks))
     return rows
 
 
@@ -280,11 +266,9 @@ def _check_class_two(source: Sequence[Sequence[float]], delta: float, epsilons: 
     rows = []
     objective = WorstCaseDistortion(SourceSet(source))
     label = f"{len(source)} priors"
-    oracle = DistortionOracle(ApproximateDifferentialPrivacy(delta), objective)
     breaks = sorted({float(b) for p in source for b in (1 - delta) * put.breakpoints(p)[1:-1]})
-    for D in put_distortion_grid(breaks):
-        rows.append(compare(f"PUT Prop. 12 approx DP δ={delta:g}", f"{label}, D={D:.4g}", "epsilon",
-                            put.prop12_approx_dp(source, D, delta), oracle.epsilon(D)))
+    rows += epsilon_rows(f"PUT Prop. 12 approx DP δ={delta:g}", label, ApproximateDifferentialPrivacy(delta), objective,
+                         lambda D: put.prop12_approx_dp(source, D, delta), put_distortion_grid(breaks))
     leakage = DistortionOracle(MaximalLeakage(), objective)
     for eps in epsilons:
         rows.append(compare("PUT Cor. 15 maximal leakage", f"{label}, ε={eps:.4g}", "distortion",
@@ -313,24 +297,8 @@ def _check_global(m: int, n: int, delta: float, alpha: float) -> list[CheckRow]:
     grid = put_distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
     rows = []
     for formula, notion, closed in cases:
-        oracle = DistortionOracle(notion, objective)
-        for D in grid:
-            rows.append(compare(formula, f"m={m}, n={n}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)))
+        rows += epsilon_rows(formula, f"m={m}, n={n}", notion, objective, closed, grid)
     return rows
-
-
-def product_mechanism(Q: Any, n: int) -> np.ndarray:
-    """``Q^{⊗n}`` on ``{1..m}^n`` (inputs and outputs ordered as :func:`~mechdesign.theory.put.hamming_matrix`)."""
-    result = np.asarray(Q, dtype=float)
-    single = result
-    for _ in range(n - 1):
-        result = np.kron(result, single)
-    return result
-
-
-def product_prior(prior: Sequence[float], n: int) -> Prior:
-    """The i.i.d. prior ``P^{⊗n}`` on ``{1..m}^n`` (PUT Section IV-D)."""
-    return Prior(product_mechanism(np.asarray(prior, dtype=float)[None, :], n)[0])
 
 
 def binary_product_search(prior: Sequence[float], n: int, D: float, delta: float, points: int = 2001) -> float:
@@ -353,7 +321,8 @@ def _check_theorem6(single: Sequence[float], n: int, delta: float, alpha: float)
     """Theorem 6(1)–(7) for the singleton ``{P^{⊗n}}`` (θ* = m^n min P, η = max P)."""
     m = len(single)
     prior = product_prior(single, n)
-    theta, eta = m**n * float(prior.probabilities.min()), float(prior.probabilities.max())
+    star = theta_star(prior)
+    theta, eta = star.theta, star.eta
     distances, adjacency = product_space(m, n)
     objective = ExpectedDistortion(prior, cost=distances)
     cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
@@ -374,8 +343,7 @@ def _check_theorem6(single: Sequence[float], n: int, delta: float, alpha: float)
     label = f"{_prior_label(single)}^⊗{n}"
     rows = []
     for formula, notion, closed in cases:
-        oracle = DistortionOracle(notion, objective)
-        rows += [compare(formula, f"{label}, D={D:.4g}", "epsilon", closed(D), oracle.epsilon(D)) for D in grid]
+        rows += epsilon_rows(formula, label, notion, objective, closed, grid)
     return rows
 
 
@@ -475,5 +443,5 @@ def run_check(paper: str) -> list[CheckRow]:
     return CHECKS[paper]()
 
 
-__all__ = ["CHECKS", "CheckRow", "DistortionOracle", "binary_product_search", "check_put", "compare", "format_table",
-           "product_mechanism", "product_prior", "run_check"]
+__all__ = ["CHECKS", "CheckRow", "DistortionOracle", "binary_product_search", "check_put", "compare", "epsilon_rows", "format_table",
+           "numeric_privacy_distortion", "product_space", "run_check"]

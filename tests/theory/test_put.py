@@ -29,12 +29,13 @@ from mechdesign import (
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
+from mechdesign.mechanisms.global_framework import global_q_d, product_mechanism, product_prior
+from mechdesign.source_classes import theta_star
 from mechdesign.theory.report import (
     CLOSED_FORM_ATOL,
     DistortionOracle,
     binary_product_search,
-    product_mechanism,
-    product_prior,
+    numeric_privacy_distortion,
     product_space,
 )
 
@@ -71,13 +72,6 @@ def assert_brackets(oracle, bounds, D):
     assert oracle.distortion(upper) <= D + CLOSED_FORM_ATOL, (bounds, D, oracle.distortion(upper))
     if lower > 0:
         assert oracle.distortion(lower) >= D - CLOSED_FORM_ATOL, (bounds, D, oracle.distortion(lower))
-
-
-def qd_mechanism(m, n, D):
-    """Q_D of Lemma 5(3): ``(1 − D/n)^n A^{−d(x,y)}``, the product of n randomized responses."""
-    single = np.full((m, m), D / n / (m - 1))
-    np.fill_diagonal(single, 1 - D / n)
-    return product_mechanism(single, n)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -357,7 +351,8 @@ def test_theorem6_bounds_at_a_non_uniform_prior(single, n):
     """PUT Thm 6(1), (2), (4), (7) for the singleton {P^{⊗n}}: θ* = m^n min P, η = max P."""
     m = len(single)
     prior = product_prior(single, n)
-    theta, eta = m**n * prior.probabilities.min(), prior.probabilities.max()
+    star = theta_star(prior)
+    theta, eta = star.theta, star.eta
     distances, adjacency = product_space(m, n)
     objective = ExpectedDistortion(prior, cost=distances)
     oracles = {
@@ -371,6 +366,25 @@ def test_theorem6_bounds_at_a_non_uniform_prior(single, n):
         assert_brackets(oracles["adp"], put.theorem6_approx_dp(m, n, D, 0.05, theta), D)
         assert_brackets(oracles["ml"], put.theorem6_maximal_leakage(m, n, D, theta), D)
         assert_brackets(oracles["mi"], put.theorem6_mutual_information(m, n, D, theta, eta), D)
+
+
+def test_theorem6_bounds_over_a_two_prior_source_set():
+    """PUT Thm 6(1), (2), (4), (7) over conv{P₁^{⊗2}, P₂^{⊗2}} (θ* and η from the hull's LPs)."""
+    m, n = 2, 2
+    source = SourceSet([product_prior((0.7, 0.3), n).probabilities, product_prior((0.45, 0.55), n).probabilities])
+    star = theta_star(source)
+    assert 0 < star.theta < 1
+    distances, adjacency = product_space(m, n)
+    objective = WorstCaseDistortion(source, cost=distances)
+    oracles = [(DistortionOracle(DifferentialPrivacy(adjacency), objective), lambda D: put.theorem6_dp(m, n, D, star.theta)),
+               (DistortionOracle(ApproximateDifferentialPrivacy(0.05, neighbours=adjacency), objective),
+                lambda D: put.theorem6_approx_dp(m, n, D, 0.05, star.theta)),
+               (DistortionOracle(MaximalLeakage(), objective), lambda D: put.theorem6_maximal_leakage(m, n, D, star.theta)),
+               (DistortionOracle(MutualInformationPrivacy(source), objective),
+                lambda D: put.theorem6_mutual_information(m, n, D, star.theta, star.eta))]
+    for D in around([put.zero_threshold(m, n)], upper=n, base=(0.1, 0.4, 0.8)):
+        for oracle, bounds in oracles:
+            assert_brackets(oracle, bounds(D), D)
 
 
 @pytest.mark.parametrize("m, n", [(2, 2), (3, 2)])
@@ -393,7 +407,7 @@ def test_theorem6_renyi_sibson_maximal_information_at_a_non_uniform_prior(single
     """PUT Thm 6(3), (5), (6) (α = 2) for the singleton {P^{⊗n}}."""
     m = len(single)
     prior = product_prior(single, n)
-    theta = m**n * prior.probabilities.min()
+    theta = theta_star(prior).theta
     distances, adjacency = product_space(m, n)
     objective = ExpectedDistortion(prior, cost=distances)
     renyi = DistortionOracle(RenyiDifferentialPrivacy(2.0, neighbours=adjacency), objective)
@@ -411,7 +425,7 @@ def test_qd_closed_forms_are_the_measured_losses_of_qd(m, n):
     distances, adjacency = product_space(m, n)
     prior = Prior.uniform(m**n)
     for D in [0.1, 0.4, 0.8 * put.zero_threshold(m, n)]:
-        Q = qd_mechanism(m, n, D)
+        Q = global_q_d(m, n, D)
         assert ExpectedDistortion(prior, cost=distances).value(Q) == pytest.approx(D, abs=1e-12)
         assert DifferentialPrivacy(adjacency).measure(Q) == pytest.approx(put.theorem7_dp(m, n, D), abs=1e-9)
         assert ApproximateDifferentialPrivacy(0.01, neighbours=adjacency).measure(Q) == pytest.approx(
@@ -457,19 +471,19 @@ def test_lemma16_product_measures(m, n):
         Q = random_mechanism(rng, m)
         big = product_mechanism(Q, n)
         assert DifferentialPrivacy(adjacency).measure(big) == pytest.approx(
-            put.lemma16_product_epsilon("dp", n, DifferentialPrivacy().measure(Q)), abs=1e-9)
+            put.lemma16_product_epsilon(DifferentialPrivacy(), n, DifferentialPrivacy().measure(Q)), abs=1e-9)
         assert MaximalLeakage().measure(big) == pytest.approx(
-            put.lemma16_product_epsilon("maximal_leakage", n, MaximalLeakage().measure(Q)), abs=1e-9)
+            put.lemma16_product_epsilon(MaximalLeakage(), n, MaximalLeakage().measure(Q)), abs=1e-9)
         assert MutualInformationPrivacy(product_prior(single_prior, n)).measure(big) == pytest.approx(
-            put.lemma16_product_epsilon("mutual_information", n, MutualInformationPrivacy(single_prior).measure(Q)),
+            put.lemma16_product_epsilon(MutualInformationPrivacy(single_prior), n, MutualInformationPrivacy(single_prior).measure(Q)),
             abs=1e-9)
         for alpha in [1.5, 3.0]:
             assert RenyiDifferentialPrivacy(alpha, neighbours=adjacency).measure(big) == pytest.approx(
-                put.lemma16_product_epsilon("renyi_dp", n, RenyiDifferentialPrivacy(alpha).measure(Q)), abs=1e-9)
+                put.lemma16_product_epsilon(RenyiDifferentialPrivacy(alpha), n, RenyiDifferentialPrivacy(alpha).measure(Q)), abs=1e-9)
             assert SibsonMutualInformation(alpha, product_prior(single_prior, n)).measure(big) == pytest.approx(
-                put.lemma16_product_epsilon("sibson", n, SibsonMutualInformation(alpha, single_prior).measure(Q)), abs=1e-9)
+                put.lemma16_product_epsilon(SibsonMutualInformation(alpha, single_prior), n, SibsonMutualInformation(alpha, single_prior).measure(Q)), abs=1e-9)
         assert MaximalInformation(product_prior(single_prior, n)).measure(big) == pytest.approx(
-            put.lemma16_product_epsilon("maximal_information", n, MaximalInformation(single_prior).measure(Q)), abs=1e-9)
+            put.lemma16_product_epsilon(MaximalInformation(single_prior), n, MaximalInformation(single_prior).measure(Q)), abs=1e-9)
         delta = 0.02
         product_loss = ApproximateDifferentialPrivacy(delta, neighbours=adjacency).measure(big)
         widened = delta / Q.max() ** (n - 1)
@@ -543,15 +557,16 @@ def test_theorem17_bounds_bracket_the_product_optimum(m, n):
     """PUT Thm 17(3), (5), (6): by Lemma 16 the optimum over products is the single-letter optimum at
     D/n (scaled by n for the additive notions); the stated bounds bracket it."""
     uniform = Prior.uniform(m)
-    cases = [("maximal_information", MaximalInformation(uniform), lambda D: put.theorem17_maximal_information(m, n, D, uniform)),
-             ("renyi_dp", RenyiDifferentialPrivacy(2.0), lambda D: put.theorem17_renyi_dp(m, n, D, 2.0)),
-             ("sibson", SibsonMutualInformation(2.0, uniform), lambda D: put.theorem17_sibson(m, n, D, 2.0))]
-    for name, notion, bounds in cases:
-        oracle = DistortionOracle(notion, ExpectedDistortion(uniform))
-        for D in [0.1, 0.4, 0.9 * put.zero_threshold(m, n)]:
-            optimum = put.lemma16_product_epsilon(name, n, oracle.epsilon(D / n))
+    cases = [(MaximalInformation(uniform), lambda D: put.theorem17_maximal_information(m, n, D, uniform)),
+             (RenyiDifferentialPrivacy(2.0), lambda D: put.theorem17_renyi_dp(m, n, D, 2.0)),
+             (SibsonMutualInformation(2.0, uniform), lambda D: put.theorem17_sibson(m, n, D, 2.0))]
+    distortions = [0.1, 0.4, 0.9 * put.zero_threshold(m, n)]
+    for notion, bounds in cases:
+        single_letter = numeric_privacy_distortion(notion, ExpectedDistortion(uniform), [D / n for D in distortions])
+        for D, value in zip(distortions, single_letter):
+            optimum = put.lemma16_product_epsilon(notion, n, value)
             lower, upper = bounds(D)
-            assert lower - CLOSED_FORM_ATOL <= optimum <= upper + CLOSED_FORM_ATOL, (name, D, lower, optimum, upper)
+            assert lower - CLOSED_FORM_ATOL <= optimum <= upper + CLOSED_FORM_ATOL, (notion, D, lower, optimum, upper)
 
 
 def test_theorem17_renyi_lower_bound_has_its_log():
@@ -620,8 +635,8 @@ def test_domain_errors():
         put.prop12_approx_dp([(0.5, 0.3, 0.2), (0.2, 0.3, 0.5)], 0.2, 0.1)
     with pytest.raises(MechDesignError, match="not Class I"):
         put.prop8_maximal_information(3, 0.2, [(0.5, 0.3, 0.2), (0.4, 0.4, 0.2)])
-    with pytest.raises(MechDesignError, match="Lemma 16 covers"):
-        put.lemma16_product_epsilon("approx_dp", 2, 1.0)
+    with pytest.raises(MechDesignError, match="Lemma 16 does not cover"):
+        put.lemma16_product_epsilon(ApproximateDifferentialPrivacy(0.1), 2, 1.0)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from mechdesign.theory.report import (
     DistortionOracle,
     compare,
     format_table,
+    numeric_privacy_distortion,
     run_check,
 )
 
@@ -32,19 +33,20 @@ def test_compare_verdicts():
     assert compare("f", "p", "epsilon", 1.0, math.nan).verdict == FAILED
 
 
-def test_oracle_epsilon_star_matches_randomized_response():
-    """ε*(D) by bisection equals PUT Prop. 8(1); D*(ε) equals its inverse."""
-    oracle = DistortionOracle(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)))
-    for D in [0.1, 0.4, 2 / 3, 0.9]:
-        assert oracle.epsilon(D) == pytest.approx(put.prop8_epsilon_dp(3, D), abs=CLOSED_FORM_ATOL)
-    assert oracle.distortion(1.0) == pytest.approx(put.prop8_distortion_dp(3, 1.0), abs=1e-9)
+def test_numeric_values_match_randomized_response():
+    """ε*(D) (bisection) equals PUT Prop. 8(1); the oracle's D*(ε) equals its inverse."""
+    objective = ExpectedDistortion(Prior.uniform(3))
+    distortions = [0.1, 0.4, 2 / 3, 0.9]
+    numeric = numeric_privacy_distortion(DifferentialPrivacy(), objective, distortions)
+    assert numeric == pytest.approx([put.prop8_epsilon_dp(3, D) for D in distortions], abs=CLOSED_FORM_ATOL)
+    assert DistortionOracle(DifferentialPrivacy(), objective).distortion(1.0) == pytest.approx(
+        put.prop8_distortion_dp(3, 1.0), abs=1e-9)
 
 
 def test_report_flags_a_wrong_formula():
     """The comparison is not trivially green: the refuted summary of PUT Thm 9's proof is a mismatch."""
     prior, delta, D = (0.5, 0.3, 0.2), 0.1, 0.4
-    oracle = DistortionOracle(ApproximateDifferentialPrivacy(delta), ExpectedDistortion(Prior(prior)))
-    numeric = oracle.epsilon(D)
+    numeric, = numeric_privacy_distortion(ApproximateDifferentialPrivacy(delta), ExpectedDistortion(Prior(prior)), [D])
     assert compare("summary", "", "epsilon", math.log(2 * (1 - D - delta) / D), numeric).verdict == MISMATCH
     assert compare("Thm 9", "", "epsilon", put.theorem9_approx_dp(prior, D, delta), numeric).verdict == MATCH
 
