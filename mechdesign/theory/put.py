@@ -38,6 +38,10 @@ from ..source_classes import common_order, contains_uniform
 
 Bounds = tuple[float, float]
 
+#: A distortion this close below the Lemma 10 threshold (1−δ)(1 − P_1) counts as the threshold: ε*
+#: jumps there (from log(P_1/P_2) to 0), and D^(m−1) summed from the small end differs from 1 − P_1
+#: by round-off.
+THRESHOLD_ATOL = 1e-12
 #: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
 PROP12_ALPHA_TOL = 1e-10
 
@@ -416,14 +420,15 @@ def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
     """ε*_δ(P, D) for a known prior: PUT Theorem 9.
 
     ``max{0, min_{k: D > (1−δ)D^(k−1)} log[(m−k)(1−D−δ) / (D − (1−δ)D^(k−1))]}`` for
-    ``D < (1−δ)D^(m−1)``, and 0 from there on (Lemma 10). The minimum runs over *every* ``k`` with
+    ``D < (1−δ)D^(m−1)``, and 0 from there on (Lemma 10; within ``THRESHOLD_ATOL``, as ε* jumps
+    there). The minimum runs over *every* ``k`` with
     ``D > (1−δ)D^(k−1)``; the summary at the end of the printed proof drops the last such ``k``,
     which the numerics refute (errata).
     """
     slack = as_delta(delta)
     P = _sorted_prior(prior)
     D = _check_distortion(D)
-    if D >= lemma10_zero_threshold(P, slack):
+    if D >= lemma10_zero_threshold(P, slack) - THRESHOLD_ATOL:
         return 0.0
     levels = breakpoints(P)
     m = P.size
@@ -475,7 +480,7 @@ def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
     D = _check_distortion(D)
     points = _ordered_points(source)
     m = points.shape[1]
-    if D >= (1 - slack) * float((1 - points[:, 0]).max()):
+    if D >= (1 - slack) * float((1 - points[:, 0]).max()) - THRESHOLD_ATOL:
         return 0.0
     levels = np.concatenate([np.zeros((points.shape[0], 1)), np.cumsum(points[:, ::-1], axis=1)], axis=1)
 

@@ -35,7 +35,7 @@ from ..privacy.base import PrivacyNotion
 from ..privacy.neighbours import Neighbours
 from ..curves import privacy_distortion_curve
 from ..mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism, product_prior
-from ..solve import DesignProblem
+from ..solve import DesignProblem, Result
 from ..source_classes import theta_star
 from ..utility import ExpectedDistortion, WorstCaseDistortion
 from ..utility.base import Objective
@@ -142,11 +142,11 @@ class DistortionOracle:
         return self._cache[epsilon]
 
     def _solve(self, epsilon: float) -> float:
-        results = [self.problem.solve(epsilon)]
-        if results[0].status != "optimal":
-            results.append(self._other_solver().solve(epsilon))
-        optimal = [r.objective for r in results if r.success and r.status == "optimal"]
-        certified = [r.objective for r in results if r.success]
+        results = [_attempt(self.problem, epsilon)]
+        if results[0] is None or results[0].status != "optimal":
+            results.append(_attempt(self._other_solver(), epsilon))
+        optimal = [r.objective for r in results if r is not None and r.success and r.status == "optimal"]
+        certified = [r.objective for r in results if r is not None and r.success]
         return optimal[0] if optimal else min(certified, default=math.nan)
 
     def _other_solver(self) -> DesignProblem:
@@ -155,6 +155,21 @@ class DistortionOracle:
             notion, = self.problem.notions
             self._fallback = DesignProblem(notion, self.problem.objective, solver=other)
         return self._fallback
+
+
+def _attempt(problem: DesignProblem, epsilon: float) -> Result | None:
+    """``problem.solve(epsilon)``, or None when cvxpy cannot unpack the solver's answer.
+
+    cvxpy raises a plain ``ValueError`` ("Cannot unpack invalid solution") when HiGHS ends with
+    status UNKNOWN (seen on DP over the 27 databases of {1,2,3}^3); input errors
+    (:class:`~mechdesign.exceptions.MechDesignError`) still propagate.
+    """
+    try:
+        return problem.solve(epsilon)
+    except MechDesignError:
+        raise
+    except ValueError:
+        return None
 
 
 def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[float]:

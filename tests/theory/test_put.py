@@ -702,3 +702,12 @@ def test_distortion_from_epsilon_inverts_the_closed_forms():
     assert flat == pytest.approx(0.36, abs=1e-12)
     with pytest.raises(MechDesignError, match="no distortion"):
         put.distortion_from_epsilon(lambda D: 1.0, 0.5)
+
+
+def test_lemma10_threshold_is_robust_to_round_off():
+    """D^(m−1) summed from the small end and 1 − P_1 differ by round-off; both give ε* = 0."""
+    prior = (0.6963, 0.1992, 0.1045)
+    for D in [put.breakpoints(prior)[-2], 1 - max(prior)]:
+        assert put.theorem13_dp(prior, D) == 0.0
+        assert put.prop12_approx_dp([prior], D, 0.0) == 0.0
+    assert put.theorem13_dp(prior, 1 - max(prior) - 1e-9) == pytest.approx(math.log(0.6963 / 0.1992), abs=1e-6)
