@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.special import logsumexp
 
-from .._validate import as_budget, as_delta, as_order, as_positive_int, as_probability_vector
+from .._validate import as_budget, as_delta, as_finite, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
 from ..mechanisms.global_framework import hamming_distances, parallel_composition_factor
 from ..priors import as_source_set
@@ -57,7 +57,7 @@ def _check_alphabet(m: int) -> int:
 
 
 def _check_distortion(D: float, n: int = 1) -> float:
-    value = float(D)
+    value = as_finite(D, "distortion D")
     if not 0.0 < value <= n:
         bound = "1" if n == 1 else f"n = {n}"
         raise MechDesignError(f"distortion D must satisfy 0 < D <= {bound}, got {D!r}")
@@ -65,7 +65,7 @@ def _check_distortion(D: float, n: int = 1) -> float:
 
 
 def _check_theta(theta: float, name: str = "theta") -> float:
-    value = float(theta)
+    value = as_finite(theta, name)
     if not 0.0 < value <= 1.0:
         raise MechDesignError(f"{name} must satisfy 0 < {name} <= 1, got {theta!r}")
     return value

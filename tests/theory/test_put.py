@@ -629,6 +629,8 @@ def test_domain_errors():
         put.prop8_renyi_dp(3, 0.2, 1.0)
     with pytest.raises(MechDesignError, match="theta"):
         put.theorem6_dp(2, 2, 0.5, 1.5)
+    with pytest.raises(MechDesignError, match="distortion D must be a number"):
+        put.theorem7_dp(2, 2, "half")
     with pytest.raises(MechDesignError, match="full support"):
         put.theorem13_dp((1.0, 0.0), 0.2)
     with pytest.raises(MechDesignError, match="not Class II"):
