@@ -373,13 +373,14 @@ def _check_lemma10(prior: Sequence[float], deltas: Sequence[float]) -> list[Chec
     return rows
 
 
-def _check_products(m: int, n: int, prior: Sequence[float], delta: float) -> list[CheckRow]:
+def _check_products(m: int, n: int, prior: Sequence[float], delta: float, alpha: float) -> list[CheckRow]:
     """Lemma 16, Theorems 17 and 18 on product mechanisms.
 
     Exact statements (Thm 17(1), (4), (7); Thm 18(2)): the numeric value is the measured loss, on
     ``{1..m}^n``, of the product of the optimal single-letter mechanism at distortion ``D/n`` (the
-    optimum over products by Lemma 16). Brackets (Thm 17(2), corrected Thm 18(1)): a grid search
-    over binary product mechanisms.
+    optimum over products by Lemma 16). Bounds of Thm 17(3), (5), (6): Lemma 16 applied to the
+    single-letter optimum. Brackets (Thm 17(2), corrected Thm 18(1)): a grid search over binary
+    product mechanisms.
     """
     rows = []
     distances, adjacency = product_space(m, n)
@@ -396,6 +397,16 @@ def _check_products(m: int, n: int, prior: Sequence[float], delta: float) -> lis
             result = DesignProblem(single_notion, ExpectedDistortion(single_uniform)).solve(single_closed(m, D / n))
             numeric = product_notion.measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
             rows.append(compare(formula, f"m={m}, n={n}, D={D:.4g}", "epsilon", closed(m, n, D), numeric))
+    bounded = [(MaximalInformation(single_uniform), "PUT Thm 17(3) maximal information",
+                lambda D: put.theorem17_maximal_information(m, n, D, single_uniform)),
+               (RenyiDifferentialPrivacy(alpha), f"PUT Thm 17(5) Rényi DP α={alpha:g}", lambda D: put.theorem17_renyi_dp(m, n, D, alpha)),
+               (SibsonMutualInformation(alpha, single_uniform), f"PUT Thm 17(6) Sibson α={alpha:g}",
+                lambda D: put.theorem17_sibson(m, n, D, alpha))]
+    distortions = (0.2, 0.5 * put.zero_threshold(m, n), 0.9 * put.zero_threshold(m, n))
+    for notion, formula, bounds in bounded:  # the product optimum is Lemma 16 applied to the single-letter one
+        single = numeric_privacy_distortion(notion, ExpectedDistortion(single_uniform), [D / n for D in distortions])
+        rows += [compare(formula, f"m={m}, n={n}, D={D:.4g}", "epsilon", bounds(D), put.lemma16_product_epsilon(notion, n, value))
+                 for D, value in zip(distortions, single)]
     known = Prior(prior)
     for D in put.breakpoints(prior)[1:-1]:
         result = DesignProblem(MaximalLeakage(), ExpectedDistortion(known)).solve(put.theorem14_maximal_leakage(prior, D))
@@ -443,7 +454,7 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0
     for m, n in global_sizes:
         rows += _check_global(m, n, delta, alpha)
     rows += _check_theorem6((0.6, 0.4), 2, delta, alpha)
-    rows += _check_products(2, 2, prior, delta)
+    rows += _check_products(2, 2, prior, delta, alpha)
     return rows
 
 
