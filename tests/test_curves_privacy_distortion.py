@@ -42,26 +42,20 @@ def prop8_epsilon_mi(m: int, D: float) -> float:
 
 
 @pytest.mark.parametrize("m", [2, 4])
-def test_dp_uniform_prior_matches_proposition_8_1(m):
-    """PUT Prop. 8(1): ε*_DP = log((m−1)(1−D)/D); DP has no leakage expression → bisection."""
+@pytest.mark.parametrize("notion, closed_form, method", [
+    (DifferentialPrivacy(), put.prop8_epsilon_dp, "bisection"),  # Prop. 8(1): log((m−1)(1−D)/D)
+    (MaximalLeakage(), put.prop8_epsilon_ml, "direct"),  # Prop. 8(4): log(m(1−D)), Σ_y max_x Q minimized
+], ids=["dp-prop8.1", "ml-prop8.4"])
+def test_uniform_prior_matches_proposition_8(m, notion, closed_form, method):
+    """PUT Prop. 8(1) and 8(4); DP has no leakage expression (bisection), maximal leakage has one."""
     prior = Prior.uniform(m)
     for D in DISTORTIONS:
-        value = privacy_distortion(DifferentialPrivacy(), D, ExpectedDistortion(prior))
-        assert value.success and value.method == "bisection", value.message
-        assert value.epsilon == pytest.approx(put.prop8_epsilon_dp(m, D), abs=CLOSED_FORM_ATOL)
+        value = privacy_distortion(notion, D, ExpectedDistortion(prior))
+        assert value.success and value.method == method, value.message
+        assert value.epsilon == pytest.approx(closed_form(m, D), abs=CLOSED_FORM_ATOL)
         lower, upper = value.bracket
         assert upper - lower <= 1e-9 and upper == value.epsilon
         assert value.certificate.objective <= D + 1e-7 and value.mechanism is value.certificate.mechanism
-
-
-@pytest.mark.parametrize("m", [2, 4])
-def test_maximal_leakage_uniform_prior_matches_proposition_8_4(m):
-    """PUT Prop. 8(4): ε*_ML = log(m(1−D)), by direct minimization of Σ_y max_x Q."""
-    prior = Prior.uniform(m)
-    for D in DISTORTIONS:
-        value = privacy_distortion(MaximalLeakage(), D, ExpectedDistortion(prior))
-        assert value.success and value.method == "direct", value.message
-        assert value.epsilon == pytest.approx(put.prop8_epsilon_ml(m, D), abs=CLOSED_FORM_ATOL)
 
 
 def test_mutual_information_with_no_prior_knowledge_matches_proposition_8_7():
