@@ -6,6 +6,7 @@ Examples
 ``mechdesign measure mechanism.csv --prior 0.5,0.5 --delta 0.1 --json``
 ``mechdesign demo --out mechdesign-demo``
 ``mechdesign curve --notion maximal-leakage --n 4 --mode privacy --grid 0.05,0.75,8 --out ml``
+``mechdesign theory-check put``
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .privacy import (
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .solve import design
+from .theory.report import CHECKS
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
@@ -292,6 +294,14 @@ def _add_sml_commands(commands: Any) -> None:
     p_design.set_defaults(run=_cmd_sml_design)
 
 
+def _cmd_theory_check(args: argparse.Namespace) -> int:
+    from .theory.report import format_table, run_check
+
+    rows = run_check(args.paper)
+    print(format_table(rows))
+    return 0 if all(row.ok for row in rows) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mechdesign`` command."""
     parser = argparse.ArgumentParser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
@@ -340,6 +350,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--out", default="mechdesign-demo", help="output folder for the table and plot")
     p_demo.set_defaults(run=_cmd_demo)
     _add_sml_commands(commands)
+
+    p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
+    p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")
+    p_theory.set_defaults(run=_cmd_theory_check)
     return parser
 
 

@@ -1,25 +1,54 @@
 """Closed forms of Zhong & Bu, "Privacy-Utility Trade-Off" (the PUT paper).
 
-Every function checks its domain and names the statement it implements. Logarithms are natural;
-``m`` is the input alphabet size, ``D`` an expected Hamming distortion, ``ε`` a budget in nats.
-Class I source sets (Definition 1) contain the uniform distribution.
+Every function checks its domain, names the statement it implements, and returns a number or a
+``(lower, upper)`` pair for a bound. Logarithms are natural; ``m`` is the size of one attribute's
+alphabet, ``n`` the number of attributes (the global framework of Section III works on
+``{1..m}^n`` with the Hamming distance, so a distortion ``D`` lies in ``(0, n]``), ``ε`` a budget in
+nats, ``δ`` the slack of approximate DP (the pointwise Definition 3(2)), ``α > 1`` a Rényi/Sibson
+order. Class I source sets (Definition 1) contain the uniform distribution in their convex hull.
+
+Statements the numerics contradict are implemented in their corrected form; ``docs/errata.md``
+(section "PUT (Zhong & Bu)") records each one with the evidence.
+
+Conventions shared by every function
+------------------------------------
+* ``max{0, log x}`` is 0 whenever ``x <= 1`` *or* the expression is undefined because the quantity
+  under the logarithm is not positive (the bound is then the trivial one, ε ≥ 0).
+* A prior ``P`` over ``{1..m}`` (Section IV) need not be sorted: ε* is invariant under relabelling
+  the symbols, so the functions sort it non-increasingly, as the statements assume.
+* ``D^(k)`` (Theorem 9) is the total probability of the ``k`` least likely symbols.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
-from .._validate import as_budget, as_positive_int
+import numpy as np
+from scipy.optimize import linprog
+from scipy.special import logsumexp
+
+from .._validate import as_budget, as_delta, as_finite, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
+from ..mechanisms.global_framework import hamming_distances, parallel_composition_factor
+from ..priors import as_source_set
+from ..privacy.base import PrivacyNotion
+from ..source_classes import common_order, contains_uniform
+
+Bounds = tuple[float, float]
+
+#: A distortion this close below the Lemma 10 threshold (1−δ)(1 − P_1) counts as the threshold: ε*
+#: jumps there (from log(P_1/P_2) to 0), and D^(m−1) summed from the small end differs from 1 − P_1
+#: by round-off.
+THRESHOLD_ATOL = 1e-12
+#: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
+PROP12_ALPHA_TOL = 1e-10
 
 
-def _check_distortion(D: float) -> float:
-    value = float(D)
-    if not 0.0 < value <= 1.0:
-        raise MechDesignError(f"distortion D must satisfy 0 < D <= 1, got {D!r}")
-    return value
-
-
+# ----------------------------------------------------------------------------------------------
+# Domain checks and small shared pieces
+# ----------------------------------------------------------------------------------------------
 def _check_alphabet(m: int) -> int:
     size = as_positive_int(m, "m")
     if size < 2:
@@ -27,15 +56,286 @@ def _check_alphabet(m: int) -> int:
     return size
 
 
+def _check_distortion(D: float, n: int = 1) -> float:
+    value = as_finite(D, "distortion D")
+    if not 0.0 < value <= n:
+        bound = "1" if n == 1 else f"n = {n}"
+        raise MechDesignError(f"distortion D must satisfy 0 < D <= {bound}, got {D!r}")
+    return value
+
+
+def _check_theta(theta: float, name: str = "theta") -> float:
+    value = as_finite(theta, name)
+    if not 0.0 < value <= 1.0:
+        raise MechDesignError(f"{name} must satisfy 0 < {name} <= 1, got {theta!r}")
+    return value
+
+
+def _check_delta(delta: float) -> float:
+    value = as_delta(delta)
+    if value == 0.0:
+        raise MechDesignError("delta must satisfy 0 < delta < 1 for approximate DP (use the DP statement for 0)")
+    return value
+
+
+def _log_pos(x: float) -> float:
+    """``max{0, log x}``, and 0 when ``x <= 0`` (the bound is trivial there)."""
+    return math.log(x) if x > 1.0 else 0.0
+
+
+def _sorted_prior(prior: Any) -> np.ndarray:
+    """A full-support prior sorted non-increasingly (ε* does not depend on the labels)."""
+    vector = as_probability_vector(getattr(prior, "probabilities", prior), "prior", full_support=True)
+    if vector.size < 2:
+        raise MechDesignError(f"the prior needs at least 2 symbols, got {vector.size}")
+    return np.sort(vector)[::-1]
+
+
+def breakpoints(prior: Any) -> np.ndarray:
+    """``D^(k)`` for ``k = 0..m``: the mass of the ``k`` least likely symbols (PUT Theorem 9)."""
+    return np.concatenate([[0.0], np.cumsum(_sorted_prior(prior)[::-1])])
+
+
+def zero_threshold(m: int, n: int = 1) -> float:
+    """``n(m−1)/m``: from this distortion on, every privacy-distortion function is 0.
+
+    PUT Lemma 5(2) (the uniform mechanism ``Q_U`` is (𝒫, D)-valid). The printed range
+    ``n(m−1)/m <= D <= 1`` should read ``<= n`` (errata).
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    return blocks * (size - 1) / size
+
+
+def _in_zero_region(m: int, n: int, D: float) -> bool:
+    return D >= zero_threshold(m, n)
+
+
+def _source_points(source: Any, size: int | None = None) -> np.ndarray:
+    return as_source_set(source, size).extreme_points
+
+
+# ----------------------------------------------------------------------------------------------
+# Section III — global framework on {1..m}^n
+# ----------------------------------------------------------------------------------------------
+def theorem6_dp(m: int, n: int, D: float, theta: float) -> Bounds:
+    """Bounds on ε̃*_DP(𝒫, D): PUT Theorem 6(1).
+
+    ``max{0, log((m−1)(θ*n − D)/D)} <= ε̃* <= max{0, log((m−1)(n − D)/D)}``, with
+    ``θ* = m^n max_{P∈𝒫} min_x P(x)``; both are 0 for ``D >= n(m−1)/m``.
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    if _in_zero_region(size, blocks, D):
+        return 0.0, 0.0
+    return _log_pos((size - 1) * (theta * blocks - D) / D), _log_pos((size - 1) * (blocks - D) / D)
+
+
+def theorem6_approx_dp(m: int, n: int, D: float, delta: float, theta: float) -> Bounds:
+    """Bounds on ε̃*_δ(𝒫, D): PUT Theorem 6(2).
+
+    Lower ``max{0, log((m−1)(θ*n(1 − δm^{n−1}) − D)/D)}``; upper
+    ``max{0, log((m−1)(n − D)/D · (1 − δ(1 − D/n)^{−n}))}`` (the loss of ``Q_D``).
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D, theta, delta = _check_distortion(D, blocks), _check_theta(theta), _check_delta(delta)
+    if _in_zero_region(size, blocks, D):
+        return 0.0, 0.0
+    lower = (size - 1) * (theta * blocks * (1 - delta * size ** (blocks - 1)) - D) / D
+    upper = (size - 1) * (blocks - D) / D * (1 - delta * (1 - D / blocks) ** (-blocks))
+    return _log_pos(lower), _log_pos(upper)
+
+
+def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
+    """ε̃_MI(Q_D) over a source set: ``−log min_{P∈𝒫, y} Σ_{l=0}^{n} A^{−l} P(N_l(y))``.
+
+    PUT Theorem 6(3)/7(3) upper bound, ``A = (m−1)(n−D)/D``; the printed sum runs to ``m``, which
+    should read ``n`` (the distances ``l`` go from 0 to n; errata). ``source`` is a prior, a
+    :class:`~mechdesign.priors.SourceSet` or an array of priors over the ``m^n`` inputs (ordered as
+    :func:`~mechdesign.mechanisms.global_framework.hamming_distances`). The minimum over the convex hull is attained at an extreme point.
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D = _check_distortion(D, blocks)
+    points = _source_points(source, size**blocks)
+    if _in_zero_region(size, blocks, D):
+        return 0.0
+    ratio = (size - 1) * (blocks - D) / D
+    weights = ratio ** (-hamming_distances(size, blocks))
+    return max(0.0, -math.log(float((points @ weights).min())))
+
+
+def theorem6_maximal_information(m: int, n: int, D: float, theta: float, source: Any) -> Bounds:
+    """Bounds on ε̃*_MI(𝒫, D): PUT Theorem 6(3).
+
+    Lower ``max{0, log(m(1 − D/(θ*n)))}``; upper :func:`qd_maximal_information`.
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    upper = qd_maximal_information(size, blocks, D, source)
+    if _in_zero_region(size, blocks, D):
+        return 0.0, 0.0
+    return _log_pos(size * (1 - D / (theta * blocks))), upper
+
+
+def theorem6_maximal_leakage(m: int, n: int, D: float, theta: float) -> Bounds:
+    """Bounds on ε̃*_ML(𝒫, D): PUT Theorem 6(4).
+
+    ``max{0, log(m(1 − D/(θ*n)))} <= ε̃* <= max{0, n log(m(1 − D/n))}``.
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    if _in_zero_region(size, blocks, D):
+        return 0.0, 0.0
+    return _log_pos(size * (1 - D / (theta * blocks))), blocks * _log_pos(size * (1 - D / blocks))
+
+
+def qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
+    """ε̃_{α,DP}(Q_D) = (1/(α−1)) log[D/(n(m−1)) (m − 2 + A^α + A^{1−α})], ``A = (n−D)(m−1)/D``.
+
+    PUT Theorem 6(5) upper bound (proof step 1.1); clipped at 0.
+    """
+    size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
+    D = _check_distortion(D, blocks)
+    if _in_zero_region(size, blocks, D):
+        return 0.0
+    log_ratio = math.log((blocks - D) * (size - 1) / D)
+    terms = [order * log_ratio, (1 - order) * log_ratio] + ([math.log(size - 2)] if size > 2 else [])
+    log_inner = math.log(D / (blocks * (size - 1))) + float(logsumexp(terms))
+    return max(0.0, log_inner / (order - 1))
+
+
+def theorem6_renyi_dp(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
+    """Bounds on ε̃*_{α,DP}(𝒫, D): PUT Theorem 6(5).
+
+    Lower ``max{0, log[(m−1)(n − D/θ*)^{α/(α−1)} / (D/θ*)] − log(n m^{n−1})/(α−1)}``; upper
+    :func:`qd_renyi_dp`.
+    """
+    size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    upper = qd_renyi_dp(size, blocks, D, order)
+    scaled = D / theta
+    if _in_zero_region(size, blocks, D) or scaled >= blocks:
+        return 0.0, upper
+    lower = (math.log(size - 1) + order / (order - 1) * math.log(blocks - scaled) - math.log(scaled)
+             - math.log(blocks * size ** (blocks - 1)) / (order - 1))
+    return max(0.0, lower), upper
+
+
+def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
+    """ε̃_{α,M}(Q_D) = ``n log(m((n−D)^α + D^α(m−1)^{1−α})^{1/(α−1)}) − α n log(n)/(α−1)``.
+
+    PUT Theorem 6(6)/7(6) upper bound, clipped at 0: the Sibson information of ``Q_D`` (the product
+    of ``n`` randomized responses of distortion ``D/n``) at the uniform prior, which maximizes it.
+    """
+    size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
+    D = _check_distortion(D, blocks)
+    if _in_zero_region(size, blocks, D):
+        return 0.0
+    log_inner = float(logsumexp([order * math.log(blocks - D), order * math.log(D) + (1 - order) * math.log(size - 1)]))
+    value = blocks * (math.log(size) + log_inner / (order - 1)) - order / (order - 1) * blocks * math.log(blocks)
+    return max(0.0, value)
+
+
+def theorem6_sibson(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
+    """Bounds on ε̃*_{α,M}(𝒫, D): PUT Theorem 6(6).
+
+    Lower ``max{0, (α−n)/(α−1) log m + α/(α−1) log[(1 − D/n) / (½(1−θ*)(n+1)m + θ*)]}``; upper
+    :func:`qd_sibson`.
+    """
+    size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    upper = qd_sibson(size, blocks, D, order)
+    if _in_zero_region(size, blocks, D):
+        return 0.0, 0.0
+    spread = 0.5 * (1 - theta) * (blocks + 1) * size + theta
+    lower = ((order - blocks) / (order - 1) * math.log(size)
+             + order / (order - 1) * math.log((1 - D / blocks) / spread))
+    return max(0.0, lower), upper
+
+
+def qd_mutual_information(m: int, n: int, D: float) -> float:
+    """``n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))``, clipped at 0: I(P_U; Q_D), PUT Thm 6(7)/7(7)."""
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D = _check_distortion(D, blocks)
+    if _in_zero_region(size, blocks, D):
+        return 0.0
+    return max(0.0, blocks * math.log(size * (1 - D / blocks)) + D * math.log(D / ((size - 1) * (blocks - D))))
+
+
+def theorem6_mutual_information(m: int, n: int, D: float, theta: float, eta: float) -> Bounds:
+    """Bounds on ε̃*_M(𝒫, D): PUT Theorem 6(7).
+
+    Lower ``max{0, θ*n log(η^{−1/n}(1 − D/(nθ*))) + θ*D log(D/((m−1)(nθ* − D)))}`` with
+    ``η = max_x P'(x)``, ``P'`` the maximizer of ``min_x P(x)``; upper :func:`qd_mutual_information`.
+    """
+    size, blocks = _check_alphabet(m), as_positive_int(n, "n")
+    D, theta = _check_distortion(D, blocks), _check_theta(theta)
+    eta = _check_theta(eta, "eta")
+    upper = qd_mutual_information(size, blocks, D)
+    if _in_zero_region(size, blocks, D) or D >= theta * blocks:
+        return 0.0, upper
+    lower = (theta * blocks * math.log(eta ** (-1 / blocks) * (1 - D / (blocks * theta)))
+             + theta * D * math.log(D / ((size - 1) * (blocks * theta - D))))
+    return max(0.0, lower), upper
+
+
+def theorem7_dp(m: int, n: int, D: float) -> float:
+    """ε̃*_DP(𝒫, D) = max{0, log((m−1)(n − D)/D)} for Class I: PUT Theorem 7(1)."""
+    lower, upper = theorem6_dp(m, n, D, 1.0)
+    return upper
+
+
+def theorem7_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
+    """Bounds on ε̃*_δ(𝒫, D) for Class I: PUT Theorem 7(2) (Theorem 6(2) with θ* = 1)."""
+    return theorem6_approx_dp(m, n, D, delta, 1.0)
+
+
+def theorem7_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
+    """Bounds on ε̃*_MI(𝒫, D) for Class I: PUT Theorem 7(3) (Theorem 6(3) with θ* = 1)."""
+    return theorem6_maximal_information(m, n, D, 1.0, _class_one(source, m, n))
+
+
+def theorem7_maximal_leakage(m: int, n: int, D: float) -> Bounds:
+    """Bounds on ε̃*_ML(𝒫, D) for Class I: PUT Theorem 7(4)."""
+    return theorem6_maximal_leakage(m, n, D, 1.0)
+
+
+def theorem7_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε̃*_{α,DP}(𝒫, D) for Class I: PUT Theorem 7(5)."""
+    return theorem6_renyi_dp(m, n, D, alpha, 1.0)
+
+
+def theorem7_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε̃*_{α,M}(𝒫, D) for Class I: PUT Theorem 7(6).
+
+    Lower ``max{0, ε̃*_M(𝒫, D), log(m^{α−n}(1 − D/n)^α)/(α−1)}`` (Sibson information is at least
+    mutual information, Lemma 20(9)); upper :func:`qd_sibson`.
+    """
+    lower, upper = theorem6_sibson(m, n, D, alpha, 1.0)
+    return max(lower, theorem7_mutual_information(m, n, D)), upper
+
+
+def theorem7_mutual_information(m: int, n: int, D: float) -> float:
+    """ε̃*_M(𝒫, D) = max{0, n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))} for Class I: PUT Thm 7(7)."""
+    return qd_mutual_information(m, n, D)
+
+
+def _class_one(source: Any, m: int, n: int) -> np.ndarray:
+    """The extreme points of ``source`` over ``m^n`` inputs, which must form a Class I set."""
+    points = _source_points(source, _check_alphabet(m) ** as_positive_int(n, "n"))
+    if not contains_uniform(points):
+        raise MechDesignError("the source set is not Class I: its convex hull misses the uniform distribution")
+    return points
+
+
+# ----------------------------------------------------------------------------------------------
+# Section IV-A — local framework, Class I (n = 1 in Theorem 7)
+# ----------------------------------------------------------------------------------------------
 def prop8_epsilon_dp(m: int, D: float) -> float:
-    """ε*_DP(𝒫, D) for a class-I source set: PUT paper, Proposition 8(1).
+    """ε*_DP(𝒫, D) for a class-I source set: PUT Proposition 8(1).
 
     ``log((m−1)(1−D)/D)`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
     """
-    size, distortion = _check_alphabet(m), _check_distortion(D)
-    if distortion >= (size - 1) / size:
-        return 0.0
-    return math.log((size - 1) * (1 - distortion) / distortion)
+    return theorem7_dp(m, 1, D)
 
 
 def prop8_distortion_dp(m: int, epsilon: float) -> float:
@@ -44,18 +344,324 @@ def prop8_distortion_dp(m: int, epsilon: float) -> float:
     return (size - 1) / (math.exp(budget) + size - 1)
 
 
+def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
+    """ε*_δ(𝒫, D) for a class-I source set: PUT Proposition 8(2).
+
+    ``log((m−1)(1−D−δ)/D)`` for ``0 < D < (1−δ)(m−1)/m``, else 0 (the lower and upper bounds of
+    Theorem 7(2) coincide for ``n = 1``).
+    """
+    lower, upper = theorem7_approx_dp(m, 1, D, delta)
+    return upper
+
+
+def prop8_distortion_approx_dp(m: int, epsilon: float, delta: float) -> float:
+    """D*_δ(𝒫, ε), the inverse of Proposition 8(2): ``(m−1)(1−δ)/(e^ε + m − 1)``."""
+    size, budget, slack = _check_alphabet(m), as_budget(epsilon), _check_delta(delta)
+    return (size - 1) * (1 - slack) / (math.exp(budget) + size - 1)
+
+
+def prop8_maximal_information(m: int, D: float, source: Any) -> Bounds:
+    """Bounds on ε*_MI(𝒫, D) for a class-I source set: PUT Proposition 8(3).
+
+    ``log(m(1−D)) <= ε* <= log[(1−D) / (P*(1 − D − D/(m−1)) + D/(m−1))]`` for
+    ``D < (m−1)/m`` (0 beyond), with ``P* = min_{P∈𝒫} min_i P_i``.
+    """
+    return theorem7_maximal_information(m, 1, D, source)
+
+
 def prop8_epsilon_ml(m: int, D: float) -> float:
-    """ε*_ML(𝒫, D) for a class-I source set: PUT paper, Proposition 8(4).
+    """ε*_ML(𝒫, D) for a class-I source set: PUT Proposition 8(4).
 
     ``log(m(1−D))`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
     """
-    size, distortion = _check_alphabet(m), _check_distortion(D)
-    if distortion >= (size - 1) / size:
-        return 0.0
-    return math.log(size * (1 - distortion))
+    lower, upper = theorem7_maximal_leakage(m, 1, D)
+    return upper
 
 
 def prop8_distortion_ml(m: int, epsilon: float) -> float:
     """D*_ML(𝒫, ε), the inverse of Proposition 8(4): ``1 − e^ε/m`` for ``e^ε <= m``, else 0."""
     size, budget = _check_alphabet(m), as_budget(epsilon)
     return max(0.0, 1.0 - math.exp(budget) / size)
+
+
+def prop8_renyi_dp(m: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε*_{α,DP}(𝒫, D) for Class I: PUT Proposition 8(5).
+
+    ``max{0, log((m−1)(1−D)^{α/(α−1)}/D)} <= ε* <= max{0, ε_{α,DP}(Q_D)}``.
+    """
+    return theorem7_renyi_dp(m, 1, D, alpha)
+
+
+def prop8_sibson(m: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε*_{α,M}(𝒫, D) for Class I: PUT Proposition 8(6).
+
+    ``max{ε*_M, log(m(1−D)^{α/(α−1)})} <= ε* <= log(m((1−D)^α + D^α(m−1)^{1−α})^{1/(α−1)})``.
+    """
+    return theorem7_sibson(m, 1, D, alpha)
+
+
+def prop8_mutual_information(m: int, D: float) -> float:
+    """ε*_M(𝒫, D) for Class I: PUT Proposition 8(7), ``log(m(1−D)(D/((m−1)(1−D)))^D)``, 0 beyond."""
+    return theorem7_mutual_information(m, 1, D)
+
+
+# ----------------------------------------------------------------------------------------------
+# Section IV-B — local framework, known prior and Class II
+# ----------------------------------------------------------------------------------------------
+def lemma10_zero_threshold(prior: Any, delta: float) -> float:
+    """``(1−δ)D^(m−1) = (1−δ)(1 − P_1)``: ε*_δ(P, D) = 0 iff D is at least this (PUT Lemma 10).
+
+    Also valid for ``δ = 0`` (Theorem 13).
+    """
+    return (1 - as_delta(delta)) * (1 - _sorted_prior(prior)[0])
+
+
+def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
+    """ε*_δ(P, D) for a known prior: PUT Theorem 9.
+
+    ``max{0, min_{k: D > (1−δ)D^(k−1)} log[(m−k)(1−D−δ) / (D − (1−δ)D^(k−1))]}`` for
+    ``D < (1−δ)D^(m−1)``, and 0 from there on (Lemma 10; within ``THRESHOLD_ATOL``, as ε* jumps
+    there). The minimum runs over *every* ``k`` with
+    ``D > (1−δ)D^(k−1)``; the summary at the end of the printed proof drops the last such ``k``,
+    which the numerics refute (errata).
+    """
+    slack = as_delta(delta)
+    P = _sorted_prior(prior)
+    D = _check_distortion(D)
+    if D >= lemma10_zero_threshold(P, slack) - THRESHOLD_ATOL:
+        return 0.0
+    levels = breakpoints(P)
+    m = P.size
+    values = [math.log((m - k) * (1 - D - slack) / (D - (1 - slack) * levels[k - 1]))
+              for k in range(1, m) if D > (1 - slack) * levels[k - 1]]
+    return max(0.0, min(values))
+
+
+def theorem13_dp(prior: Any, D: float) -> float:
+    """ε*_DP(P, D) = max{0, min_{D > D^(k−1)} log[(m−k)(1−D)/(D − D^(k−1))]}: PUT Theorem 13."""
+    return theorem9_approx_dp(prior, D, 0.0)
+
+
+def _ordered_points(source: Any) -> np.ndarray:
+    """The extreme points of a source set with a common order (Class II), columns sorted by it."""
+    points = _source_points(source)
+    order = common_order(points)
+    if order is None:
+        raise MechDesignError(
+            f"the source set is not Class II: its {len(points)} priors have no common non-increasing order"
+        )
+    return points[:, order]
+
+
+def _prop12_dual_value(levels: np.ndarray, alpha1: float, D: float, delta: float) -> float:
+    """The LP of Proposition 12 for fixed α₁: min over γ_P, γ₂, γ₃ ≥ 0 (γ₂ folded in)."""
+    n_priors, m = levels.shape[0], levels.shape[1] - 1
+    j = np.arange(1, m)
+    cost = np.concatenate([np.full(n_priors, alpha1 - 1 + D), [m * (alpha1 - delta) - 1 + delta, alpha1 - delta]])
+    # Σ_P D_P^(j) γ_P + j γ₂ + γ₃ >= j  for j = 1..m−1, written as −(…) <= −j.
+    A = np.column_stack([levels[:, 1:m].T, j, np.ones(m - 1)])
+    result = linprog(cost, A_ub=-A, b_ub=-j.astype(float), bounds=(0, None), method="highs")
+    if result.status != 0:  # pragma: no cover - the LP is feasible (γ₂ = 1) and bounded (cost >= 0)
+        raise MechDesignError(f"Proposition 12 LP failed at alpha1 = {alpha1!r}: {result.message}")
+    return float(result.fun)
+
+
+def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
+    """ε*_δ(𝒫, D) for a Class II source set, as the LP of PUT Proposition 12.
+
+    ``min_{1−D <= α₁ < 1} log[((m−1)(α₁−δ) − d(α₁)) / (1 − α₁)]``, clipped at 0, where ``d(α₁)``
+    is the optimum of the stated LP ``min (α₁−1+D)Σ_P γ_P + (m(α₁−δ)−1+δ)γ₂ + (α₁−δ)γ₃`` subject to
+    ``Σ_P D_P^(j) γ_P + jγ₂ + γ₃ >= j`` (``1 <= j <= m−1``), all variables ≥ 0 — the paper's
+    ``min_{γ₂≥0} d(α₁, γ₂)`` with the ``γ₂`` term of (12) included. The ratio is quasi-convex in
+    α₁ (a convex numerator over a positive affine denominator), so α₁ is found by golden section.
+    The value is 0 when ``D >= (1−δ)(1 − P_1)`` for every prior (Lemma 10's ``Q_δ`` is valid).
+    """
+    slack = as_delta(delta)
+    D = _check_distortion(D)
+    points = _ordered_points(source)
+    m = points.shape[1]
+    if D >= (1 - slack) * float((1 - points[:, 0]).max()) - THRESHOLD_ATOL:
+        return 0.0
+    levels = np.concatenate([np.zeros((points.shape[0], 1)), np.cumsum(points[:, ::-1], axis=1)], axis=1)
+
+    def log_ratio(alpha1: float) -> float:
+        numerator = (m - 1) * (alpha1 - slack) - _prop12_dual_value(levels, alpha1, D, slack)
+        return math.log(numerator / (1 - alpha1)) if numerator > 0 else -math.inf
+
+    best = _golden_section_min(log_ratio, max(1 - D, slack), 1.0 - PROP12_ALPHA_TOL)
+    return max(0.0, best)
+
+
+def _golden_section_min(f: Callable[[float], float], low: float, high: float) -> float:
+    """Minimum of a quasi-convex ``f`` on ``[low, high]`` (golden section to ``PROP12_ALPHA_TOL``)."""
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = low, high
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > PROP12_ALPHA_TOL:
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = f(d)
+    return min(fc, fd, f(low), f(high))
+
+
+def theorem14_maximal_leakage(prior: Any, D: float) -> float:
+    """ε*_ML(P, D) = max{0, log(m − k − (D − D^(k))/(D^(k) − D^(k−1)))} on ``D^(k−1) < D <= D^(k)``.
+
+    PUT Theorem 14 (Saeidian et al.): linear interpolation of ``e^ε`` between ``m − k`` at
+    ``D^(k)`` and ``m − k + 1`` at ``D^(k−1)``.
+    """
+    P = _sorted_prior(prior)
+    D = _check_distortion(D)
+    levels = breakpoints(P)
+    m = P.size
+    k = int(np.searchsorted(levels, D, side="left"))  # D^(k−1) < D <= D^(k)
+    k = min(max(k, 1), m)
+    return _log_pos(m - k - (D - levels[k]) / (levels[k] - levels[k - 1]))
+
+
+def cor15_distortion_ml(source: Any, epsilon: float) -> float:
+    """D*_ML(𝒫, ε) = max_{P∈𝒫} D*_ML(P, ε) for Class II: PUT Corollary 15 (Saeidian et al.).
+
+    ``D*_ML(P, ε) = D^(m−k) + P_{k+1}(k − e^ε)`` for ``log k <= ε < log(k+1)``, ``1 <= k < m``, and 0
+    for ``ε >= log m``. It is linear in P for a fixed order, so the maximum is over extreme points.
+    """
+    budget = as_budget(epsilon)
+    return max(_ml_distortion(p, budget) for p in _ordered_points(source))
+
+
+def _ml_distortion(P: np.ndarray, epsilon: float) -> float:
+    m = P.size
+    scale = math.exp(epsilon)
+    if scale >= m:
+        return 0.0
+    k = int(math.floor(scale))
+    levels = np.concatenate([[0.0], np.cumsum(P[::-1])])
+    return float(levels[m - k] + P[k] * (k - scale))
+
+
+# ----------------------------------------------------------------------------------------------
+# Section IV-D — parallel composition on X^n (i.i.d. inputs, product mechanisms)
+# ----------------------------------------------------------------------------------------------
+def lemma16_product_epsilon(notion: PrivacyNotion, n: int, single_letter_epsilon: float) -> float:
+    """ε̂*(𝒫, D) over product mechanisms from ε*(𝒫, D/n): PUT Lemma 16.
+
+    ``ε*(D/n)`` for DP and Rényi DP (Hamming neighbours), ``n ε*(D/n)`` for maximal information,
+    maximal leakage, Sibson and mutual information; the factor is
+    :func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`. Approximate DP is
+    not covered (see :func:`theorem17_approx_dp`).
+    """
+    return parallel_composition_factor(notion, n) * as_budget(single_letter_epsilon, "single_letter_epsilon")
+
+
+def _per_letter(n: int, D: float) -> tuple[int, float]:
+    blocks = as_positive_int(n, "n")
+    return blocks, _check_distortion(D, blocks) / blocks
+
+
+def _additive_bounds(single_letter: Callable[..., Bounds], m: int, n: int, D: float, *args: Any) -> Bounds:
+    """``n ×`` a single-letter bound at ``D/n`` (Lemma 16(2): additive notions)."""
+    blocks, d = _per_letter(n, D)
+    lower, upper = single_letter(m, d, *args)
+    return blocks * lower, blocks * upper
+
+
+def theorem17_dp(m: int, n: int, D: float) -> float:
+    """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I.
+
+    Proposition 8(1) at ``D/n`` (Lemma 16(1)).
+    """
+    _, d = _per_letter(n, D)
+    return prop8_epsilon_dp(m, d)
+
+
+def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
+    """Bounds on ε̂*_δ(𝒫, D) over product mechanisms: PUT Theorem 17(2), Class I.
+
+    The printed bounds are Theorem 7(2)'s: the lower bound is ε*_{δm^{n−1}}(D/n) (the proof's
+    bracket ``ε_{δm^{n−1}}(Q) <= ε̂_δ(Q^{⊗n}) <= ε_δ(Q)``), the upper one ε̂_δ of the product of
+    randomized responses ``Q_D``.
+    """
+    return theorem7_approx_dp(m, n, D, delta)
+
+
+def theorem17_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
+    """Bounds on ε̂*_MI(𝒫, D): PUT Theorem 17(3), ``n ×`` Proposition 8(3) at ``D/n``."""
+    return _additive_bounds(prop8_maximal_information, m, n, D, source)
+
+
+def theorem17_maximal_leakage(m: int, n: int, D: float) -> float:
+    """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4) (Lemma 16(2))."""
+    blocks, d = _per_letter(n, D)
+    return blocks * prop8_epsilon_ml(m, d)
+
+
+def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε̂*_{α,DP}(𝒫, D): PUT Theorem 17(5), Proposition 8(5) at ``D/n``.
+
+    Lower ``max{0, log(n(m−1)(1 − D/n)^{α/(α−1)}/D)}`` — the printed bound lacks the ``log``
+    (errata).
+    """
+    _, d = _per_letter(n, D)
+    return prop8_renyi_dp(m, d, alpha)
+
+
+def theorem17_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
+    """Bounds on ε̂*_{α,M}(𝒫, D): PUT Theorem 17(6), ``n ×`` Proposition 8(6) at ``D/n``."""
+    return _additive_bounds(prop8_sibson, m, n, D, alpha)
+
+
+def theorem17_mutual_information(m: int, n: int, D: float) -> float:
+    """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7) (Lemma 16(2))."""
+    blocks, d = _per_letter(n, D)
+    return blocks * prop8_mutual_information(m, d)
+
+
+def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
+    """Bounds on ε̂*_δ(P, nD) over product mechanisms (per-letter distortion ``D``): PUT Theorem 18(1).
+
+    The paper states equality with Theorem 9's ε*_δ(P, D). On a product mechanism the slack of one
+    coordinate is divided by the other coordinates' probabilities, so
+    ``ε_{δm^{n−1}}(Q) <= ε̂_δ(Q^{⊗n}) <= ε_δ(Q)``, and the optimum only lies between Theorem 9 at
+    ``δm^{n−1}`` (0 if that is ≥ 1) and Theorem 9 at ``δ``; the printed equality fails (errata).
+    """
+    blocks = as_positive_int(n, "n")
+    slack = _check_delta(delta)
+    upper = theorem9_approx_dp(prior, D, slack)
+    widened = slack * _sorted_prior(prior).size ** (blocks - 1)
+    lower = theorem9_approx_dp(prior, D, widened) if widened < 1 else 0.0
+    return lower, upper
+
+
+def theorem18_maximal_leakage(prior: Any, n: int, D: float) -> float:
+    """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2)."""
+    return as_positive_int(n, "n") * theorem14_maximal_leakage(prior, D)
+
+
+# ----------------------------------------------------------------------------------------------
+# From ε*(D) to D*(ε)
+# ----------------------------------------------------------------------------------------------
+#: Bisection steps of :func:`distortion_from_epsilon` (the bracket shrinks by 2^-60).
+INVERSION_STEPS = 60
+
+
+def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: float, upper: float = 1.0) -> float:
+    """``D*(ε) = inf{D ∈ (0, upper] : ε*(D) <= ε}`` from a non-increasing ``ε*(D)`` (PUT Definition 4).
+
+    Used to draw a privacy-distortion function as a distortion-privacy function (and to compare it
+    with the optimizer's ``D*(ε)``), including flat stretches where ``ε*`` jumps (Theorem 9 at
+    ``(1−δ)D^(m−1)``). Returns 0 if every ``D > 0`` meets ε.
+    """
+    budget = as_budget(epsilon)
+    if epsilon_of_D(upper) > budget:
+        raise MechDesignError(f"no distortion up to {upper!r} meets epsilon = {budget!r}")
+    low, high = 0.0, float(upper)
+    for _ in range(INVERSION_STEPS):
+        middle = 0.5 * (low + high)
+        low, high = (low, middle) if epsilon_of_D(middle) <= budget else (middle, high)
+    return high
