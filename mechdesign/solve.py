@@ -25,6 +25,7 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite
+from .direct import ldp_constraint_violation, ldp_linear_program, staircase_weights
 from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -244,7 +245,12 @@ class DesignProblem:
         self.is_linear = all(n.is_linear for n in self.notions) and all(
             o.is_linear for o in [objective, *self.limits]
         )
-        self.solver = (solver or choose_solver(self.is_linear, self.Q.size)).lower()
+        # Local ε-DP with an expected-distortion objective goes to the compact LP of mechdesign.direct
+        # unless a solver or options are asked for explicitly.
+        self.direct_weights = (None if solver is not None or solver_options is not None
+                               else staircase_weights(self.notions, objective, self.limits))
+        self.solver = ("highs" if self.direct_weights is not None
+                       else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
         if self.solver not in _SOLVER_NAMES:
             raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
         self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
@@ -261,27 +267,18 @@ class DesignProblem:
         limit_map = dict(zip(self.limit_labels, limit_values))
 
         start = time.perf_counter()
-        try:
-            with warnings.catch_warnings():
-                # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
-                warnings.simplefilter("ignore", UserWarning)
-                # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
-                warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-                self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
-        except cp.error.SolverError as exc:
-            return Result(None, None, "solver_error", False, f"{self.solver} failed: {exc}",
-                          budgets=budget_map, limits=limit_map, solver=self.solver,
-                          solve_time=time.perf_counter() - start)
-        elapsed = time.perf_counter() - start
-        status = self.problem.status
-        stats = self.problem.solver_stats
-        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver, solve_time=elapsed,
-                      iterations=getattr(stats, "num_iters", None))
-        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or self.Q.value is None:
+        if self.direct_weights is not None:
+            status, raw, max_violation, iterations, note = self._run_direct(budget_values[0])
+        else:
+            status, raw, max_violation, iterations, note = self._run_cvxpy()
+        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver,
+                      solve_time=time.perf_counter() - start, iterations=iterations)
+        if status == "solver_error":
+            return Result(None, None, "solver_error", False, note, **common)
+        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or raw is None:
             return self._failure(status, budget_values, common)
 
-        max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
-        matrix = clean_mechanism(self.Q.value)
+        matrix = clean_mechanism(raw)
         exceeded = self._exceeded(matrix, budget_map, limit_map)
         repair_note = ""
         if exceeded:
@@ -296,14 +293,42 @@ class DesignProblem:
         measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
         measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}
         if exceeded:
+            message = f"{self.solver} reported {status} but the mechanism fails: " + "; ".join(exceeded)
             status, success = "inaccurate", False
-            message = f"{self.solver} reported {self.problem.status} but the mechanism fails: " + "; ".join(exceeded)
         else:
             success = True
             message = ("optimal; every budget re-measured and respected" if status == cp.OPTIMAL else
-                       "solver reported reduced accuracy; every budget re-measured and respected") + repair_note
+                       "solver reported reduced accuracy; every budget re-measured and respected") + note + repair_note
         return Result(mechanism, self.objective.value(mechanism), status, success, message, measured,
                       max_violation=max_violation, measured_limits=measured_limits, **common)
+
+    def _run_cvxpy(self) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
+        """Solve the compiled cvxpy problem: status, raw ``Q``, largest violation, iterations, note."""
+        try:
+            with warnings.catch_warnings():
+                # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
+                warnings.simplefilter("ignore", UserWarning)
+                # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
+                warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+                self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
+        except cp.error.SolverError as exc:
+            return "solver_error", None, None, None, f"{self.solver} failed: {exc}"
+        iterations = getattr(self.problem.solver_stats, "num_iters", None)
+        if self.Q.value is None:
+            return self.problem.status, None, None, iterations, ""
+        max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
+        return self.problem.status, self.Q.value, max_violation, iterations, ""
+
+    def _run_direct(self, budget: float) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
+        """Solve the compact local-DP LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
+        solution = ldp_linear_program(self.direct_weights, budget)
+        if solution.matrix is None:
+            return "solver_error", None, None, solution.iterations, f"highs returned status {solution.status!r}"
+        gap = solution.value - solution.lower_bound
+        note = (f"; compact LDP LP (mechdesign.direct), optimality gap {gap:.1e} certified by the "
+                "staircase dual bound")
+        return (cp.OPTIMAL, solution.matrix, ldp_constraint_violation(solution.matrix, budget),
+                solution.iterations, note)
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
