@@ -55,20 +55,21 @@ def pairwise(n: int, solver: str) -> tuple[float, float]:
     return time.perf_counter() - start, float(problem.value)
 
 
-def _worker(function, n, solver, queue) -> None:
-    queue.put(function(n, solver))
+def _worker(function, args, queue) -> None:
+    queue.put(function(*args))
 
 
-def timed(function, n: int, solver: str) -> tuple[float, float | None]:
-    """Run ``function(n, solver)`` in a child process; ``(TIMEOUT, None)`` if it does not finish."""
+def timed(function, *args, timeout: float = TIMEOUT) -> tuple[float, float | None]:
+    """Run ``function(*args)`` (returning ``(seconds, value)``) in a child process;
+    ``(timeout, None)`` if it does not finish within ``timeout`` seconds."""
     queue = multiprocessing.Queue()
-    process = multiprocessing.Process(target=_worker, args=(function, n, solver, queue))
+    process = multiprocessing.Process(target=_worker, args=(function, args, queue))
     process.start()
-    process.join(TIMEOUT)
+    process.join(timeout)
     if process.is_alive():
         process.terminate()
         process.join()
-        return TIMEOUT, None
+        return timeout, None
     return queue.get()
 
 
