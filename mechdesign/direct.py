@@ -3,11 +3,14 @@
 The problem is ``min Σ W[x, y] Q[x, y]`` over row-stochastic ``Q`` whose every column lies in the
 ε-LDP cone ``{v ≥ 0 : max v <= e^ε min v}`` (Zhong & Bu, PUT paper, Definition 3(1), every pair of
 inputs neighbouring). Writing each column as its floor plus a bounded excess,
-``Q[x, y] = c_y + s[x, y]`` with ``0 <= s[x, y] <= (e^ε − 1) c_y``, is exact (``c_y = min_x Q[x, y]``
-is feasible, and any feasible ``(c, s)`` gives ``max_x Q <= e^ε c_y <= e^ε min_x Q``) and needs only
-``n m`` inequality rows with two nonzeros each, plus ``n`` row sums — half the rows of the
-column-minimum formulation and no cvxpy canonicalization. HiGHS's dual simplex without presolve
-solves it (measured in ``benchmarks/ldp_fast.py``).
+``Q[x, y] = c_y + (e^ε − 1) u[x, y]`` with ``0 <= u[x, y] <= c_y``, is exact (``c_y = min_x Q[x, y]``
+is feasible, and any feasible ``(c, u)`` gives ``max_x Q <= e^ε c_y <= e^ε min_x Q``). With one
+aggregate ``r_x = Σ_y u[x, y]`` per input the row sums read ``Σ_y c_y + (e^ε − 1) r_x = 1``, so the
+budget enters only ``n`` matrix coefficients and the costs: ``n m`` rows ``u <= c`` with two
+nonzeros each plus ``2n`` rows, built straight for HiGHS without cvxpy canonicalization. Changing
+the budget changes those coefficients and HiGHS re-solves from the previous basis (dual simplex, no
+presolve) — the warm start that makes curves cheap (measured in ``benchmarks/ldp_fast.py`` and
+``benchmarks/curve_dpp.py``).
 
 The optimum is certified by a dual bound independent of HiGHS's status: the extreme rays of the
 LDP cone are the *staircase* columns ``v_S = 1 + (e^ε − 1) 1_S`` (Kairouz, Oh & Viswanath,
@@ -41,18 +44,18 @@ HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
 
 @dataclass(frozen=True)
 class DirectSolution:
-    """Raw output of :func:`ldp_linear_program`.
+    """Raw output of :meth:`LdpLinearProgram.solve`.
 
     Attributes
     ----------
     matrix
-        The raw mechanism ``c + s`` (``None`` if HiGHS did not reach optimality).
+        The raw mechanism ``c + (e^ε − 1) u`` (``None`` if HiGHS did not reach optimality).
     value
         HiGHS's optimal value of ``Σ W∘Q``.
     lower_bound
         The certified lower bound on the optimum (module docstring).
     iterations
-        Simplex iterations.
+        Simplex iterations of this solve.
     status
         HiGHS's model status (``"Optimal"`` on success).
     """
@@ -80,30 +83,6 @@ def staircase_weights(
     return objective.prior.probabilities[:, None] * objective.cost
 
 
-def _compact_lp(weights: np.ndarray, epsilon: float) -> highspy.HighsLp:
-    """Variables ``s[x, y]`` (row-major) then ``c[y]``; rows: ``n`` row sums, then ``s − (e^ε−1)c <= 0``."""
-    n, m = weights.shape
-    k = n * m
-    excess = math.expm1(epsilon)
-    # Column of s[x, y]: +1 in row-sum row x and in bound row n + x m + y.
-    s_index = np.column_stack([np.repeat(np.arange(n), m), n + np.arange(k)]).ravel()
-    # Column of c[y]: +1 in every row-sum row, −(e^ε − 1) in bound rows n + x m + y for every x.
-    c_index = np.hstack([np.tile(np.arange(n), (m, 1)), n + np.arange(k).reshape(n, m).T]).ravel()
-    c_value = np.tile(np.concatenate([np.ones(n), np.full(n, -excess)]), m)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = k + m, n + k
-    lp.col_cost_ = np.concatenate([weights.ravel(), weights.sum(axis=0)])
-    lp.col_lower_ = np.zeros(k + m)
-    lp.col_upper_ = np.full(k + m, highspy.kHighsInf)
-    lp.row_lower_ = np.concatenate([np.ones(n), np.full(k, -highspy.kHighsInf)])
-    lp.row_upper_ = np.concatenate([np.ones(n), np.zeros(k)])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.concatenate([np.arange(0, 2 * k + 1, 2), 2 * k + 2 * n * np.arange(1, m + 1)])
-    lp.a_matrix_.index_ = np.concatenate([s_index, c_index]).astype(np.int32)
-    lp.a_matrix_.value_ = np.concatenate([np.ones(2 * k), c_value])
-    return lp
-
-
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
     """``Σ λ + n · min(0, min_y ρ_y / |v_S|_1)``: a lower bound on the LDP LP optimum for any ``λ``."""
     n = weights.shape[0]
@@ -114,31 +93,61 @@ def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     return float(multipliers.sum() + n * min(0.0, per_mass.min()))
 
 
-def ldp_linear_program(weights: np.ndarray, epsilon: float) -> DirectSolution:
-    """Solve ``min Σ W∘Q`` over row-stochastic ε-LDP mechanisms ``Q`` exactly with HiGHS.
+class LdpLinearProgram:
+    """``min Σ W∘Q`` over row-stochastic ε-LDP mechanisms ``Q``, re-solvable for new budgets.
 
     Parameters
     ----------
     weights
         ``W`` of shape ``(n_inputs, n_outputs)``, finite.
-    epsilon
-        The budget ε ≥ 0 (nats), already validated.
     """
-    n, m = weights.shape
-    highs = highspy.Highs()
-    for option, value in HIGHS_OPTIONS.items():
-        highs.setOptionValue(option, value)
-    highs.passModel(_compact_lp(weights, epsilon))
-    highs.run()
-    status = highs.modelStatusToString(highs.getModelStatus())
-    iterations = int(highs.getInfo().simplex_iteration_count)
-    if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return DirectSolution(None, math.nan, -math.inf, iterations, status)
-    solution = highs.getSolution()
-    values = np.asarray(solution.col_value)
-    matrix = values[n * m:][None, :] + values[: n * m].reshape(n, m)
-    bound = staircase_lower_bound(weights, epsilon, np.asarray(solution.row_dual)[:n])
-    return DirectSolution(matrix, float(highs.getInfo().objective_function_value), bound, iterations, status)
+
+    def __init__(self, weights: np.ndarray) -> None:
+        self.weights = np.asarray(weights, dtype=float)
+        n, m = self.weights.shape
+        k = n * m
+        # Columns: c[y] (m), u[x, y] (k, row-major), r[x] (n).
+        # Rows: u[x, y] − c[y] <= 0 (k); r[x] − Σ_y u[x, y] = 0 (n); Σ_y c[y] + (e^ε − 1) r[x] = 1 (n).
+        bound_rows = np.arange(k).reshape(n, m)
+        c_index = np.hstack([bound_rows.T, np.tile(k + n + np.arange(n), (m, 1))])
+        u_index = np.column_stack([np.arange(k), k + np.repeat(np.arange(n), m)])
+        r_index = np.column_stack([k + np.arange(n), k + n + np.arange(n)])
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = m + k + n, k + 2 * n
+        lp.col_cost_ = np.zeros(m + k + n)
+        lp.col_lower_ = np.zeros(m + k + n)
+        lp.col_upper_ = np.full(m + k + n, highspy.kHighsInf)
+        lp.row_lower_ = np.concatenate([np.full(k, -highspy.kHighsInf), np.zeros(n), np.ones(n)])
+        lp.row_upper_ = np.concatenate([np.zeros(k), np.zeros(n), np.ones(n)])
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.concatenate([2 * n * np.arange(m), 2 * n * m + 2 * np.arange(k + n + 1)])
+        lp.a_matrix_.index_ = np.concatenate([c_index.ravel(), u_index.ravel(), r_index.ravel()]).astype(np.int32)
+        lp.a_matrix_.value_ = np.concatenate([np.tile(np.repeat([-1.0, 1.0], n), m),
+                                              np.tile([1.0, -1.0], k), np.tile([1.0, 1.0], n)])
+        self.highs = highspy.Highs()
+        for option, value in HIGHS_OPTIONS.items():
+            self.highs.setOptionValue(option, value)
+        self.highs.passModel(lp)
+
+    def solve(self, epsilon: float) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve."""
+        n, m = self.weights.shape
+        k = n * m
+        excess = math.expm1(epsilon)
+        for x in range(n):
+            self.highs.changeCoeff(k + n + x, m + k + x, excess)
+        costs = np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)])
+        self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
+        self.highs.run()
+        status = self.highs.modelStatusToString(self.highs.getModelStatus())
+        iterations = int(self.highs.getInfo().simplex_iteration_count)
+        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return DirectSolution(None, math.nan, -math.inf, iterations, status)
+        solution = self.highs.getSolution()
+        values = np.asarray(solution.col_value)
+        matrix = values[:m][None, :] + excess * values[m:m + k].reshape(n, m)
+        bound = staircase_lower_bound(self.weights, epsilon, np.asarray(solution.row_dual)[k + n:])
+        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), bound, iterations, status)
 
 
 def ldp_constraint_violation(matrix: np.ndarray, epsilon: float) -> float:

@@ -25,7 +25,7 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite
-from .direct import ldp_constraint_violation, ldp_linear_program, staircase_weights
+from .direct import LdpLinearProgram, ldp_constraint_violation, staircase_weights
 from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -247,9 +247,10 @@ class DesignProblem:
         )
         # Local ε-DP with an expected-distortion objective goes to the compact LP of mechdesign.direct
         # unless a solver or options are asked for explicitly.
-        self.direct_weights = (None if solver is not None or solver_options is not None
-                               else staircase_weights(self.notions, objective, self.limits))
-        self.solver = ("highs" if self.direct_weights is not None
+        weights = (None if solver is not None or solver_options is not None
+                   else staircase_weights(self.notions, objective, self.limits))
+        self.direct = None if weights is None else LdpLinearProgram(weights)
+        self.solver = ("highs" if self.direct is not None
                        else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
         if self.solver not in _SOLVER_NAMES:
             raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
@@ -267,7 +268,7 @@ class DesignProblem:
         limit_map = dict(zip(self.limit_labels, limit_values))
 
         start = time.perf_counter()
-        if self.direct_weights is not None:
+        if self.direct is not None:
             status, raw, max_violation, iterations, note = self._run_direct(budget_values[0])
         else:
             status, raw, max_violation, iterations, note = self._run_cvxpy()
@@ -321,7 +322,7 @@ class DesignProblem:
 
     def _run_direct(self, budget: float) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
         """Solve the compact local-DP LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
-        solution = ldp_linear_program(self.direct_weights, budget)
+        solution = self.direct.solve(budget)
         if solution.matrix is None:
             return "solver_error", None, None, solution.iterations, f"highs returned status {solution.status!r}"
         gap = solution.value - solution.lower_bound

@@ -16,7 +16,7 @@ from mechdesign import (
     WorstCaseDistortion,
     design,
 )
-from mechdesign.direct import ldp_linear_program, staircase_lower_bound, staircase_weights
+from mechdesign.direct import LdpLinearProgram, staircase_lower_bound, staircase_weights
 from tests.strategies import budgets, full_support_priors
 
 #: Agreement required between the fast path and the cvxpy path (objective values).
@@ -61,7 +61,7 @@ def test_fast_path_matches_highs_on_zipf_hamming(n):
 def test_staircase_bound_is_below_the_optimum_for_any_multipliers(instance, seed):
     prior, cost, epsilon = instance
     weights = prior.probabilities[:, None] * cost
-    optimum = ldp_linear_program(weights, epsilon)
+    optimum = LdpLinearProgram(weights).solve(epsilon)
     multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
     assert staircase_lower_bound(weights, epsilon, multipliers) <= optimum.value + BOUND_ROUNDOFF
     assert optimum.value - optimum.lower_bound <= PATH_AGREEMENT_ATOL  # the bound is tight at the duals
@@ -83,5 +83,16 @@ def test_only_exact_local_dp_with_expected_distortion_takes_the_fast_path():
     assert staircase_weights([DifferentialPrivacy(), MaximalLeakage()], objective, []) is None
     assert staircase_weights([DifferentialPrivacy()], WorstCaseDistortion(prior), []) is None
     assert staircase_weights([DifferentialPrivacy()], objective, [objective]) is None
-    assert DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct_weights is None
-    assert DesignProblem(DifferentialPrivacy(), objective).direct_weights is not None
+    assert DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct is None
+    assert DesignProblem(DifferentialPrivacy(), objective).direct is not None
+
+
+@given(ldp_instances(), st.lists(budgets, min_size=2, max_size=5))
+def test_warm_started_resolves_match_fresh_solves(instance, epsilons):
+    prior, cost, _ = instance
+    weights = prior.probabilities[:, None] * cost
+    program = LdpLinearProgram(weights)
+    for epsilon in epsilons:
+        warm = program.solve(epsilon)
+        assert warm.value == pytest.approx(LdpLinearProgram(weights).solve(epsilon).value, abs=PATH_AGREEMENT_ATOL)
+        assert warm.value - warm.lower_bound <= PATH_AGREEMENT_ATOL
