@@ -15,6 +15,7 @@ said.
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -26,7 +27,7 @@ import numpy as np
 
 from ._validate import as_budget, as_finite
 from .direct import LdpLinearProgram, ldp_constraint_violation, staircase_weights
-from .exceptions import MechDesignError, ShapeMismatchError
+from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
 from .utility.base import Objective
@@ -43,6 +44,12 @@ REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
 #: LPs with at most this many mechanism entries go to HiGHS, larger ones to Clarabel
 #: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
 HIGHS_MAX_ENTRIES = 2_500
+
+#: Bytes of peak memory per estimated nonzero (:func:`estimated_nonzeros`), an upper envelope of
+#: cvxpy canonicalization plus solver measured in benchmarks/scaling.py (see benchmarks/RESULTS.md).
+BYTES_PER_NONZERO = 1_000
+#: Bytes per nonzero of the compact LDP LP of mechdesign.direct (HiGHS alone; same benchmark).
+DIRECT_BYTES_PER_NONZERO = 200
 
 _SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
@@ -163,6 +170,44 @@ def _unique_labels(items: Sequence[Any]) -> list[str]:
     return labels
 
 
+def available_memory() -> int:
+    """Bytes of memory available to a new computation (``MemAvailable`` on Linux, else free pages)."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def estimated_nonzeros(problem: cp.Problem) -> int:
+    """Sum of the sizes of every node of the objective's and constraints' expression trees.
+
+    Each node becomes at least one row or column entry of the canonical problem (an atom such as
+    ``pos`` or ``rel_entr`` adds an auxiliary variable and a row per entry), so this tracks the
+    number of nonzeros cvxpy and the solver hold, without canonicalizing.
+    """
+    total, stack = 0, [problem.objective, *problem.constraints]
+    while stack:
+        node = stack.pop()
+        total += int(getattr(node, "size", 1))
+        stack.extend(node.args)
+    return total
+
+
+def check_memory(estimate: int, what: str) -> None:
+    """Raise :class:`ProblemTooLargeError` if ``estimate`` bytes exceed :func:`available_memory`."""
+    available = available_memory()
+    if estimate > available:
+        raise ProblemTooLargeError(
+            f"{what} needs an estimated {estimate / 2**30:.2f} GiB but only {available / 2**30:.2f} GiB is "
+            "available; reduce the alphabet, use a structured notion (e.g. local DP's column-minimum "
+            "form instead of a pairwise relation), or run on a larger machine"
+        )
+
+
 def choose_solver(is_linear: bool, n_entries: int) -> str:
     """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems."""
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
@@ -249,12 +294,17 @@ class DesignProblem:
         # unless a solver or options are asked for explicitly.
         weights = (None if solver is not None or solver_options is not None
                    else staircase_weights(self.notions, objective, self.limits))
-        self.direct = None if weights is None else LdpLinearProgram(weights)
-        self.solver = ("highs" if self.direct is not None
+        self.solver = ("highs" if weights is not None
                        else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
         if self.solver not in _SOLVER_NAMES:
             raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
         self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
+        what = f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on {self.shape[0]}×{self.shape[1]}"
+        if weights is not None:
+            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * self.Q.size, what)
+        else:
+            check_memory(BYTES_PER_NONZERO * estimated_nonzeros(self.problem), what)
+        self.direct = None if weights is None else LdpLinearProgram(weights)
 
     def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
         """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
