@@ -18,12 +18,10 @@ Run: ``python benchmarks/curve_dpp.py [--n 50] [--points 50] [--repeats 2]``
 from __future__ import annotations
 
 import argparse
-import csv
 import time
-from pathlib import Path
 
 import numpy as np
-from ldp_formulations import AGREEMENT_ATOL, skewed_prior
+from ldp_formulations import AGREEMENT_ATOL, skewed_prior, write_rows
 
 from mechdesign import (
     DifferentialPrivacy,
@@ -91,13 +89,7 @@ def main() -> None:
                      "default_s": best["default"], "max_gap": gap})
         print(f"{name:>16} {best['dpp']:8.3f} {best['rebuild']:10.3f} {best['rebuild'] / best['dpp']:8.1f}× "
               f"{best['default']:10.3f}")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "curve_dpp.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'curve_dpp.csv'}")
+    write_rows(rows, "curve_dpp")
 
 
 if __name__ == "__main__":

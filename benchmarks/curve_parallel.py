@@ -1,7 +1,7 @@
 """Parallel curve sweeps: ``trace_curve(..., executor=ProcessPoolExecutor(2))`` vs the serial sweep.
 
 Same cases as ``benchmarks/curve_dpp.py`` (Zipf prior on ``--n`` symbols, ``--points`` budgets in
-[0, 3] nats, automatic solver choice). The pool is started and warmed (workers import mechdesign)
+[0, 3] nats, automatic solver choice). The pool is started (forked workers inherit the imports)
 before timing; each worker builds and compiles its own problem for its chunk. Runs alternate
 (serial, parallel) ``--repeats`` times and the best of each is kept. The machine has 2 cores shared
 with other jobs, so the speed-up is bounded by 2 and by the load. Prints a table, writes
@@ -13,13 +13,11 @@ Run: ``python benchmarks/curve_parallel.py [--n 50] [--points 50] [--workers 2] 
 from __future__ import annotations
 
 import argparse
-import csv
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 from curve_dpp import cases, clock
-from ldp_formulations import AGREEMENT_ATOL
+from ldp_formulations import AGREEMENT_ATOL, write_rows
 
 from mechdesign import trace_curve
 
@@ -36,7 +34,7 @@ def main() -> None:
     print(f"n = {args.n}, {args.points} points, {args.workers} workers, best of {args.repeats}")
     print(f"{'notion':>16} {'serial s':>9} {'parallel s':>11} {'speed-up':>9}")
     with ProcessPoolExecutor(args.workers) as pool:
-        list(pool.map(__import__, ["mechdesign"] * args.workers))  # warm the workers
+        list(pool.map(abs, range(args.workers)))  # start the workers (forked: mechdesign already imported)
         for name, notion, objective in cases(args.n):
             serial_times, parallel_times = [], []
             for _ in range(args.repeats):
@@ -51,13 +49,7 @@ def main() -> None:
                    "speedup": min(serial_times) / min(parallel_times)}
             rows.append(row)
             print(f"{name:>16} {row['serial_s']:9.3f} {row['parallel_s']:11.3f} {row['speedup']:8.2f}×")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "curve_parallel.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'curve_parallel.csv'}")
+    write_rows(rows, "curve_parallel")
 
 
 if __name__ == "__main__":

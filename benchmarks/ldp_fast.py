@@ -21,13 +21,11 @@ Run: ``python benchmarks/ldp_fast.py [--sizes 10 20 40 60 100 200] [--cap 120]``
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import time
-from pathlib import Path
 
 import numpy as np
-from ldp_formulations import AGREEMENT_ATOL, EPSILON, pairwise, skewed_prior, timed
+from ldp_formulations import AGREEMENT_ATOL, EPSILON, pairwise, skewed_prior, timed, write_rows
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, design
 
@@ -96,14 +94,7 @@ def main() -> None:
               f"({row['speedup_vs_qif']:.1f}×) | naive {row['naive_s']:.3f} s ({row['speedup_vs_naive']:.1f}×)")
         for name, (seconds, ok) in baseline.items():
             print(f"        {name:28s} {'' if ok else '>'}{seconds:.3f} s")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    fields = list(dict.fromkeys(key for row in rows for key in row))
-    with (out / "ldp_fast.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'ldp_fast.csv'}")
+    write_rows(rows, "ldp_fast")
 
 
 if __name__ == "__main__":

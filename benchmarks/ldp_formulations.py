@@ -73,6 +73,19 @@ def timed(function, *args, timeout: float = TIMEOUT) -> tuple[float, float | Non
     return queue.get()
 
 
+def write_rows(rows: list[dict], name: str) -> Path:
+    """Write ``rows`` (dictionaries; columns in first-appearance order) to ``benchmarks/out/<name>.csv``."""
+    out = Path(__file__).parent / "out"
+    out.mkdir(exist_ok=True)
+    path = out / f"{name}.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(key for row in rows for key in row)))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"wrote {path}")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 50, 100])
@@ -91,13 +104,7 @@ def main() -> None:
                          "pairwise_timed_out": v_pair is None, "speedup": speedup, "optimum": v_struct, "gap": gap})
             bound = ">" if v_pair is None else " "
             print(f"{n:4d} {solver:>9} {t_struct:13.3f} {bound}{t_pair:10.3f} {bound}{speedup:7.1f}× {gap:12.1e}")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "ldp_formulations.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'ldp_formulations.csv'}")
+    write_rows(rows, "ldp_formulations")
 
 
 if __name__ == "__main__":

@@ -20,12 +20,12 @@ Run: ``python benchmarks/rate_distortion.py [--sizes 4 16 64] [--repeats 2]``
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import time
-from pathlib import Path
 
 import numpy as np
+
+from ldp_formulations import write_rows
 
 from mechdesign.utility.rate_distortion import rate_distortion_curve
 
@@ -102,13 +102,7 @@ def main() -> None:
             rows.append(row)
             print(f"{m:3d} {name:>8} {row['ours_s']:8.3f} {row['dit_s']:8.3f} {row['speedup']:8.1f}× "
                   f"{row['our_max_gap']:9.1e} {our_err:9.1e} {dit_err:9.1e}")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "rate_distortion.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'rate_distortion.csv'}")
+    write_rows(rows, "rate_distortion")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,10 @@ Run: ``python benchmarks/scaling.py [--sizes 10 20 50 100 150 200] [--cap 120]``
 from __future__ import annotations
 
 import argparse
-import csv
 import resource
 import time
-from pathlib import Path
 
-from ldp_formulations import skewed_prior, timed
+from ldp_formulations import skewed_prior, timed, write_rows
 
 from mechdesign import (
     ApproximateDifferentialPrivacy,
@@ -92,13 +90,7 @@ def main() -> None:
             peak = f"{row['peak_mb']:9.1f}" if row["peak_mb"] is not None else f"{'-':>9}"
             estimate = f"{row['estimate_mb']:12.1f}" if row["estimate_mb"] is not None else f"{'-':>12}"
             print(f"{name:>24} {n:4d} {seconds:9.3f} {peak} {estimate} {row['status']}", flush=True)
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "scaling.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'scaling.csv'}")
+    write_rows(rows, "scaling")
 
 
 if __name__ == "__main__":
