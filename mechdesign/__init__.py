@@ -35,6 +35,7 @@ from .utility import (
     WorstCaseInputDistortion,
     hamming_cost,
     mutual_information,
+    rate_distortion_curve,
 )
 
 __version__ = "0.1.0"
@@ -68,6 +69,7 @@ __all__ = [
     "hamming_cost",
     "mutual_information",
     "randomized_response",
+    "rate_distortion_curve",
     "trace_curve",
     "uniform_mechanism",
 ]
