@@ -44,10 +44,10 @@ MAX_ITERATIONS = 200_000
 #: ``P(x) Q[x, y]`` does not, and the bound stays valid for any ``q``).
 UNDERFLOW = 1e-100
 #: Weight of the uniform distribution mixed into a warm start, so that outputs dropped at one slope
-#: can grow back at the next (Blahut–Arimoto never revives an output of mass exactly 0). 1e-3 took the
-#: fewest iterations on the 64-symbol Zipf curve of benchmarks/rate_distortion.py (46,541 vs 66,510 at
-#: 1e-6 and 57,040 cold).
-WARM_START_MIX = 1e-3
+#: can grow back at the next (Blahut–Arimoto never revives an output of mass exactly 0). Iterations
+#: for the 26-point Zipf curves of benchmarks/rate_distortion.py, m = 4 / 16 / 64: 2,906 / 10,627 /
+#: 66,510 with 1e-6; 4,620 / 18,938 / 46,541 with 1e-3; 5,010 / 20,434 / 57,040 cold.
+WARM_START_MIX = 1e-6
 
 
 @dataclass(frozen=True)
