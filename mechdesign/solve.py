@@ -45,11 +45,13 @@ REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
 #: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
 HIGHS_MAX_ENTRIES = 2_500
 
-#: Bytes of peak memory per estimated nonzero (:func:`estimated_nonzeros`), an upper envelope of
-#: cvxpy canonicalization plus solver measured in benchmarks/scaling.py (see benchmarks/RESULTS.md).
-BYTES_PER_NONZERO = 1_000
-#: Bytes per nonzero of the compact LDP LP of mechdesign.direct (HiGHS alone; same benchmark).
-DIRECT_BYTES_PER_NONZERO = 200
+#: Bytes of peak memory per estimated nonzero (:func:`estimated_nonzeros`): an upper envelope of
+#: cvxpy canonicalization plus solver measured in benchmarks/scaling.py (peak / nonzeros at n = 100–200:
+#: LPs 0.34–0.43 kB, mutual information on exponential cones 2.4 kB; see benchmarks/RESULTS.md).
+BYTES_PER_NONZERO = 3_000
+#: The same for the compact LDP LP of mechdesign.direct, per entry of its ``4 n m`` estimate (measured
+#: 0.41–0.43 kB at n = 150–200, numpy temporaries included).
+DIRECT_BYTES_PER_NONZERO = 500
 
 _SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
