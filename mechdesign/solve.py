@@ -249,6 +249,14 @@ class DesignProblem:
         ``"highs"``, ``"clarabel"`` or ``"scs"``; default chosen by :func:`choose_solver`.
     solver_options
         Extra keyword arguments for the solver.
+
+    Notes
+    -----
+    Local ε-DP alone with an :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective
+    and no limits, with neither ``solver`` nor ``solver_options`` given, is solved by the compact
+    warm-started LP of :mod:`mechdesign.direct` (HiGHS, no cvxpy); the result is certified the same
+    way and its message reports the certified optimality gap. Problems whose estimated memory
+    exceeds :func:`available_memory` raise :class:`~mechdesign.exceptions.ProblemTooLargeError`.
     """
 
     def __init__(
