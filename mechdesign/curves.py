@@ -119,7 +119,11 @@ def trace_curve(
         Any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, or Dask's
         ``Client(...).get_executor()``): the budgets are split into ``chunks`` contiguous pieces,
         each worker builds and compiles its own problem for its piece. The notion, objective and
-        results must pickle (they do). The results equal those of the serial run.
+        results must pickle (they do). The optimal values equal the serial run's (to round-off;
+        where the LP has several optimal vertices the mechanism may be another one, since a
+        piece's first solve starts cold). Worth it when solves are expensive (conic notions,
+        large n); the warm-started local-DP path is usually faster serially (see
+        ``benchmarks/RESULTS.md``).
     chunks
         Number of pieces for ``executor`` (default: the number of CPUs, at most one per budget).
 
