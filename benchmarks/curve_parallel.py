@@ -7,13 +7,19 @@ before timing; each worker builds and compiles its own problem for its chunk. Ru
 with other jobs, so the speed-up is bounded by 2 and by the load. Prints a table, writes
 ``benchmarks/out/curve_parallel.csv``.
 
-Run: ``python benchmarks/curve_parallel.py [--n 50] [--points 50] [--workers 2] [--repeats 2]``
+With ``--executor dask`` the pool is Dask's ``Client(processes=True, n_workers=…).get_executor()`` on
+a local cluster instead.
+
+Run: ``python benchmarks/curve_parallel.py [--n 50] [--points 50] [--workers 2] [--repeats 2]
+[--executor process|dask]``
 """
 
 from __future__ import annotations
 
 import argparse
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 from curve_dpp import cases, clock
@@ -22,19 +28,33 @@ from ldp_formulations import AGREEMENT_ATOL, write_rows
 from mechdesign import trace_curve
 
 
+@contextmanager
+def make_executor(kind: str, workers: int) -> Iterator[Executor]:
+    """A process pool, or a Dask local cluster's executor, with ``workers`` single-threaded workers."""
+    if kind == "process":
+        with ProcessPoolExecutor(workers) as pool:
+            yield pool
+        return
+    from distributed import Client
+
+    with Client(processes=True, n_workers=workers, threads_per_worker=1, dashboard_address=None) as client:
+        yield client.get_executor()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=50)
     parser.add_argument("--points", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--executor", choices=["process", "dask"], default="process")
     args = parser.parse_args()
     budgets = np.linspace(0.0, 3.0, args.points)
     rows = []
-    print(f"n = {args.n}, {args.points} points, {args.workers} workers, best of {args.repeats}")
+    print(f"n = {args.n}, {args.points} points, {args.workers} {args.executor} workers, best of {args.repeats}")
     print(f"{'notion':>16} {'serial s':>9} {'parallel s':>11} {'speed-up':>9}")
-    with ProcessPoolExecutor(args.workers) as pool:
-        list(pool.map(abs, range(args.workers)))  # start the workers (forked: mechdesign already imported)
+    with make_executor(args.executor, args.workers) as pool:
+        list(pool.map(abs, range(args.workers)))  # start the workers
         for name, notion, objective in cases(args.n):
             serial_times, parallel_times = [], []
             for _ in range(args.repeats):
@@ -44,8 +64,8 @@ def main() -> None:
                                                               chunks=args.workers).y)
                 parallel_times.append(seconds)
                 assert np.abs(serial - parallel).max() <= AGREEMENT_ATOL
-            row = {"notion": name, "n": args.n, "points": args.points, "workers": args.workers,
-                   "serial_s": min(serial_times), "parallel_s": min(parallel_times),
+            row = {"notion": name, "n": args.n, "points": args.points, "executor": args.executor,
+                   "workers": args.workers, "serial_s": min(serial_times), "parallel_s": min(parallel_times),
                    "speedup": min(serial_times) / min(parallel_times)}
             rows.append(row)
             print(f"{name:>16} {row['serial_s']:9.3f} {row['parallel_s']:11.3f} {row['speedup']:8.2f}×")

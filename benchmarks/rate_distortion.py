@@ -81,7 +81,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
     rows = []
-    print(f"{'m':>3} {'source':>8} {'ours s':>8} {'dit s':>8} {'speed-up':>9} {'our gap':>9} {'our err':>9} {'dit err':>9}")
+    print(f"{'m':>3} {'source':>8} {'ours s':>8} {'dit s':>8} {'speed-up':>9} "
+          f"{'our gap':>9} {'our err':>9} {'dit err':>9}")
     for m in args.sizes:
         for name, prior in sources(m).items():
             ours_times, dit_times = [], []

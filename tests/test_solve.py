@@ -176,7 +176,8 @@ def test_estimated_nonzeros_grow_like_the_formulation():
     from mechdesign.solve import estimated_nonzeros
 
     def count(notion, n):
-        return estimated_nonzeros(DesignProblem(notion, ExpectedDistortion(Prior.uniform(n)), solver="clarabel").problem)
+        problem = DesignProblem(notion, ExpectedDistortion(Prior.uniform(n)), solver="clarabel")
+        return estimated_nonzeros(problem.problem)
 
     structured = count(DifferentialPrivacy(), 40) / count(DifferentialPrivacy(), 20)
     pairwise = (count(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 40)
