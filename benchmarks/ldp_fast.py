@@ -2,7 +2,7 @@
 
 Three ways to the same optimum, run side by side in one process tree:
 
-* ``mechdesign`` — :func:`mechdesign.design` (picks the compact LP of :mod:`mechdesign.direct`
+* ``mechdesign`` — :func:`mechdesign.design` (picks the direct LP of :mod:`mechdesign.direct`
   and solves it with HiGHS; time includes building, solving, cleaning and re-measuring);
 * ``qif`` — ``qif.mechanism.d_privacy.min_loss_given_d`` with the discrete metric scaled by ε as
   privacy metric and the discrete metric as loss, under each of its LP back ends
@@ -40,7 +40,7 @@ def ours(n: int) -> tuple[float, float]:
     start = time.perf_counter()
     result = design(DifferentialPrivacy(), EPSILON, objective)
     elapsed = time.perf_counter() - start
-    assert result.success and "compact LDP LP" in result.message, result.message
+    assert result.success and "LdpLinearProgram" in result.message, result.message
     return elapsed, result.objective
 
 

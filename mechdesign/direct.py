@@ -23,14 +23,18 @@ columns of any mechanism have total mass ``n``, ``OPT >= Σ_x λ_x + n · min(0,
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import highspy
 import numpy as np
+import scipy.sparse as sp
 
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
+from .privacy.maximal_leakage import MaximalLeakage
+from .privacy.pml import PointwiseMaximalLeakage
 from .utility.base import Objective
 from .utility.distortion import ExpectedDistortion
 
@@ -67,22 +71,6 @@ class DirectSolution:
     status: str
 
 
-def staircase_weights(
-    notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
-) -> np.ndarray | None:
-    """The weights ``W`` if the problem is exactly ``min Σ W∘Q`` under local ε-DP alone, else ``None``.
-
-    Local ε-DP is :class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete neighbour
-    relation; the objective must be an :class:`~mechdesign.utility.distortion.ExpectedDistortion`
-    (``W[x, y] = P(x) d(x, y)``), and there must be no limits.
-    """
-    if limits or len(notions) != 1 or type(notions[0]) is not DifferentialPrivacy:
-        return None
-    if not notions[0].neighbours.is_complete or type(objective) is not ExpectedDistortion:
-        return None
-    return objective.prior.probabilities[:, None] * objective.cost
-
-
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
     """``Σ λ + n · min(0, min_y ρ_y / |v_S|_1)``: a lower bound on the LDP LP optimum for any ``λ``."""
     n = weights.shape[0]
@@ -93,8 +81,85 @@ def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     return float(multipliers.sum() + n * min(0.0, per_mass.min()))
 
 
-class LdpLinearProgram:
-    """``min Σ W∘Q`` over row-stochastic ε-LDP mechanisms ``Q``, re-solvable for new budgets.
+class WarmLinearProgram(ABC):
+    """``min Σ W∘Q`` over row-stochastic ``Q`` under one notion's linear rows, held in one HiGHS model.
+
+    Subclasses place the budget in a few coefficients, bounds or costs (:meth:`_set_budget`), so a new
+    budget is a small change and HiGHS re-solves from the previous basis. Columns start with the
+    ``n m`` entries of ``Q`` (row-major) or whatever :meth:`_mechanism` maps back to ``Q``; the first
+    ``n`` rows are the unit row sums.
+    """
+
+    def __init__(self, weights: np.ndarray, matrix: sp.coo_matrix, row_lower: np.ndarray,
+                 row_upper: np.ndarray) -> None:
+        self.weights = np.asarray(weights, dtype=float)
+        columns = sp.csc_matrix(matrix)
+        lp = highspy.HighsLp()
+        lp.num_row_, lp.num_col_ = columns.shape
+        lp.col_cost_ = np.zeros(columns.shape[1])
+        lp.col_lower_ = np.zeros(columns.shape[1])
+        lp.col_upper_ = np.full(columns.shape[1], highspy.kHighsInf)
+        lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
+        lp.a_matrix_.index_ = columns.indices.astype(np.int32)
+        lp.a_matrix_.value_ = columns.data
+        self.highs = highspy.Highs()
+        for option, value in HIGHS_OPTIONS.items():
+            self.highs.setOptionValue(option, value)
+        self.highs.passModel(lp)
+
+    @abstractmethod
+    def _set_budget(self, epsilon: float) -> None:
+        """Write the budget ε into the model (coefficients, bounds, costs)."""
+
+    @abstractmethod
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        """The mechanism ``Q`` from the column values."""
+
+    @abstractmethod
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        """Largest violation of the LP's constraints by ``matrix`` at budget ε."""
+
+    def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
+        """A certified lower bound on the optimum from the row duals (``nan`` when none is known)."""
+        return math.nan
+
+    def _set_costs(self, costs: np.ndarray) -> None:
+        self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
+
+    def solve(self, epsilon: float) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve."""
+        self._set_budget(epsilon)
+        self.highs.run()
+        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            # A warm start can stall on tiny coefficients (e^ε − 1 = 1e-9 gave status "Unknown"):
+            # retry from scratch before giving up.
+            self.highs.clearSolver()
+            self.highs.run()
+        status = self.highs.modelStatusToString(self.highs.getModelStatus())
+        iterations = int(self.highs.getInfo().simplex_iteration_count)
+        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return DirectSolution(None, math.nan, -math.inf, iterations, status)
+        solution = self.highs.getSolution()
+        matrix = self._mechanism(np.asarray(solution.col_value), epsilon)
+        bound = self._lower_bound(np.asarray(solution.row_dual), epsilon)
+        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), bound, iterations, status)
+
+
+def _row_sums(n: int, m: int) -> sp.coo_matrix:
+    """The ``n × nm`` block summing each row of a row-major ``Q``."""
+    return sp.coo_matrix(sp.kron(sp.identity(n), np.ones((1, m))))
+
+
+def _unit_row_bounds(n: int, equal: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds for ``n`` unit row sums, then ``equal`` rows ``= 0`` and ``upper`` rows ``<= 0``."""
+    lower = np.concatenate([np.ones(n), np.zeros(equal), np.full(upper, -highspy.kHighsInf)])
+    return lower, np.concatenate([np.ones(n), np.zeros(equal + upper)])
+
+
+class LdpLinearProgram(WarmLinearProgram):
+    """Local ε-DP: ``Q = c + (e^ε − 1) u``, ``u <= c`` (module docstring), with the staircase bound.
 
     Parameters
     ----------
@@ -103,54 +168,146 @@ class LdpLinearProgram:
     """
 
     def __init__(self, weights: np.ndarray) -> None:
-        self.weights = np.asarray(weights, dtype=float)
-        n, m = self.weights.shape
+        n, m = np.shape(weights)
         k = n * m
         # Columns: c[y] (m), u[x, y] (k, row-major), r[x] (n).
-        # Rows: u[x, y] − c[y] <= 0 (k); r[x] − Σ_y u[x, y] = 0 (n); Σ_y c[y] + (e^ε − 1) r[x] = 1 (n).
-        bound_rows = np.arange(k).reshape(n, m)
-        c_index = np.hstack([bound_rows.T, np.tile(k + n + np.arange(n), (m, 1))])
-        u_index = np.column_stack([np.arange(k), k + np.repeat(np.arange(n), m)])
-        r_index = np.column_stack([k + np.arange(n), k + n + np.arange(n)])
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = m + k + n, k + 2 * n
-        lp.col_cost_ = np.zeros(m + k + n)
-        lp.col_lower_ = np.zeros(m + k + n)
-        lp.col_upper_ = np.full(m + k + n, highspy.kHighsInf)
-        lp.row_lower_ = np.concatenate([np.full(k, -highspy.kHighsInf), np.zeros(n), np.ones(n)])
-        lp.row_upper_ = np.concatenate([np.zeros(k), np.zeros(n), np.ones(n)])
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.concatenate([2 * n * np.arange(m), 2 * n * m + 2 * np.arange(k + n + 1)])
-        lp.a_matrix_.index_ = np.concatenate([c_index.ravel(), u_index.ravel(), r_index.ravel()]).astype(np.int32)
-        lp.a_matrix_.value_ = np.concatenate([np.tile(np.repeat([-1.0, 1.0], n), m),
-                                              np.tile([1.0, -1.0], k), np.tile([1.0, 1.0], n)])
-        self.highs = highspy.Highs()
-        for option, value in HIGHS_OPTIONS.items():
-            self.highs.setOptionValue(option, value)
-        self.highs.passModel(lp)
+        # Rows: Σ_y c[y] + (e^ε − 1) r[x] = 1 (n); r[x] − Σ_y u[x, y] = 0 (n); u[x, y] − c[y] <= 0 (k).
+        matrix = sp.bmat([
+            [sp.coo_matrix(np.ones((n, m))), None, sp.identity(n)],
+            [None, -_row_sums(n, m), sp.identity(n)],
+            [-sp.kron(np.ones((n, 1)), sp.identity(m)), sp.identity(k), None],
+        ])
+        super().__init__(weights, matrix, *_unit_row_bounds(n, n, k))
 
-    def solve(self, epsilon: float) -> DirectSolution:
-        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve."""
+    def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape
-        k = n * m
         excess = math.expm1(epsilon)
         for x in range(n):
-            self.highs.changeCoeff(k + n + x, m + k + x, excess)
-        costs = np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)])
-        self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
-        self.highs.run()
-        status = self.highs.modelStatusToString(self.highs.getModelStatus())
-        iterations = int(self.highs.getInfo().simplex_iteration_count)
-        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return DirectSolution(None, math.nan, -math.inf, iterations, status)
-        solution = self.highs.getSolution()
-        values = np.asarray(solution.col_value)
-        matrix = values[:m][None, :] + excess * values[m:m + k].reshape(n, m)
-        bound = staircase_lower_bound(self.weights, epsilon, np.asarray(solution.row_dual)[k + n:])
-        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), bound, iterations, status)
+            self.highs.changeCoeff(x, m + n * m + x, excess)
+        self._set_costs(np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)]))
+
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        n, m = self.weights.shape
+        return values[:m][None, :] + math.expm1(epsilon) * values[m:m + n * m].reshape(n, m)
+
+    def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
+        return staircase_lower_bound(self.weights, epsilon, row_duals[: self.weights.shape[0]])
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        return _stochastic_violation(matrix, (matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0)).max())
 
 
-def ldp_constraint_violation(matrix: np.ndarray, epsilon: float) -> float:
-    """Largest violation of the LDP LP's constraints: unit row sums, ``Q >= 0``, ``max_x Q <= e^ε min_x Q``."""
-    return float(max(np.abs(matrix.sum(axis=1) - 1.0).max(), -matrix.min(),
-                     (matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0)).max(), 0.0))
+class MaximalLeakageLinearProgram(WarmLinearProgram):
+    """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (budget in a bound).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n_inputs, n_outputs)``, finite.
+    """
+
+    def __init__(self, weights: np.ndarray) -> None:
+        n, m = np.shape(weights)
+        k = n * m
+        # Columns: Q (k), M (m). Rows: row sums (n); Q[x, y] − M[y] <= 0 (k); Σ M <= e^ε (1).
+        matrix = sp.bmat([
+            [_row_sums(n, m), None],
+            [sp.identity(k), -sp.kron(np.ones((n, 1)), sp.identity(m))],
+            [None, sp.coo_matrix(np.ones((1, m)))],
+        ])
+        lower, upper = _unit_row_bounds(n, 0, k + 1)
+        super().__init__(weights, matrix, lower, upper)
+        self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(m)]))
+
+    def _set_budget(self, epsilon: float) -> None:
+        row = self.highs.getNumRow() - 1
+        self.highs.changeRowBounds(row, -highspy.kHighsInf, math.exp(epsilon))
+
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        return values[: self.weights.size].reshape(self.weights.shape)
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        return _stochastic_violation(matrix, matrix.max(axis=0).sum() - math.exp(epsilon))
+
+
+class PmlLinearProgram(WarmLinearProgram):
+    """PML under one prior: ``Q[x, y] <= w_y`` (x in the support), ``w_y = e^ε z_y``, ``z_y = P·Q[:, y]``.
+
+    The budget sits in the ``m`` coefficients of ``w_y − e^ε z_y = 0``.
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n_inputs, n_outputs)``, finite.
+    prior
+        The notion's prior ``P`` (inputs outside its support are unconstrained).
+    """
+
+    def __init__(self, weights: np.ndarray, prior: np.ndarray) -> None:
+        n, m = np.shape(weights)
+        self.prior = prior
+        self.support = np.flatnonzero(prior > 0)
+        pick = sp.kron(sp.identity(n, format="csr")[self.support], sp.identity(m))
+        # Columns: Q (k), z (m), w (m). Rows: row sums (n); z − P·Q = 0 (m); w − e^ε z = 0 (m);
+        # Q[x, y] − w[y] <= 0 for x in the support (|S| m).
+        matrix = sp.bmat([
+            [_row_sums(n, m), None, None],
+            [-sp.kron(prior[None, :], sp.identity(m)), sp.identity(m), None],
+            [None, -sp.identity(m), sp.identity(m)],
+            [pick, None, -sp.kron(np.ones((self.support.size, 1)), sp.identity(m))],
+        ])
+        lower, upper = _unit_row_bounds(n, 2 * m, self.support.size * m)
+        super().__init__(weights, matrix, lower, upper)
+        self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(2 * m)]))
+
+    def _set_budget(self, epsilon: float) -> None:
+        n, m = self.weights.shape
+        scale = math.exp(epsilon)
+        for y in range(m):
+            self.highs.changeCoeff(n + m + y, n * m + y, -scale)
+
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        return values[: self.weights.size].reshape(self.weights.shape)
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        excess = matrix[self.support].max(axis=0) - math.exp(epsilon) * (self.prior @ matrix)
+        return _stochastic_violation(matrix, excess.max())
+
+
+def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
+    """``max(|row sum − 1|, −min Q, notion_violation, 0)``."""
+    return float(max(np.abs(matrix.sum(axis=1) - 1.0).max(), -matrix.min(), notion_violation, 0.0))
+
+
+def direct_program_class(
+    notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
+) -> type[WarmLinearProgram] | None:
+    """The direct LP for the problem, if it is exactly ``min E[d]`` under one supported notion, else ``None``.
+
+    Supported: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
+    relation), maximal leakage, and PML under a single prior; the objective must be an
+    :class:`~mechdesign.utility.distortion.ExpectedDistortion` and there must be no limits.
+    """
+    if limits or len(notions) != 1 or type(objective) is not ExpectedDistortion:
+        return None
+    notion = notions[0]
+    if type(notion) is DifferentialPrivacy and notion.neighbours.is_complete:
+        return LdpLinearProgram
+    if type(notion) is MaximalLeakage:
+        return MaximalLeakageLinearProgram
+    if type(notion) is PointwiseMaximalLeakage and len(notion.source_set) == 1:
+        return PmlLinearProgram
+    return None
+
+
+def direct_program(
+    notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
+) -> WarmLinearProgram | None:
+    """Build the direct LP chosen by :func:`direct_program_class` (``None`` if none applies)."""
+    program = direct_program_class(notions, objective, limits)
+    if program is None:
+        return None
+    weights = objective.prior.probabilities[:, None] * objective.cost
+    if program is PmlLinearProgram:
+        return PmlLinearProgram(weights, notions[0].source_set.extreme_points[0])
+    return program(weights)

@@ -26,7 +26,7 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite
-from .direct import LdpLinearProgram, ldp_constraint_violation, staircase_weights
+from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -252,10 +252,11 @@ class DesignProblem:
 
     Notes
     -----
-    Local ε-DP alone with an :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective
-    and no limits, with neither ``solver`` nor ``solver_options`` given, is solved by the compact
-    warm-started LP of :mod:`mechdesign.direct` (HiGHS, no cvxpy); the result is certified the same
-    way and its message reports the certified optimality gap. Problems whose estimated memory
+    An :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective under local ε-DP,
+    maximal leakage or PML (one prior) alone, without limits and with neither ``solver`` nor
+    ``solver_options`` given, is solved by the warm-started LP of :mod:`mechdesign.direct`
+    (HiGHS, no cvxpy); the result is certified the same way (for local DP the message also reports
+    an optimality gap certified by a dual bound). Problems whose estimated memory
     exceeds :func:`available_memory` raise :class:`~mechdesign.exceptions.ProblemTooLargeError`.
     """
 
@@ -300,21 +301,21 @@ class DesignProblem:
         self.is_linear = all(n.is_linear for n in self.notions) and all(
             o.is_linear for o in [objective, *self.limits]
         )
-        # Local ε-DP with an expected-distortion objective goes to the compact LP of mechdesign.direct
-        # unless a solver or options are asked for explicitly.
-        weights = (None if solver is not None or solver_options is not None
-                   else staircase_weights(self.notions, objective, self.limits))
-        self.solver = ("highs" if weights is not None
+        # Expected distortion under local DP, maximal leakage or PML goes to the warm-started direct LP
+        # of mechdesign.direct unless a solver or options are asked for explicitly.
+        use_direct = (solver is None and solver_options is None
+                      and direct_program_class(self.notions, objective, self.limits) is not None)
+        self.solver = ("highs" if use_direct
                        else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
         if self.solver not in _SOLVER_NAMES:
             raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
         self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
         what = f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on {self.shape[0]}×{self.shape[1]}"
-        if weights is not None:
+        if use_direct:
             check_memory(DIRECT_BYTES_PER_NONZERO * 4 * self.Q.size, what)
         else:
             check_memory(BYTES_PER_NONZERO * estimated_nonzeros(self.problem), what)
-        self.direct = None if weights is None else LdpLinearProgram(weights)
+        self.direct = direct_program(self.notions, objective, self.limits) if use_direct else None
 
     def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
         """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
@@ -381,14 +382,15 @@ class DesignProblem:
         return self.problem.status, self.Q.value, max_violation, iterations, ""
 
     def _run_direct(self, budget: float) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
-        """Solve the compact local-DP LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
+        """Solve the warm-started LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
         solution = self.direct.solve(budget)
         if solution.matrix is None:
             return "solver_error", None, None, solution.iterations, f"highs returned status {solution.status!r}"
-        gap = solution.value - solution.lower_bound
-        note = (f"; compact LDP LP (mechdesign.direct), optimality gap {gap:.1e} certified by the "
-                "staircase dual bound")
-        return (cp.OPTIMAL, solution.matrix, ldp_constraint_violation(solution.matrix, budget),
+        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct)"
+        if not np.isnan(solution.lower_bound):
+            note += (f", optimality gap {solution.value - solution.lower_bound:.1e} certified by the staircase "
+                     "dual bound")
+        return (cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
                 solution.iterations, note)
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:

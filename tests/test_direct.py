@@ -1,4 +1,7 @@
-"""The compact LDP LP of mechdesign.direct against the cvxpy formulation (PUT paper, Definition 3(1))."""
+"""The warm-started direct LPs of mechdesign.direct against the cvxpy formulations.
+
+Local DP: PUT paper (Zhong & Bu), Definition 3(1); maximal leakage and PML as in mechdesign.privacy.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +15,20 @@ from mechdesign import (
     DifferentialPrivacy,
     ExpectedDistortion,
     MaximalLeakage,
+    PointwiseMaximalLeakage,
     Prior,
+    SourceSet,
     WorstCaseDistortion,
     design,
 )
-from mechdesign.direct import LdpLinearProgram, staircase_lower_bound, staircase_weights
+from mechdesign.direct import (
+    LdpLinearProgram,
+    MaximalLeakageLinearProgram,
+    PmlLinearProgram,
+    direct_program,
+    direct_program_class,
+    staircase_lower_bound,
+)
 from tests.strategies import budgets, full_support_priors
 
 #: Agreement required between the fast path and the cvxpy path (objective values).
@@ -35,16 +47,23 @@ def ldp_instances(draw):
     return Prior(prior), cost, draw(budgets)
 
 
-@given(ldp_instances())
-def test_fast_path_matches_cvxpy_path(instance):
+def _notions(prior):
+    return {"dp": DifferentialPrivacy(), "maximal_leakage": MaximalLeakage(), "pml": PointwiseMaximalLeakage(prior)}
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage", "pml"])
+@given(instance=ldp_instances())
+def test_fast_path_matches_cvxpy_path(name, instance):
     prior, cost, epsilon = instance
+    notion = _notions(prior)[name]
     objective = ExpectedDistortion(prior, cost)
-    fast = design(DifferentialPrivacy(), epsilon, objective)
-    reference = design(DifferentialPrivacy(), epsilon, objective, solver="clarabel")
-    assert "compact LDP LP" in fast.message and "compact" not in reference.message
+    fast = design(notion, epsilon, objective)
+    reference = design(notion, epsilon, objective, solver="clarabel")
+    assert "direct LP" in fast.message and "direct LP" not in reference.message
     assert fast.success and reference.success and fast.certified
     assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
-    assert fast.measured["dp"] <= epsilon + 1e-9
+    assert fast.measured[notion.label] <= epsilon + 1e-9
+    assert fast.max_violation < 1e-8
 
 
 @pytest.mark.parametrize("n", [10, 30])
@@ -74,25 +93,54 @@ def test_uniform_prior_gives_randomized_response():
     assert result.objective == pytest.approx((n - 1) / (np.exp(epsilon) + n - 1), abs=PATH_AGREEMENT_ATOL)
 
 
-def test_only_exact_local_dp_with_expected_distortion_takes_the_fast_path():
+def test_only_the_exact_structures_take_the_fast_path():
     prior = Prior([0.5, 0.3, 0.2])
     objective = ExpectedDistortion(prior)
-    assert staircase_weights([DifferentialPrivacy()], objective, []) is not None
-    assert staircase_weights([DifferentialPrivacy([(0, 1), (1, 2)], 3)], objective, []) is None
-    assert staircase_weights([MaximalLeakage()], objective, []) is None
-    assert staircase_weights([DifferentialPrivacy(), MaximalLeakage()], objective, []) is None
-    assert staircase_weights([DifferentialPrivacy()], WorstCaseDistortion(prior), []) is None
-    assert staircase_weights([DifferentialPrivacy()], objective, [objective]) is None
+    assert direct_program_class([DifferentialPrivacy()], objective, []) is LdpLinearProgram
+    assert direct_program_class([MaximalLeakage()], objective, []) is MaximalLeakageLinearProgram
+    assert direct_program_class([PointwiseMaximalLeakage(prior)], objective, []) is PmlLinearProgram
+    robust = PointwiseMaximalLeakage(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    for notions, target, limits in [
+        ([DifferentialPrivacy([(0, 1), (1, 2)], 3)], objective, []),
+        ([robust], objective, []),
+        ([DifferentialPrivacy(), MaximalLeakage()], objective, []),
+        ([DifferentialPrivacy()], WorstCaseDistortion(prior), []),
+        ([DifferentialPrivacy()], objective, [objective]),
+    ]:
+        assert direct_program(notions, target, limits) is None
     assert DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct is None
-    assert DesignProblem(DifferentialPrivacy(), objective).direct is not None
+    assert isinstance(DesignProblem(DifferentialPrivacy(), objective).direct, LdpLinearProgram)
 
 
-@given(ldp_instances(), st.lists(budgets, min_size=2, max_size=5))
-def test_warm_started_resolves_match_fresh_solves(instance, epsilons):
+def test_pml_leaves_inputs_outside_the_support_unconstrained():
+    prior = Prior([0.6, 0.4, 0.0])
+    objective = ExpectedDistortion(prior)
+    fast = design(PointwiseMaximalLeakage(prior), 0.3, objective)
+    reference = design(PointwiseMaximalLeakage(prior), 0.3, objective, solver="clarabel")
+    assert "PmlLinearProgram" in fast.message and fast.certified
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("program", [LdpLinearProgram, MaximalLeakageLinearProgram, "pml"])
+@given(instance=ldp_instances(), epsilons=st.lists(budgets, min_size=2, max_size=5))
+def test_warm_started_resolves_match_fresh_solves(program, instance, epsilons):
     prior, cost, _ = instance
     weights = prior.probabilities[:, None] * cost
-    program = LdpLinearProgram(weights)
+
+    def build():
+        return PmlLinearProgram(weights, prior.probabilities) if program == "pml" else program(weights)
+
+    warm_program = build()
     for epsilon in epsilons:
-        warm = program.solve(epsilon)
-        assert warm.value == pytest.approx(LdpLinearProgram(weights).solve(epsilon).value, abs=PATH_AGREEMENT_ATOL)
-        assert warm.value - warm.lower_bound <= PATH_AGREEMENT_ATOL
+        warm = warm_program.solve(epsilon)
+        assert warm.value == pytest.approx(build().solve(epsilon).value, abs=PATH_AGREEMENT_ATOL)
+        if program is LdpLinearProgram:
+            assert warm.value - warm.lower_bound <= PATH_AGREEMENT_ATOL
+
+
+def test_a_stalled_warm_start_is_retried_cold():
+    # e^ε − 1 = 1e-9 after ε = 1 left HiGHS's warm start with status "Unknown" (found by hypothesis).
+    program = LdpLinearProgram(np.zeros((2, 2)))
+    assert program.solve(1.0).status == "Optimal"
+    solution = program.solve(1e-9)
+    assert solution.status == "Optimal" and solution.value == 0.0
