@@ -2,7 +2,8 @@
 
 For each notion, minimal expected Hamming distortion under a Zipf prior on n symbols at budget 1
 (δ = 0.05 for approximate DP), built and solved by :class:`mechdesign.DesignProblem` with the default
-solver, each run in its own child process (stopped after ``--cap`` seconds; a notion stopped at
+solver (local DP, maximal leakage and PML also forced through cvxpy by naming the solver), each
+run in its own child process (stopped after ``--cap`` seconds; a notion stopped at
 some n is not tried at larger n). Peak memory is the child's peak resident set minus its resident
 set before building. ``estimate`` is what ``mechdesign.solve`` predicts (and refuses beyond the
 available memory): its ratio to the measured peak calibrates ``BYTES_PER_NONZERO``. Prints a table,
@@ -31,14 +32,17 @@ from mechdesign import (
 )
 from mechdesign.solve import BYTES_PER_NONZERO, DIRECT_BYTES_PER_NONZERO, choose_solver, estimated_nonzeros
 
+#: name → (notion factory, whether to force the cvxpy path by naming the solver).
 NOTIONS = {
-    "dp (compact LP)": lambda prior: DifferentialPrivacy(),
-    "dp (cvxpy)": lambda prior: DifferentialPrivacy(),
-    "approx_dp pointwise": lambda prior: ApproximateDifferentialPrivacy(0.05),
-    "approx_dp hockey_stick": lambda prior: ApproximateDifferentialPrivacy(0.05, "hockey_stick"),
-    "maximal_leakage": lambda prior: MaximalLeakage(),
-    "mutual_information": lambda prior: MutualInformationPrivacy(prior),
-    "pml": lambda prior: PointwiseMaximalLeakage(prior),
+    "dp (direct LP)": (lambda prior: DifferentialPrivacy(), False),
+    "dp (cvxpy)": (lambda prior: DifferentialPrivacy(), True),
+    "approx_dp pointwise": (lambda prior: ApproximateDifferentialPrivacy(0.05), False),
+    "approx_dp hockey_stick": (lambda prior: ApproximateDifferentialPrivacy(0.05, "hockey_stick"), False),
+    "maximal_leakage (direct LP)": (lambda prior: MaximalLeakage(), False),
+    "maximal_leakage (cvxpy)": (lambda prior: MaximalLeakage(), True),
+    "mutual_information": (lambda prior: MutualInformationPrivacy(prior), False),
+    "pml (direct LP)": (lambda prior: PointwiseMaximalLeakage(prior), False),
+    "pml (cvxpy)": (lambda prior: PointwiseMaximalLeakage(prior), True),
 }
 
 
@@ -50,11 +54,12 @@ def _rss_bytes() -> int:
 def run(name: str, n: int) -> tuple[float, dict]:
     """Seconds to build and solve one design, with its peak memory, estimate and status."""
     prior = skewed_prior(n)
-    notion = NOTIONS[name](prior)
+    factory, force_cvxpy = NOTIONS[name]
+    notion = factory(prior)
     baseline = _rss_bytes()
     start = time.perf_counter()
-    # Naming the solver keeps local DP on the cvxpy path; every other notion gets the default choice.
-    solver = choose_solver(True, n * n) if name == "dp (cvxpy)" else None
+    # Naming the solver keeps a notion on the cvxpy path; otherwise the default choice applies.
+    solver = choose_solver(True, n * n) if force_cvxpy else None
     try:
         problem = DesignProblem(notion, ExpectedDistortion(prior), solver=solver)
     except ProblemTooLargeError as error:
@@ -74,7 +79,7 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=120.0)
     args = parser.parse_args()
     rows, stopped = [], set()
-    print(f"{'notion':>24} {'n':>4} {'seconds':>9} {'peak MB':>9} {'estimate MB':>12} status")
+    print(f"{'notion':>28} {'n':>4} {'seconds':>9} {'peak MB':>9} {'estimate MB':>12} status")
     for n in args.sizes:
         for name in NOTIONS:
             if name in stopped:
@@ -89,7 +94,7 @@ def main() -> None:
             rows.append(row)
             peak = f"{row['peak_mb']:9.1f}" if row["peak_mb"] is not None else f"{'-':>9}"
             estimate = f"{row['estimate_mb']:12.1f}" if row["estimate_mb"] is not None else f"{'-':>12}"
-            print(f"{name:>24} {n:4d} {seconds:9.3f} {peak} {estimate} {row['status']}", flush=True)
+            print(f"{name:>28} {n:4d} {seconds:9.3f} {peak} {estimate} {row['status']}", flush=True)
     write_rows(rows, "scaling")
 
 
