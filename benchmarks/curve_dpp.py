@@ -9,8 +9,8 @@ For each notion, a ``--points``-point curve of minimal expected Hamming distorti
 
 ``default`` is ``trace_curve`` with the automatic choice: for these three notions the warm-started
 direct LPs of :mod:`mechdesign.direct` (no cvxpy; HiGHS re-solves from the previous basis). Runs
-alternate (dpp, rebuild, default) ``--repeats`` times and the best of each is kept, because the machine is shared. The curves must agree to
-``AGREEMENT_ATOL``. Prints a table, writes ``benchmarks/out/curve_dpp.csv``.
+alternate (dpp, rebuild, default) ``--repeats`` times and the best of each is kept, because the
+machine is shared. The curves must agree to ``AGREEMENT_ATOL``. Prints a table, writes ``benchmarks/out/curve_dpp.csv``.
 
 Run: ``python benchmarks/curve_dpp.py [--n 50] [--points 50] [--repeats 2]``
 """
