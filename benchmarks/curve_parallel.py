@@ -4,8 +4,8 @@ Same cases as ``benchmarks/curve_dpp.py`` (Zipf prior on ``--n`` symbols, ``--po
 [0, 3] nats, automatic solver choice unless ``--solver`` names one, which forces the cvxpy path).
 The pool is started (forked workers inherit the imports) before timing; each worker builds and
 compiles its own problem for its chunk. Runs alternate (serial, parallel) ``--repeats`` times and
-the best of each is kept. The machine has 2 cores shared with other jobs, so the speed-up is bounded by 2 and by the load. Prints a table, writes
-``benchmarks/out/curve_parallel.csv``.
+the best of each is kept. The machine has 2 cores shared with other jobs, so the speed-up is bounded
+by 2 and by the load. Prints a table, writes ``benchmarks/out/curve_parallel.csv``.
 
 With ``--executor dask`` the pool is Dask's ``Client(processes=True, n_workers=…).get_executor()`` on
 a local cluster instead.
