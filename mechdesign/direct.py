@@ -97,7 +97,8 @@ class WarmLinearProgram(ABC):
     Subclasses place the budget in a few coefficients, bounds or costs (:meth:`_set_budget`), so a new
     budget is a small change and HiGHS re-solves from the previous basis. Columns start with the
     ``n m`` entries of ``Q`` (row-major) or whatever :meth:`_mechanism` maps back to ``Q``; the first
-    ``n`` rows are the unit row sums.
+    ``n`` rows are the unit row sums. Every subclass takes the weights ``W`` of shape
+    ``(n_inputs, n_outputs)`` (finite) first.
     """
 
     def __init__(self, weights: np.ndarray, matrix: sp.coo_matrix, row_lower: np.ndarray,
@@ -162,6 +163,11 @@ def _row_sums(n: int, m: int) -> sp.coo_matrix:
     return sp.coo_matrix(sp.kron(sp.identity(n), np.ones((1, m))))
 
 
+def _per_output(rows: int, m: int) -> sp.coo_matrix:
+    """The ``rows m × m`` block repeating the identity: row ``i m + y`` picks output ``y``."""
+    return sp.coo_matrix(sp.kron(np.ones((rows, 1)), sp.identity(m)))
+
+
 def _unit_row_bounds(n: int, equal: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
     """Bounds for ``n`` unit row sums, then ``equal`` rows ``= 0`` and ``upper`` rows ``<= 0``."""
     lower = np.concatenate([np.ones(n), np.zeros(equal), np.full(upper, -highspy.kHighsInf)])
@@ -169,13 +175,7 @@ def _unit_row_bounds(n: int, equal: int, upper: int) -> tuple[np.ndarray, np.nda
 
 
 class LdpLinearProgram(WarmLinearProgram):
-    """Local ε-DP: ``Q = c + (e^ε − 1) u``, ``u <= c`` (module docstring), with the staircase bound.
-
-    Parameters
-    ----------
-    weights
-        ``W`` of shape ``(n_inputs, n_outputs)``, finite.
-    """
+    """Local ε-DP: ``Q = c + (e^ε − 1) u``, ``u <= c`` (module docstring), with the staircase bound."""
 
     def __init__(self, weights: np.ndarray) -> None:
         n, m = np.shape(weights)
@@ -185,7 +185,7 @@ class LdpLinearProgram(WarmLinearProgram):
         matrix = sp.bmat([
             [sp.coo_matrix(np.ones((n, m))), None, sp.identity(n)],
             [None, -_row_sums(n, m), sp.identity(n)],
-            [-sp.kron(np.ones((n, 1)), sp.identity(m)), sp.identity(k), None],
+            [-_per_output(n, m), sp.identity(k), None],
         ])
         super().__init__(weights, matrix, *_unit_row_bounds(n, n, k))
 
@@ -208,13 +208,7 @@ class LdpLinearProgram(WarmLinearProgram):
 
 
 class MaximalLeakageLinearProgram(WarmLinearProgram):
-    """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (budget in a bound).
-
-    Parameters
-    ----------
-    weights
-        ``W`` of shape ``(n_inputs, n_outputs)``, finite.
-    """
+    """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (budget in a bound)."""
 
     def __init__(self, weights: np.ndarray) -> None:
         n, m = np.shape(weights)
@@ -222,7 +216,7 @@ class MaximalLeakageLinearProgram(WarmLinearProgram):
         # Columns: Q (k), M (m). Rows: row sums (n); Q[x, y] − M[y] <= 0 (k); Σ M <= e^ε (1).
         matrix = sp.bmat([
             [_row_sums(n, m), None],
-            [sp.identity(k), -sp.kron(np.ones((n, 1)), sp.identity(m))],
+            [sp.identity(k), -_per_output(n, m)],
             [None, sp.coo_matrix(np.ones((1, m)))],
         ])
         lower, upper = _unit_row_bounds(n, 0, k + 1)
@@ -248,7 +242,7 @@ class PmlLinearProgram(WarmLinearProgram):
     Parameters
     ----------
     weights
-        ``W`` of shape ``(n_inputs, n_outputs)``, finite.
+        ``W``, as for every :class:`WarmLinearProgram`.
     prior
         The notion's prior ``P`` (inputs outside its support are unconstrained).
     """
@@ -264,7 +258,7 @@ class PmlLinearProgram(WarmLinearProgram):
             [_row_sums(n, m), None, None],
             [-sp.kron(prior[None, :], sp.identity(m)), sp.identity(m), None],
             [None, -sp.identity(m), sp.identity(m)],
-            [pick, None, -sp.kron(np.ones((self.support.size, 1)), sp.identity(m))],
+            [pick, None, -_per_output(self.support.size, m)],
         ])
         lower, upper = _unit_row_bounds(n, 2 * m, self.support.size * m)
         super().__init__(weights, matrix, lower, upper)
