@@ -299,9 +299,17 @@ def direct_program_class(
         return LdpLinearProgram
     if type(notion) is MaximalLeakage:
         return MaximalLeakageLinearProgram
-    if type(notion) is PointwiseMaximalLeakage and len(notion.source_set) == 1:
+    if type(notion) is PointwiseMaximalLeakage and _single_prior(notion) is not None:
         return PmlLinearProgram
     return None
+
+
+def _single_prior(notion: PointwiseMaximalLeakage) -> np.ndarray | None:
+    """The notion's prior if it has exactly one (its ``prior`` property raises otherwise)."""
+    try:
+        return notion.prior.probabilities
+    except AttributeError:
+        return None
 
 
 def direct_program(
@@ -313,5 +321,5 @@ def direct_program(
         return None
     weights = objective.prior.probabilities[:, None] * objective.cost
     if program is PmlLinearProgram:
-        return PmlLinearProgram(weights, notions[0].source_set.extreme_points[0])
+        return PmlLinearProgram(weights, _single_prior(notions[0]))
     return program(weights)
