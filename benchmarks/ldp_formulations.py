@@ -55,21 +55,35 @@ def pairwise(n: int, solver: str) -> tuple[float, float]:
     return time.perf_counter() - start, float(problem.value)
 
 
-def _worker(function, n, solver, queue) -> None:
-    queue.put(function(n, solver))
+def _worker(function, args, queue) -> None:
+    queue.put(function(*args))
 
 
-def timed(function, n: int, solver: str) -> tuple[float, float | None]:
-    """Run ``function(n, solver)`` in a child process; ``(TIMEOUT, None)`` if it does not finish."""
+def timed(function, *args, timeout: float = TIMEOUT) -> tuple[float, float | None]:
+    """Run ``function(*args)`` (returning ``(seconds, value)``) in a child process;
+    ``(timeout, None)`` if it does not finish within ``timeout`` seconds."""
     queue = multiprocessing.Queue()
-    process = multiprocessing.Process(target=_worker, args=(function, n, solver, queue))
+    process = multiprocessing.Process(target=_worker, args=(function, args, queue))
     process.start()
-    process.join(TIMEOUT)
+    process.join(timeout)
     if process.is_alive():
         process.terminate()
         process.join()
-        return TIMEOUT, None
+        return timeout, None
     return queue.get()
+
+
+def write_rows(rows: list[dict], name: str) -> Path:
+    """Write ``rows`` (dictionaries; columns in first-appearance order) to ``benchmarks/out/<name>.csv``."""
+    out = Path(__file__).parent / "out"
+    out.mkdir(exist_ok=True)
+    path = out / f"{name}.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(key for row in rows for key in row)))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"wrote {path}")
+    return path
 
 
 def main() -> None:
@@ -90,13 +104,7 @@ def main() -> None:
                          "pairwise_timed_out": v_pair is None, "speedup": speedup, "optimum": v_struct, "gap": gap})
             bound = ">" if v_pair is None else " "
             print(f"{n:4d} {solver:>9} {t_struct:13.3f} {bound}{t_pair:10.3f} {bound}{speedup:7.1f}× {gap:12.1e}")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with (out / "ldp_formulations.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"wrote {out / 'ldp_formulations.csv'}")
+    write_rows(rows, "ldp_formulations")
 
 
 if __name__ == "__main__":

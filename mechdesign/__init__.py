@@ -5,7 +5,15 @@ constraints and an independent numpy measure; objectives supply what to optimize
 returns the optimal mechanism with a certificate (every budget re-measured).
 """
 
-from .curves import Curve, trace_curve
+from .curves import (
+    Curve,
+    PrivacyDistortion,
+    distortion_privacy,
+    privacy_distortion,
+    privacy_distortion_curve,
+    trace_curve,
+)
+from .empirical import EmpiricalDesign, design_from_samples
 from .exceptions import (
     InvalidBudgetError,
     InvalidDistributionError,
@@ -15,67 +23,68 @@ from .exceptions import (
     ShapeMismatchError,
 )
 from .mechanism import Mechanism
-from .mechanisms import randomized_response, uniform_mechanism
-from .priors import Prior, SourceSet
+from .mechanisms import (
+    binary_robust_pml_mechanism,
+    k_singular_mechanism,
+    randomized_response,
+    uniform_mechanism,
+)
+from .parameter_spaces import ParameterSpace, SupportDistortion
+from .priors import L1Ball, Prior, SourceSet, empirical_estimate
 from .privacy import (
     ApproximateDifferentialPrivacy,
     DifferentialPrivacy,
+    GroupPrivacy,
+    IntersectionPrivacy,
+    LpNormPrivacy,
+    MaximalInformation,
     MaximalLeakage,
     MutualInformationPrivacy,
     Neighbours,
     PointwiseMaximalLeakage,
     PrivacyNotion,
-)
-from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
-from .curves import PrivacyDistortion, distortion_privacy, privacy_distortion, privacy_distortion_curve
-from .source_classes import ThetaStar, classify_source_set, theta_star
-from .solve import DesignProblem, Result, design
-from .privacy.sml import Secret, StatisticMaximalLeakage, design_under_sml, measure_sml  # SML paper
-from .parameter_spaces import ParameterSpace, SupportDistortion
-from .privacy.summary import (
-    GroupPrivacy,
-    IntersectionPrivacy,
-    LpNormPrivacy,
+    RenyiDifferentialPrivacy,
+    Secret,
+    SibsonMutualInformation,
+    StatisticMaximalLeakage,
     UnionPrivacy,
-    design_worst_case_distortion,
-    worst_case_tradeoff,
 )
+from .privacy.sml import design_under_sml, measure_sml
+from .privacy.summary import design_worst_case_distortion, worst_case_tradeoff
+from .solve import DesignProblem, Result, design
+from .source_classes import ThetaStar, classify_source_set, theta_star
 from .utility import (
+    ColumnUtility,
     ExpectedDistortion,
     MutualInformation,
     Objective,
     WorstCaseDistortion,
     WorstCaseInputDistortion,
     hamming_cost,
+    maximize_mutual_information,
+    maximize_sublinear_utility,
     mutual_information,
+    rate_distortion_curve,
 )
-from .utility import ColumnUtility, maximize_mutual_information, maximize_sublinear_utility
-from .mechanisms import binary_robust_pml_mechanism, k_singular_mechanism
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ColumnUtility",
-    "binary_robust_pml_mechanism",
-    "k_singular_mechanism",
-    "maximize_mutual_information",
-    "maximize_sublinear_utility",
-    "GroupPrivacy",
-    "IntersectionPrivacy",
-    "LpNormPrivacy",
-    "ParameterSpace",
-    "SupportDistortion",
-    "UnionPrivacy",
-    "design_worst_case_distortion",
-    "worst_case_tradeoff",
     "ApproximateDifferentialPrivacy",
+    "ColumnUtility",
     "Curve",
     "DesignProblem",
     "DifferentialPrivacy",
+    "EmpiricalDesign",
     "ExpectedDistortion",
+    "GroupPrivacy",
+    "IntersectionPrivacy",
     "InvalidBudgetError",
     "InvalidDistributionError",
     "InvalidMechanismError",
+    "L1Ball",
+    "LpNormPrivacy",
+    "MaximalInformation",
     "MaximalLeakage",
     "MechDesignError",
     "Mechanism",
@@ -83,40 +92,44 @@ __all__ = [
     "MutualInformationPrivacy",
     "Neighbours",
     "Objective",
+    "ParameterSpace",
     "PointwiseMaximalLeakage",
     "Prior",
+    "PrivacyDistortion",
     "PrivacyNotion",
     "ProblemTooLargeError",
+    "RenyiDifferentialPrivacy",
     "Result",
+    "Secret",
     "ShapeMismatchError",
+    "SibsonMutualInformation",
     "SourceSet",
+    "StatisticMaximalLeakage",
+    "SupportDistortion",
+    "ThetaStar",
+    "UnionPrivacy",
     "WorstCaseDistortion",
     "WorstCaseInputDistortion",
+    "binary_robust_pml_mechanism",
+    "classify_source_set",
     "design",
-    "hamming_cost",
-    "mutual_information",
-    "randomized_response",
-    "trace_curve",
-    "uniform_mechanism",
-    # SML (Wang, Lin & Fanti)
-    "Secret",
-    "StatisticMaximalLeakage",
+    "design_from_samples",
     "design_under_sml",
-    "measure_sml",
-    "MaximalInformation",
-    "RenyiDifferentialPrivacy",
-    "SibsonMutualInformation",
-    "PrivacyDistortion",
+    "design_worst_case_distortion",
     "distortion_privacy",
+    "empirical_estimate",
+    "hamming_cost",
+    "k_singular_mechanism",
+    "maximize_mutual_information",
+    "maximize_sublinear_utility",
+    "measure_sml",
+    "mutual_information",
     "privacy_distortion",
     "privacy_distortion_curve",
-    "ThetaStar",
-    "classify_source_set",
+    "randomized_response",
+    "rate_distortion_curve",
     "theta_star",
+    "trace_curve",
+    "uniform_mechanism",
+    "worst_case_tradeoff",
 ]
-
-# Robust PML over ℓ1-balls of priors and design from samples (Grosse et al.; branch pml-robust).
-from .empirical import EmpiricalDesign, design_from_samples  # noqa: E402
-from .priors import L1Ball, empirical_estimate  # noqa: E402
-
-__all__ += ["EmpiricalDesign", "L1Ball", "design_from_samples", "empirical_estimate"]

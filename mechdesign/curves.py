@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import warnings
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ._validate import as_budget, as_finite
+from ._validate import as_budget, as_finite, as_positive_int
 from .exceptions import MechDesignError
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
@@ -85,6 +87,18 @@ class Curve:
         return ax
 
 
+def _solve_budgets(
+    notion: PrivacyNotion,
+    objective: Objective,
+    budgets: np.ndarray,
+    solver: str | None,
+    solver_options: Mapping[str, Any] | None,
+) -> list[Result]:
+    """Build and compile one problem, then solve it at each budget (one worker's share of a curve)."""
+    problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
+    return [problem.solve(budget) for budget in budgets]
+
+
 def trace_curve(
     notion: PrivacyNotion,
     objective: Objective,
@@ -92,6 +106,8 @@ def trace_curve(
     *,
     solver: str | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
+    chunks: int | None = None,
 ) -> Curve:
     """The optimal objective ``D*(ε)`` at each budget ε, re-solving one DPP-compiled problem.
 
@@ -105,10 +121,35 @@ def trace_curve(
         Budgets ε (nats), each ≥ 0.
     solver, solver_options
         As for :func:`~mechdesign.solve.design`.
+    executor
+        Any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, or Dask's
+        ``Client(...).get_executor()``): the budgets are split into ``chunks`` contiguous pieces,
+        each worker builds and compiles its own problem for its piece. The notion, objective and
+        results must pickle (they do). The optimal values equal the serial run's (to round-off;
+        where the LP has several optimal vertices the mechanism may be another one, since a
+        piece's first solve starts cold). Worth it when solves are expensive (conic notions,
+        large n); the warm-started local-DP path is usually faster serially (see
+        ``benchmarks/RESULTS.md``).
+    chunks
+        Number of pieces for ``executor`` (default: the number of CPUs, at most one per budget).
+
+    Examples
+    --------
+    >>> from concurrent.futures import ProcessPoolExecutor
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> with ProcessPoolExecutor(2) as pool:  # doctest: +SKIP
+    ...     curve = trace_curve(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(4)),
+    ...                         [0.5, 1.0, 1.5, 2.0], executor=pool)
     """
     values = np.array([as_budget(b, "budget") for b in budgets], dtype=float)
-    problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
-    results = tuple(problem.solve(budget) for budget in values)
+    if executor is None:
+        results = tuple(_solve_budgets(notion, objective, values, solver, solver_options))
+    else:
+        pieces = as_positive_int(chunks if chunks is not None else os.cpu_count() or 1, "chunks")
+        splits = [part for part in np.array_split(values, min(pieces, max(values.size, 1))) if part.size]
+        futures = [executor.submit(_solve_budgets, notion, objective, part, solver, solver_options)
+                   for part in splits]
+        results = tuple(result for future in futures for result in future.result())
     optimum = np.array([r.objective if r.success else np.nan for r in results], dtype=float)
     return Curve(values, optimum, "epsilon", objective.label, notion.label, results)
 

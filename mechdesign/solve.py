@@ -15,6 +15,7 @@ said.
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -25,7 +26,8 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite
-from .exceptions import MechDesignError, ShapeMismatchError
+from .direct import direct_program, direct_program_class
+from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
 from .utility.base import Objective
@@ -42,6 +44,14 @@ REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
 #: LPs with at most this many mechanism entries go to HiGHS, larger ones to Clarabel
 #: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
 HIGHS_MAX_ENTRIES = 2_500
+
+#: Bytes of peak memory per estimated nonzero (:func:`estimated_nonzeros`): an upper envelope of
+#: cvxpy canonicalization plus solver measured in benchmarks/scaling.py (peak / nonzeros at n = 100–200:
+#: LPs 0.34–0.43 kB, mutual information on exponential cones 2.4 kB; see benchmarks/RESULTS.md).
+BYTES_PER_NONZERO = 3_000
+#: The same for the compact LDP LP of mechdesign.direct, per entry of its ``4 n m`` estimate (measured
+#: 0.41–0.43 kB at n = 150–200, numpy temporaries included).
+DIRECT_BYTES_PER_NONZERO = 500
 
 _SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
@@ -162,6 +172,44 @@ def _unique_labels(items: Sequence[Any]) -> list[str]:
     return labels
 
 
+def available_memory() -> int:
+    """Bytes of memory available to a new computation (``MemAvailable`` on Linux, else free pages)."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def estimated_nonzeros(problem: cp.Problem) -> int:
+    """Sum of the sizes of every node of the objective's and constraints' expression trees.
+
+    Each node becomes at least one row or column entry of the canonical problem (an atom such as
+    ``pos`` or ``rel_entr`` adds an auxiliary variable and a row per entry), so this tracks the
+    number of nonzeros cvxpy and the solver hold, without canonicalizing.
+    """
+    total, stack = 0, [problem.objective, *problem.constraints]
+    while stack:
+        node = stack.pop()
+        total += int(getattr(node, "size", 1))
+        stack.extend(node.args)
+    return total
+
+
+def check_memory(estimate: int, what: str) -> None:
+    """Raise :class:`ProblemTooLargeError` if ``estimate`` bytes exceed :func:`available_memory`."""
+    available = available_memory()
+    if estimate > available:
+        raise ProblemTooLargeError(
+            f"{what} needs an estimated {estimate / 2**30:.2f} GiB but only {available / 2**30:.2f} GiB is "
+            "available; reduce the alphabet, use a structured notion (e.g. local DP's column-minimum "
+            "form instead of a pairwise relation), or run on a larger machine"
+        )
+
+
 def choose_solver(is_linear: bool, n_entries: int) -> str:
     """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems."""
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
@@ -221,6 +269,15 @@ class DesignProblem:
         ``"highs"``, ``"clarabel"`` or ``"scs"``; default chosen by :func:`choose_solver`.
     solver_options
         Extra keyword arguments for the solver.
+
+    Notes
+    -----
+    An :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective under local ε-DP,
+    maximal leakage or PML (one prior) alone, without limits and with neither ``solver`` nor
+    ``solver_options`` given, is solved by the warm-started LP of :mod:`mechdesign.direct`
+    (HiGHS, no cvxpy); the result is certified the same way (for local DP the message also reports
+    an optimality gap certified by a dual bound). Problems whose estimated memory
+    exceeds :func:`available_memory` raise :class:`~mechdesign.exceptions.ProblemTooLargeError`.
     """
 
     def __init__(
@@ -264,10 +321,21 @@ class DesignProblem:
         self.is_linear = all(n.is_linear for n in self.notions) and all(
             o.is_linear for o in [objective, *self.limits]
         )
-        self.solver = (solver or choose_solver(self.is_linear, self.Q.size)).lower()
+        # Expected distortion under local DP, maximal leakage or PML goes to the warm-started direct LP
+        # of mechdesign.direct unless a solver or options are asked for explicitly.
+        use_direct = (solver is None and solver_options is None
+                      and direct_program_class(self.notions, objective, self.limits) is not None)
+        self.solver = ("highs" if use_direct
+                       else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
         if self.solver not in _SOLVER_NAMES:
             raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
         self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
+        what = f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on {self.shape[0]}×{self.shape[1]}"
+        if use_direct:
+            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * self.Q.size, what)
+        else:
+            check_memory(BYTES_PER_NONZERO * estimated_nonzeros(self.problem), what)
+        self.direct = direct_program(self.notions, objective, self.limits) if use_direct else None
 
     def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
         """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
@@ -281,6 +349,34 @@ class DesignProblem:
         limit_map = dict(zip(self.limit_labels, limit_values))
 
         start = time.perf_counter()
+        if self.direct is not None:
+            status, raw, max_violation, iterations, note = self._run_direct(budget_values[0])
+        else:
+            status, raw, max_violation, iterations, note = self._run_cvxpy()
+        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver,
+                      solve_time=time.perf_counter() - start, iterations=iterations)
+        if status == "solver_error":
+            return Result(None, None, "solver_error", False, note, **common)
+        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or raw is None:
+            return self._failure(status, budget_values, common)
+
+        matrix, exceeded, repair_note = certify_mechanism(
+            clean_mechanism(raw), lambda m: self._exceeded(m, budget_map, limit_map))
+        mechanism = Mechanism(matrix)
+        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
+        measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}
+        if exceeded:
+            message = f"{self.solver} reported {status} but the mechanism fails: " + "; ".join(exceeded)
+            status, success = "inaccurate", False
+        else:
+            success = True
+            message = ("optimal; every budget re-measured and respected" if status == cp.OPTIMAL else
+                       "solver reported reduced accuracy; every budget re-measured and respected") + note + repair_note
+        return Result(mechanism, self.objective.value(mechanism), status, success, message, measured,
+                      max_violation=max_violation, measured_limits=measured_limits, **common)
+
+    def _run_cvxpy(self) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
+        """Solve the compiled cvxpy problem: status, raw ``Q``, largest violation, iterations, note."""
         try:
             with warnings.catch_warnings():
                 # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
@@ -289,32 +385,24 @@ class DesignProblem:
                 warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
                 self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
         except cp.error.SolverError as exc:
-            return Result(None, None, "solver_error", False, f"{self.solver} failed: {exc}",
-                          budgets=budget_map, limits=limit_map, solver=self.solver,
-                          solve_time=time.perf_counter() - start)
-        elapsed = time.perf_counter() - start
-        status = self.problem.status
-        stats = self.problem.solver_stats
-        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver, solve_time=elapsed,
-                      iterations=getattr(stats, "num_iters", None))
-        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or self.Q.value is None:
-            return self._failure(status, budget_values, common)
-
+            return "solver_error", None, None, None, f"{self.solver} failed: {exc}"
+        iterations = getattr(self.problem.solver_stats, "num_iters", None)
+        if self.Q.value is None:
+            return self.problem.status, None, None, iterations, ""
         max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
-        matrix, exceeded, repair_note = certify_mechanism(
-            clean_mechanism(self.Q.value), lambda m: self._exceeded(m, budget_map, limit_map))
-        mechanism = Mechanism(matrix)
-        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
-        measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}
-        if exceeded:
-            status, success = "inaccurate", False
-            message = f"{self.solver} reported {self.problem.status} but the mechanism fails: " + "; ".join(exceeded)
-        else:
-            success = True
-            message = ("optimal; every budget re-measured and respected" if status == cp.OPTIMAL else
-                       "solver reported reduced accuracy; every budget re-measured and respected") + repair_note
-        return Result(mechanism, self.objective.value(mechanism), status, success, message, measured,
-                      max_violation=max_violation, measured_limits=measured_limits, **common)
+        return self.problem.status, self.Q.value, max_violation, iterations, ""
+
+    def _run_direct(self, budget: float) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
+        """Solve the warm-started LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
+        solution = self.direct.solve(budget)
+        if solution.matrix is None:
+            return "solver_error", None, None, solution.iterations, f"highs returned status {solution.status!r}"
+        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct)"
+        if not np.isnan(solution.lower_bound):
+            note += (f", optimality gap {solution.value - solution.lower_bound:.1e} certified by the staircase "
+                     "dual bound")
+        return (cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
+                solution.iterations, note)
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""

@@ -157,3 +157,29 @@ def test_mix_with_constant_never_increases_leakage_and_stays_stochastic():
     assert np.allclose(mixed.sum(axis=1), 1.0, atol=1e-15) and notion.measure(mixed) == 0.0
     for other in (DifferentialPrivacy(), MaximalLeakage(), PointwiseMaximalLeakage([0.5, 0.5])):
         assert other.measure(mixed) <= other.measure(matrix)
+
+
+def test_refuses_a_problem_larger_than_the_available_memory(monkeypatch):
+    import mechdesign.solve as solve_module
+    from mechdesign.exceptions import ProblemTooLargeError
+
+    monkeypatch.setattr(solve_module, "available_memory", lambda: 50 * 2**20)  # pretend 50 MiB
+    hockey = ApproximateDifferentialPrivacy(0.05, "hockey_stick")
+    with pytest.raises(ProblemTooLargeError, match=r"hockey_stick\) design on 40×40 needs an estimated .* GiB"):
+        DesignProblem(hockey, ExpectedDistortion(Prior.uniform(40)))
+    with pytest.raises(ProblemTooLargeError, match="dp design on 2000×2000"):
+        DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2000)))
+    assert DesignProblem(hockey, ExpectedDistortion(SKEWED)).solve(1.0).success  # small problems still fit
+
+
+def test_estimated_nonzeros_grow_like_the_formulation():
+    from mechdesign.solve import estimated_nonzeros
+
+    def count(notion, n):
+        problem = DesignProblem(notion, ExpectedDistortion(Prior.uniform(n)), solver="clarabel")
+        return estimated_nonzeros(problem.problem)
+
+    structured = count(DifferentialPrivacy(), 40) / count(DifferentialPrivacy(), 20)
+    pairwise = (count(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 40)
+                / count(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 20))
+    assert 3.5 < structured < 4.5 and 7 < pairwise < 9  # n² rows vs n³ rows

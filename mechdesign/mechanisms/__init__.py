@@ -11,20 +11,19 @@ from .global_framework import (
     product_mechanism,
     product_prior,
 )
+from .pml import binary_robust_pml_mechanism, k_singular_mechanism
 
 __all__ = [
-    "randomized_response",
-    "uniform_mechanism",
+    "binary_robust_pml_mechanism",
     "global_q_d",
     "global_uniform_mechanism",
     "hamming_distances",
     "hamming_neighbours",
+    "k_singular_mechanism",
     "parallel_composition_factor",
     "product_alphabet",
     "product_mechanism",
     "product_prior",
+    "randomized_response",
+    "uniform_mechanism",
 ]
-
-from .pml import binary_robust_pml_mechanism, k_singular_mechanism
-
-__all__ += ["binary_robust_pml_mechanism", "k_singular_mechanism"]

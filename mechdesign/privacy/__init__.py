@@ -3,34 +3,33 @@
 from .approx_dp import ApproximateDifferentialPrivacy
 from .base import BudgetParameter, PrivacyNotion
 from .dp import DifferentialPrivacy
+from .max_information import MaximalInformation
 from .maximal_leakage import MaximalLeakage
 from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
-from .sml import Secret, StatisticMaximalLeakage
-from .max_information import MaximalInformation
 from .renyi import RenyiDifferentialPrivacy
 from .sibson import SibsonMutualInformation
+from .sml import Secret, StatisticMaximalLeakage
 from .summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, SummaryStatisticPrivacy, UnionPrivacy
 
 __all__ = [
-    "GroupPrivacy",
-    "IntersectionPrivacy",
-    "LpNormPrivacy",
-    "SummaryStatisticPrivacy",
-    "UnionPrivacy",
     "ApproximateDifferentialPrivacy",
     "BudgetParameter",
     "DifferentialPrivacy",
+    "GroupPrivacy",
+    "IntersectionPrivacy",
+    "LpNormPrivacy",
+    "MaximalInformation",
     "MaximalLeakage",
     "MutualInformationPrivacy",
     "Neighbours",
     "PointwiseMaximalLeakage",
     "PrivacyNotion",
-    # SML (Wang, Lin & Fanti)
-    "Secret",
-    "StatisticMaximalLeakage",
-    "MaximalInformation",
     "RenyiDifferentialPrivacy",
+    "Secret",
     "SibsonMutualInformation",
+    "StatisticMaximalLeakage",
+    "SummaryStatisticPrivacy",
+    "UnionPrivacy",
 ]

@@ -1,0 +1,157 @@
+"""Rate–distortion (least mutual information at a distortion) by Blahut–Arimoto with a dual certificate.
+
+``R(D) = min { I(X; Y) : E[d(X, Y)] <= D }`` is the mutual-information privacy–distortion curve
+(PUT paper, Zhong & Bu, mutual information as the privacy measure). At a slope ``s >= 0`` the
+Blahut–Arimoto iteration (Blahut, "Computation of channel capacity and rate-distortion functions",
+IEEE Trans. IT 18(4), 1972, Theorem 6; Cover & Thomas, *Elements of Information Theory*, §10.8)
+alternates, with ``A[x, y] = e^{−s d(x, y)}``,
+
+    Q[x, y] = q_y A[x, y] / Z_x,   Z_x = Σ_y q_y A[x, y],      q_y <- q_y c_y,   c_y = Σ_x P(x) A[x, y] / Z_x,
+
+and converges to the point of the curve where its slope is ``−s``. Every iterate is certified
+(Blahut 1972, Theorem 8): the channel ``Q`` reaches distortion ``D = Σ P Q d`` with rate
+``I(P, Q) >= R(D)``, and Lagrange duality gives, for *any* output distribution ``q``,
+
+    R(D) >= −s D − Σ_x P(x) log Z_x − log max_y c_y,
+
+while ``I(P, Q) <= −s D − Σ_x P(x) log Z_x``. So the gap is at most ``log max_y c_y``, which is the
+stopping rule: each point is returned with ``rate − lower_bound <= GAP_TOL``.
+
+Everything is in nats; ``s`` is in nats per unit of distortion (dit's β, in bits, is ``s / log 2``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validate import as_budget, as_cost_matrix
+from ..exceptions import ShapeMismatchError
+from ..mechanism import Mechanism
+from ..priors import PriorLike, as_prior
+from .distortion import hamming_cost
+from .information import mutual_information
+
+#: Certified gap ``rate − lower_bound`` (nats) at which an iteration stops.
+GAP_TOL = 1e-9
+#: Iteration cap per point; a point that reaches it is returned with its (larger) certified gap.
+MAX_ITERATIONS = 200_000
+#: Output masses below this are set to 0 (denormals otherwise make ``P(x) q_y`` underflow to 0 while
+#: ``P(x) Q[x, y]`` does not, and the bound stays valid for any ``q``).
+UNDERFLOW = 1e-100
+#: Weight of the uniform distribution mixed into a warm start, so that outputs dropped at one slope
+#: can grow back at the next (Blahut–Arimoto never revives an output of mass exactly 0). Iterations
+#: for the 26-point Zipf curves of benchmarks/rate_distortion.py, m = 4 / 16 / 64: 2,906 / 10,627 /
+#: 66,510 with 1e-6; 4,620 / 18,938 / 46,541 with 1e-3; 5,010 / 20,434 / 57,040 cold.
+WARM_START_MIX = 1e-6
+
+
+@dataclass(frozen=True)
+class RateDistortionPoint:
+    """One certified point of the rate–distortion curve.
+
+    Attributes
+    ----------
+    slope
+        The slope parameter ``s`` (nats per unit distortion).
+    distortion
+        ``D = E[d(X, Y)]`` of :attr:`mechanism`.
+    rate
+        ``I(X; Y)`` of :attr:`mechanism` (nats): an upper bound on ``R(D)``.
+    lower_bound
+        Blahut's dual lower bound on ``R(D)`` (nats).
+    mechanism
+        The channel reaching (:attr:`distortion`, :attr:`rate`).
+    iterations
+        Blahut–Arimoto iterations used.
+    """
+
+    slope: float
+    distortion: float
+    rate: float
+    lower_bound: float
+    mechanism: Mechanism
+    iterations: int
+
+    @property
+    def gap(self) -> float:
+        """Certified bound on ``rate − R(distortion)``."""
+        return self.rate - self.lower_bound
+
+
+def _cost_for(prior_size: int, cost: Any) -> np.ndarray:
+    matrix = hamming_cost(prior_size) if cost is None else as_cost_matrix(cost)
+    if matrix.shape[0] != prior_size:
+        raise ShapeMismatchError(f"cost matrix has {matrix.shape[0]} rows, but the prior has {prior_size} entries")
+    return matrix
+
+
+def _blahut_arimoto(p: np.ndarray, cost: np.ndarray, slope: float, output: np.ndarray) -> RateDistortionPoint:
+    """Iterate from output distribution ``output`` until the certified gap is at most ``GAP_TOL``."""
+    # Shifting each row of the cost by its minimum scales row x of the kernel by e^{s min_y d(x, y)},
+    # which cancels in Q and c and shifts log Z_x by −s min_y d(x, y) (added back in the bound).
+    floor = cost.min(axis=1)
+    kernel = np.exp(-slope * (cost - floor[:, None]))
+    q = output
+    for iteration in range(1, MAX_ITERATIONS + 1):
+        normalizer = kernel @ q
+        ratios = (p / normalizer) @ kernel
+        if math.log(ratios.max()) <= GAP_TOL:
+            break
+        q = q * ratios
+        q[q < UNDERFLOW] = 0.0
+    normalizer = kernel @ q
+    ratios = (p / normalizer) @ kernel
+    matrix = q[None, :] * kernel / normalizer[:, None]
+    distortion = float(p @ (matrix * cost).sum(axis=1))
+    lower = -slope * (distortion - float(p @ floor)) - float(p @ np.log(normalizer)) - math.log(ratios.max())
+    mechanism = Mechanism(matrix / matrix.sum(axis=1, keepdims=True))
+    return RateDistortionPoint(slope, distortion, mutual_information(p, mechanism), max(lower, 0.0), mechanism,
+                               iteration)
+
+
+def rate_distortion_curve(
+    prior: PriorLike, slopes: Sequence[float], cost: Any = None
+) -> list[RateDistortionPoint]:
+    """Certified points of the rate–distortion curve at the given slopes, by Blahut–Arimoto.
+
+    Slopes are solved in increasing order, each warm-started from the previous output
+    distribution; the points are returned in the order given.
+
+    Parameters
+    ----------
+    prior
+        The source distribution ``P``.
+    slopes
+        Slopes ``s >= 0`` (nats per unit distortion); larger ``s`` gives smaller distortion.
+    cost
+        ``cost[x, y] = d(x, y)``; default Hamming on a square alphabet.
+
+    Returns
+    -------
+    list of RateDistortionPoint
+        One per slope; each has ``rate − lower_bound <= GAP_TOL`` unless ``MAX_ITERATIONS`` was hit.
+
+    Examples
+    --------
+    >>> import math
+    >>> point = rate_distortion_curve([0.25] * 4, [2.0])[0]  # uniform source, Hamming distortion
+    >>> D = point.distortion
+    >>> closed = math.log(4) + D * math.log(D) + (1 - D) * math.log(1 - D) - D * math.log(3)
+    >>> abs(point.rate - closed) < 1e-9
+    True
+    """
+    p = as_prior(prior).probabilities
+    matrix = _cost_for(p.size, cost)
+    values = [as_budget(s, "slope") for s in slopes]
+    points: dict[int, RateDistortionPoint] = {}
+    output = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+    for index in sorted(range(len(values)), key=values.__getitem__):
+        point = _blahut_arimoto(p, matrix, values[index], output)
+        points[index] = point
+        output = (1.0 - WARM_START_MIX) * (p @ point.mechanism.matrix) + WARM_START_MIX / matrix.shape[1]
+    return [points[index] for index in range(len(values))]

@@ -1,0 +1,146 @@
+"""The warm-started direct LPs of mechdesign.direct against the cvxpy formulations.
+
+Local DP: PUT paper (Zhong & Bu), Definition 3(1); maximal leakage and PML as in mechdesign.privacy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mechdesign import (
+    DesignProblem,
+    DifferentialPrivacy,
+    ExpectedDistortion,
+    MaximalLeakage,
+    PointwiseMaximalLeakage,
+    Prior,
+    SourceSet,
+    WorstCaseDistortion,
+    design,
+)
+from mechdesign.direct import (
+    LdpLinearProgram,
+    MaximalLeakageLinearProgram,
+    PmlLinearProgram,
+    direct_program,
+    direct_program_class,
+    staircase_lower_bound,
+)
+from tests.strategies import budgets, full_support_priors
+
+#: Agreement required between the fast path and the cvxpy path (objective values).
+PATH_AGREEMENT_ATOL = 1e-8
+#: Slack for round-off when comparing a dual bound with the optimum.
+BOUND_ROUNDOFF = 1e-12
+
+
+@st.composite
+def ldp_instances(draw):
+    """A full-support prior, a random non-negative cost matrix (possibly non-square) and a budget."""
+    n = draw(st.integers(2, 7))
+    m = draw(st.integers(2, 7))
+    prior = draw(full_support_priors(n))
+    cost = np.array(draw(st.lists(st.floats(0.0, 5.0), min_size=n * m, max_size=n * m))).reshape(n, m)
+    return Prior(prior), cost, draw(budgets)
+
+
+def _notions(prior):
+    return {"dp": DifferentialPrivacy(), "maximal_leakage": MaximalLeakage(), "pml": PointwiseMaximalLeakage(prior)}
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage", "pml"])
+@given(instance=ldp_instances())
+def test_fast_path_matches_cvxpy_path(name, instance):
+    prior, cost, epsilon = instance
+    notion = _notions(prior)[name]
+    objective = ExpectedDistortion(prior, cost)
+    fast = design(notion, epsilon, objective)
+    reference = design(notion, epsilon, objective, solver="clarabel")
+    assert "direct LP" in fast.message and "direct LP" not in reference.message
+    assert fast.success and reference.success and fast.certified
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+    assert fast.measured[notion.label] <= epsilon + 1e-9
+    assert fast.max_violation < 1e-8
+
+
+@pytest.mark.parametrize("n", [10, 30])
+def test_fast_path_matches_highs_on_zipf_hamming(n):
+    weights = 1.0 / np.arange(1, n + 1)
+    objective = ExpectedDistortion(Prior(weights / weights.sum()))
+    fast = design(DifferentialPrivacy(), 1.0, objective)
+    reference = design(DifferentialPrivacy(), 1.0, objective, solver="highs")
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+    assert fast.max_violation < 1e-9
+
+
+@given(ldp_instances(), st.integers(0, 2**32 - 1))
+def test_staircase_bound_is_below_the_optimum_for_any_multipliers(instance, seed):
+    prior, cost, epsilon = instance
+    weights = prior.probabilities[:, None] * cost
+    optimum = LdpLinearProgram(weights).solve(epsilon)
+    multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
+    assert staircase_lower_bound(weights, epsilon, multipliers) <= optimum.value + BOUND_ROUNDOFF
+    assert optimum.value - optimum.lower_bound <= PATH_AGREEMENT_ATOL  # the bound is tight at the duals
+
+
+def test_uniform_prior_gives_randomized_response():
+    # Uniform prior, Hamming distortion: randomized response is optimal, D = (n−1)/(e^ε + n − 1).
+    n, epsilon = 6, 0.7
+    result = design(DifferentialPrivacy(), epsilon, ExpectedDistortion(Prior.uniform(n)))
+    assert result.objective == pytest.approx((n - 1) / (np.exp(epsilon) + n - 1), abs=PATH_AGREEMENT_ATOL)
+
+
+def test_only_the_exact_structures_take_the_fast_path():
+    prior = Prior([0.5, 0.3, 0.2])
+    objective = ExpectedDistortion(prior)
+    assert direct_program_class([DifferentialPrivacy()], objective, []) is LdpLinearProgram
+    assert direct_program_class([MaximalLeakage()], objective, []) is MaximalLeakageLinearProgram
+    assert direct_program_class([PointwiseMaximalLeakage(prior)], objective, []) is PmlLinearProgram
+    robust = PointwiseMaximalLeakage(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    for notions, target, limits in [
+        ([DifferentialPrivacy([(0, 1), (1, 2)], 3)], objective, []),
+        ([robust], objective, []),
+        ([DifferentialPrivacy(), MaximalLeakage()], objective, []),
+        ([DifferentialPrivacy()], WorstCaseDistortion(prior), []),
+        ([DifferentialPrivacy()], objective, [objective]),
+    ]:
+        assert direct_program(notions, target, limits) is None
+    assert DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct is None
+    assert isinstance(DesignProblem(DifferentialPrivacy(), objective).direct, LdpLinearProgram)
+
+
+def test_pml_leaves_inputs_outside_the_support_unconstrained():
+    prior = Prior([0.6, 0.4, 0.0])
+    objective = ExpectedDistortion(prior)
+    fast = design(PointwiseMaximalLeakage(prior), 0.3, objective)
+    reference = design(PointwiseMaximalLeakage(prior), 0.3, objective, solver="clarabel")
+    assert "PmlLinearProgram" in fast.message and fast.certified
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("program", [LdpLinearProgram, MaximalLeakageLinearProgram, "pml"])
+@given(instance=ldp_instances(), epsilons=st.lists(budgets, min_size=2, max_size=5))
+def test_warm_started_resolves_match_fresh_solves(program, instance, epsilons):
+    prior, cost, _ = instance
+    weights = prior.probabilities[:, None] * cost
+
+    def build():
+        return PmlLinearProgram(weights, prior.probabilities) if program == "pml" else program(weights)
+
+    warm_program = build()
+    for epsilon in epsilons:
+        warm = warm_program.solve(epsilon)
+        assert warm.value == pytest.approx(build().solve(epsilon).value, abs=PATH_AGREEMENT_ATOL)
+        if program is LdpLinearProgram:
+            assert warm.value - warm.lower_bound <= PATH_AGREEMENT_ATOL
+
+
+def test_a_stalled_warm_start_is_retried_cold():
+    # e^ε − 1 = 1e-9 after ε = 1 left HiGHS's warm start with status "Unknown" (found by hypothesis).
+    program = LdpLinearProgram(np.zeros((2, 2)))
+    assert program.solve(1.0).status == "Optimal"
+    solution = program.solve(1e-9)
+    assert solution.status == "Optimal" and solution.value == 0.0

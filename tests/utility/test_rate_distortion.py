@@ -1,0 +1,80 @@
+"""Blahut–Arimoto rate–distortion points (mechdesign.utility.rate_distortion) against closed forms and cvxpy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign import DesignProblem, ExpectedDistortion, MutualInformation, Prior
+from mechdesign.exceptions import InvalidBudgetError, ShapeMismatchError
+from mechdesign.utility.rate_distortion import GAP_TOL, rate_distortion_curve
+
+#: Agreement with closed forms (the certified gap is GAP_TOL; round-off adds ~1e-15).
+CLOSED_FORM_ATOL = 1e-8
+#: Agreement with the cvxpy/Clarabel mutual-information design (its tolerances are ~1e-9).
+CONIC_ATOL = 1e-7
+#: Round-off allowed when the (exact) rate and the dual bound coincide.
+ROUNDOFF = 1e-12
+SLOPES = [0.0, 0.3, 1.0, 2.0, 3.5, 6.0]
+
+
+def erokhin_rate(prior: np.ndarray, distortion: float) -> float:
+    """``R(D) = H(P) − h(D) − D log(m − 1)`` for Hamming distortion and ``D <= (m − 1) min P``.
+
+    Erokhin, "ε-entropy of a discrete random variable", Theory Probab. Appl. 3 (1958); for the
+    uniform source it holds up to ``D = 1 − 1/m`` (Cover & Thomas, Elements of Information Theory,
+    2nd ed., rate distortion of an m-ary uniform source with Hamming distortion).
+    """
+    m = prior.size
+    entropy = -float(prior @ np.log(prior))
+    binary = -sum(t * math.log(t) for t in (distortion, 1 - distortion) if t > 0)
+    return entropy - binary - distortion * math.log(m - 1)
+
+
+@pytest.mark.parametrize("m", [2, 4, 16, 64])
+def test_uniform_source_matches_closed_form(m):
+    prior = np.full(m, 1.0 / m)
+    for point in rate_distortion_curve(prior, SLOPES):
+        closed = erokhin_rate(prior, point.distortion) if point.distortion < 1 - 1 / m else 0.0
+        assert point.rate == pytest.approx(closed, abs=CLOSED_FORM_ATOL)
+        assert point.lower_bound <= point.rate + ROUNDOFF and point.gap <= GAP_TOL
+
+
+def test_skewed_source_matches_erokhin_below_the_threshold():
+    prior = np.array([0.4, 0.3, 0.2, 0.1])
+    checked = 0
+    for point in rate_distortion_curve(prior, [2.0, 3.0, 5.0, 8.0]):
+        if point.distortion <= 3 * prior.min():
+            checked += 1
+            assert point.rate == pytest.approx(erokhin_rate(prior, point.distortion), abs=CLOSED_FORM_ATOL)
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("cost", [None, [[0.0, 1.0, 4.0], [2.0, 0.5, 1.0], [3.0, 1.0, 0.0]],
+                                  [[0.0, 1.0], [1.0, 0.2], [2.0, 0.0]]], ids=["hamming", "general", "non-square"])
+def test_points_match_the_cvxpy_mutual_information_design(cost):
+    prior = Prior([0.5, 0.3, 0.2])
+    objective = ExpectedDistortion(prior, cost)
+    problem = DesignProblem([], MutualInformation(prior, objective.shape[1]), [objective])
+    for point in rate_distortion_curve(prior, [0.5, 1.5, 4.0], cost):
+        assert point.gap <= GAP_TOL and point.mechanism.matrix.shape == objective.shape
+        assert objective.value(point.mechanism) == pytest.approx(point.distortion, abs=1e-12)
+        result = problem.solve([], [point.distortion])
+        assert result.success
+        assert result.objective == pytest.approx(point.rate, abs=CONIC_ATOL)
+        assert point.lower_bound <= result.objective + CONIC_ATOL
+
+
+def test_points_keep_the_order_given_and_decrease_in_distortion():
+    points = rate_distortion_curve([0.6, 0.3, 0.1], [4.0, 0.5, 2.0])
+    assert [p.slope for p in points] == [4.0, 0.5, 2.0]
+    assert points[0].distortion < points[2].distortion < points[1].distortion
+
+
+def test_bad_inputs_are_named():
+    with pytest.raises(InvalidBudgetError, match="slope"):
+        rate_distortion_curve([0.5, 0.5], [-1.0])
+    with pytest.raises(ShapeMismatchError, match="3 rows"):
+        rate_distortion_curve([0.5, 0.5], [1.0], np.ones((3, 3)))
