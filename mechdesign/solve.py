@@ -386,6 +386,12 @@ class DesignProblem:
                 self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
         except cp.error.SolverError as exc:
             return "solver_error", None, None, None, f"{self.solver} failed: {exc}"
+        except ValueError as exc:
+            # cvxpy raises "Cannot unpack invalid solution" when the solver ends with an unknown status
+            # (seen with HiGHS on near-degenerate LPs): a failed solve, not an input error.
+            if "invalid solution" not in str(exc):
+                raise
+            return "solver_error", None, None, None, f"{self.solver} ended without a usable solution: {exc}"
         iterations = getattr(self.problem.solver_stats, "num_iters", None)
         if self.Q.value is None:
             return self.problem.status, None, None, iterations, ""

@@ -183,3 +183,26 @@ def test_estimated_nonzeros_grow_like_the_formulation():
     pairwise = (count(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 40)
                 / count(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 20))
     assert 3.5 < structured < 4.5 and 7 < pairwise < 9  # n² rows vs n³ rows
+
+
+
+def test_solver_ending_without_a_solution_is_a_result_not_an_exception():
+    # HiGHS 1.15 ends this near-degenerate LP (global DP on {0,1,2}^3, ε ≈ 1.5e-3) with status UNKNOWN;
+    # cvxpy then raises "Cannot unpack invalid solution", which design() must turn into a result.
+    from mechdesign.mechanisms import hamming_distances, hamming_neighbours
+
+    result = design(DifferentialPrivacy(hamming_neighbours(3, 3)), 0.0014996253747656138,
+                    ExpectedDistortion(Prior.uniform(27), cost=hamming_distances(3, 3)), solver="highs")
+    assert result.status == "solver_error" and not result.success and result.mechanism is None
+    assert "without a usable solution" in result.message
+
+
+def test_other_value_errors_from_the_solve_are_not_swallowed(monkeypatch):
+    problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)), solver="clarabel")
+
+    def broken_solve(*args, **kwargs):
+        raise ValueError("something else")
+
+    monkeypatch.setattr(problem.problem, "solve", broken_solve)
+    with pytest.raises(ValueError, match="something else"):
+        problem.solve(1.0)
