@@ -12,26 +12,17 @@ Run: ``python benchmarks/mi_extreme_columns.py [--sizes 6 8 10 12]``
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import time
-from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
+from ldp_formulations import AGREEMENT_ATOL, EPSILON, skewed_prior, write_rows
 
 from mechdesign import DifferentialPrivacy, MaximalLeakage, PointwiseMaximalLeakage
 from mechdesign.priors import L1Ball
 from mechdesign.utility.extreme_columns import extreme_columns, solve_column_lp
 from mechdesign.utility.information import maximize_mutual_information, mutual_information_utility
-
-EPSILON = 1.0
-AGREEMENT_ATOL = 1e-7
-
-
-def zipf(n: int) -> np.ndarray:
-    weights = 1.0 / np.arange(1, n + 1)
-    return weights / weights.sum()
 
 
 def notions(prior: np.ndarray) -> dict:
@@ -81,19 +72,14 @@ def main() -> None:
     print("| N | notion | extreme columns | enumerate (s) | LP highspy (s) | LP cvxpy+HiGHS (s) | ratio | end to end (s) | max MI (nats) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
-        prior = zipf(n)
+        prior = skewed_prior(n).probabilities
         for name, notion in notions(prior).items():
             row = run(n, name, notion, prior)
             rows.append(row)
             print(f"| {n} | {name} | {row['columns']:,} | {row['enumerate_s']:.3f} | {row['lp_s']:.3f} | "
                   f"{row['cvxpy_highs_s']:.3f} | {row['ratio']:.1f}× | {row['end_to_end_s']:.3f} | {row['mutual_information']:.6f} |",
                   flush=True)
-    out = Path(__file__).resolve().parent / "out"
-    out.mkdir(exist_ok=True)
-    with open(out / "mi_extreme_columns.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(rows, "mi_extreme_columns")
 
 
 if __name__ == "__main__":

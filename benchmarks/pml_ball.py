@@ -12,22 +12,14 @@ Run: ``python benchmarks/pml_ball.py [--sizes 4 6 8 10 12] [--solver highs]``
 from __future__ import annotations
 
 import argparse
-import csv
 import time
-from pathlib import Path
 
-import numpy as np
+from ldp_formulations import AGREEMENT_ATOL, EPSILON, skewed_prior, write_rows
 
 from mechdesign import DesignProblem, ExpectedDistortion, PointwiseMaximalLeakage, Prior
 from mechdesign.priors import L1Ball
 
-EPSILON, RADIUS = 1.0, 0.5
-AGREEMENT_ATOL = 1e-7
-
-
-def zipf(n: int) -> Prior:
-    weights = 1.0 / np.arange(1, n + 1)
-    return Prior(weights / weights.sum())
+RADIUS = 0.5
 
 
 def timed_design(make_notion, prior: Prior, solver: str) -> tuple[float, float, int]:
@@ -48,7 +40,7 @@ def main() -> None:
     rows = []
     print(f"{'N':>3} {'vertices':>9} {'dual s':>8} {'vertex s':>9} {'ratio':>7} {'|Δ opt|':>9}")
     for n in args.sizes:
-        prior = zipf(n)
+        prior = skewed_prior(n)
         ball = L1Ball(prior, RADIUS)
         vertices = len(ball.extreme_points())
         dual = timed_design(lambda: PointwiseMaximalLeakage(ball), prior, args.solver)
@@ -58,12 +50,7 @@ def main() -> None:
         rows.append(dict(n=n, vertices=vertices, dual_seconds=dual[0], vertex_seconds=vertex[0],
                          dual_rows=dual[2], vertex_rows=vertex[2], ratio=vertex[0] / dual[0], gap=gap))
         print(f"{n:>3} {vertices:>9} {dual[0]:>8.3f} {vertex[0]:>9.3f} {vertex[0] / dual[0]:>6.1f}× {gap:>9.1e}")
-    out = Path(__file__).parent / "out"
-    out.mkdir(exist_ok=True)
-    with open(out / "pml_ball.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(rows, "pml_ball")
 
 
 if __name__ == "__main__":

@@ -34,4 +34,12 @@ def full_support_priors(draw, size):
     return 0.8 * weights + 0.2 / size
 
 
+def priors_and_matrix(sizes: st.SearchStrategy[int] = st.integers(2, 5), priors: int = 1) -> st.SearchStrategy[tuple]:
+    """Tuples ``(prior, …, matrix)`` on one alphabet of a size drawn from ``sizes``: ``priors``
+    full-support priors, then a row-stochastic matrix with that many rows."""
+    return sizes.flatmap(
+        lambda n: st.tuples(*[full_support_priors(n)] * priors, stochastic_matrices(n_inputs=st.just(n)))
+    )
+
+
 budgets = st.floats(0.0, 3.0)

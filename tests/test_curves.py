@@ -1,12 +1,34 @@
-"""Tests of mechdesign.curves.trace_curve and Curve."""
+"""Tests of mechdesign.curves: trace_curve and Curve, and the privacy–distortion functions
+(PUT paper, Definition 4)."""
 
 import csv
+import math
 
 import numpy as np
 import pytest
 
-from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, Prior, design, trace_curve
-from mechdesign.exceptions import InvalidBudgetError
+from mechdesign import (
+    ApproximateDifferentialPrivacy,
+    DifferentialPrivacy,
+    ExpectedDistortion,
+    MaximalInformation,
+    MaximalLeakage,
+    MutualInformationPrivacy,
+    Prior,
+    RenyiDifferentialPrivacy,
+    SibsonMutualInformation,
+    SourceSet,
+    WorstCaseDistortion,
+    design,
+    trace_curve,
+)
+from mechdesign.curves import (
+    PrivacyDistortion,
+    distortion_privacy,
+    privacy_distortion,
+    privacy_distortion_curve,
+)
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
 
 BUDGETS = np.linspace(0, 2, 9)
@@ -87,7 +109,119 @@ def test_parallel_curve_on_a_local_dask_cluster_equals_serial():
 def test_parallel_curve_rejects_a_bad_chunk_count():
     from concurrent.futures import ThreadPoolExecutor
 
-    from mechdesign.exceptions import MechDesignError
-
     with ThreadPoolExecutor(1) as pool, pytest.raises(MechDesignError, match="chunks"):
         trace_curve(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)), [1.0], executor=pool, chunks=0)
+
+
+# --- privacy–distortion functions ε*(D) (PUT paper, Definition 4) ---------------------------------------
+
+#: Agreement required with the closed forms of PUT Proposition 8 (nats).
+CLOSED_FORM_ATOL = 1e-6
+#: Agreement required between ε*(D*(ε)) and ε (nats).
+INVERSE_ATOL = 1e-6
+DISTORTIONS = [0.1, 0.3, 0.5, 0.7, 0.8]
+
+
+def prop8_epsilon_mi(m: int, D: float) -> float:
+    """PUT Proposition 8(7): ``log m(1−D) (D/((m−1)(1−D)))^D`` below (m−1)/m, else 0 (computed here)."""
+    if D >= (m - 1) / m:
+        return 0.0
+    return math.log(m * (1 - D)) + D * math.log(D / ((m - 1) * (1 - D)))
+
+
+@pytest.mark.parametrize("m", [2, 4])
+@pytest.mark.parametrize("notion, closed_form, method", [
+    (DifferentialPrivacy(), put.prop8_epsilon_dp, "bisection"),  # Prop. 8(1): log((m−1)(1−D)/D)
+    (MaximalLeakage(), put.prop8_epsilon_ml, "direct"),  # Prop. 8(4): log(m(1−D)), Σ_y max_x Q minimized
+], ids=["dp-prop8.1", "ml-prop8.4"])
+def test_uniform_prior_matches_proposition_8(m, notion, closed_form, method):
+    """PUT Prop. 8(1) and 8(4); DP has no leakage expression (bisection), maximal leakage has one."""
+    prior = Prior.uniform(m)
+    for D in DISTORTIONS:
+        value = privacy_distortion(notion, D, ExpectedDistortion(prior))
+        assert value.success and value.method == method, value.message
+        assert value.epsilon == pytest.approx(closed_form(m, D), abs=CLOSED_FORM_ATOL)
+        lower, upper = value.bracket
+        assert upper - lower <= 1e-9 and upper == value.epsilon
+        assert value.certificate.objective <= D + 1e-7 and value.mechanism is value.certificate.mechanism
+
+
+def test_mutual_information_with_no_prior_knowledge_matches_proposition_8_7():
+    """PUT Prop. 8(7) for the whole simplex (class I): worst-case MI (capacity) and worst-case distortion."""
+    simplex = SourceSet.simplex(3)
+    for D in [0.2, 0.5]:
+        value = privacy_distortion(MutualInformationPrivacy(simplex), D, WorstCaseDistortion(simplex))
+        assert value.success and value.method == "direct", value.message
+        assert value.epsilon == pytest.approx(prop8_epsilon_mi(3, D), abs=CLOSED_FORM_ATOL)
+
+
+def test_dp_source_set_of_class_one_equals_uniform():
+    """PUT Prop. 8(1) holds for any class-I set, e.g. conv{P, uniform}, with worst-case distortion."""
+    source_set = SourceSet([[0.6, 0.2, 0.2], Prior.uniform(3)])
+    value = privacy_distortion(DifferentialPrivacy(), 0.3, WorstCaseDistortion(source_set))
+    assert value.epsilon == pytest.approx(put.prop8_epsilon_dp(3, 0.3), abs=CLOSED_FORM_ATOL)
+
+
+@pytest.mark.parametrize("notion", [
+    DifferentialPrivacy(),
+    ApproximateDifferentialPrivacy(0.05),
+    MaximalInformation([0.4, 0.3, 0.2, 0.1]),
+    MaximalLeakage(),
+    MutualInformationPrivacy([0.4, 0.3, 0.2, 0.1]),
+    RenyiDifferentialPrivacy(2.0),
+    SibsonMutualInformation(3.0, [0.4, 0.3, 0.2, 0.1]),
+], ids=lambda n: n.label)
+def test_inverse_consistency(notion):
+    """ε*(D*(ε)) = ε where D* is strictly decreasing (PUT Definition 4, eqs. (2) and (3))."""
+    objective = ExpectedDistortion(Prior([0.4, 0.3, 0.2, 0.1]))
+    for epsilon in [0.4, 0.9]:  # inside the range where every D*(ε) here strictly decreases
+        least = distortion_privacy(notion, epsilon, objective)
+        assert least.success, least.message
+        value = privacy_distortion(notion, least.objective, objective)
+        assert value.success, value.message
+        assert value.epsilon == pytest.approx(epsilon, abs=INVERSE_ATOL)
+
+
+def test_zero_budget_regime_and_unreachable_distortions():
+    prior = Prior.uniform(3)
+    zero = privacy_distortion(DifferentialPrivacy(), 0.7, ExpectedDistortion(prior))
+    assert zero.success and zero.epsilon == 0.0 and zero.bracket == (0.0, 0.0)
+    below = privacy_distortion(MaximalLeakage(), -0.1, ExpectedDistortion(prior))
+    assert not below.success and below.epsilon is None and below.smallest_distortion == pytest.approx(0.0, abs=1e-12)
+    assert "below the least distortion" in below.message
+    # D = 0 needs the identity, whose DP is infinite: not reached within max_budget.
+    exact = privacy_distortion(DifferentialPrivacy(), 0.0, ExpectedDistortion(prior), max_budget=8.0)
+    assert not exact.success and "not reached within budget 8" in exact.message
+    assert exact.smallest_distortion == pytest.approx(put.prop8_distortion_dp(3, 8.0), abs=1e-7)
+    # Sibson's feasible set at ε = 0 has no interior: the certificate falls back to bisection.
+    sibson = privacy_distortion(SibsonMutualInformation(2.0, prior), 0.8, ExpectedDistortion(prior))
+    assert sibson.success and sibson.epsilon <= 1e-8
+
+
+def test_bad_arguments():
+    objective = ExpectedDistortion(Prior.uniform(2))
+    with pytest.raises(MechDesignError, match="distortion must be finite"):
+        privacy_distortion(DifferentialPrivacy(), math.inf, objective)
+    with pytest.raises(MechDesignError, match="tolerance must be positive"):
+        privacy_distortion(DifferentialPrivacy(), 0.2, objective, tolerance=0.0)
+    with pytest.raises(InvalidBudgetError, match="max_budget"):
+        privacy_distortion(DifferentialPrivacy(), 0.2, objective, max_budget=-1.0)
+    with pytest.raises(InvalidBudgetError):
+        distortion_privacy(DifferentialPrivacy(), -0.5, objective)
+    with pytest.raises(MechDesignError, match="distortion must be finite"):
+        privacy_distortion_curve(DifferentialPrivacy(), objective, [0.2, math.inf])
+    with pytest.raises(MechDesignError, match="tolerance"):
+        privacy_distortion_curve(DifferentialPrivacy(), objective, [0.2], tolerance=0.0)
+
+
+def test_privacy_distortion_curve(tmp_path):
+    prior = Prior.uniform(3)
+    curve = privacy_distortion_curve(DifferentialPrivacy(), ExpectedDistortion(prior), [-0.1, 0.2, 0.4, 0.8])
+    assert curve.x_name == "expected_distortion" and curve.y_name == "epsilon" and curve.label == "dp"
+    assert math.isnan(curve.y[0]) and not curve.results[0].success
+    assert curve.results[0].smallest_feasible == pytest.approx(0.0, abs=1e-12)
+    expected = [put.prop8_epsilon_dp(3, D) for D in [0.2, 0.4, 0.8]]
+    assert np.allclose(curve.y[1:], expected, atol=CLOSED_FORM_ATOL)
+    assert isinstance(privacy_distortion(MaximalLeakage(), 0.2, ExpectedDistortion(prior)), PrivacyDistortion)
+    rows = list(csv.DictReader(curve.to_csv(tmp_path / "curve.csv").open()))  # first point failed
+    assert rows[0]["success"] == "False" and rows[0]["measured[dp]"] == "" and rows[1]["measured[dp]"] != ""

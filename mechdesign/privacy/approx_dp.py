@@ -21,7 +21,7 @@ from .._validate import as_delta
 from ..exceptions import MechDesignError
 from .base import PrivacyNotion
 from .dp import column_min_variable
-from .neighbours import Neighbours
+from .neighbours import OnNeighbours
 
 Variant = Literal["pointwise", "hockey_stick"]
 VARIANTS: tuple[str, ...] = ("pointwise", "hockey_stick")
@@ -53,7 +53,7 @@ def hockey_stick_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
     raise AssertionError("unreachable: f(1) > δ implies a root above 1")  # pragma: no cover
 
 
-class ApproximateDifferentialPrivacy(PrivacyNotion):
+class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """(ε, δ)-differential privacy; local (every pair neighbours) by default.
 
     Parameters
@@ -86,13 +86,11 @@ class ApproximateDifferentialPrivacy(PrivacyNotion):
         if variant not in VARIANTS:
             raise MechDesignError(f"variant must be one of {VARIANTS}, got {variant!r}")
         self.variant = variant
-        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
-        self.n_inputs = self.neighbours.n_inputs
+        self._set_neighbours(neighbours, n_inputs)
 
     @property
     def label(self) -> str:
-        scope = "" if self.neighbours.is_complete else f", {self.neighbours.describe()}"
-        return f"approx_dp(delta={self.delta:g}, {self.variant}{scope})"
+        return self._label(f"delta={self.delta:g}", self.variant)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         if self.variant == "hockey_stick":

@@ -26,6 +26,11 @@ from ..exceptions import MechDesignError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 
 
+def parameter_label(name: str, *parameters: str) -> str:
+    """``name(parameter, …)``, or just ``name`` when there are no parameters (notion labels)."""
+    return f"{name}({', '.join(parameters)})" if parameters else name
+
+
 class BudgetParameter:
     """A cvxpy ``Parameter`` carrying one notion's budget in that notion's constraint scale.
 

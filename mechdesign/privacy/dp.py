@@ -12,7 +12,7 @@ import cvxpy as cp
 import numpy as np
 
 from .base import PrivacyNotion
-from .neighbours import Neighbours
+from .neighbours import OnNeighbours
 
 
 def column_min_variable(Q: cp.Expression) -> tuple[cp.Variable, list[cp.Constraint]]:
@@ -35,7 +35,7 @@ def pairwise_log_ratios(matrix: np.ndarray, first: np.ndarray, second: np.ndarra
     return ratios
 
 
-class DifferentialPrivacy(PrivacyNotion):
+class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """ε-differential privacy (PUT paper, Definition 3(1)); local DP by default.
 
     Parameters
@@ -58,12 +58,7 @@ class DifferentialPrivacy(PrivacyNotion):
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(1)"
 
     def __init__(self, neighbours: Any = None, n_inputs: int | None = None) -> None:
-        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
-        self.n_inputs = self.neighbours.n_inputs
-
-    @property
-    def label(self) -> str:
-        return "dp" if self.neighbours.is_complete else f"dp({self.neighbours.describe()})"
+        self._set_neighbours(neighbours, n_inputs)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         if self.neighbours.is_complete:

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._validate import as_neighbour_pairs, as_positive_int
 from ..exceptions import MechDesignError
+from .base import parameter_label
 
 
 class Neighbours:
@@ -56,3 +57,24 @@ class Neighbours:
     def describe(self) -> str:
         """Short text for labels: ``"all pairs"`` or the number of pairs."""
         return "all pairs" if self._pairs is None else f"{len(self._pairs)} pairs"
+
+
+class OnNeighbours:
+    """Mixin: the notion's :class:`Neighbours` relation, which may also fix the input alphabet."""
+
+    name: str
+    neighbours: Neighbours
+    n_inputs: int | None
+
+    def _set_neighbours(self, neighbours: Any, n_inputs: int | None) -> None:
+        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
+        self.n_inputs = self.neighbours.n_inputs
+
+    @property
+    def label(self) -> str:
+        return self._label()
+
+    def _label(self, *parameters: str) -> str:
+        """``name(parameters…, k pairs)``; just ``name`` for every pair and no parameters."""
+        scope = [] if self.neighbours.is_complete else [self.neighbours.describe()]
+        return parameter_label(self.name, *parameters, *scope)

@@ -28,11 +28,12 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ..priors import L1Ball, Prior, PriorSet, SourceSet, as_prior_set
+from ..priors import L1Ball, PriorSet, SourceSet, as_prior_set
 from .base import PrivacyNotion
+from .sources import OnSourceSet
 
 
-class PointwiseMaximalLeakage(PrivacyNotion):
+class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
     """ε-pointwise maximal leakage for a prior or, robustly, for every prior of a set.
 
     Parameters
@@ -62,17 +63,10 @@ class PointwiseMaximalLeakage(PrivacyNotion):
         return self.prior_set
 
     @property
-    def prior(self) -> Prior:
-        """The prior, when the notion has exactly one."""
-        if len(self.source_set) != 1:
-            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
-        return Prior(self.source_set.extreme_points[0])
-
-    @property
     def label(self) -> str:
         if isinstance(self.prior_set, L1Ball):
             return f"{self.name}(l1-ball radius {self.prior_set.radius:.6g})"
-        return self.name if len(self.source_set) == 1 else f"{self.name}(source set of {len(self.source_set)})"
+        return self._label()
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         largest = cp.max(Q[self._support, :], axis=0)

@@ -21,7 +21,7 @@ from .._validate import as_order
 from ..exceptions import InvalidBudgetError
 from .base import PrivacyNotion
 from .epigraph import Epigraph
-from .neighbours import Neighbours
+from .neighbours import OnNeighbours
 
 
 def renyi_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) -> np.ndarray:
@@ -38,7 +38,7 @@ def renyi_divergence(p: Any, q: Any, alpha: float) -> float:
     return max(0.0, math.log(total) / (order - 1.0)) if math.isfinite(total) else math.inf
 
 
-class RenyiDifferentialPrivacy(PrivacyNotion):
+class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """ε-Rényi differential privacy of order α (PUT paper, Definition 3(5)); local by default.
 
     Parameters
@@ -60,13 +60,11 @@ class RenyiDifferentialPrivacy(PrivacyNotion):
 
     def __init__(self, alpha: float, neighbours: Any = None, n_inputs: int | None = None) -> None:
         self.alpha = as_order(alpha)
-        self.neighbours = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours, n_inputs)
-        self.n_inputs = self.neighbours.n_inputs
+        self._set_neighbours(neighbours, n_inputs)
 
     @property
     def label(self) -> str:
-        scope = "" if self.neighbours.is_complete else f", {self.neighbours.describe()}"
-        return f"renyi_dp(alpha={self.alpha:g}{scope})"
+        return self._label(f"alpha={self.alpha:g}")
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε}``, the bound on every ``Σ_y Q[x, y]^α Q[x', y]^{1−α}``."""
@@ -78,6 +76,7 @@ class RenyiDifferentialPrivacy(PrivacyNotion):
             ) from exc
 
     def budget_from_scaled(self, value: float) -> float:
+        """Inverse of :meth:`scaled_budget`: ``max(0, log(value) / (α−1))``, and 0 for ``value <= 0``."""
         return max(0.0, math.log(value) / (self.alpha - 1.0)) if value > 0 else 0.0
 
     def epigraph(self, Q: cp.Expression) -> Epigraph:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..priors import Prior, SourceSet, as_source_set
+from .base import parameter_label
 
 
 class OnSourceSet:
@@ -32,5 +33,5 @@ class OnSourceSet:
 
     def _label(self, *parameters: str) -> str:
         """``name(parameters…, source set of k)``; just ``name`` for one prior and no parameters."""
-        parts = [*parameters, *([f"source set of {len(self.source_set)}"] if len(self.source_set) > 1 else [])]
-        return f"{self.name}({', '.join(parts)})" if parts else self.name
+        scope = [f"source set of {len(self.source_set)}"] if len(self.source_set) > 1 else []
+        return parameter_label(self.name, *parameters, *scope)

@@ -20,7 +20,12 @@ from mechdesign import (
     SibsonMutualInformation,
     randomized_response,
 )
-from mechdesign.exceptions import MechDesignError, ProblemTooLargeError
+from mechdesign.exceptions import (
+    InvalidDistributionError,
+    InvalidMechanismError,
+    MechDesignError,
+    ProblemTooLargeError,
+)
 from mechdesign.mechanisms import (
     global_q_d,
     global_uniform_mechanism,
@@ -125,6 +130,16 @@ def test_bad_input():
         parallel_composition_factor(ApproximateDifferentialPrivacy(0.1), 2)
     with pytest.raises(MechDesignError, match="does not cover"):
         parallel_composition_factor(PointwiseMaximalLeakage([0.5, 0.5]), 2)
+    with pytest.raises(MechDesignError, match="m must be a positive integer, got 0"):
+        hamming_neighbours(0, 2)
+    with pytest.raises(MechDesignError, match="n must be a positive integer, got 0"):
+        product_prior([0.5, 0.5], 0)
+    with pytest.raises(InvalidDistributionError, match="sums to 0.9"):
+        product_prior([0.5, 0.4], 2)
+    with pytest.raises(MechDesignError, match="n must be a positive integer, got 0"):
+        product_mechanism(np.eye(2), 0)
+    with pytest.raises(InvalidMechanismError, match="row 0 sums to 0.9"):
+        product_mechanism([[0.5, 0.4], [0.5, 0.5]], 2)
 
 
 @pytest.mark.parametrize("m, n", [(2, 2), (3, 2), (2, 3)])

@@ -18,7 +18,7 @@ from mechdesign import (
 )
 from mechdesign.exceptions import InvalidDistributionError, ShapeMismatchError
 
-from ..strategies import budgets, full_support_priors, stochastic_matrices
+from ..strategies import budgets, full_support_priors, priors_and_matrix, stochastic_matrices
 from .protocol import (
     assert_constraints_match_measure,
     assert_post_processing_does_not_increase,
@@ -26,10 +26,6 @@ from .protocol import (
 )
 
 BSC = [[0.75, 0.25], [0.25, 0.75]]
-
-
-def prior_and_matrix(n=st.integers(2, 5)):
-    return n.flatmap(lambda k: st.tuples(full_support_priors(k), stochastic_matrices(n_inputs=st.just(k))))
 
 
 def test_hand_computed_values():
@@ -51,7 +47,7 @@ def test_numerator_ranges_over_every_input_unlike_pml():
     assert_constraints_match_measure(MaximalInformation(prior), matrix)
 
 
-@given(prior_and_matrix())
+@given(priors_and_matrix())
 def test_equals_pml_for_full_support_priors(case):
     prior, matrix = case
     assert MaximalInformation(prior).measure(matrix) == pytest.approx(
@@ -65,8 +61,7 @@ def test_over_the_whole_simplex_is_local_dp(matrix):
     assert notion.measure(matrix) == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
 
 
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_source_set_measure_is_the_worst_extreme_point_and_dominates_the_hull(case):
     """PUT proof of Theorem 6 (1.7): the worst prior of the set; the average is linear in P."""
     first, second, matrix = case
@@ -88,21 +83,20 @@ def test_bad_input_is_rejected():
 
 
 @settings(max_examples=25)
-@given(prior_and_matrix())
+@given(priors_and_matrix())
 def test_constraints_match_measure(case):
     prior, matrix = case
     assert_constraints_match_measure(MaximalInformation(prior), matrix)
 
 
 @settings(max_examples=15)
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_source_set_constraints_match_measure(case):
     first, second, matrix = case
     assert_constraints_match_measure(MaximalInformation(SourceSet([first, second])), matrix)
 
 
-@given(prior_and_matrix(), st.data())
+@given(priors_and_matrix(), st.data())
 def test_post_processing_never_increases(case, data):
     prior, matrix = case
     channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))

@@ -11,7 +11,7 @@ from mechdesign import ExpectedDistortion, MaximalLeakage, PointwiseMaximalLeaka
 from mechdesign import DesignProblem, DifferentialPrivacy, SourceSet, design
 from mechdesign.priors import L1Ball
 
-from ..strategies import budgets, full_support_priors, stochastic_matrices
+from ..strategies import budgets, full_support_priors, priors_and_matrix, stochastic_matrices
 from .protocol import (
     assert_constraints_match_measure,
     assert_post_processing_does_not_increase,
@@ -35,7 +35,7 @@ def test_inputs_outside_the_support_are_unconstrained():
     assert_constraints_match_measure(notion, matrix)
 
 
-@given(st.integers(2, 5).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix())
 def test_maximal_leakage_never_exceeds_pml(case):
     """``Σ_y max_x Q[x,y] = Σ_y P_Y(y) e^{ℓ(X→y)} <= max_y e^{ℓ(X→y)}``: ML is at most the PML measure."""
     prior, matrix = case
@@ -43,13 +43,13 @@ def test_maximal_leakage_never_exceeds_pml(case):
 
 
 @settings(max_examples=25)
-@given(st.integers(2, 5).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix())
 def test_constraints_match_measure(case):
     prior, matrix = case
     assert_constraints_match_measure(PointwiseMaximalLeakage(prior), matrix)
 
 
-@given(st.integers(2, 5).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))), st.data())
+@given(priors_and_matrix(), st.data())
 def test_post_processing_never_increases(case, data):
     prior, matrix = case
     channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))
@@ -74,8 +74,7 @@ def test_pml_over_the_whole_simplex_is_local_dp(matrix):
     assert robust.measure(matrix) == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
 
 
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_source_set_measure_is_the_worst_extreme_point_and_dominates_the_hull(case):
     from mechdesign import SourceSet
 
@@ -89,8 +88,7 @@ def test_source_set_measure_is_the_worst_extreme_point_and_dominates_the_hull(ca
 
 
 @settings(max_examples=15)
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_source_set_constraints_match_measure(case):
     from mechdesign import SourceSet
 
@@ -171,7 +169,7 @@ def test_ball_covering_the_simplex_is_local_dp(matrix):
     assert PointwiseMaximalLeakage(ball).measure(matrix) == pytest.approx(DifferentialPrivacy().measure(matrix), abs=1e-12)
 
 
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4)))
 def test_ball_of_radius_zero_is_the_center(case):
     center, matrix = case
     assert PointwiseMaximalLeakage(L1Ball(center, 0.0)).measure(matrix) == pytest.approx(

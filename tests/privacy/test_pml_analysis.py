@@ -25,7 +25,7 @@ from mechdesign.privacy.pml_analysis import (
 )
 from mechdesign.theory.pml import eq13_modified_epsilon
 
-from ..strategies import budgets, full_support_priors, stochastic_matrices
+from ..strategies import budgets, full_support_priors, priors_and_matrix, stochastic_matrices
 
 EXACT_ATOL = 1e-12
 #: Slack of HiGHS feasibility checks of fixed-Q constraints (nats), as in tests/privacy/protocol.py.
@@ -100,8 +100,7 @@ def test_capacity_dominates_every_prior_of_the_ball_and_is_attained(case):
 
 
 @settings(max_examples=25)
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_capacity_over_a_segment_of_priors(case):
     first, second, matrix = case
     segment = SourceSet([first, second])

@@ -188,6 +188,8 @@ def test_minimum_privacy_reports_impossible_threshold():
 
 def test_bad_notion_parameters_raise():
     space = _fixed_space()
+    with pytest.raises(MechDesignError, match="expected a ParameterSpace, got 'x'"):
+        IntersectionPrivacy("x")
     with pytest.raises(MechDesignError, match="disjoint"):
         GroupPrivacy(space, [[0, 1], [1]])
     with pytest.raises(MechDesignError, match="outside 0..1"):

@@ -20,23 +20,20 @@ from mechdesign.priors import L1Ball, SourceSet, l1_radius
 from mechdesign.privacy.pml_analysis import epsilon_min, leakage_capacity, leakage_sensitivity, privacy_region
 from mechdesign.theory import pml as theory
 
-from ..strategies import budgets, full_support_priors, stochastic_matrices
+from ..strategies import budgets, full_support_priors, priors_and_matrix
 
 EXACT_ATOL = 1e-12
 BOUND_ATOL = 1e-12
 #: A designed mechanism re-measures within its budget up to solve.BUDGET_ATOL.
 DESIGN_ATOL = 1e-6
 
-prior_and_mechanism = st.integers(2, 4).flatmap(
-    lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))
-)
+prior_and_mechanism = priors_and_matrix(st.integers(2, 4))
 
 
 # --- Theorem 3 (local Lipschitz bound) ------------------------------------------------------------------
 
 
-@given(st.integers(2, 4).flatmap(lambda n: st.tuples(full_support_priors(n), full_support_priors(n),
-                                                      stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix(st.integers(2, 4), priors=2))
 def test_thm3_lipschitz_bound_holds_on_a_segment(case):
     """Theorem 3: |ε_min(Q, P) − ε_min(Q, P')| <= exp(C(Q, 𝒫)) ‖P − P'‖₁ with 𝒫 = [P, P']."""
     first, second, matrix = case

@@ -62,3 +62,5 @@ def test_shape_errors():
         ExpectedDistortion(Prior.uniform(2)).value(np.eye(3))
     with pytest.raises(MechDesignError, match="negative"):
         WorstCaseInputDistortion([[0.0, -1.0], [1.0, 0.0]])
+    with pytest.raises(ShapeMismatchError, match="3 rows"):
+        WorstCaseDistortion(SourceSet.simplex(2), np.ones((3, 3)))

@@ -6,11 +6,12 @@ import cvxpy as cp
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from mechdesign import MutualInformation, design, DifferentialPrivacy, mutual_information
+from mechdesign.exceptions import InvalidDistributionError, InvalidMechanismError, ShapeMismatchError
+from mechdesign.utility.information import mutual_information_utility
 
-from ..strategies import full_support_priors, stochastic_matrices
+from ..strategies import priors_and_matrix
 
 
 def test_hand_computed_values():
@@ -23,7 +24,7 @@ def test_hand_computed_values():
     assert mutual_information(prior, erasure) == pytest.approx(0.5 * entropy, abs=1e-14)
 
 
-@given(st.integers(2, 5).flatmap(lambda n: st.tuples(full_support_priors(n), stochastic_matrices(n_inputs=st.just(n)))))
+@given(priors_and_matrix())
 def test_expression_equals_value_and_is_bounded_by_entropy(case):
     prior, matrix = case
     expression = MutualInformation(prior, matrix.shape[1]).expression(cp.Constant(matrix))
@@ -34,3 +35,12 @@ def test_expression_equals_value_and_is_bounded_by_entropy(case):
 def test_minimizing_mutual_information_gives_zero_without_other_constraints():
     result = design(DifferentialPrivacy(), 1.0, MutualInformation([0.2, 0.3, 0.5]))
     assert result.success and result.objective == pytest.approx(0.0, abs=1e-7)
+
+
+def test_bad_input():
+    with pytest.raises(ShapeMismatchError, match="prior has 2 entries, expected 3"):
+        mutual_information([0.5, 0.5], np.eye(3))
+    with pytest.raises(InvalidMechanismError, match="row 0 sums to 0.9"):
+        mutual_information([0.5, 0.5], [[0.5, 0.4], [0.0, 1.0]])
+    with pytest.raises(InvalidDistributionError, match="sums to 1.1"):
+        mutual_information_utility([0.5, 0.6])
