@@ -20,7 +20,7 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite, as_positive_int
-from .exceptions import MechDesignError
+from .exceptions import InvalidBudgetError, MechDesignError
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
 from .solve import DEFAULT_SOLVER_OPTIONS, LIMIT_ATOL, DesignProblem, Result, design
@@ -218,7 +218,7 @@ class _PrivacyDistortionSolver:
         self.notion, self.objective = notion, objective
         self.tolerance = as_budget(tolerance, "tolerance")
         if self.tolerance <= 0:
-            raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
+            raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
         self.max_budget = as_budget(max_budget, "max_budget")
         self.distortion_at = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
         self.unconstrained = _least_distortion(objective)

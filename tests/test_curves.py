@@ -202,8 +202,10 @@ def test_bad_arguments():
     objective = ExpectedDistortion(Prior.uniform(2))
     with pytest.raises(MechDesignError, match="distortion must be finite"):
         privacy_distortion(DifferentialPrivacy(), math.inf, objective)
-    with pytest.raises(MechDesignError, match="tolerance must be positive"):
+    with pytest.raises(InvalidBudgetError, match="tolerance must be positive"):
         privacy_distortion(DifferentialPrivacy(), 0.2, objective, tolerance=0.0)
+    with pytest.raises(InvalidBudgetError, match="tolerance must be a finite number >= 0"):
+        privacy_distortion(DifferentialPrivacy(), 0.2, objective, tolerance=-1.0)
     with pytest.raises(InvalidBudgetError, match="max_budget"):
         privacy_distortion(DifferentialPrivacy(), 0.2, objective, max_budget=-1.0)
     with pytest.raises(InvalidBudgetError):
