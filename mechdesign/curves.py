@@ -20,7 +20,7 @@ import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite, as_positive_int
-from .exceptions import InvalidBudgetError, MechDesignError
+from .exceptions import InvalidBudgetError
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
 from .solve import DEFAULT_SOLVER_OPTIONS, LIMIT_ATOL, DesignProblem, Result, design

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_budget, as_failure_probability, as_positive_int
+from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
 from ..privacy.pml_analysis import privacy_region

@@ -9,7 +9,7 @@ homogeneous and convex), so maximizing it under a column-separable privacy notio
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import cvxpy as cp
 import numpy as np
