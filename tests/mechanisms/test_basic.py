@@ -1,6 +1,5 @@
 """Tests of mechdesign.mechanisms.basic."""
 
-import math
 
 import numpy as np
 import pytest
