@@ -1,0 +1,212 @@
+"""Independent checks of ``docs/errata.md``: one test per erratum, by brute force from the papers' definitions.
+
+Nothing here calls the package's implementation of the formula under test: mechanisms are enumerated,
+measured with plain numpy from the papers' definitions, and optimal values are obtained from LPs solved
+directly with ``scipy.optimize.linprog``. Each test names the paper and the statement.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+TOL = 1e-7  # LP / arithmetic tolerance for exact comparisons
+LP_TOL = 1e-6  # tolerance on LP optimal values (HiGHS)
+
+
+# ---------------------------------------------------------------------------------------------
+# PUT (Zhong & Bu, "Privacy-Utility Trade-Off")
+# ---------------------------------------------------------------------------------------------
+
+
+def put_approx_dp_loss(Q: np.ndarray, delta: float, neighbours: list[tuple[int, int]] | None = None) -> float:
+    """Definition 19(2): max{0, max_{y, x~x'} log((Q(y|x) − δ)/Q(y|x'))} (inf if a zero is beaten by δ)."""
+    n = Q.shape[0]
+    pairs = neighbours if neighbours is not None else [(a, b) for a in range(n) for b in range(n) if a != b]
+    best = 0.0
+    for a, b in pairs:
+        for y in range(Q.shape[1]):
+            num = Q[a, y] - delta
+            if num <= 0:
+                continue
+            if Q[b, y] <= 0:
+                return math.inf
+            best = max(best, math.log(num / Q[b, y]))
+    return best
+
+
+def put_min_distortion(P: np.ndarray, eps: float, delta: float) -> float:
+    """D*_δ(P, ε): min Σ_x P_x (1 − Q(x|x)) over m×m Q with Q(y|x) − δ <= e^ε Q(y|x') (an LP)."""
+    m = len(P)
+    nv = m * m
+    idx = lambda x, y: x * m + y  # noqa: E731
+    c = np.zeros(nv)
+    for x in range(m):
+        c[idx(x, x)] = -P[x]
+    A_ub, b_ub = [], []
+    for a in range(m):
+        for b in range(m):
+            if a == b:
+                continue
+            for y in range(m):
+                row = np.zeros(nv)
+                row[idx(a, y)] = 1.0
+                row[idx(b, y)] = -math.exp(eps)
+                A_ub.append(row)
+                b_ub.append(delta)
+    A_eq = np.zeros((m, nv))
+    for x in range(m):
+        A_eq[x, x * m:(x + 1) * m] = 1.0
+    res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(m), bounds=(0, 1), method="highs")
+    assert res.status == 0
+    return 1.0 + res.fun
+
+
+def put_eps_star(P: np.ndarray, D: float, delta: float, hi: float = 20.0) -> float:
+    """ε*_δ(P, D) by bisection on the non-increasing D*_δ(P, ε)."""
+    if put_min_distortion(P, 0.0, delta) <= D + 1e-12:
+        return 0.0
+    lo = 0.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if put_min_distortion(P, mid, delta) <= D + 1e-12:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def put_theorem9_printed(P: np.ndarray, D: float, delta: float) -> float:
+    """Theorem 9 exactly as printed (P sorted decreasingly, minimum over k with D > (1−δ)D^(k−1))."""
+    m = len(P)
+    Dk = [sum(P[m - k:]) for k in range(m + 1)]  # D^(k) = Σ_{j=m−k+1}^m P_j
+    terms = []
+    for k in range(1, m + 1):
+        if D > (1 - delta) * Dk[k - 1]:
+            num = (m - k) * (1 - D - delta)
+            den = D - (1 - delta) * Dk[k - 1]
+            terms.append(math.log(num / den) if num > 0 else -math.inf)
+    return max(0.0, min(terms))
+
+
+def product_matrix(Q: np.ndarray, n: int) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+    """Q^{⊗n} on X^n with the tuple list of inputs (same order for outputs)."""
+    m = Q.shape[0]
+    tuples = list(itertools.product(range(m), repeat=n))
+    big = np.array([[np.prod([Q[x[i], y[i]] for i in range(n)]) for y in tuples] for x in tuples])
+    return big, tuples
+
+
+def hamming_neighbours(tuples: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+    return [(a, b) for a, ta in enumerate(tuples) for b, tb in enumerate(tuples)
+            if sum(u != v for u, v in zip(ta, tb)) == 1]
+
+
+def test_put_theorem18_1_product_mechanism_beats_printed_value() -> None:
+    """PUT Theorem 18(1): the printed ε*_δ(P, nD) = Theorem 9 at D is not attained/undercut: it is undercut.
+
+    P = (0.6, 0.4), n = 2, δ = 0.1, D = 0.1 per letter. Theorem 9 (checked against the LP) gives log 8;
+    Q = [[0.9, 0.1], [0.1, 0.9]]^{⊗2} has total distortion 0.2 = nD and, measured by brute force over all
+    Hamming-neighbour pairs of {0,1}^2, ε̂_δ = log((0.9 − 0.1/0.9)/0.1) = 2.0655 < log 8 = 2.0794.
+    """
+    P, delta, D, n = np.array([0.6, 0.4]), 0.1, 0.1, 2
+    printed = put_theorem9_printed(P, D, delta)
+    assert printed == pytest.approx(math.log(8), abs=TOL)
+    # n = 1: the single-letter optimum is indeed log 8 (Theorem 9 itself holds here)
+    assert put_eps_star(P, D, delta) == pytest.approx(math.log(8), abs=1e-6)
+    Q = np.array([[0.9, 0.1], [0.1, 0.9]])
+    big, tuples = product_matrix(Q, n)
+    Pn = np.array([np.prod([P[t] for t in x]) for x in tuples])
+    ham = np.array([[sum(u != v for u, v in zip(x, y)) for y in tuples] for x in tuples])
+    assert float(Pn @ (big * ham).sum(axis=1)) == pytest.approx(n * D, abs=TOL)
+    measured = put_approx_dp_loss(big, delta, hamming_neighbours(tuples))
+    assert measured == pytest.approx(math.log((0.9 - 0.1 / 0.9) / 0.1), abs=TOL)
+    assert measured < printed - 0.01
+
+
+@pytest.mark.parametrize("D", [0.1, 0.2, 0.3])
+def test_put_theorem18_1_bracket_and_product_identity(D: float) -> None:
+    """PUT Theorem 18(1), corrected: ε*_{δ m^{n−1}}(P, D) <= ε̂*_δ(P, nD) <= ε*_δ(P, D) over product mechanisms.
+
+    Grid over binary per-letter Q with distortion <= D: the product's measured ε̂_δ equals ε_{δ/Q_*}(Q)
+    (Theorem 17(2)'s proof) and the best product value lies in the bracket, strictly below Theorem 9 at D.
+    """
+    P, delta, n = np.array([0.6, 0.4]), 0.1, 2
+    best = math.inf
+    grid = np.linspace(0.0, 1.0, 101)
+    for a, b in itertools.product(grid, grid):  # a = Q(1|0), b = Q(0|1)
+        if P[0] * a + P[1] * b > D + 1e-12:
+            continue
+        Q = np.array([[1 - a, a], [b, 1 - b]])
+        big, tuples = product_matrix(Q, n)
+        value = put_approx_dp_loss(big, delta, hamming_neighbours(tuples))
+        if (a * 100) % 10 == 0 and (b * 100) % 10 == 0:  # spot-check the identity on a sub-grid
+            assert value == pytest.approx(put_approx_dp_loss(Q, delta / Q.max() ** (n - 1)), abs=TOL)
+        best = min(best, value)
+    upper = put_eps_star(P, D, delta)
+    lower = put_eps_star(P, D, min(delta * 2 ** (n - 1), 1 - 1e-9))
+    assert upper == pytest.approx(put_theorem9_printed(P, D, delta), abs=1e-6)
+    assert lower - 1e-6 <= best <= upper + 1e-6
+    assert best < upper - 0.01  # the printed equality fails at every D of the grid
+
+
+def test_put_theorem9_value_at_lemma10_threshold() -> None:
+    """PUT Theorem 9 vs Lemma 10: at D = (1−δ)D^(m−1) the printed formula gives log(P1/P2) > 0,
+    but Q_δ of Lemma 10 has ε_δ = 0 and distortion exactly (1−δ)D^(m−1); the LP agrees (ε* = 0)."""
+    P, delta = np.array([0.6, 0.4]), 0.1
+    D = (1 - delta) * P[1]
+    assert put_theorem9_printed(P, D, delta) == pytest.approx(math.log(1.5), abs=TOL)
+    Q_delta = np.array([[1.0, 0.0], [1 - delta, delta]])
+    assert put_approx_dp_loss(Q_delta, delta) == 0.0
+    assert float(P @ (1 - np.diag(Q_delta))) == pytest.approx(D, abs=TOL)
+    assert put_min_distortion(P, 0.0, delta) == pytest.approx(D, abs=LP_TOL)
+    # just below the threshold the printed formula (the k = 1 term) matches the LP
+    for Dm in (D - 0.01, D - 0.1):
+        assert put_eps_star(P, Dm, delta) == pytest.approx(put_theorem9_printed(P, Dm, delta), abs=1e-6)
+    # m = 3 as well
+    P3 = np.array([0.5, 0.3, 0.2])
+    D3 = (1 - delta) * (P3[1] + P3[2])
+    assert put_theorem9_printed(P3, D3, delta) > 0.1
+    assert put_min_distortion(P3, 0.0, delta) == pytest.approx(D3, abs=LP_TOL)
+
+
+def renyi_dp_loss(Q: np.ndarray, alpha: float, neighbours: list[tuple[int, int]]) -> float:
+    return max(math.log(np.sum(Q[a] ** alpha * Q[b] ** (1 - alpha))) / (alpha - 1) for a, b in neighbours)
+
+
+def test_put_theorem17_5_lower_bound_needs_its_log() -> None:
+    """PUT Theorem 17(5): the printed lower bound n(m−1)(1−D/n)^{α/(α−1)}/D (no log) exceeds the measured
+    Rényi-DP loss of the product mechanism Q_D itself (m = 2, n = 2, α = 2, D = 0.4: 3.2 > log 3.25),
+    so it is not a lower bound; with the log it is below the optimum found by a grid over product mechanisms."""
+    m, n, alpha, D = 2, 2, 2.0, 0.4
+    printed = n * (m - 1) * (1 - D / n) ** (alpha / (alpha - 1)) / D
+    assert printed == pytest.approx(3.2, abs=TOL)
+    q = D / n
+    Q = np.array([[1 - q, q], [q, 1 - q]])
+    big, tuples = product_matrix(Q, n)
+    ham = np.array([[sum(u != v for u, v in zip(x, y)) for y in tuples] for x in tuples])
+    assert float(np.mean((big * ham).sum(axis=1))) == pytest.approx(D, abs=TOL)
+    measured = renyi_dp_loss(big, alpha, hamming_neighbours(tuples))
+    assert measured == pytest.approx(math.log(3.25), abs=TOL)
+    assert printed > measured
+    assert math.log(printed) <= measured + TOL
+
+
+def test_put_lemma5_zero_region_extends_to_n() -> None:
+    """PUT Lemma 5 / Thms 6, 7, 17: the zero region 'n(m−1)/m <= D <= 1' is empty/degenerate for n >= 2
+    (m = 3, n = 2: [4/3, 1]); the uniform mechanism Q_U has ε = 0 and distortion n(m−1)/m under every
+    prior, and Hamming distortion ranges up to n, so ε̃* = 0 on [n(m−1)/m, n]."""
+    rng = np.random.default_rng(0)
+    for m, n in [(2, 2), (3, 2), (2, 3)]:
+        tuples = list(itertools.product(range(m), repeat=n))
+        ham = np.array([[sum(u != v for u, v in zip(x, y)) for y in tuples] for x in tuples])
+        QU = np.full((m ** n, m ** n), 1.0 / m ** n)
+        for _ in range(3):
+            prior = rng.dirichlet(np.ones(m ** n))
+            assert float(prior @ (QU * ham).sum(axis=1)) == pytest.approx(n * (m - 1) / m, abs=TOL)
+        assert ham.max() == n  # distortion ranges over [0, n], not [0, 1]
+    assert 2 * (3 - 1) / 3 > 1  # m = 3, n = 2: the printed interval [4/3, 1] is empty
