@@ -210,3 +210,111 @@ def test_put_lemma5_zero_region_extends_to_n() -> None:
             assert float(prior @ (QU * ham).sum(axis=1)) == pytest.approx(n * (m - 1) / m, abs=TOL)
         assert ham.max() == n  # distortion ranges over [0, n], not [0, 1]
     assert 2 * (3 - 1) / 3 > 1  # m = 3, n = 2: the printed interval [4/3, 1] is empty
+
+
+# ---------------------------------------------------------------------------------------------
+# SML (Wang, Lin & Fanti, "Statistic Maximal Leakage"), Thm. 4 and §V-B
+# ---------------------------------------------------------------------------------------------
+
+
+def histograms(tau: int, d: int) -> np.ndarray:
+    """Every count vector of τ records over d categories (precision τ), as rows."""
+    return np.array([c for c in itertools.product(range(tau + 1), repeat=d) if sum(c) == tau])
+
+
+def tv_matrix(H: np.ndarray, tau: int) -> np.ndarray:
+    return 0.5 * np.abs(H[:, None, :] - H[None, :, :]).sum(axis=2) / tau
+
+
+def qm_target(l: int, s: int, interval: int) -> int:
+    """§V-B: the secret index l (1-based) lies in bin k = ⌊(l−1)/I⌋, released index R(k) = ⌊(k+½)I⌋+1,
+    capped at s for a partial last bin (the printed R(k) can exceed s; erratum §V-B)."""
+    k = (l - 1) // interval
+    return min(math.floor((k + 0.5) * interval) + 1, s)
+
+
+def qm_distortion_exact(tau: int, d: int, interval: int) -> float:
+    """Lemma 1: Δ = max_θ E_{θ'~QM(θ)} D_TV(θ, θ'), secret = fraction of category 0, s = τ + 1."""
+    H = histograms(tau, d)
+    TV = tv_matrix(H, tau)
+    s = tau + 1
+    worst = 0.0
+    for i, h in enumerate(H):
+        target = qm_target(h[0] + 1, s, interval) - 1  # released count on category 0
+        outs = H[:, 0] == target
+        worst = max(worst, float(TV[i, outs].mean()))
+    return worst
+
+
+def rr_exact(tau: int, d: int, exp_eps: float) -> tuple[float, float]:
+    """RR over Θ' = all histograms: (SML, distortion), SML from its definition with deterministic
+    P_{Θ|G} (one θ per secret value; by symmetry of RR every choice gives the same sum)."""
+    H = histograms(tau, d)
+    N = len(H)
+    TV = tv_matrix(H, tau)
+    K = np.full((N, N), 1.0 / (N + exp_eps - 1))
+    np.fill_diagonal(K, exp_eps / (N + exp_eps - 1))
+    reps = [int(np.flatnonzero(H[:, 0] == c)[0]) for c in range(tau + 1)]
+    sml = math.log(K[reps].max(axis=0).sum())
+    return sml, float((K * TV).sum(axis=1).max())
+
+
+def qm_distortion_printed(tau: int, d: int, interval: int) -> float:
+    return 0.5 + (d * (interval // 2) - tau) / (2 * tau * (d - 1))
+
+
+def qm_distortion_corrected(tau: int, d: int, interval: int) -> float:
+    return (d - 2) / (d - 1) + (interval // 2) / (tau * (d - 1))
+
+
+def test_sml_thm4_qm_distortion_smallest_counterexample() -> None:
+    """SML Thm. 4: printed Δ_QM(τ=2, d=3, I=1) = 1/4, but from θ = (0, 2, 0) QM releases (0,2,0), (0,1,1),
+    (0,0,2) uniformly, with TV 0, 1/2, 1: Δ_QM >= 1/2 (and = 1/2 exactly)."""
+    assert qm_distortion_printed(2, 3, 1) == pytest.approx(0.25, abs=TOL)
+    assert qm_distortion_exact(2, 3, 1) == pytest.approx(0.5, abs=TOL)
+
+
+@pytest.mark.parametrize("tau", [2, 3, 5, 6])
+@pytest.mark.parametrize("d", [2, 3, 4])
+def test_sml_thm4_qm_distortion_corrected_form(tau: int, d: int) -> None:
+    """SML Thm. 4 corrected: Δ_QM = (d−2)/(d−1) + ⌊I/2⌋/(τ(d−1)) for every I; printed form only for d = 2
+    or ⌊I/2⌋ = τ; the gap is (d−2)(τ−⌊I/2⌋)/(2τ(d−1))."""
+    for interval in range(1, tau + 2):
+        exact = qm_distortion_exact(tau, d, interval)
+        assert exact == pytest.approx(qm_distortion_corrected(tau, d, interval), abs=TOL)
+        gap = (d - 2) * (tau - interval // 2) / (2 * tau * (d - 1))
+        assert exact - qm_distortion_printed(tau, d, interval) == pytest.approx(gap, abs=TOL)
+
+
+def test_sml_thm4_rr_closed_forms_hold() -> None:
+    """SML Thm. 4, RR part (not an erratum): SML log((1+sr)/(1+r)) and Δ_RR = (d−1)/(d(1+r)), r = (e^ε−1)/|Θ'|."""
+    for tau, d, exp_eps in [(3, 2, 2.0), (4, 3, 5.0), (5, 3, 1.5), (3, 4, 10.0)]:
+        N, s = math.comb(tau + d - 1, d - 1), tau + 1
+        r = (exp_eps - 1) / N
+        sml, dist = rr_exact(tau, d, exp_eps)
+        assert sml == pytest.approx(math.log((1 + s * r) / (1 + r)), abs=TOL)
+        assert dist == pytest.approx((d - 1) / (d * (1 + r)), abs=TOL)
+
+
+def test_sml_thm4_comparison_fails_at_equal_sml() -> None:
+    """SML Thm. 4 (comparison): at equal SML log⌈s/I⌉, RR has SMALLER distortion than QM for d = 3, I = 3
+    (exact mechanisms, τ = 8: Δ_RR = 0.5 < Δ_QM = 0.5625; τ = 14: 0.476 < 0.536), and the ratio tends to
+    (d−1)²(I−1)/(d(d−2)I) = 8/9 < 1 as τ → ∞ with I fixed."""
+    d, interval = 3, 3
+    for tau in (8, 14):
+        s = tau + 1
+        K = math.ceil(s / interval)
+        N = math.comb(tau + d - 1, d - 1)
+        r = (K - 1) / (s - K)  # (1+sr)/(1+r) = K
+        sml_rr, d_rr = rr_exact(tau, d, 1 + r * N)
+        assert sml_rr == pytest.approx(math.log(K), abs=TOL)
+        d_qm = qm_distortion_exact(tau, d, interval)
+        assert d_rr < d_qm - 0.03
+    assert (d - 1) ** 2 * (interval - 1) / (d * (d - 2) * interval) == pytest.approx(8 / 9)
+    # closed forms at large τ (both verified exactly above) give the same limit
+    tau = 10 ** 9
+    s = tau + 1
+    K = math.ceil(s / interval)
+    r = (K - 1) / (s - K)
+    ratio = ((d - 1) / (d * (1 + r))) / qm_distortion_corrected(tau, d, interval)
+    assert ratio == pytest.approx(8 / 9, abs=1e-6)
