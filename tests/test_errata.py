@@ -318,3 +318,177 @@ def test_sml_thm4_comparison_fails_at_equal_sml() -> None:
     r = (K - 1) / (s - K)
     ratio = ((d - 1) / (d * (1 + r))) / qm_distortion_corrected(tau, d, interval)
     assert ratio == pytest.approx(8 / 9, abs=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# PML (Grosse, Saeidian, Oechtering & Skoglund, "Privacy Mechanism Design based on Empirical Distributions")
+# ---------------------------------------------------------------------------------------------
+
+
+def pml_leakage(W: np.ndarray, prior: np.ndarray) -> float:
+    """ε_min(P_{Y|X}, P_X) = max_y log(max_x W[x, y] / (P_X W)[y]) (Definition of PML, eq. (1))."""
+    return float(np.max(np.log(W.max(axis=0) / (prior @ W))))
+
+
+def ball_vertices(prior: np.ndarray, beta: float) -> list[np.ndarray]:
+    """Vertices of {Q : Σ Q = 1, ‖Q − P‖₁ <= β}: P + (β/2)(e_i − e_j), i ≠ j."""
+    n = len(prior)
+    return [prior + 0.5 * beta * (np.eye(n)[i] - np.eye(n)[j]) for i in range(n) for j in range(n) if i != j]
+
+
+def pml_sensitivity(W: np.ndarray, prior: np.ndarray, beta: float) -> float:
+    """Definition 6 on the ℓ1-ball: ε_min(W, Q) is convex in Q (max of −log of linear maps), so the sup
+    over the ball is attained at a vertex."""
+    return max(pml_leakage(W, q) for q in ball_vertices(prior, beta)) - pml_leakage(W, prior)
+
+
+def max_output_divergence(W: np.ndarray, prior: np.ndarray, beta: float) -> float:
+    """max_{Q in ball} D_∞(P_Y ‖ Q_Y), also convex in Q, so attained at a vertex."""
+    py = prior @ W
+    return max(float(np.max(np.log(py / (q @ W)))) for q in ball_vertices(prior, beta))
+
+
+def test_pml_eq7_radius_has_the_whole_bracket_under_the_root() -> None:
+    """PML eq. (7): inverting Theorem 2 with φ >= 2, (2^N − 2) exp(−m β²/2) = δ, gives
+    β = sqrt((2/m)(log(2^N−2) − log δ)); the printed sqrt(2/m)(log(2^N−2) − log δ) does not (N = 5,
+    m = 1000, δ = 1e-6: 0.770 vs 0.186). The paper's own text before eq. (7) and eq. (14) use the first."""
+    N, m, delta = 5, 1000, 1e-6
+    printed = math.sqrt(2 / m) * (math.log(2 ** N - 2) - math.log(delta))
+    corrected = math.sqrt(2 / m * (math.log(2 ** N - 2) - math.log(delta)))
+    theorem2 = lambda beta: (2 ** N - 2) * math.exp(-m * 2 * beta ** 2 / 4)  # noqa: E731  φ = 2
+    assert theorem2(corrected) == pytest.approx(delta, rel=1e-9)
+    assert theorem2(printed) < 1e-100
+    assert (printed, corrected) == (pytest.approx(0.770, abs=1e-3), pytest.approx(0.186, abs=1e-3))
+    # eq. (14), the binary case N = 2, is the corrected form
+    assert math.sqrt(2 * (math.log(2) - math.log(delta)) / m) == pytest.approx(
+        math.sqrt(2 / m * (math.log(2 ** 2 - 2) - math.log(delta))), rel=1e-12)
+
+
+def test_pml_section4c_sensitivity_is_not_max_output_divergence() -> None:
+    """PML §IV-C: 'S_{P_X}(P_{Y|X}, 𝒫) = max_Q D_∞(P_Y ‖ Q_Y)' fails; only S <= max D_∞ (Remark 2) holds.
+    P = (0.17, 0.63, 0.2), β = 0.1: S = 0.036660 < 0.072420. Random priors in the ball never exceed S."""
+    P = np.array([0.17, 0.63, 0.2])
+    W = np.array([[0.9, 0.09, 0.01], [0.48, 0.16, 0.36], [0.64, 0.25, 0.11]])
+    beta = 0.1
+    S = pml_sensitivity(W, P, beta)
+    Dinf = max_output_divergence(W, P, beta)
+    assert S == pytest.approx(0.036660, abs=1e-6)
+    assert Dinf == pytest.approx(0.072420, abs=1e-6)
+    rng = np.random.default_rng(1)
+    for _ in range(2000):  # sampled priors of the ball: vertices are indeed the maximizers
+        w = rng.normal(size=3)
+        w -= w.mean()
+        w *= beta * rng.uniform() / np.abs(w).sum()
+        assert pml_leakage(W, P + w) - pml_leakage(W, P) <= S + TOL
+    # the inequality S <= max D_∞ holds on random mechanisms (Remark 2)
+    for _ in range(50):
+        Wr = rng.dirichlet(np.ones(3), size=3)
+        assert pml_sensitivity(Wr, P, beta) <= max_output_divergence(Wr, P, beta) + TOL
+
+
+def k_singular(N: int, k: int) -> np.ndarray:
+    W = np.zeros((N, N))
+    for x in range(N):
+        for j in range(k):
+            W[x, (x + j) % N] = 1.0 / k
+    return W
+
+
+def test_pml_theorem4_equality_needs_eps_equal_to_eps_min() -> None:
+    """PML Theorem 4 (k > 1): the 2-singular mechanism (N = 10, uniform P, ε_min = log 5) satisfies log 6-PML
+    and every column has a zero, yet S = −log(0.75) = 0.2877 < −log(1 − β·6/2) = 0.3567 (β = 0.1);
+    with ε = ε_min = log 5 the bound is attained for every β < 2 p_min."""
+    N = 10
+    W = k_singular(N, 2)
+    P = np.full(N, 1.0 / N)
+    assert pml_leakage(W, P) == pytest.approx(math.log(5), abs=TOL)
+    assert np.all((W == 0).any(axis=0))
+    beta = 0.1
+    S = pml_sensitivity(W, P, beta)
+    assert S == pytest.approx(-math.log(0.75), abs=TOL)
+    assert -math.log(1 - beta * 6 / 2) > S + 0.05  # printed 'equality' at ε = log 6 fails
+    for beta in (0.01, 0.05, 0.1, 0.15, 0.19):
+        assert pml_sensitivity(W, P, beta) == pytest.approx(-math.log(1 - beta * 5 / 2), abs=TOL)
+
+
+def binary_vertices(p1: float, beta: float, eps: float) -> list[tuple[float, float]]:
+    """Vertices of {(a, b) in [0,1]²: W = [[a, 1−a], [b, 1−b]] is ε-PML for both extreme priors of the
+    binary ℓ1-ball}: each constraint W[x, y] <= e^ε (π W)[y] is linear in (a, b)."""
+    E = math.exp(eps)
+    rows = []  # (c_a, c_b, rhs) meaning c_a a + c_b b <= rhs
+    for pi in ((p1 + beta / 2, 1 - p1 - beta / 2), (p1 - beta / 2, 1 - p1 + beta / 2)):
+        for x in (0, 1):
+            # column 0: W[x,0] − E(pi0 a + pi1 b) <= 0
+            rows.append(((1.0 if x == 0 else 0.0) - E * pi[0], (1.0 if x == 1 else 0.0) - E * pi[1], 0.0))
+            # column 1: (1 − W[x,0]) − E(pi0 (1−a) + pi1 (1−b)) <= 0
+            rows.append((-(1.0 if x == 0 else 0.0) + E * pi[0], -(1.0 if x == 1 else 0.0) + E * pi[1], E - 1.0))
+    rows += [(1, 0, 1), (-1, 0, 0), (0, 1, 1), (0, -1, 0)]
+    A = np.array([r[:2] for r in rows], dtype=float)
+    rhs = np.array([r[2] for r in rows], dtype=float)
+    verts = []
+    for i, j in itertools.combinations(range(len(rows)), 2):
+        M = A[[i, j]]
+        if abs(np.linalg.det(M)) < 1e-12:
+            continue
+        v = np.linalg.solve(M, rhs[[i, j]])
+        if np.all(A @ v <= rhs + 1e-9):
+            verts.append((float(v[0]), float(v[1])))
+    return verts
+
+
+def mutual_information(W: np.ndarray, prior: np.ndarray) -> float:
+    py = prior @ W
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = prior[:, None] * W * np.log(W / py[None, :])
+    return float(np.nansum(terms))
+
+
+@pytest.mark.parametrize("p1,beta,eps", [(0.6, 0.2, 0.3), (0.7, 0.1, 0.2), (0.55, 0.3, 0.1), (0.8, 0.2, 0.1)])
+def test_pml_appendix_c_p11_sign(p1: float, beta: float, eps: float) -> None:
+    """PML Appendix C: the final p11 = e^ε(1 − p − β/2)/(1 + βe^ε) is not Theorem 5's p11 = e^ε(1 − p1 + β/2)/
+    (1 + βe^ε). Exact vertex enumeration of the feasible polytope: Theorem 5's matrix is a vertex and
+    maximizes MI under P̂. The appendix's (p11, p21) is strictly worse where feasible (first two cases) and
+    violates ε-PML on the ball in the other two (erratum says 'feasible but not optimal': only partly)."""
+    assert eps <= -math.log(p1 - beta / 2)
+    E = math.exp(eps)
+    prior = np.array([p1, 1 - p1])
+    thm5 = np.array([[E * (1 - p1 + beta / 2), 1 - E * (1 - p1 - beta / 2)],
+                     [1 - E * (p1 - beta / 2), E * (p1 + beta / 2)]]) / (1 + beta * E)
+    app_a, app_b = E * (1 - p1 - beta / 2) / (1 + beta * E), 1 - E * (p1 + beta / 2) / (1 + beta * E)
+    assert app_b == pytest.approx(thm5[1, 0], abs=TOL)  # p21 agrees with Theorem 5
+    verts = binary_vertices(p1, beta, eps)
+    best = max(mutual_information(np.array([[a, 1 - a], [b, 1 - b]]), prior) for a, b in verts)
+    assert any(abs(a - thm5[0, 0]) < 1e-9 and abs(b - thm5[1, 0]) < 1e-9 for a, b in verts)
+    assert mutual_information(thm5, prior) == pytest.approx(best, abs=1e-12)
+    # the appendix's unsimplified expression for p11 is Theorem 5's value: only the simplification slips
+    pi1, pi2 = (p1 + beta / 2, 1 - p1 - beta / 2), (p1 - beta / 2, 1 - p1 + beta / 2)
+    general = (1 - E) * E * pi2[1] / (1 - E * (pi1[1] + pi2[0] - E * (pi2[0] * pi1[1] - pi1[0] * pi2[1])))
+    assert general == pytest.approx(thm5[0, 0], abs=1e-12)
+    # the appendix's final mechanism is either not ε-PML on the ball or strictly worse than the optimum
+    app = np.array([[app_a, 1 - app_a], [app_b, 1 - app_b]])
+    feasible = all(pml_leakage(app, pi) <= eps + TOL for pi in ball_vertices(prior, beta))
+    assert (not feasible) or mutual_information(app, prior) < best - 1e-4
+
+
+def laplace_leakage(prior_minus1: float, b: float) -> float:
+    """Sup over a y-grid of log(max_x f(y|x)/f_Y(y)) for Y = X + Laplace(b), X in {−1, 1}."""
+    y = np.linspace(-30 * b - 2, 30 * b + 2, 40001)
+    f_m, f_p = np.exp(-np.abs(y + 1) / b), np.exp(-np.abs(y - 1) / b)
+    fy = prior_minus1 * f_m + (1 - prior_minus1) * f_p
+    return float(np.max(np.log(np.maximum(f_m, f_p) / fy)))
+
+
+def test_pml_eq16_needs_beta_below_twice_pmin() -> None:
+    """PML eq. (16): for β > 2 p̂_min the bracket is negative (P̂ = (0.2, 0.8), β = 0.6, b = 0.5: −4.36) while
+    the leakage over priors of the ball (min mass down to 0, exclusive) approaches 2/b; with
+    max(p̂_min − β/2, 0) the formula is the supremum, and for β < 2 p̂_min the printed form is."""
+    b = 0.5
+    bracket = (0.2 - 0.6 / 2) * (math.exp(2 / b) - 1) + 1
+    assert bracket == pytest.approx(-4.36, abs=0.01)
+    sup = max(laplace_leakage(p, b) for p in np.linspace(1e-8, 0.5, 200))
+    assert sup == pytest.approx(2 / b, abs=1e-5)
+    for p_hat, beta in [(0.2, 0.2), (0.3, 0.4), (0.4, 0.1)]:  # β < 2 p̂_min: printed (16) is the sup
+        grid = np.linspace(max(p_hat - beta / 2, 1e-9), 1 - p_hat + beta / 2, 400)
+        direct = max(laplace_leakage(min(p, 1 - p), b) for p in grid if abs(p - p_hat) <= beta / 2 + 1e-12)
+        printed = 2 / b - math.log((p_hat - beta / 2) * (math.exp(2 / b) - 1) + 1)
+        assert direct == pytest.approx(printed, abs=1e-6)
