@@ -492,3 +492,126 @@ def test_pml_eq16_needs_beta_below_twice_pmin() -> None:
         direct = max(laplace_leakage(min(p, 1 - p), b) for p in grid if abs(p - p_hat) <= beta / 2 + 1e-12)
         printed = 2 / b - math.log((p_hat - beta / 2) * (math.exp(2 / b) - 1) + 1)
         assert direct == pytest.approx(printed, abs=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-secret summary statistic privacy (Wang et al., "Guarding Multiple Secrets")
+# ---------------------------------------------------------------------------------------------
+
+PERM = (3, 2, 6, 7, 0, 1, 5, 4)
+
+
+def union_privacy_constant_release(secrets: np.ndarray, weights: np.ndarray, eps: np.ndarray) -> float:
+    """Eq. (1) for a mechanism whose output does not depend on θ: the attacker picks one guess per secret;
+    a guess ĝ_i covers the support points with |g_i(θ) − ĝ_i| <= ε_i, and only windows starting at a
+    support value matter (any window is dominated by one whose left end is a support value)."""
+    best = 0.0
+    cands = [np.unique(secrets[:, i]) for i in range(secrets.shape[1])]
+    for guess in itertools.product(*[c + e for c, e in zip(cands, eps)]):
+        hit = np.zeros(len(weights), dtype=bool)
+        for i, gi in enumerate(guess):
+            hit |= np.abs(secrets[:, i] - gi) <= eps[i] + 1e-12
+        best = max(best, float(weights[hit].sum()))
+    return best
+
+
+def test_multisecret_thm41_thm53_gamma_counterexample() -> None:
+    """Multi-secret Thm. 4.1 (eq. (4)-(5)) and Thm. 5.3 (eq. (9), β = d = 2): θ_i = N(e_i, I_8), uniform prior,
+    g1 = Σ k μ_k, g2 = Σ π(k) μ_k, ε = (0.49, 0.49). Always releasing N(0, I_8) has union privacy exactly
+    2/8 = T and Δ = W2 = 1, but the printed bounds claim Δ > 1.157 (Thm 4.1) and Δ > 1.120 (Thm 5.3).
+    With γ_max = inf D / max_i |Δg_i| the bound is 0.640 < 1."""
+    n = 8
+    mus = np.eye(n)
+    secrets = np.array([[float(mu @ np.arange(n)), float(mu @ np.array(PERM))] for mu in mus])
+    eps, T, d = np.array([0.49, 0.49]), 0.25, 2
+    weights = np.full(n, 1.0 / n)
+    # W2 between Gaussians with equal covariance = distance of means
+    w2 = lambda a, b: float(np.linalg.norm(a - b))  # noqa: E731
+    pairs = list(itertools.combinations(range(n), 2))
+    D_half = {p: 0.5 * w2(mus[p[0]], mus[p[1]]) for p in pairs}
+    diff = {p: np.abs(secrets[p[0]] - secrets[p[1]]) for p in pairs}
+    gamma_geo = min(D_half[p] / math.sqrt(np.prod(diff[p])) for p in pairs)
+    gamma_ari = min(D_half[p] / np.mean(diff[p]) for p in pairs)
+    gamma_max = min(D_half[p] / np.max(diff[p]) for p in pairs)
+    assert gamma_geo == pytest.approx(0.5 * math.sqrt(2) / math.sqrt(15), abs=TOL)
+    # the mechanism: release N(0, I) always
+    assert union_privacy_constant_release(secrets, weights, eps) == pytest.approx(T, abs=TOL)
+    delta_mech = max(w2(mu, np.zeros(n)) for mu in mus)
+    assert delta_mech == pytest.approx(1.0, abs=TOL)
+    factor = 1 / (1 - (1 - T) ** (1 / d)) - 1
+    geo_eps = math.sqrt(np.prod(eps))
+    thm41 = 2 * gamma_geo * factor * geo_eps
+    thm53 = 2 * gamma_ari * (1 / (1 - (1 - T) ** (1 / d)) ** (d / d)) * geo_eps - 2 * gamma_ari * eps.mean()
+    assert thm41 == pytest.approx(1.157, abs=1e-3) and thm41 > delta_mech
+    assert thm53 == pytest.approx(1.120, abs=1e-3) and thm53 > delta_mech
+    corrected = 2 * gamma_max * factor * geo_eps
+    assert corrected == pytest.approx(0.640, abs=1e-3) and corrected < delta_mech
+
+
+def test_multisecret_prop_c1_sparse_gaussian_prior() -> None:
+    """Multi-secret Prop. C.1: 1-D Gaussians (μ, σ) = (i, π(i) + 1), i = 0..7, uniform prior, ε = (0.49, 0.49),
+    T = 1/4. Releasing N(3.5, 4.5²) always has union privacy 2/8 and Δ = W2 = √(3.5² + 0.5²) = 3.536, below
+    the printed bound (4.851 with its ceiling, 4.479 without); γ of eq. (4) on this support is √2/2 as the
+    paper says. With γ = 1/2 (no √d) the bound is 3.167 < 3.536 (docs/errata.md prints 3.200: a slip)."""
+    params = np.array([[i, PERM[i] + 1.0] for i in range(8)])
+    weights = np.full(8, 1.0 / 8)
+    eps, T = np.array([0.49, 0.49]), 0.25
+    w2 = lambda a, b: float(math.hypot(a[0] - b[0], a[1] - b[1]))  # noqa: E731  1-D Gaussian W2
+    assert union_privacy_constant_release(params, weights, eps) == pytest.approx(T, abs=TOL)
+    delta_mech = max(w2(p, (3.5, 4.5)) for p in params)
+    assert delta_mech == pytest.approx(math.sqrt(3.5 ** 2 + 0.5 ** 2), abs=TOL)
+    gamma = min(0.5 * w2(params[a], params[b]) / math.sqrt(np.prod(np.abs(params[a] - params[b])))
+                for a, b in itertools.combinations(range(8), 2))
+    assert gamma == pytest.approx(math.sqrt(2) / 2, abs=TOL)
+    factor = 1 / (1 - math.sqrt(1 - T)) - 1
+    printed_ceil = math.sqrt(2) * math.ceil(factor) * math.sqrt(np.prod(eps))
+    printed_plain = math.sqrt(2) * factor * math.sqrt(np.prod(eps))
+    assert printed_ceil > printed_plain > delta_mech
+    assert printed_plain == pytest.approx(4.479, abs=1e-3)
+    assert factor * math.sqrt(np.prod(eps)) == pytest.approx(3.167, abs=1e-3)  # γ = 1/2 (erratum says 3.200)
+    assert factor * math.sqrt(np.prod(eps)) < delta_mech
+
+
+def test_multisecret_prop_c1_ceiling_counterexample() -> None:
+    """Multi-secret Prop. C.1 (ceiling): μ ∈ {0, 0.1, …, 0.7} × σ ∈ {1.0, …, 1.4}, uniform prior,
+    ε = (0.04, 0.04), T = 0.425. An LP over mechanisms releasing support points within W2 <= √0.05
+    (Δ = 0.2236) reaches union privacy <= T, while the printed bound with the ceiling is
+    √2·⌈3.137⌉·0.04 = 0.2263 > 0.2236. Without the ceiling it is 0.1775 (consistent)."""
+    mus, sigmas = np.round(np.arange(8) * 0.1, 10), np.round(1.0 + np.arange(5) * 0.1, 10)
+    pts = np.array([(m, s) for m in mus for s in sigmas])
+    n = len(pts)
+    w = 1.0 / n
+    eps, T = 0.04, 0.425
+    W2 = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+    allowed = W2 <= math.sqrt(0.05) + 1e-9
+    var_index = {(a, b): k for k, (a, b) in enumerate(zip(*np.nonzero(allowed)))}
+    nm = len(var_index)
+    nv = nm + n  # M[θ, θ'] for allowed pairs, then t[θ'] (epigraph of the best guess per output)
+    # a guess covers one μ column ∪ one σ row (spacing 0.1 > 2ε): enumerate every such cross
+    crosses = [np.nonzero((np.abs(pts[:, 0] - m) < 1e-9) | (np.abs(pts[:, 1] - s) < 1e-9))[0]
+               for m in mus for s in sigmas]
+    A_ub, b_ub = [], []
+    for out in range(n):
+        for cross in crosses:
+            row = np.zeros(nv)
+            for th in cross:
+                if (th, out) in var_index:
+                    row[var_index[(th, out)]] = w
+            row[nm + out] = -1.0
+            A_ub.append(row)
+            b_ub.append(0.0)
+    A_eq = np.zeros((n, nv))
+    for (th, out), k in var_index.items():
+        A_eq[th, k] = 1.0
+    c = np.concatenate([np.zeros(nm), np.ones(n)])
+    res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(n), bounds=(0, None), method="highs")
+    assert res.status == 0
+    union_privacy = res.fun
+    assert union_privacy == pytest.approx(0.4161, abs=1e-4)  # the erratum's value, <= T
+    assert union_privacy <= T
+    factor = 1 / (1 - math.sqrt(1 - T)) - 1
+    assert factor == pytest.approx(3.137, abs=1e-3)
+    printed = math.sqrt(2) * math.ceil(factor) * eps
+    assert printed == pytest.approx(0.2263, abs=1e-4)
+    assert printed > math.sqrt(0.05)
+    assert math.sqrt(2) * factor * eps < math.sqrt(0.05)
