@@ -615,3 +615,86 @@ def test_multisecret_prop_c1_ceiling_counterexample() -> None:
     assert printed == pytest.approx(0.2263, abs=1e-4)
     assert printed > math.sqrt(0.05)
     assert math.sqrt(2) * factor * eps < math.sqrt(0.05)
+
+
+def compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    return [c for c in itertools.product(range(total + 1), repeat=parts) if sum(c) == total]
+
+
+def misspecified_qm_outputs(theta: tuple[int, ...], tau: int, d0: int, d_star: int, d1: int,
+                            interval: int) -> list[tuple[int, ...]]:
+    """§V-A/App. H model: categories 0 (the secret), 1..d0−1 (known feasible, Γ̂₀*), d0..d*−1 (feasible but
+    missed), d*..d*+d1−1 (infeasible, Γ̂₁*). The input θ lives on Γ*; QM releases uniformly a histogram on
+    Γ̂* ∪ Supp(θ) whose secret count is R(k) − 1."""
+    support = set(range(d0)) | set(range(d_star, d_star + d1)) | {j for j in range(d0, d_star) if theta[j] > 0}
+    support.discard(0)
+    target = qm_target(theta[0] + 1, tau + 1, interval) - 1
+    others = sorted(support)
+    outs = []
+    for rest in compositions(tau - target, len(others)):
+        out = [0] * (d_star + d1)
+        out[0] = target
+        for j, c in zip(others, rest):
+            out[j] = c
+        outs.append(tuple(out))
+    return outs
+
+
+def misspecified_qm_distortion(tau: int, d0: int, d_star: int, d1: int, interval: int) -> float:
+    worst = 0.0
+    for theta in compositions(tau, d_star):
+        th = np.array(theta + (0,) * d1)
+        outs = np.array(misspecified_qm_outputs(theta, tau, d0, d_star, d1, interval))
+        worst = max(worst, float((0.5 * np.abs(outs - th).sum(axis=1) / tau).mean()))
+    return worst
+
+
+def test_sml_app_hd_qm_distortion_upper_bound() -> None:
+    """SML App. H-D: the printed upper bound ½ + ((d*+d̂₁*)⌊I/2⌋ − τ)/(2τ(d*+d̂₁*−1)) is exceeded
+    (τ = 3, d* = 3, d̂₀* = 2, d̂₁* = 1, I = 1: exact 2/3, from θ on the missed category; already the
+    known-category input θ = (0, 3, 0) gives 0.5 > 0.333); the bracket with Thm. 4's corrected
+    form, Δ(τ, d̂₀*+d̂₁*, I) <= Δ_QM <= Δ(τ, d*+d̂₁*, I), holds on every small case."""
+    exact = misspecified_qm_distortion(3, 2, 3, 1, 1)
+    printed_upper = qm_distortion_printed(3, 3 + 1, 1)
+    assert printed_upper == pytest.approx(1 / 3, abs=TOL)
+    assert exact == pytest.approx(2 / 3, abs=TOL)
+    theta = (0, 3, 0)
+    outs = np.array(misspecified_qm_outputs(theta, 3, 2, 3, 1, 1))
+    single = float((0.5 * np.abs(outs - np.array(theta + (0,))).sum(axis=1) / 3).mean())
+    assert single == pytest.approx(0.5, abs=TOL)
+    exceeded = total = 0
+    for tau in (2, 3, 4):
+        for d_star in (2, 3):
+            for d0 in range(1, d_star + 1):
+                for d1 in (0, 1, 2):
+                    if d0 + d1 < 2:
+                        continue
+                    for interval in range(1, tau + 2):
+                        ex = misspecified_qm_distortion(tau, d0, d_star, d1, interval)
+                        lo = qm_distortion_corrected(tau, d0 + d1, interval)
+                        hi = qm_distortion_corrected(tau, d_star + d1, interval)
+                        assert lo - TOL <= ex <= hi + TOL
+                        total += 1
+                        exceeded += ex > qm_distortion_printed(tau, d_star + d1, interval) + TOL
+    assert exceeded > total // 2
+
+
+def test_sml_prop5_qm_lower_bound_counterexample() -> None:
+    """SML Prop. 5 (QM): τ = 7, d* = 2, d̂₀* = 1, d̂₁* = 1, I = 4 (s = 8). Each secret value c has a single
+    input θ = (c, 7 − c), so SML = log Σ_θ' max_c P(θ'|θ_c) is computed exactly: log 2.5 = 0.916, below
+    the printed 'lower bound' log[⌊s/I⌋(1 + (τI − 2s)/(τI + 2s(d*+d̂₁*−2)))] = log 2.545 = 0.934."""
+    tau, d_star, d0, d1, interval = 7, 2, 1, 1, 4
+    s = tau + 1
+    dists = []
+    for c in range(tau + 1):
+        outs = misspecified_qm_outputs((c, tau - c), tau, d0, d_star, d1, interval)
+        dists.append({o: 1.0 / len(outs) for o in outs})
+    outputs = set().union(*dists)
+    sml = math.log(sum(max(dist.get(o, 0.0) for dist in dists) for o in outputs))
+    assert sml == pytest.approx(math.log(2.5), abs=TOL)
+    m = d_star - d0
+    assert m <= math.log(interval)  # first branch, k = m
+    printed = math.log((s // interval) * (1 + (tau * interval - 2 * s * m)
+                                          / (tau * interval + 2 * s * (d_star + d1 - 2))) ** m)
+    assert printed == pytest.approx(0.934, abs=1e-3)
+    assert printed > sml + 0.01
