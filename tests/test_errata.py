@@ -698,3 +698,118 @@ def test_sml_prop5_qm_lower_bound_counterexample() -> None:
                                           / (tau * interval + 2 * s * (d_star + d1 - 2))) ** m)
     assert printed == pytest.approx(0.934, abs=1e-3)
     assert printed > sml + 0.01
+
+
+# ---------------------------------------------------------------------------------------------
+# Smaller entries
+# ---------------------------------------------------------------------------------------------
+
+
+def test_put_theorem9_proof_summary_drops_the_j_equal_k_term() -> None:
+    """PUT Theorem 9, summary at the end of the proof: for (1−δ)D^(k−1) <= D < (1−δ)D^(k) it takes the min over
+    j <= k−1. P = (0.5, 0.3, 0.2), δ = 0.1, D = 0.4 (k = 2): summary log 2.5 = 0.916, LP optimum 0.8210 =
+    the j = 2 term log(0.5/0.22), which the theorem's own form (min over every j with D > (1−δ)D^(j−1)) keeps."""
+    P, delta, D = np.array([0.5, 0.3, 0.2]), 0.1, 0.4
+    summary = math.log(2 * (1 - D - delta) / D)
+    lp = put_eps_star(P, D, delta)
+    assert lp == pytest.approx(math.log(0.5 / (D - 0.9 * 0.2)), abs=1e-6)
+    assert lp == pytest.approx(put_theorem9_printed(P, D, delta), abs=1e-6)
+    assert summary > lp + 0.09
+
+
+def test_put_theorem13_dp_jump_at_threshold() -> None:
+    """PUT Theorem 13 (Theorem 9 at δ = 0): at D = D^(m−1) = 1 − P1 the printed value is log(P1/P2) > 0 for m = 2,
+    but the constant mechanism (every row = e_1) has DP loss 0 and distortion 1 − P1."""
+    P = np.array([0.6, 0.4])
+    D = 1 - P[0]
+    assert put_theorem9_printed(P, D, 0.0) == pytest.approx(math.log(1.5), abs=TOL)
+    assert put_min_distortion(P, 0.0, 0.0) == pytest.approx(D, abs=LP_TOL)
+
+
+def ml_min_distortion(P: np.ndarray, eps: float) -> float:
+    """D*_ML(P, ε): min Σ_x P_x(1 − Q(x|x)) s.t. Σ_y max_x Q(y|x) <= e^ε (epigraph LP)."""
+    m = len(P)
+    nv = m * m + m
+    c = np.zeros(nv)
+    for x in range(m):
+        c[x * m + x] = -P[x]
+    A_ub, b_ub = [], []
+    for x in range(m):
+        for y in range(m):
+            row = np.zeros(nv)
+            row[x * m + y] = 1.0
+            row[m * m + y] = -1.0
+            A_ub.append(row)
+            b_ub.append(0.0)
+    A_ub.append(np.concatenate([np.zeros(m * m), np.ones(m)]))
+    b_ub.append(math.exp(eps))
+    A_eq = np.zeros((m, nv))
+    for x in range(m):
+        A_eq[x, x * m:(x + 1) * m] = 1.0
+    res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(m), bounds=(0, None), method="highs")
+    assert res.status == 0
+    return 1.0 + res.fun
+
+
+def test_put_corollary15_last_interval() -> None:
+    """PUT Corollary 15: D*_ML = D^(m−k) + P_{k+1}(k − e^ε) on [log k, log(k+1)) holds for k <= m−1 (LP); at
+    k = m the printed formula needs the undefined P_{m+1}, and the LP gives 0 for ε >= log m."""
+    P = np.array([0.5, 0.3, 0.2])
+    m = len(P)
+    for k in range(1, m):
+        for eps in (math.log(k), math.log(k + 0.5), math.log(k + 0.999)):
+            formula = sum(P[k:]) + P[k] * (k - math.exp(eps))  # D^(m−k) = Σ_{j>k} P_j (0-based P[k:])
+            assert ml_min_distortion(P, eps) == pytest.approx(formula, abs=LP_TOL)
+    for eps in (math.log(m), math.log(m) + 0.5):
+        assert ml_min_distortion(P, eps) == pytest.approx(0.0, abs=LP_TOL)
+
+
+def test_pml_definition4_regions_stop_at_minus_log_max() -> None:
+    """PML Definition 4: the regions [ε_{k−1}, ε_k), k <= N−1, cover [0, −log max P), not [0, ε_max = −log min P).
+    P = (0.4, 0.2, 0.2, 0.2): they stop at 0.916 < 1.609. A column with zero set Z is feasible iff
+    ε >= −log P(Z^c); at ε in [−log max P, ε_max) a column with N−1 zeros is feasible (a region N)."""
+    P = np.array([0.4, 0.2, 0.2, 0.2])
+    N = len(P)
+    eps_k = [-math.log(P[:N - k].sum()) for k in range(N)]
+    assert eps_k[0] == pytest.approx(0.0, abs=TOL)
+    assert eps_k[N - 1] == pytest.approx(-math.log(P.max()), abs=TOL)
+    assert -math.log(P.min()) > eps_k[N - 1] + 0.6
+    eps = 1.0  # in [0.916, 1.609): in no printed region
+    col = np.array([1.0, 0.0, 0.0, 0.0])  # column with N − 1 zeros, proportional to 1 on x_1
+    leak = math.log(col.max() / (P @ col))
+    assert leak <= eps
+    for k in range(1, N):  # inside region k, a column with k zeros is infeasible, k − 1 zeros feasible
+        e = 0.5 * (eps_k[k - 1] + eps_k[k])
+        best_with = lambda z: -math.log(np.sort(P)[::-1][:N - z].sum())  # noqa: E731  best zero set of size z
+        assert best_with(k - 1) <= e < best_with(k)
+
+
+def test_pml_section6c1_empirical_mi_uses_m() -> None:
+    """PML §VI-C1: with counts f out of m the plug-in MI is Σ f(x,y)/m log(m f(x,y)/(f(x) f(y))); the printed
+    N in place of m does not vanish on exactly independent counts (m = 400: log(2/400) instead of 0)."""
+    joint = np.array([[60, 140], [60, 140]])  # exactly independent counts
+    m = joint.sum()
+    fx, fy = joint.sum(axis=1), joint.sum(axis=0)
+    plug_in = lambda scale: float(sum(joint[i, k] / m * math.log(scale * joint[i, k] / (fx[i] * fy[k]))  # noqa: E731
+                                      for i in range(2) for k in range(2)))
+    assert plug_in(m) == pytest.approx(0.0, abs=1e-12)
+    assert plug_in(2) == pytest.approx(math.log(2 / m), abs=1e-12)
+
+
+def test_sml_section5b_released_index_can_exceed_s() -> None:
+    """SML §V-B: R(k) = ⌊(k + ½)I⌋ + 1 for k <= ⌈s/I⌉ − 1 exceeds s for a partial last bin (s = 7, I = 3: R(2) = 8)."""
+    s, interval = 7, 3
+    printed = [math.floor((k + 0.5) * interval) + 1 for k in range(math.ceil(s / interval))]
+    assert printed[-1] == 8 > s
+    assert [qm_target(l, s, interval) for l in range(1, s + 1)] == [2, 2, 2, 5, 5, 5, 7]
+    # with the cap, QM's SML (τ = 6, d = 3) is log⌈s/I⌉: the output law depends on θ only through its bin,
+    # so every deterministic P_{Θ|G} gives the same sum Σ_θ' max_g P(θ'|θ_g)
+    tau, d = s - 1, 3
+    H = [tuple(h) for h in histograms(tau, d)]
+    laws = []
+    for c in range(tau + 1):
+        target = qm_target(c + 1, s, interval) - 1
+        outs = [h for h in H if h[0] == target]
+        laws.append({o: 1.0 / len(outs) for o in outs})
+    total = sum(max(law.get(o, 0.0) for law in laws) for o in H)
+    assert math.log(total) == pytest.approx(math.log(math.ceil(s / interval)), abs=TOL)
