@@ -813,3 +813,74 @@ def test_sml_section5b_released_index_can_exceed_s() -> None:
         laws.append({o: 1.0 / len(outs) for o in outs})
     total = sum(max(law.get(o, 0.0) for law in laws) for o in H)
     assert math.log(total) == pytest.approx(math.log(math.ceil(s / interval)), abs=TOL)
+
+
+def set_min_distortion(priors: list[np.ndarray], eps: float, delta: float) -> float:
+    """D*_δ(𝒫, ε): min over m×m Q of max_{P∈𝒫} Σ_x P_x(1 − Q(x|x)) under the pointwise (ε, δ) constraints."""
+    m = len(priors[0])
+    nv = m * m + 1
+    A_ub, b_ub = [], []
+    for a, b in itertools.permutations(range(m), 2):
+        for y in range(m):
+            row = np.zeros(nv)
+            row[a * m + y], row[b * m + y] = 1.0, -math.exp(eps)
+            A_ub.append(row)
+            b_ub.append(delta)
+    for P in priors:
+        row = np.zeros(nv)
+        for x in range(m):
+            row[x * m + x] = -P[x]
+        row[-1] = -1.0
+        A_ub.append(row)
+        b_ub.append(-1.0)
+    A_eq = np.zeros((m, nv))
+    for x in range(m):
+        A_eq[x, x * m:(x + 1) * m] = 1.0
+    c = np.zeros(nv)
+    c[-1] = 1.0
+    res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(m),
+                  bounds=[(0, 1)] * (m * m) + [(0, None)], method="highs")
+    assert res.status == 0
+    return res.fun
+
+
+def set_eps_star(priors: list[np.ndarray], D: float, delta: float) -> float:
+    if set_min_distortion(priors, 0.0, delta) <= D + 1e-12:
+        return 0.0
+    lo, hi = 0.0, 20.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if set_min_distortion(priors, mid, delta) <= D + 1e-12 else (mid, hi)
+    return hi
+
+
+def prop12_corrected(priors: list[np.ndarray], D: float, delta: float) -> float:
+    """Prop. 12 read with d(α₁, γ₂) including (m(α₁−δ) − 1 + δ)γ₂: one LP in (γ_P, γ₂, γ₃) per α₁, then a
+    1-D minimization over α₁ ∈ [1 − D, 1) (grid, then bounded refinement)."""
+    from scipy.optimize import minimize_scalar
+
+    m, K = len(priors[0]), len(priors)
+
+    def value(a1: float) -> float:
+        c = np.array([a1 - 1 + D] * K + [m * (a1 - delta) - 1 + delta, a1 - delta])
+        A = [-np.array([sum(P[m - j:]) for P in priors] + [j, 1.0]) for j in range(1, m)]
+        res = linprog(c, A_ub=np.array(A), b_ub=[-j for j in range(1, m)], bounds=(0, None), method="highs")
+        return math.log(max((m - 1) * (a1 - delta) - res.fun, 1e-300) / (1 - a1))
+
+    grid = np.linspace(1 - D, 1 - 1e-9, 201)
+    vals = [value(a) for a in grid]
+    i = int(np.argmin(vals))
+    r = minimize_scalar(value, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, 200)]), method="bounded",
+                        options={"xatol": 1e-12})
+    return max(0.0, min(r.fun, vals[i]))
+
+
+def test_put_prop12_reading_with_the_gamma2_term() -> None:
+    """PUT Prop. 12: 'd(α₁, γ₂) the optimal value of PV' is undefined; read with the γ₂ term of (12) it equals the
+    direct LP over 3×3 mechanisms with worst-case distortion (𝒫 = {(0.5,0.3,0.2), (0.6,0.25,0.15)}). The literal
+    reading (γ₂ >= 1 makes the LP 0) gives log(2(1−D−δ)/D), above the optimum at D = 0.4 (0.916 vs 0.821)."""
+    priors = [np.array([0.5, 0.3, 0.2]), np.array([0.6, 0.25, 0.15])]
+    for delta, D in [(0.1, 0.2), (0.1, 0.4), (0.05, 0.35), (0.05, 0.45)]:
+        assert prop12_corrected(priors, D, delta) == pytest.approx(set_eps_star(priors, D, delta), abs=1e-6)
+    literal = math.log(2 * (1 - 0.4 - 0.1) / 0.4)
+    assert literal > set_eps_star(priors, 0.4, 0.1) + 0.09
