@@ -884,3 +884,25 @@ def test_put_prop12_reading_with_the_gamma2_term() -> None:
         assert prop12_corrected(priors, D, delta) == pytest.approx(set_eps_star(priors, D, delta), abs=1e-6)
     literal = math.log(2 * (1 - 0.4 - 0.1) / 0.4)
     assert literal > set_eps_star(priors, 0.4, 0.1) + 0.09
+
+
+def test_put_theorem6_3_sum_runs_to_n() -> None:
+    """PUT Theorem 6(3)/7(3): ε̃_MI(Q_D) = −log min_{P,y} Σ_l ((m−1)(n−D)/D)^{−l} P(N_l(y)) with l up to n (the
+    Hamming distances on {1..m}^n), not m: for m = 2, n = 3 the printed sum to m drops the l = 3 term and
+    differs from the measured maximal information of Q_D(y|x) = (1 − D/n)^n A^{−d(x,y)}."""
+    m, n, D = 2, 3, 0.9
+    A = (m - 1) * (n - D) / D
+    tuples = list(itertools.product(range(m), repeat=n))
+    ham = np.array([[sum(u != v for u, v in zip(x, y)) for y in tuples] for x in tuples])
+    QD = (1 - D / n) ** n * A ** (-ham.astype(float))
+    assert np.allclose(QD.sum(axis=1), 1.0)
+    rng = np.random.default_rng(3)
+    for prior in (np.full(m ** n, 1.0 / m ** n), rng.dirichlet(np.ones(m ** n))):
+        measured = float(np.max(np.log(QD / (prior @ QD)[None, :])))
+
+        def closed(upper: int) -> float:
+            return -math.log(min(sum(A ** (-l) * prior[ham[:, y] == l].sum() for l in range(upper + 1))
+                                 for y in range(m ** n)))
+
+        assert closed(n) == pytest.approx(measured, abs=1e-12)
+        assert abs(closed(m) - measured) > 1e-3
