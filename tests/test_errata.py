@@ -615,6 +615,11 @@ def test_multisecret_prop_c1_ceiling_counterexample() -> None:
     assert printed == pytest.approx(0.2263, abs=1e-4)
     assert printed > math.sqrt(0.05)
     assert math.sqrt(2) * factor * eps < math.sqrt(0.05)
+    # Thm. 5.3 with β = d = 2 read as a ceiling, γ of eq. (9) on this grid: the same 0.2263 > 0.2236
+    pairs = [(a, b) for a, b in itertools.combinations(range(n), 2)]
+    gamma9 = min(0.5 * W2[a, b] / np.mean(np.abs(pts[a] - pts[b])) for a, b in pairs)
+    assert gamma9 == pytest.approx(math.sqrt(2) / 2, abs=TOL)
+    assert 2 * gamma9 * (math.ceil(1 / (1 - math.sqrt(1 - T))) - 1) * eps == pytest.approx(printed, abs=TOL)
 
 
 def compositions(total: int, parts: int) -> list[tuple[int, ...]]:
