@@ -41,43 +41,12 @@ def put_approx_dp_loss(Q: np.ndarray, delta: float, neighbours: list[tuple[int, 
 
 def put_min_distortion(P: np.ndarray, eps: float, delta: float) -> float:
     """D*_δ(P, ε): min Σ_x P_x (1 − Q(x|x)) over m×m Q with Q(y|x) − δ <= e^ε Q(y|x') (an LP)."""
-    m = len(P)
-    nv = m * m
-    idx = lambda x, y: x * m + y  # noqa: E731
-    c = np.zeros(nv)
-    for x in range(m):
-        c[idx(x, x)] = -P[x]
-    A_ub, b_ub = [], []
-    for a in range(m):
-        for b in range(m):
-            if a == b:
-                continue
-            for y in range(m):
-                row = np.zeros(nv)
-                row[idx(a, y)] = 1.0
-                row[idx(b, y)] = -math.exp(eps)
-                A_ub.append(row)
-                b_ub.append(delta)
-    A_eq = np.zeros((m, nv))
-    for x in range(m):
-        A_eq[x, x * m:(x + 1) * m] = 1.0
-    res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(m), bounds=(0, 1), method="highs")
-    assert res.status == 0
-    return 1.0 + res.fun
+    return set_min_distortion([P], eps, delta)
 
 
-def put_eps_star(P: np.ndarray, D: float, delta: float, hi: float = 20.0) -> float:
+def put_eps_star(P: np.ndarray, D: float, delta: float) -> float:
     """ε*_δ(P, D) by bisection on the non-increasing D*_δ(P, ε)."""
-    if put_min_distortion(P, 0.0, delta) <= D + 1e-12:
-        return 0.0
-    lo = 0.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if put_min_distortion(P, mid, delta) <= D + 1e-12:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return set_eps_star([P], D, delta)
 
 
 def put_theorem9_printed(P: np.ndarray, D: float, delta: float) -> float:
@@ -850,10 +819,11 @@ def set_min_distortion(priors: list[np.ndarray], eps: float, delta: float) -> fl
 
 
 def set_eps_star(priors: list[np.ndarray], D: float, delta: float) -> float:
+    """ε*_δ(𝒫, D) by bisection on the non-increasing D*_δ(𝒫, ε)."""
     if set_min_distortion(priors, 0.0, delta) <= D + 1e-12:
         return 0.0
     lo, hi = 0.0, 20.0
-    for _ in range(50):
+    for _ in range(60):
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if set_min_distortion(priors, mid, delta) <= D + 1e-12 else (mid, hi)
     return hi
