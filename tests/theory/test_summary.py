@@ -311,7 +311,7 @@ def test_prop_c1_as_printed_fails_for_a_sparse_prior():
     # Errata (Wang et al. Prop. C.1, γ = √2/2): prior uniform on the 8 Gaussians (μ, σ) = (i, π(i) + 1),
     # π = (3, 2, 6, 7, 0, 1, 5, 4), ε = (0.49, 0.49). Releasing N(3.5, 4.5²) always has union privacy
     # 2/8 and Δ = √(3.5² + 0.5²) = 3.536 (the LP optimum), below the printed 4.479; the corrected
-    # bound (γ = ½) is 3.200.
+    # bound (γ = ½) is [1/(1 − √0.75) − 1]·0.49 = 3.167.
     perm = np.array([3, 2, 6, 7, 0, 1, 5, 4])
     points = np.stack([np.arange(8), perm + 1.0], axis=1)
     space = ParameterSpace(points, lambda rows: rows, [0.49, 0.49], diagonal_gaussian_w2,
@@ -325,6 +325,7 @@ def test_prop_c1_as_printed_fails_for_a_sparse_prior():
     assert result.success and result.objective == pytest.approx(math.hypot(3.5, 0.5), abs=BOUND_ATOL)
     assert theory.gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
     assert theory.prop_c1_printed(T, space.tolerances) > 4.47 > result.objective
+    assert theory.prop_c1(T, space.tolerances) == pytest.approx(3.1674097914, abs=1e-9)
     assert theory.prop_c1(T, space.tolerances) < result.objective
 
 
