@@ -19,7 +19,7 @@ from scipy.special import rel_entr
 from ..priors import Prior
 from ..utility.information import mutual_information, mutual_information_expression
 from .base import PrivacyNotion
-from .capacity import HullMaximum, broadcast_row, hull_maximum
+from .capacity import ConcaveInPrior, HullMaximum, broadcast_row, hull_maximum
 from .epigraph import Epigraph
 from .sources import OnSourceSet
 
@@ -78,30 +78,42 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
 
 
 def worst_case_mutual_information(points: np.ndarray, matrix: np.ndarray) -> HullMaximum:
-    """``max_{P ∈ conv(points)} I(P; Q)`` bracketed by :func:`~mechdesign.privacy.capacity.hull_maximum`.
+    """``max_{P ∈ conv(points)} I(P; Q)`` bracketed by :func:`~mechdesign.privacy.capacity.hull_maximum`."""
+    return hull_maximum(HullMutualInformation(points, matrix))
 
-    The dual side is ``min_r max_k Σ_x P_k(x) Σ_y kl(Q[x, y], r_y)
-    = min_r max_k [−Σ_x P_k(x) H(Q[x]) − (P_k Q)·log r] − 1 + Σ_y r_y``.
-    """
-    entropies = -rel_entr(matrix, 1.0).sum(axis=1)  # H(Q[x, :])
-    reached = points @ matrix  # (k, y): P_k Q
-    used = reached.max(axis=0) > 0  # outputs no prior reaches carry r_y = 0
-    reached, constant = reached[:, used], -(points @ entropies)
 
-    def dual_bound(r: np.ndarray) -> float:
+class HullMutualInformation(ConcaveInPrior):
+    """``I(P; Q)`` over the hull of ``points``, with the variational form
+    ``min_r max_k [−Σ_x P_k(x) H(Q[x]) − (P_k Q)·log r] − 1 + Σ_y r_y``, i.e.
+    ``L_k(r) = −P_k·H(Q) − (P_k Q)·log r`` and ``c(r) = Σ_y r_y − 1`` (outputs no prior reaches are
+    dropped: they carry ``r_y = 0``)."""
+
+    def __init__(self, points: np.ndarray, matrix: np.ndarray) -> None:
+        super().__init__(points)
+        self.matrix = matrix
+        reached = points @ matrix  # (k, y): P_k Q
+        self.used = reached.max(axis=0) > 0
+        self.reached = reached[:, self.used]
+        self.constant = points @ rel_entr(matrix, 1.0).sum(axis=1)  # −P_k·H(Q[x, :])
+
+    def value(self, prior: np.ndarray) -> float:
+        return mutual_information(Prior(prior), self.matrix)
+
+    def expression(self, weights: cp.Variable) -> cp.Expression:
+        return cp.sum(cp.entr(weights @ self.reached)) + weights @ self.constant
+
+    def optimal_r(self, prior: np.ndarray) -> np.ndarray:
+        return prior @ self.matrix[:, self.used]
+
+    def linear(self, r: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
-            cross = -np.where(reached > 0, reached * np.log(r), 0.0).sum(axis=1)
-        return float(np.max(constant + cross) - 1.0 + r.sum())
+            return self.constant - np.where(self.reached > 0, self.reached * np.log(r), 0.0).sum(axis=1)
 
-    def dual(factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
-        shifted = constant - reached @ np.log(scale)  # r = scale ∘ factor
-        return cp.max(shifted - reached @ cp.log(factor)) - 1.0 + scale @ factor
+    def linear_expression(self, factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+        return self.constant - self.reached @ np.log(scale) - self.reached @ cp.log(factor)
 
-    return hull_maximum(
-        points,
-        primal=lambda prior: cp.sum(cp.entr(prior @ matrix)) - prior @ entropies,
-        at_prior=lambda prior: mutual_information(Prior(prior), matrix),
-        optimal_r=lambda prior: prior @ matrix[:, used],
-        dual=dual,
-        dual_bound=dual_bound,
-    )
+    def offset(self, r: np.ndarray) -> float:
+        return float(r.sum() - 1.0)
+
+    def offset_expression(self, factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+        return scale @ factor - 1.0

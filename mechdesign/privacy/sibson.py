@@ -24,7 +24,7 @@ from ..exceptions import InvalidBudgetError
 from ..mechanism import as_mechanism
 from ..priors import as_prior
 from .base import PrivacyNotion
-from .capacity import broadcast_row, hull_maximum
+from .capacity import ConcaveInPrior, broadcast_row, hull_maximum
 from .epigraph import Epigraph
 from .sources import OnSourceSet
 
@@ -110,27 +110,42 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
     def worst_case_norm_sum(self, matrix: np.ndarray) -> float:
         """``max_{P ∈ conv 𝒫} Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (for a set: the upper end of
         :func:`~mechdesign.privacy.capacity.hull_maximum`)."""
-        points, alpha = self.source_set.extreme_points, self.alpha
+        points = self.source_set.extreme_points
         if len(points) == 1:
-            return sibson_norm_sum(points[0], matrix, alpha)
+            return sibson_norm_sum(points[0], matrix, self.alpha)
+        return hull_maximum(SibsonNormSum(points, matrix, self.alpha)).upper
+
+
+class SibsonNormSum(ConcaveInPrior):
+    """``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` over the hull of ``points``, with the AM–GM variational form
+    ``L_k(r) = (1/α) Σ_y (P_k Q^α)_y r_y^{1−α}``, ``c(r) = (1 − 1/α) Σ_y r_y`` (outputs no prior reaches
+    are dropped: they carry ``r_y = 0``)."""
+
+    def __init__(self, points: np.ndarray, matrix: np.ndarray, alpha: float) -> None:
+        super().__init__(points)
+        self.matrix, self.alpha = matrix, alpha
         powered = points @ matrix**alpha  # (k, y): Σ_x P_k(x) Q[x, y]^α
-        used = powered.max(axis=0) > 0  # outputs no prior reaches carry r_y = 0
-        powered = powered[:, used]
+        self.used = powered.max(axis=0) > 0
+        self.powered = powered[:, self.used]
 
-        def dual_bound(r: np.ndarray) -> float:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                linear = np.where(powered > 0, powered * r ** (1.0 - alpha), 0.0).sum(axis=1)
-            return float(linear.max() / alpha + (1.0 - 1.0 / alpha) * r.sum())
+    def value(self, prior: np.ndarray) -> float:
+        return sibson_norm_sum(prior, self.matrix, self.alpha)
 
-        def dual(factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
-            weighted = powered * scale ** (1.0 - alpha)
-            return cp.max(weighted @ cp.power(factor, 1.0 - alpha)) / alpha + (1.0 - 1.0 / alpha) * scale @ factor
+    def expression(self, weights: cp.Variable) -> cp.Expression:
+        return cp.sum(cp.power(weights @ self.powered, 1.0 / self.alpha))
 
-        return hull_maximum(
-            points,
-            primal=lambda prior: cp.sum(cp.power(prior @ matrix**alpha, 1.0 / alpha)),
-            at_prior=lambda prior: sibson_norm_sum(prior, matrix, alpha),
-            optimal_r=lambda prior: (prior @ matrix[:, used] ** alpha) ** (1.0 / alpha),
-            dual=dual,
-            dual_bound=dual_bound,
-        ).upper
+    def optimal_r(self, prior: np.ndarray) -> np.ndarray:
+        return (prior @ self.matrix[:, self.used] ** self.alpha) ** (1.0 / self.alpha)
+
+    def linear(self, r: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.powered > 0, self.powered * r ** (1.0 - self.alpha), 0.0).sum(axis=1) / self.alpha
+
+    def linear_expression(self, factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+        return (self.powered * scale ** (1.0 - self.alpha)) @ cp.power(factor, 1.0 - self.alpha) / self.alpha
+
+    def offset(self, r: np.ndarray) -> float:
+        return float((1.0 - 1.0 / self.alpha) * r.sum())
+
+    def offset_expression(self, factor: cp.Variable, scale: np.ndarray) -> cp.Expression:
+        return (1.0 - 1.0 / self.alpha) * scale @ factor

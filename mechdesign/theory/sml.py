@@ -8,7 +8,10 @@ interval length and ``ε`` the RR parameter. Binomial coefficients are handled i
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
 ``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
 (:func:`qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
-``I`` (:func:`rr_qm_distortion_ratio_limit`).
+``I`` (:func:`rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
+(:func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
+exponent is ``log s`` / ``log I``: read as natural logs (as implemented) the gap can exceed 1; Prop. 6's
+proof uses base 2.
 """
 
 from __future__ import annotations
@@ -215,6 +218,11 @@ def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int)
     return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
 
 
+def _prop5_exponent(missing: int, count: int) -> float:
+    """Prop. 5's exponent ``k``: ``m`` if ``m <= log count``, else ``log count`` (natural log, as read)."""
+    return missing if missing <= math.log(count) else math.log(count)
+
+
 def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """Prop. 5 (App. H-B): lower bound on RR's SML under a mis-specified support, ``m = d* − d̂₀*``:
 
@@ -230,7 +238,7 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
         zeta = missing // values
         return math.log(values - (values - 1) * ((d0 + d1 + zeta - 1) / (tau + d0 + d1)) ** zeta)
     log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
-    k = missing if missing <= math.log(values) else math.log(values)
+    k = _prop5_exponent(missing, values)
     keep = math.log(values) + log_e - float(np.logaddexp(log_b, log_e))
     spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
     return float(np.logaddexp(keep, spread))
@@ -258,8 +266,73 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
         zeta = missing // size
         base = (d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)
         return max(0.0, math.log(values - (values - math.ceil(values / size)) * base**zeta))
-    k = missing if missing <= math.log(size) else math.log(size)
+    k = _prop5_exponent(missing, size)
     bins = values // size
     if bins == 0 or n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
         return 0.0
     return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))
+
+
+def rr_sml_bound_gap(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+    """``Δ_{RR,τ}`` of Prop. 6: the upper bound (Prop. 4, capped by the trivial ``log s`` that Prop. 6's
+    proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support."""
+    upper = min(rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1), math.log(as_positive_int(s, "s")))
+    return upper - rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
+
+
+def qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+    """``Δ_{QM,τ}`` of Prop. 6: App. I's upper bound (from Prop. 4; capped by ``log s``) minus Prop. 5's
+    *corrected* lower bound on QM's SML under a mis-specified support."""
+    upper = min(qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
+    return upper - qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
+
+
+def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
+    """``lim_{τ→∞} Δ_{RR,τ}`` (Prop. 6) for a secret with a fixed number ``s`` of values, ``m = d* − d̂₀*``.
+
+    For every finite ``ε``, ``r = (e^ε − 1)/C(τ + d − 1, d − 1) → 0`` (so Prop. 6's condition
+    ``e^ε − 1 <= C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)/s`` holds eventually) and ``(1 + (τ − k)/(τ + c))^k → 2^k``:
+
+    * ``m >= s``: both bounds tend to ``log s``; the limit is 0 (as stated);
+    * ``m < s``: ``min(m log 2, log s) − k log 2`` with Prop. 5's ``k`` (``m`` if ``m <= log s``, else
+      ``log s``): 0 for ``m <= log s``, ``min(m, log₂ s) log 2 − log 2 · log s`` above — which exceeds
+      Prop. 6's bound 1 once ``s >= 27`` and ``m >= log₂ s`` (Prop. 6's proof reads the exponent as
+      ``log₂ s``, ``2^{log s} = s``).
+    """
+    missing = _missing(d_star, d0, d1)
+    values = as_positive_int(s, "s")
+    if missing >= values:
+        return 0.0
+    return min(missing * math.log(2), math.log(values)) - _prop5_exponent(missing, values) * math.log(2)
+
+
+def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+    """``lim_{τ→∞} Δ_{QM,τ}`` (Prop. 6) for fixed ``s`` and ``1 <= I <= s``, ``m = d* − d̂₀*``.
+
+    The corrected count ``n = min(τI/(2s), τ − max_k(R(k) − 1))`` grows like ``τI/(2s)``, so:
+
+    * ``m >= I``: both bounds tend to ``log s``; the limit is 0 (as stated);
+    * ``m < I``: ``min(log⌈s/I⌉ + m log 2, log s) − log⌊s/I⌋ − k log 2`` with Prop. 5's ``k`` (``m`` if
+      ``m <= log I``, else ``log I``). For ``m <= log I`` it is at most ``log(⌈s/I⌉/⌊s/I⌋) <= log 2``
+      (0 if ``I`` divides ``s``), as stated; above it can exceed 0 although ``I`` divides ``s`` and
+      exceed 1 (again Prop. 6's proof uses ``2^{log I} = I``).
+    """
+    missing = _missing(d_star, d0, d1)
+    values, size = as_positive_int(s, "s"), as_positive_int(interval, "interval")
+    if size > values:
+        raise MechDesignError(f"interval must be at most s = {values}, got {interval!r}")
+    if missing >= size:
+        return 0.0
+    upper = min(math.log(math.ceil(values / size)) + missing * math.log(2), math.log(values))
+    return upper - math.log(values // size) - _prop5_exponent(missing, size) * math.log(2)
+
+
+def prop6_gap_limit_bound(s: int, d_star: int, d0: int, interval: int | None = None) -> float:
+    """Prop. 6 as printed: the claimed bound on ``lim_{τ→∞} Δ_τ`` — RR (``interval=None``): 1 if
+    ``m < s``, 0 if ``m >= s``; QM: 0 if ``m >= I`` or ``I`` divides ``s``, else 1."""
+    missing = _missing(d_star, d0, 0)
+    values = as_positive_int(s, "s")
+    if interval is None:
+        return 0.0 if missing >= values else 1.0
+    size = as_positive_int(interval, "interval")
+    return 0.0 if missing >= size or values % size == 0 else 1.0

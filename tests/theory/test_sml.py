@@ -15,11 +15,14 @@ from mechdesign.privacy.sml import measure_sml
 from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
 from mechdesign.theory.sml import (
     app_i_alpha,
+    prop6_gap_limit_bound,
     qm_distortion,
     qm_distortion_as_printed,
     qm_distortion_bounds,
     qm_robustness_gap_bound,
     qm_sml,
+    qm_sml_bound_gap,
+    qm_sml_bound_gap_limit,
     qm_sml_lower_bound,
     qm_sml_upper_bound,
     rr_distortion,
@@ -29,6 +32,8 @@ from mechdesign.theory.sml import (
     rr_qm_distortion_ratio_limit,
     rr_robustness_condition,
     rr_sml,
+    rr_sml_bound_gap,
+    rr_sml_bound_gap_limit,
     rr_sml_lower_bound,
     rr_sml_upper_bound,
 )
@@ -206,3 +211,77 @@ def test_prop5_printed_qm_lower_bound_is_violated():
     assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) == pytest.approx(math.log(2 * (1 + 12 / 44)), abs=1e-12)
     assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) > value + 0.01
     assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
+
+
+# --- Prop. 6: limits of the gaps between the SML bounds of Props. 4-5 --------------------------------
+
+#: Largest accepted distance of the bound gap at τ = 10^15 from its limit (it converges like C/τ, C up to ~3e3 here).
+PROP6_ATOL = 1e-9
+PROP6_CASES = [(s, d_star, d0, d1) for s in (2, 3, 8, 30) for d_star in (2, 4, 12) for d0 in (1, 2)
+               for d1 in (0, 1) if d0 + d1 >= 2 and d0 <= d_star]
+
+
+def _assert_converges(gaps, limit):
+    errors = [abs(gap - limit) for gap in gaps]
+    assert errors[-1] <= PROP6_ATOL, (gaps, limit)
+    assert all(later <= earlier + PROP6_ATOL for earlier, later in zip(errors, errors[1:])), errors
+
+
+@pytest.mark.parametrize("s, d_star, d0, d1", PROP6_CASES)
+def test_prop6_limits_match_the_bounds_at_growing_tau(s, d_star, d0, d1):
+    """SML paper, Prop. 6: the gap between Prop. 4's upper (capped by log s) and Prop. 5's lower bound,
+    evaluated in log space at τ = 10^3 … 10^15, tends to the closed-form limit (RR for several ε, QM
+    for every interval)."""
+    taus = [10**k for k in (3, 6, 9, 12, 15)]
+    for epsilon in (0.1, 1.0, 5.0):
+        _assert_converges([rr_sml_bound_gap(epsilon, tau, s, d_star, d0, d1) for tau in taus],
+                          rr_sml_bound_gap_limit(s, d_star, d0, d1))
+    for interval in range(1, s + 1):
+        _assert_converges([qm_sml_bound_gap(tau, s, interval, d_star, d0, d1) for tau in taus],
+                          qm_sml_bound_gap_limit(s, interval, d_star, d0, d1))
+
+
+def test_prop6_holds_as_stated_where_the_exponent_is_m():
+    """Prop. 6's statements hold on every case with m >= s (RR) / m >= I (QM), where the limit is 0,
+    and with m <= log s / m <= log I (Prop. 5's exponent k = m), where it is 0 (RR) and
+    log(⌈s/I⌉/⌊s/I⌋) <= log 2 (QM; 0 if I divides s)."""
+    for s in range(2, 41):
+        for missing in range(0, 45):
+            d_star, d0 = missing + 2, 2
+            if missing >= s or missing <= math.log(s):
+                limit = rr_sml_bound_gap_limit(s, d_star, d0, 0)
+                assert 0 <= limit <= prop6_gap_limit_bound(s, d_star, d0)
+                assert limit == 0.0
+            for interval in range(1, s + 1):
+                if missing >= interval or missing <= math.log(interval):
+                    limit = qm_sml_bound_gap_limit(s, interval, d_star, d0, 0)
+                    assert -1e-15 <= limit <= prop6_gap_limit_bound(s, d_star, d0, interval) + 1e-15
+                    assert limit == pytest.approx(0.0 if missing >= interval else
+                                                  math.log(math.ceil(s / interval) / (s // interval)), abs=1e-15)
+
+
+def test_prop6_fails_between_log_and_count():
+    """For log s < m < s (RR) and log I < m < I (QM), Prop. 5's exponent is log s / log I (natural log,
+    as implemented and checked against exact SML); the limit is then min(m, log₂ s) log 2 − log 2 · log s,
+    which exceeds Prop. 6's bound 1 for s = 30, m = 10 — also at finite τ — and QM's gap does not vanish
+    although I divides s (s = 8, I = 4, m = 2). Prop. 6's proof uses 2^{log s} = s, i.e. base 2."""
+    rr = rr_sml_bound_gap_limit(30, 12, 2, 0)
+    assert rr == pytest.approx(math.log(30) * (1 - math.log(2)), abs=1e-15)
+    assert rr > prop6_gap_limit_bound(30, 12, 2) + 0.04
+    assert rr_sml_bound_gap(1.0, 10**9, 30, 12, 2, 0) > 1.04
+    qm = qm_sml_bound_gap_limit(8, 4, 4, 2, 0)
+    assert qm == pytest.approx(math.log(8) - math.log(2) - math.log(4) * math.log(2), abs=1e-15)
+    assert prop6_gap_limit_bound(8, 4, 2, 4) == 0.0 and qm > 0.42
+    assert qm_sml_bound_gap(10**9, 8, 4, 4, 2, 0) > 0.42
+    assert qm_sml_bound_gap_limit(30, 30, 12, 2, 0) == pytest.approx(rr, abs=1e-15)
+
+
+def test_prop6_domain_errors():
+    with pytest.raises(MechDesignError, match="interval must be at most s = 4"):
+        qm_sml_bound_gap_limit(4, 5, 3, 2, 0)
+    with pytest.raises(MechDesignError, match="d0 <= d_star"):
+        rr_sml_bound_gap_limit(4, 2, 3, 0)
+    with pytest.raises(MechDesignError, match="s"):
+        prop6_gap_limit_bound(0, 3, 2)
+    with pytest.raises(MechDesignError, match="interval"):
+        prop6_gap_limit_bound(4, 3, 2, interval=0)
