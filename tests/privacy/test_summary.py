@@ -327,6 +327,9 @@ def test_lp_three_secrets_refuses_beyond_its_size_limits(monkeypatch):
     monkeypatch.setattr(summary, "MAX_BALL_SOLVES", 0)
     with pytest.raises(ProblemTooLargeError, match="more than 0 enclosing-ball solves"):
         LpNormPrivacy(small_space(1, n=8, d=3), 2, LP_TOLERANCE)
+    monkeypatch.setattr(summary, "MAX_COVER_CHECKS", 5)
+    with pytest.raises(ProblemTooLargeError, match="more than 5 coverability checks"):
+        LpNormPrivacy(small_space(1, n=8, d=3), 1, LP_TOLERANCE)
 
 
 @pytest.mark.parametrize("p", (2, 3))
