@@ -332,14 +332,14 @@ def test_lp_three_secrets_refuses_beyond_its_size_limits(monkeypatch):
         LpNormPrivacy(small_space(1, n=8, d=3), 1, LP_TOLERANCE)
 
 
-@pytest.mark.parametrize("p", (2, 3))
+@pytest.mark.parametrize("p", (1, 1.5, 2, 3))
 def test_lp_three_secrets_exact_tangency(p):
-    # 3–5 points exactly at ℓp distance ε_p = 0.7 of a centre that lies in their hull: the smallest
-    # enclosing radius is ε_p itself, so one guess (the centre) covers all of them. The conic solver's
-    # centre is up to ~1.3e-9 relative off (measured); ℓ2 is polished to the circumcentre of the
-    # farthest points, so the set is found every time.
+    # 3–5 points exactly at ℓp distance ε_p = 0.7 of a centre inside them: the smallest enclosing
+    # radius is ε_p itself, so one guess covers all of them. The conic solver's centre is up to
+    # ~1.3e-9 relative off (measured: 3–7 of 200 such sets fail the 1e-9 event slack for p = 1.5, 2, 3);
+    # the KKT polish makes every one found.
     rng = np.random.default_rng(3)
-    for _ in range(30):
+    for _ in range(100):
         directions = rng.normal(size=(rng.integers(3, 6), 3))
         directions -= directions.mean(axis=0)
         points = rng.uniform(-1, 1, 3) + 0.7 * directions / np.linalg.norm(directions, ord=p, axis=1)[:, None]
