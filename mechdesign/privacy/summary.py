@@ -61,7 +61,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import least_squares
 
-from .._validate import as_norm_order, as_positive_vector, as_probability_budget
+from .._validate import as_finite, as_norm_order, as_positive_vector, as_probability_budget
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
@@ -566,7 +566,8 @@ def worst_case_tradeoff(notion: SummaryStatisticPrivacy, thresholds: Any = None)
     ``Δ*(T) = min{t : value(t) ≤ T}`` for the returned step function. Thresholds default to every
     distinct distance (:func:`distortion_thresholds`).
     """
-    grid = distortion_thresholds(notion.space) if thresholds is None else np.asarray(thresholds, dtype=float)
+    grid = (distortion_thresholds(notion.space) if thresholds is None
+            else np.array([as_finite(t, "distortion threshold") for t in np.ravel(np.asarray(thresholds, dtype=object))]))
     values = np.array([minimum_privacy(notion, t)[0] for t in grid])
     return grid, values
 

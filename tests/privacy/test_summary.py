@@ -348,3 +348,13 @@ def test_lp_three_secrets_exact_tangency(p):
         sets, witnesses = maximal_coverable_sets(points, p, 0.7)
         assert sets == [tuple(range(len(points)))]
         assert lp_distances(witnesses[0], points, p).max() <= 0.7 * (1 + summary.EVENT_RTOL)
+
+
+def test_worst_case_tradeoff_rejects_non_numeric_or_infinite_thresholds():
+    notion = UnionPrivacy(ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2]))
+    with pytest.raises(MechDesignError, match="distortion threshold must be a number"):
+        worst_case_tradeoff(notion, ["a lot"])
+    with pytest.raises(MechDesignError, match="distortion threshold must be finite"):
+        worst_case_tradeoff(notion, [0.5, float("inf")])
+    grid, values = worst_case_tradeoff(notion, [0.5, 2.0])
+    assert grid.tolist() == [0.5, 2.0] and values[1] <= values[0]
