@@ -28,6 +28,7 @@ from typing import Any, Union
 import highspy
 import numpy as np
 from scipy import sparse
+from scipy.optimize import linprog
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
@@ -332,13 +333,36 @@ def _worst_overlap(candidates: np.ndarray, tau: int) -> int:
     """:func:`maxl_worst_overlap` without checks."""
     ceiling = candidates.max(axis=0)
     point = int(ceiling.min())
-    if point <= -(-tau // candidates.shape[0]) or _unsaturated_lower_bound(candidates, ceiling, tau) > point - 1 + BOUND_SLACK:
+    if (point <= -(-tau // candidates.shape[0])
+            or _unsaturated_lower_bound(candidates, ceiling, tau) > point - 1 + BOUND_SLACK * tau
+            or _chord_lower_bound(candidates, ceiling, tau) > point - 1 + BOUND_SLACK * tau):
         return point
     return min(point, _unsaturated_overlap(candidates, ceiling, tau))
 
 
-#: Margin by which the float lower bound must exceed ``point − 1`` to certify ``V = point`` (round-off guard).
+#: Margin (times ``τ``) by which a float lower bound must exceed ``point − 1`` to certify ``V = point``
+#: (guards round-off and the LP solver's tolerances, 1e-7).
 BOUND_SLACK = 1e-6
+
+
+def _chord_lower_bound(candidates: np.ndarray, ceiling: np.ndarray, tau: int) -> float:
+    """The LP ``min_x max_a Σ_j ρ_{aj} x_j`` over real ``x`` with ``Σ x = τ``, ``0 ≤ x_j ≤ m_j − 1``.
+
+    ``ρ_{aj} = min(m_j − 1, a_j)/(m_j − 1)``: the chord of the concave ``min(x_j, a_j)`` on ``[0, m_j − 1]``,
+    so the LP bounds the unsaturated overlap from below, per candidate (stronger than
+    :func:`_unsaturated_lower_bound`, which averages over candidates). ``τ`` if no such ``x`` exists.
+    """
+    used = np.flatnonzero(ceiling >= 2)
+    cap = ceiling[used] - 1
+    if cap.sum() < tau:
+        return float(tau)
+    rates = np.minimum(candidates[:, used], cap) / cap
+    k, n = rates.shape
+    result = linprog(np.r_[np.zeros(n), 1.0], A_ub=np.hstack([rates, -np.ones((k, 1))]), b_ub=np.zeros(k),
+                     A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[tau], bounds=np.c_[np.r_[np.zeros(n), 0.0],
+                                                                                  np.r_[cap, tau]],
+                     method="highs")
+    return float(result.fun) if result.status == 0 else -math.inf
 
 
 def _unsaturated_lower_bound(candidates: np.ndarray, ceiling: np.ndarray, tau: int) -> float:
