@@ -12,7 +12,9 @@
 
 Explicit :class:`~mechdesign.mechanism.Mechanism` s are built on a
 :class:`~mechdesign.tabular.HistogramSpace`; for spaces too large to enumerate (Adult: ``τ`` = 32,561),
-:func:`sample_randomized_response` and :func:`sample_quantization` draw outputs directly.
+:func:`sample_randomized_response` and :func:`sample_quantization` draw outputs directly, and
+:func:`sample_maxl` runs MaxL's greedy on :func:`maxl_candidates` with the exact worst case
+:func:`maxl_worst_overlap` (no enumeration of inputs; same seed → same release as :func:`histogram_maxl`).
 
 With a mis-specified support (§V-C1) a dataset with support ``Γ`` may be released on ``Γ̂* ∪ Γ``: pass
 ``estimated_support`` and each input ``θ`` is released among the outputs supported on
