@@ -467,7 +467,19 @@ def maxl_released_histograms(tau: int, d: int, category: int, interval: int, rng
 
 def sample_maxl(counts: Any, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
     """MaxL's release (SML paper, §VI-A) of the histogram ``counts``: its nearest (TV) element of
-    :func:`maxl_released_histograms` (the first in greedy order on ties), as :func:`histogram_maxl` does."""
+    :func:`maxl_released_histograms` (the first in greedy order on ties), as :func:`histogram_maxl` does.
+
+    Parameters
+    ----------
+    counts
+        The input histogram as integer counts (``τ = Σ counts``, ``d = len(counts)``).
+    category, interval
+        The secret category and the bin width ``I`` of MaxL's candidate set.
+    rng
+        Seed or Generator for the candidate draw; the same seed gives the same mechanism for every input.
+        For many inputs, call :func:`maxl_released_histograms` once and take each input's largest overlap
+        ``np.minimum(released, counts).sum(axis=1)`` (first on ties).
+    """
     data = _as_counts(counts)
     released = maxl_released_histograms(int(data.sum()), data.size, category, interval, rng)
     return released[int(np.argmax(np.minimum(released, data).sum(axis=1)))].copy()
