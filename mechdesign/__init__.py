@@ -64,6 +64,7 @@ from .utility import (
     maximize_mutual_information,
     maximize_sublinear_utility,
     mutual_information,
+    rate_distortion_at,
     rate_distortion_curve,
 )
 
@@ -127,6 +128,7 @@ __all__ = [
     "privacy_distortion",
     "privacy_distortion_curve",
     "randomized_response",
+    "rate_distortion_at",
     "rate_distortion_curve",
     "theta_star",
     "trace_curve",

@@ -10,7 +10,7 @@ from .information import (
     mutual_information,
     mutual_information_utility,
 )
-from .rate_distortion import RateDistortionPoint, rate_distortion_curve
+from .rate_distortion import RateDistortionPoint, rate_distortion_at, rate_distortion_curve
 
 __all__ = [
     "ColumnUtility",
@@ -25,5 +25,6 @@ __all__ = [
     "maximize_sublinear_utility",
     "mutual_information",
     "mutual_information_utility",
+    "rate_distortion_at",
     "rate_distortion_curve",
 ]

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_budget, as_cost_matrix
-from ..exceptions import ShapeMismatchError
+from .._validate import as_budget, as_cost_matrix, as_finite
+from ..exceptions import MechDesignError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
 from .distortion import hamming_cost
@@ -48,6 +48,11 @@ UNDERFLOW = 1e-100
 #: for the 26-point Zipf curves of benchmarks/rate_distortion.py, m = 4 / 16 / 64: 2,906 / 10,627 /
 #: 66,510 with 1e-6; 4,620 / 18,938 / 46,541 with 1e-3; 5,010 / 20,434 / 57,040 cold.
 WARM_START_MIX = 1e-6
+#: Largest slope searched by :func:`rate_distortion_at` (nats per unit distortion); beyond it the kernel
+#: ``e^{−s d}`` underflows for every off-minimum cost of order one.
+MAX_SLOPE = 700.0
+#: Bisection steps on the slope in :func:`rate_distortion_at`.
+SLOPE_STEPS = 200
 
 
 @dataclass(frozen=True)
@@ -155,3 +160,85 @@ def rate_distortion_curve(
         points[index] = point
         output = (1.0 - WARM_START_MIX) * (p @ point.mechanism.matrix) + WARM_START_MIX / matrix.shape[1]
     return [points[index] for index in range(len(values))]
+
+
+def _line_at(point: RateDistortionPoint, distortion: float) -> float:
+    """Blahut's dual lower bound of ``point`` moved to ``distortion``: ``R(D) >= −s D + b`` holds for every ``D``."""
+    return point.lower_bound + point.slope * (point.distortion - distortion)
+
+
+def rate_distortion_at(
+    prior: PriorLike, distortion: float, cost: Any = None, *, tolerance: float = 10 * GAP_TOL
+) -> RateDistortionPoint:
+    """``R(D)`` at a target distortion ``D``, with a mechanism reaching exactly ``D`` and a certified gap.
+
+    Bisection on the slope ``s`` brackets ``D`` between two Blahut–Arimoto points ``D(s_hi) <= D <=
+    D(s_lo)``; the returned mechanism mixes their channels to distortion exactly ``D`` (its rate is at
+    most the mix of their rates: mutual information is convex in the channel), and the lower bound is
+    the better of their two dual lines at ``D`` (each is a valid lower bound on the whole curve,
+    Blahut 1972, Theorem 8). Bisection stops when ``rate − lower_bound <= tolerance``.
+
+    Parameters
+    ----------
+    prior
+        The source distribution ``P``.
+    distortion
+        The target ``D``; at least ``Σ_x P(x) min_y d(x, y)``, the least reachable distortion.
+    cost
+        ``cost[x, y] = d(x, y)``; default Hamming on a square alphabet.
+    tolerance
+        Certified gap (nats) at which the bisection stops.
+
+    Returns
+    -------
+    RateDistortionPoint
+        ``distortion`` equal to the target (within round-off), ``rate`` and ``lower_bound`` bracketing
+        ``R(D)``; ``slope`` is the slope of the better dual line. For ``D >= min_y Σ_x P(x) d(x, y)`` the
+        rate is 0 (a constant mechanism).
+
+    Raises
+    ------
+    MechDesignError
+        When ``D`` is below the least reachable distortion (reported), or ``tolerance`` is not positive.
+    """
+    p = as_prior(prior).probabilities
+    matrix = _cost_for(p.size, cost)
+    target = as_finite(distortion, "distortion")
+    gap = as_budget(tolerance, "tolerance")
+    if gap <= 0:
+        raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
+    least = float(p @ matrix.min(axis=1))
+    if target < least - 1e-12:
+        raise MechDesignError(f"distortion {target:.12g} is below the least reachable distortion {least:.12g}")
+    constant_costs = p @ matrix
+    if target >= constant_costs.min():
+        constant = np.zeros(matrix.shape[1])
+        constant[int(np.argmin(constant_costs))] = 1.0
+        mechanism = Mechanism(np.tile(constant, (p.size, 1)))
+        return RateDistortionPoint(0.0, float(constant_costs.min()), 0.0, 0.0, mechanism, 0)
+    uniform = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+    low, high = _blahut_arimoto(p, matrix, 0.0, uniform), _blahut_arimoto(p, matrix, 1.0, uniform)
+    while high.distortion > target and high.slope < MAX_SLOPE:
+        low, high = high, _blahut_arimoto(p, matrix, min(2.0 * high.slope, MAX_SLOPE), uniform)
+    iterations = low.iterations + high.iterations
+    for _ in range(SLOPE_STEPS):
+        point = _mixed(p, matrix, target, low, high, iterations)
+        if point.gap <= gap or high.slope - low.slope <= 1e-15 * high.slope:
+            return point
+        middle = _blahut_arimoto(p, matrix, 0.5 * (low.slope + high.slope), p @ high.mechanism.matrix)
+        iterations += middle.iterations
+        low, high = (middle, high) if middle.distortion > target else (low, middle)
+    return _mixed(p, matrix, target, low, high, iterations)
+
+
+def _mixed(p: np.ndarray, cost: np.ndarray, target: float, low: RateDistortionPoint, high: RateDistortionPoint,
+           iterations: int) -> RateDistortionPoint:
+    """The mix of ``low`` (distortion ≥ target) and ``high`` (≤ target) reaching ``target``, certified."""
+    spread = low.distortion - high.distortion
+    weight = 1.0 if spread <= 0 else min(1.0, max(0.0, (target - high.distortion) / spread))
+    matrix = weight * low.mechanism.matrix + (1.0 - weight) * high.mechanism.matrix
+    mechanism = Mechanism(matrix / matrix.sum(axis=1, keepdims=True))
+    reached = float(p @ (mechanism.matrix * cost).sum(axis=1))
+    best = max((low, high), key=lambda point: _line_at(point, target))
+    lower = max(0.0, _line_at(best, target))
+    return RateDistortionPoint(best.slope, reached, mutual_information(p, mechanism), lower, mechanism, iterations)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from mechdesign import DesignProblem, ExpectedDistortion, MutualInformation, Prior
-from mechdesign.exceptions import InvalidBudgetError, ShapeMismatchError
-from mechdesign.utility.rate_distortion import GAP_TOL, rate_distortion_curve
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from mechdesign.utility.rate_distortion import GAP_TOL, rate_distortion_at, rate_distortion_curve
 
 #: Agreement with closed forms (the certified gap is GAP_TOL; round-off adds ~1e-15).
 CLOSED_FORM_ATOL = 1e-8
@@ -78,3 +78,54 @@ def test_bad_inputs_are_named():
         rate_distortion_curve([0.5, 0.5], [-1.0])
     with pytest.raises(ShapeMismatchError, match="3 rows"):
         rate_distortion_curve([0.5, 0.5], [1.0], np.ones((3, 3)))
+
+
+#: Certified gap asked of rate_distortion_at in these tests (its default).
+TARGET_GAP = 10 * GAP_TOL
+
+
+@pytest.mark.parametrize("m", [2, 4, 16])
+@pytest.mark.parametrize("fraction", [0.02, 0.3, 0.7, 0.99])
+def test_rate_at_a_target_distortion_matches_the_uniform_closed_form(m, fraction):
+    prior = np.full(m, 1.0 / m)
+    target = fraction * (1 - 1 / m)
+    point = rate_distortion_at(prior, target)
+    assert point.distortion == pytest.approx(target, abs=1e-12)
+    assert point.gap <= TARGET_GAP and point.lower_bound <= point.rate
+    assert point.rate == pytest.approx(erokhin_rate(prior, target), abs=CLOSED_FORM_ATOL)
+
+
+@pytest.mark.parametrize("cost", [None, [[0.0, 1.0, 4.0], [2.0, 0.5, 1.0], [3.0, 1.0, 0.0]],
+                                  [[0.0, 1.0], [1.0, 0.2], [2.0, 0.0]]], ids=["hamming", "general", "non-square"])
+def test_rate_at_a_target_distortion_matches_the_cvxpy_design(cost):
+    prior = Prior([0.5, 0.3, 0.2])
+    objective = ExpectedDistortion(prior, cost)
+    problem = DesignProblem([], MutualInformation(prior, objective.shape[1]), [objective])
+    least = float(prior.probabilities @ np.asarray(objective.cost).min(axis=1))
+    largest = float((prior.probabilities @ np.asarray(objective.cost)).min())
+    for target in np.linspace(least, largest, 6)[1:-1]:
+        point = rate_distortion_at(prior, target, cost)
+        assert point.gap <= TARGET_GAP
+        assert objective.value(point.mechanism) == pytest.approx(target, abs=1e-12)
+        result = problem.solve([], [target])
+        assert result.success
+        assert point.lower_bound - CONIC_ATOL <= result.objective <= point.rate + CONIC_ATOL
+        assert result.objective == pytest.approx(point.rate, abs=CONIC_ATOL)
+
+
+def test_rate_at_or_beyond_the_zero_rate_distortion_is_a_constant_mechanism():
+    prior = np.array([0.6, 0.3, 0.1])
+    point = rate_distortion_at(prior, 0.5)  # min_y Σ_x P(x) d(x, y) = 0.4 for Hamming
+    assert point.rate == 0.0 and point.distortion == pytest.approx(0.4, abs=1e-15)
+    assert np.allclose(point.mechanism.matrix, [[1, 0, 0]] * 3)
+
+
+def test_rate_at_a_target_distortion_bad_inputs():
+    with pytest.raises(MechDesignError, match="below the least reachable distortion 0"):
+        rate_distortion_at([0.5, 0.5], -0.1)
+    with pytest.raises(MechDesignError, match="least reachable distortion 0.5"):
+        rate_distortion_at([0.5, 0.5], 0.2, [[1.0, 2.0], [0.0, 3.0]])
+    with pytest.raises(MechDesignError, match="tolerance must be positive"):
+        rate_distortion_at([0.5, 0.5], 0.2, tolerance=0.0)
+    with pytest.raises(MechDesignError, match="distortion must be finite"):
+        rate_distortion_at([0.5, 0.5], float("inf"))
