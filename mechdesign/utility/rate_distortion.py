@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import as_budget, as_cost_matrix, as_finite
-from ..exceptions import MechDesignError, ShapeMismatchError
+from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
 from .distortion import hamming_cost
@@ -206,7 +206,7 @@ def rate_distortion_at(
     target = as_finite(distortion, "distortion")
     gap = as_budget(tolerance, "tolerance")
     if gap <= 0:
-        raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
+        raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
     least = float(p @ matrix.min(axis=1))
     if target < least - 1e-12:
         raise MechDesignError(f"distortion {target:.12g} is below the least reachable distortion {least:.12g}")

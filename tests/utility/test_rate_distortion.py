@@ -125,7 +125,7 @@ def test_rate_at_a_target_distortion_bad_inputs():
         rate_distortion_at([0.5, 0.5], -0.1)
     with pytest.raises(MechDesignError, match="least reachable distortion 0.5"):
         rate_distortion_at([0.5, 0.5], 0.2, [[1.0, 2.0], [0.0, 3.0]])
-    with pytest.raises(MechDesignError, match="tolerance must be positive"):
+    with pytest.raises(InvalidBudgetError, match="tolerance must be positive"):
         rate_distortion_at([0.5, 0.5], 0.2, tolerance=0.0)
     with pytest.raises(MechDesignError, match="distortion must be finite"):
         rate_distortion_at([0.5, 0.5], float("inf"))
