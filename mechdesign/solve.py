@@ -30,12 +30,9 @@ from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .privacy.base import BudgetParameter, PrivacyNotion
+from .result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL, Result, gap_tolerance, is_certified_optimal, optimality_gap
 from .utility.base import Objective
 
-#: Largest accepted excess of a measured privacy value over its budget (nats).
-BUDGET_ATOL = 1e-6
-#: Largest accepted excess of a limited quantity (e.g. distortion) over its limit.
-LIMIT_ATOL = 1e-7
 #: Outputs whose largest probability is at most this are solver round-off and are dropped.
 NEGLIGIBLE_MASS = 1e-7
 #: Mixing weights tried, in order, to repair a solution that misses a budget by round-off (a
@@ -59,107 +56,6 @@ _SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
 DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
     "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
 }
-
-
-@dataclass(frozen=True)
-class Result:
-    """The outcome of a design: the mechanism, its certificate, and how the solve went.
-
-    Attributes
-    ----------
-    mechanism
-        The optimal mechanism, or ``None`` when no solution was found.
-    objective
-        The objective's value *re-computed in numpy* for ``mechanism`` (``None`` without one).
-    status
-        ``"optimal"``, ``"optimal_inaccurate"``, ``"infeasible"``, ``"unbounded"``,
-        ``"inaccurate"`` (the solver claimed a solution that fails the independent measure) or
-        ``"solver_error"``.
-    success
-        ``True`` iff a mechanism was found and every measured value respects its budget/limit.
-    message
-        Human-readable explanation (the reason for a failure).
-    measured
-        Measured value of every privacy notion (by label), in nats.
-    budgets
-        The budget of every privacy notion (by label).
-    limits
-        The limit of every limited quantity (by label) and, in ``measured_limits``, its value.
-    max_violation
-        Largest violation of any cvxpy constraint by the raw solver output.
-    solver
-        Name of the solver used.
-    solve_time
-        Wall-clock seconds spent in ``problem.solve`` (canonicalization and solver).
-    iterations
-        Solver iterations, when the solver reports them.
-    smallest_feasible
-        When a limit made the problem infeasible: the smallest value of that limit any mechanism
-        within the budgets reaches.
-    """
-
-    mechanism: Mechanism | None
-    objective: float | None
-    status: str
-    success: bool
-    message: str
-    measured: Mapping[str, float] = field(default_factory=dict)
-    budgets: Mapping[str, float] = field(default_factory=dict)
-    limits: Mapping[str, float] = field(default_factory=dict)
-    measured_limits: Mapping[str, float] = field(default_factory=dict)
-    max_violation: float | None = None
-    solver: str = ""
-    solve_time: float = 0.0
-    iterations: int | None = None
-    smallest_feasible: float | None = None
-
-    @property
-    def certified(self) -> bool:
-        """Whether every measured privacy value is within its budget (tolerance ``BUDGET_ATOL``)."""
-        return self.mechanism is not None and all(
-            self.measured[label] <= budget + BUDGET_ATOL for label, budget in self.budgets.items()
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serializable dictionary (the mechanism as nested lists)."""
-        return {
-            "success": self.success,
-            "status": self.status,
-            "message": self.message,
-            "objective": self.objective,
-            "mechanism": None if self.mechanism is None else self.mechanism.matrix.tolist(),
-            "measured": dict(self.measured),
-            "budgets": dict(self.budgets),
-            "limits": dict(self.limits),
-            "measured_limits": dict(self.measured_limits),
-            "certified": self.certified,
-            "max_violation": self.max_violation,
-            "solver": self.solver,
-            "solve_time": self.solve_time,
-            "iterations": self.iterations,
-            "smallest_feasible": self.smallest_feasible,
-        }
-
-    def summary(self) -> str:
-        """A short multi-line report: status, objective, and budget vs measured for each notion."""
-        lines = [f"status: {self.status} ({'success' if self.success else 'FAILED'}) — {self.message}"]
-        if self.objective is not None:
-            lines.append(f"objective: {self.objective:.10g}")
-        for label, budget in self.budgets.items():
-            if label in self.measured:
-                verdict = "ok" if self.measured[label] <= budget + BUDGET_ATOL else "EXCEEDS"
-                lines.append(f"  {label}: budget {budget:.6g}, measured {self.measured[label]:.10g} [{verdict}]")
-            else:
-                lines.append(f"  {label}: budget {budget:.6g}")
-        for label, limit in self.limits.items():
-            if label in self.measured_limits:
-                lines.append(f"  {label}: limit {limit:.6g}, measured {self.measured_limits[label]:.10g}")
-            else:
-                lines.append(f"  {label}: limit {limit:.6g}")
-        if self.smallest_feasible is not None:
-            lines.append(f"smallest feasible limit: {self.smallest_feasible:.10g}")
-        lines.append(f"solver: {self.solver}, {self.solve_time:.3f} s, iterations: {self.iterations}")
-        return "\n".join(lines)
 
 
 def _unique_labels(items: Sequence[Any]) -> list[str]:
