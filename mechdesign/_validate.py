@@ -133,11 +133,12 @@ def as_finite(value: Any, name: str) -> float:
     return number
 
 
-def as_budget(value: Any, name: str = "epsilon") -> float:
-    """Validate a privacy budget: a finite number ≥ 0 (in nats)."""
+def as_budget(value: Any, name: str = "epsilon", *, infinite: bool = False) -> float:
+    """Validate a privacy budget: a number ≥ 0 (in nats), finite unless ``infinite`` allows ``math.inf``."""
     number = _as_real(value, name)
-    if number < 0 or math.isinf(number):
-        raise InvalidBudgetError(f"{name} must be a finite number >= 0, got {number!r}")
+    if number < 0 or (math.isinf(number) and not infinite):
+        kind = "a number >= 0 (or inf)" if infinite else "a finite number >= 0"
+        raise InvalidBudgetError(f"{name} must be {kind}, got {number!r}")
     return number
 
 

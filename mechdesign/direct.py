@@ -41,6 +41,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
+from .certificate import lp_lower_bound
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
 from .privacy.maximal_leakage import MaximalLeakage
@@ -67,7 +68,9 @@ class DirectSolution:
     value
         HiGHS's optimal value of ``Σ W∘Q``.
     lower_bound
-        The certified lower bound on the optimum (module docstring).
+        A certified lower bound on the optimum: :func:`~mechdesign.certificate.lp_lower_bound` at
+        HiGHS's row duals over the LP HiGHS holds, with implied column bounds (and for local DP also
+        the staircase bound of the module docstring, whichever is larger).
     iterations
         Simplex iterations of this solve.
     status
@@ -132,16 +135,27 @@ class WarmLinearProgram(ABC):
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         """Largest violation of the LP's constraints by ``matrix`` at budget ε."""
 
+    @abstractmethod
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        """Finite upper bounds every feasible point's columns satisfy (implied by the rows)."""
+
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
-        """A certified lower bound on the optimum from the row duals (``nan`` when none is known)."""
-        return math.nan
+        """A certified lower bound on the optimum from the row duals: the safe LP bound over the model
+        HiGHS holds (:func:`~mechdesign.certificate.lp_lower_bound`)."""
+        lp = self.highs.getLp()
+        matrix = sp.csc_matrix((np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
+                                np.asarray(lp.a_matrix_.start_)), shape=(lp.num_row_, lp.num_col_))
+        return lp_lower_bound(np.asarray(lp.col_cost_), matrix, np.asarray(lp.row_lower_), np.asarray(lp.row_upper_),
+                              np.asarray(lp.col_lower_), self._column_upper(epsilon), row_duals)
 
     def _set_costs(self, costs: np.ndarray) -> None:
         self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
 
-    def solve(self, epsilon: float) -> DirectSolution:
-        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve."""
+    def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve unless ``cold``."""
         self._set_budget(epsilon)
+        if cold:
+            self.highs.clearSolver()
         self.highs.run()
         if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             # A warm start can stall on tiny coefficients (e^ε − 1 = 1e-9 gave status "Unknown"):
@@ -201,7 +215,12 @@ class LdpLinearProgram(WarmLinearProgram):
         return values[:m][None, :] + math.expm1(epsilon) * values[m:m + n * m].reshape(n, m)
 
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
-        return staircase_lower_bound(self.weights, epsilon, row_duals[: self.weights.shape[0]])
+        return max(super()._lower_bound(row_duals, epsilon),
+                   staircase_lower_bound(self.weights, epsilon, row_duals[: self.weights.shape[0]]))
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        # c_y <= 1 (row sums), u[x, y] <= c_y, r_x = Σ_y u[x, y] <= Σ_y c_y <= 1.
+        return np.ones(self.highs.getNumCol())
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         return _stochastic_violation(matrix, (matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0)).max())
@@ -222,6 +241,10 @@ class MaximalLeakageLinearProgram(WarmLinearProgram):
         lower, upper = _unit_row_bounds(n, 0, k + 1)
         super().__init__(weights, matrix, lower, upper)
         self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(m)]))
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        # Q <= 1 (row sums); M <= e^ε (Σ M <= e^ε, M >= 0).
+        return np.concatenate([np.ones(self.weights.size), np.full(self.weights.shape[1], math.exp(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
         row = self.highs.getNumRow() - 1
@@ -263,6 +286,11 @@ class PmlLinearProgram(WarmLinearProgram):
         lower, upper = _unit_row_bounds(n, 2 * m, self.support.size * m)
         super().__init__(weights, matrix, lower, upper)
         self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(2 * m)]))
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        # Q <= 1 (row sums); z = P·Q <= 1; w = e^ε z <= e^ε.
+        m = self.weights.shape[1]
+        return np.concatenate([np.ones(self.weights.size + m), np.full(m, math.exp(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape

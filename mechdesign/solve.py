@@ -15,17 +15,19 @@ said.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 
 import cvxpy as cp
 import numpy as np
 
 from ._validate import as_budget, as_finite
+from .certificate import design_lower_bound
 from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
@@ -38,6 +40,12 @@ NEGLIGIBLE_MASS = 1e-7
 #: Mixing weights tried, in order, to repair a solution that misses a budget by round-off (a
 #: measure like ``log((Q[x,y] − δ) / Q[x',y])`` jumps to infinity when a zero entry comes out as 1e-10).
 REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
+#: Geometric bisection steps for a larger repair weight when those fail (an inaccurate solve): the
+#: result is then private but its gap, certified or not, says how far from optimal it is.
+REPAIR_BISECTION_STEPS = 40
+#: Largest constraint scale (``e^ε`` for most notions) a budget is solved at: beyond it, the budget
+#: is reduced to where it is reached (still within the budget asked; see DesignProblem's notes).
+MAX_CONSTRAINT_SCALE = 1e12
 #: LPs with at most this many mechanism entries go to HiGHS, larger ones to Clarabel
 #: (measured in benchmarks/ldp_formulations.py; see benchmarks/RESULTS.md).
 HIGHS_MAX_ENTRIES = 2_500
@@ -139,41 +147,91 @@ def certify_mechanism(
     the result's message.
     """
     problems = exceeded(matrix)
-    if problems:
-        for weight in REPAIR_WEIGHTS:
-            mixed = mix_with_constant(matrix, weight)
-            if not exceeded(mixed):
-                return mixed, [], (f"; solver round-off repaired by mixing weight {weight:g} of the "
-                                   "constant mechanism into the solution")
-    return matrix, problems, ""
+    if not problems:
+        return matrix, [], ""
+    for weight in REPAIR_WEIGHTS:
+        mixed = mix_with_constant(matrix, weight)
+        if not exceeded(mixed):
+            return mixed, [], (f"; solver round-off repaired by mixing weight {weight:g} of the "
+                               "constant mechanism into the solution")
+    if exceeded(mix_with_constant(matrix, 1.0)):
+        return matrix, problems, ""  # a limit the constant mechanism misses too: nothing to repair with
+    low, high = REPAIR_WEIGHTS[-1], 1.0  # the private weights form an interval up to 1 (convexity)
+    for _ in range(REPAIR_BISECTION_STEPS):
+        middle = math.sqrt(low * high)
+        low, high = (low, middle) if not exceeded(mix_with_constant(matrix, middle)) else (middle, high)
+    return mix_with_constant(matrix, high), [], (f"; the solver's point missed a budget ({problems[0]}): mixed "
+                                                  f"with weight {high:.3g} of the constant mechanism to make it private")
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """One solver run's raw outcome (before cleaning and certification)."""
+
+    status: str
+    matrix: np.ndarray | None
+    max_violation: float | None
+    iterations: int | None
+    solver: str
+    method: str
+    note: str = ""
+    bound: float | None = None  # a certified bound from the solver's own duals, in solved units
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A cleaned, re-measured solution of one attempt."""
+
+    attempt: _Attempt
+    mechanism: Mechanism | None
+    exceeded: list[str]
+    note: str
+
+    @property
+    def private(self) -> bool:
+        return self.mechanism is not None and not self.exceeded
 
 
 class DesignProblem:
-    """A compiled design problem: minimize (or maximize) an objective over mechanisms subject to
-    privacy budgets and limits on other quantities, re-solvable for new budgets and limits.
+    """A compiled design problem: minimize an objective over mechanisms subject to privacy budgets and
+    limits on other quantities, re-solvable for new budgets and limits, every answer certified.
 
     Parameters
     ----------
     notions
         Privacy notions (one or several); each gets a budget at :meth:`solve`.
     objective
-        What to optimize; its ``shape`` fixes the mechanism's shape.
+        What to minimize; its ``shape`` fixes the mechanism's shape.
     limits
-        Quantities to cap (objects with ``expression``, ``value`` and ``label``, e.g. a distortion
-        objective); each gets a limit value at :meth:`solve`.
+        Quantities to cap (objectives, e.g. a distortion); each gets a limit value at :meth:`solve`.
     solver
-        ``"highs"``, ``"clarabel"`` or ``"scs"``; default chosen by :func:`choose_solver`.
+        ``"highs"``, ``"clarabel"`` or ``"scs"``; by default chosen by :func:`choose_solver`, and a
+        solve that cannot be certified is retried with the other solvers. A named solver is used alone.
     solver_options
         Extra keyword arguments for the solver.
 
     Notes
     -----
-    An :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective under local ε-DP,
-    maximal leakage or PML (one prior) alone, without limits and with neither ``solver`` nor
-    ``solver_options`` given, is solved by the warm-started LP of :mod:`mechdesign.direct`
-    (HiGHS, no cvxpy); the result is certified the same way (for local DP the message also reports
-    an optimality gap certified by a dual bound). Problems whose estimated memory
-    exceeds :func:`available_memory` raise :class:`~mechdesign.exceptions.ProblemTooLargeError`.
+    How a budget is solved (``Result.method``):
+
+    * ``"unconstrained-optimum"`` — without limits, when the objective's unconstrained optimum (each
+      input to its cheapest output), or it mixed with a weight of the constant mechanism small enough
+      for the gap to be within :data:`~mechdesign.result.GAP_RTOL`, meets every budget: then it is
+      optimal, certified by the unconstrained optimum's value as the lower bound. This is how large
+      budgets (up to ``math.inf``, beyond what float64 ``e^ε`` can express) are solved.
+    * ``"direct-lp"`` — an :class:`~mechdesign.utility.distortion.ExpectedDistortion` under local
+      ε-DP, maximal leakage or PML (one prior) alone, without limits and without a named solver:
+      the warm-started LP of :mod:`mechdesign.direct` (HiGHS, no cvxpy), certified by the safe bound
+      at HiGHS's duals; a warm solve that is not certified is re-solved cold, then through cvxpy.
+    * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
+      :func:`~mechdesign.certificate.design_lower_bound`.
+
+    Costs are solved in units of the objective's :attr:`~mechdesign.utility.base.Objective.unit`
+    (and limits in theirs), so the scale of the cost never changes the answer. Budgets whose
+    constraint scale (e.g. ``e^ε``) exceeds :data:`MAX_CONSTRAINT_SCALE` are solved at the smaller
+    budget where it is reached (a mechanism within it is within the budget asked) and the message
+    says so. Problems whose estimated memory exceeds :func:`available_memory` raise
+    :class:`~mechdesign.exceptions.ProblemTooLargeError`.
     """
 
     def __init__(
@@ -194,117 +252,255 @@ class DesignProblem:
         self.objective = objective
         self.limits = list(limits)
         self.shape = tuple(objective.shape)
+        for notion in self.notions:
+            notion.check_shape(self.shape[0])
         for limit in self.limits:
             if tuple(limit.shape) != self.shape:
                 raise ShapeMismatchError(f"limit {limit.label} is on {limit.shape}, objective on {self.shape}")
+        if objective.sense != "minimize":
+            raise MechDesignError(
+                f"the design problem maximizes {objective.label}: maximizing a convex utility is not a convex "
+                "program (DCP); use the extreme-column LP of mechdesign.utility.information")
         self.notion_labels = _unique_labels(self.notions)
         self.limit_labels = _unique_labels(self.limits)
+        # Solved in units of the objective (and of each limit): the cost's scale never matters.
+        self.unit = objective.unit
+        self.solved_objective = objective.rescaled(1.0 / self.unit)
+        self.limit_units = [limit.unit for limit in self.limits]
+        self.solved_limits = [limit.rescaled(1.0 / unit) for limit, unit in zip(self.limits, self.limit_units)]
 
+        self.is_linear = all(n.is_linear for n in self.notions) and all(
+            o.is_linear for o in [objective, *self.limits]
+        )
+        self.named_solver = solver is not None
+        if solver is not None and (not isinstance(solver, str) or solver.lower() not in _SOLVER_NAMES):
+            raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
+        if solver_options is not None and not isinstance(solver_options, Mapping):
+            raise MechDesignError(f"solver_options must be a mapping of option names to values, got {solver_options!r}")
+        use_direct = (solver is None and solver_options is None
+                      and direct_program_class(self.notions, objective, self.limits) is not None)
+        self.solver = "highs" if use_direct else (solver or choose_solver(self.is_linear, int(np.prod(self.shape)))).lower()
+        self.user_solver_options = dict(solver_options or {})
+        self.what = (f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on "
+                     f"{self.shape[0]}×{self.shape[1]}")
+        self._problem: cp.Problem | None = None
+        if use_direct:
+            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * int(np.prod(self.shape)), self.what)
+            self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits)
+        else:
+            self.direct = None
+            self._build_cvxpy()
+
+    # --- the cvxpy problem (built only when it will be solved) --------------------------------------
+
+    @property
+    def problem(self) -> cp.Problem:
+        """The DPP-compiled cvxpy problem (built on first use; the direct LP path never needs it)."""
+        if self._problem is None:
+            self._build_cvxpy()
+        return self._problem
+
+    def _build_cvxpy(self) -> None:
         self.Q = cp.Variable(self.shape, nonneg=True, name="Q")
         self.budget_parameters: list[BudgetParameter] = [n.parameter() for n in self.notions]
         self.limit_parameters = [cp.Parameter(name=f"limit_{i}") for i in range(len(self.limits))]
         constraints = [cp.sum(self.Q, axis=1) == 1]
         for notion, parameter in zip(self.notions, self.budget_parameters):
             constraints += notion.constraints(self.Q, parameter)
-        constraints += [limit.expression(self.Q) <= p for limit, p in zip(self.limits, self.limit_parameters)]
-        sense = cp.Minimize if objective.sense == "minimize" else cp.Maximize
-        self.problem = cp.Problem(sense(objective.expression(self.Q)), constraints)
-        if not self.problem.is_dcp():
-            hint = (" (maximizing a convex utility is not a convex program: use the extreme-column LP "
-                    "of mechdesign.utility.information)" if objective.sense == "maximize" else "")
-            raise MechDesignError(f"the design problem for {objective.label} is not convex (DCP){hint}")
+        constraints += [limit.expression(self.Q) <= p for limit, p in zip(self.solved_limits, self.limit_parameters)]
+        problem = cp.Problem(cp.Minimize(self.solved_objective.expression(self.Q)), constraints)
+        if not problem.is_dcp():
+            raise MechDesignError(f"the design problem for {self.objective.label} is not convex (DCP)")
+        check_memory(BYTES_PER_NONZERO * estimated_nonzeros(problem), self.what)
+        self._problem = problem
 
-        self.is_linear = all(n.is_linear for n in self.notions) and all(
-            o.is_linear for o in [objective, *self.limits]
-        )
-        # Expected distortion under local DP, maximal leakage or PML goes to the warm-started direct LP
-        # of mechdesign.direct unless a solver or options are asked for explicitly.
-        use_direct = (solver is None and solver_options is None
-                      and direct_program_class(self.notions, objective, self.limits) is not None)
-        self.solver = ("highs" if use_direct
-                       else (solver or choose_solver(self.is_linear, self.Q.size)).lower())
-        if self.solver not in _SOLVER_NAMES:
-            raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
-        self.solver_options = {**DEFAULT_SOLVER_OPTIONS.get(self.solver, {}), **(solver_options or {})}
-        what = f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on {self.shape[0]}×{self.shape[1]}"
-        if use_direct:
-            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * self.Q.size, what)
-        else:
-            check_memory(BYTES_PER_NONZERO * estimated_nonzeros(self.problem), what)
-        self.direct = direct_program(self.notions, objective, self.limits) if use_direct else None
+    # --- solving ------------------------------------------------------------------------------------
 
     def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
-        """Solve for the given budgets (one per notion, nats) and limit values (one per limit)."""
-        budget_values = self._as_values(budgets, self.notion_labels, "budget", as_budget)
+        """Solve for the given budgets (one per notion, nats; ``math.inf`` allowed) and limit values."""
+        budget_values = self._as_values(budgets, self.notion_labels, "budget",
+                                        lambda value, name: as_budget(value, name, infinite=True))
         limit_values = self._as_values(limits, self.limit_labels, "limit", as_finite)
-        for parameter, budget in zip(self.budget_parameters, budget_values):
-            parameter.set(budget)
-        for parameter, value in zip(self.limit_parameters, limit_values):
-            parameter.value = value
         budget_map = dict(zip(self.notion_labels, budget_values))
         limit_map = dict(zip(self.limit_labels, limit_values))
-
         start = time.perf_counter()
+        solved, capped_note = self._solvable_budgets(budget_values)
+        shortcut = None if self.limits else self._unconstrained_optimum(budget_values)
+        if shortcut is not None:
+            matrix, bound, note = shortcut
+            return self._result(matrix, bound, "optimal", True, note, "unconstrained-optimum", "", budget_map,
+                                limit_map, start)
+        solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
+        candidates: list[_Candidate] = []
+        best_bound, bound_note = -math.inf, ""
+        for run in self._attempts():
+            attempt = run(solved, solved_limits)
+            candidate = self._candidate(attempt, budget_map, limit_map)
+            candidates.append(candidate)
+            if not candidate.private:
+                continue
+            value = self.solved_objective.value(candidate.mechanism)
+            bound = attempt.bound
+            if bound is None or not is_certified_optimal(value, bound):
+                certified, bound_note = design_lower_bound(
+                    self.solved_objective, list(zip(self.notions, solved)),
+                    list(zip(self.solved_limits, solved_limits)), candidate.mechanism.matrix,
+                    target=value - gap_tolerance(value))
+                bound = max(bound if bound is not None else -math.inf,
+                            certified if certified is not None else -math.inf)
+            if capped_note:  # a bound at the smaller budget is no bound at the budget asked
+                bound = self._unconstrained_value()
+            best_bound = max(best_bound, bound)
+            if is_certified_optimal(self._best_value(candidates), best_bound):
+                break
+        return self._assemble(candidates, best_bound, bound_note, capped_note, budget_map, limit_map, start)
+
+    def _attempts(self) -> list[Callable[[list[float], list[float]], _Attempt]]:
+        """The solver runs to try in turn until one is certified: the default path first, then cold or
+        other solvers (unless a solver was named)."""
         if self.direct is not None:
-            status, raw, max_violation, iterations, note = self._run_direct(budget_values[0])
-        else:
-            status, raw, max_violation, iterations, note = self._run_cvxpy()
-        common = dict(budgets=budget_map, limits=limit_map, solver=self.solver,
-                      solve_time=time.perf_counter() - start, iterations=iterations)
-        if status == "solver_error":
-            return Result(None, None, "solver_error", False, note, **common)
-        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or raw is None:
-            return self._failure(status, budget_values, common)
+            return [lambda b, l: self._run_direct(b[0], cold=False), lambda b, l: self._run_direct(b[0], cold=True),
+                    lambda b, l: self._run_cvxpy("clarabel", b, l)]
+        others = [] if self.named_solver else [s for s in ("clarabel", "highs") if s != self.solver
+                                                 and (self.is_linear or s != "highs")]
+        return [lambda b, l, s=solver: self._run_cvxpy(s, b, l) for solver in [self.solver, *others]]
 
-        matrix, exceeded, repair_note = certify_mechanism(
-            clean_mechanism(raw), lambda m: self._exceeded(m, budget_map, limit_map))
-        mechanism = Mechanism(matrix)
-        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
-        measured_limits = {label: o.value(mechanism) for label, o in zip(self.limit_labels, self.limits)}
-        if exceeded:
-            message = f"{self.solver} reported {status} but the mechanism fails: " + "; ".join(exceeded)
-            status, success = "inaccurate", False
-        else:
-            success = True
-            message = ("optimal; every budget re-measured and respected" if status == cp.OPTIMAL else
-                       "solver reported reduced accuracy; every budget re-measured and respected") + note + repair_note
-        return Result(mechanism, self.objective.value(mechanism), status, success, message, measured,
-                      max_violation=max_violation, measured_limits=measured_limits, **common)
+    def _solvable_budgets(self, budgets: list[float]) -> tuple[list[float], str]:
+        """Budgets capped where a notion's constraint scale would exceed :data:`MAX_CONSTRAINT_SCALE`."""
+        solved, capped = [], []
+        for notion, label, budget in zip(self.notions, self.notion_labels, budgets):
+            if math.isfinite(budget):
+                notion.scaled_budget(budget)  # the notion's own validation (e.g. a probability in [0, 1])
+            cap = notion.budget_from_scaled(MAX_CONSTRAINT_SCALE)
+            if budget > cap:
+                capped.append(f"{label} budget {budget:g} solved at {cap:.6g}")
+            solved.append(min(budget, cap))
+        note = ("; " + ", ".join(capped) + " (its constraint scale would exceed float64's accurate range; a "
+                "mechanism within the smaller budget is within the one asked)") if capped else ""
+        return solved, note
 
-    def _run_cvxpy(self) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
-        """Solve the compiled cvxpy problem: status, raw ``Q``, largest violation, iterations, note."""
+    def _unconstrained_value(self) -> float:
+        optimum = self.solved_objective.unconstrained_optimum()
+        return -math.inf if optimum is None else self.solved_objective.value(optimum)
+
+    def _unconstrained_optimum(self, budgets: list[float]) -> tuple[np.ndarray, float, str] | None:
+        """The objective's unconstrained optimum, or its smallest certified mix with the constant
+        mechanism, if it meets every budget (class notes); ``None`` otherwise."""
+        optimum = self.solved_objective.unconstrained_optimum()
+        if optimum is None:
+            return None
+        floor = self.solved_objective.value(optimum)
+        if self._private(optimum, budgets):
+            return optimum, floor, ("the unconstrained optimum (every input to its cheapest output) meets every "
+                                    "budget: optimal, gap 0")
+        spread = self.solved_objective.value(mix_with_constant(optimum, 1.0)) - floor
+        if not spread > 0:
+            return None
+        weight = gap_tolerance(floor) / spread
+        if weight >= 1.0 or not self._private(mix_with_constant(optimum, weight), budgets):
+            return None
+        while self._private(mix_with_constant(optimum, weight / 2.0), budgets) and weight > 1e-300:
+            weight /= 2.0
+        return (mix_with_constant(optimum, weight), floor,
+                f"the unconstrained optimum mixed with weight {weight:.3g} of the constant mechanism meets every "
+                "budget and is within the gap tolerance of the unconstrained optimum")
+
+    def _private(self, matrix: np.ndarray, budgets: list[float]) -> bool:
+        return all(n.measure(matrix) <= b for n, b in zip(self.notions, budgets))
+
+    def _run_cvxpy(self, solver: str, budgets: list[float], limits: list[float]) -> _Attempt:
+        """Solve the compiled cvxpy problem with ``solver`` at (solvable) budgets and (solved-unit) limits."""
+        problem = self.problem
+        for parameter, budget in zip(self.budget_parameters, budgets):
+            parameter.set(budget)
+        for parameter, value in zip(self.limit_parameters, limits):
+            parameter.value = value
+        options = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **self.user_solver_options}
         try:
             with warnings.catch_warnings():
                 # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
                 warnings.simplefilter("ignore", UserWarning)
                 # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
                 warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-                self.problem.solve(solver=_SOLVER_NAMES[self.solver], **self.solver_options)
+                problem.solve(solver=_SOLVER_NAMES[solver], **options)
         except cp.error.SolverError as exc:
-            return "solver_error", None, None, None, f"{self.solver} failed: {exc}"
+            return _Attempt("solver_error", None, None, None, solver, "cvxpy", f"{solver} failed: {exc}")
         except ValueError as exc:
             # cvxpy raises "Cannot unpack invalid solution" when the solver ends with an unknown status
             # (seen with HiGHS on near-degenerate LPs): a failed solve, not an input error.
             if "invalid solution" not in str(exc):
                 raise
-            return "solver_error", None, None, None, f"{self.solver} ended without a usable solution: {exc}"
-        iterations = getattr(self.problem.solver_stats, "num_iters", None)
-        if self.Q.value is None:
-            return self.problem.status, None, None, iterations, ""
-        max_violation = max(float(np.max(c.violation())) for c in self.problem.constraints)
-        return self.problem.status, self.Q.value, max_violation, iterations, ""
+            return _Attempt("solver_error", None, None, None, solver, "cvxpy",
+                            f"{solver} ended without a usable solution: {exc}")
+        iterations = getattr(problem.solver_stats, "num_iters", None)
+        matrix = self.Q.value
+        if matrix is None or not np.all(np.isfinite(matrix)):
+            return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
+        max_violation = max(float(np.max(c.violation())) for c in problem.constraints)
+        return _Attempt(problem.status, matrix, max_violation, iterations, solver, "cvxpy")
 
-    def _run_direct(self, budget: float) -> tuple[str, np.ndarray | None, float | None, int | None, str]:
-        """Solve the warm-started LP of :mod:`mechdesign.direct` (same outputs as :meth:`_run_cvxpy`)."""
-        solution = self.direct.solve(budget)
-        if solution.matrix is None:
-            return "solver_error", None, None, solution.iterations, f"highs returned status {solution.status!r}"
-        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct)"
-        if not np.isnan(solution.lower_bound):
-            note += (f", optimality gap {solution.value - solution.lower_bound:.1e} certified by the staircase "
-                     "dual bound")
-        return (cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
-                solution.iterations, note)
+    def _run_direct(self, budget: float, cold: bool) -> _Attempt:
+        """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
+        solution = self.direct.solve(budget, cold=cold)
+        if solution.matrix is None or not np.all(np.isfinite(solution.matrix)):
+            return _Attempt("solver_error", None, None, solution.iterations, "highs", "direct-lp",
+                            f"highs returned status {solution.status!r}")
+        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct{', cold start' if cold else ''})"
+        return _Attempt(cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
+                        solution.iterations, "highs", "direct-lp", note, solution.lower_bound)
+
+    def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
+        if attempt.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or attempt.matrix is None:
+            return _Candidate(attempt, None, [], "")
+        matrix, exceeded, repair_note = certify_mechanism(
+            clean_mechanism(attempt.matrix), lambda m: self._exceeded(m, budgets, limits))
+        return _Candidate(attempt, Mechanism(matrix), exceeded, repair_note)
+
+    def _best_value(self, candidates: list[_Candidate]) -> float | None:
+        """The least solved objective of the private candidates (``None`` if there is none)."""
+        values = [self.solved_objective.value(c.mechanism) for c in candidates if c.private]
+        return min(values) if values else None
+
+    def _assemble(self, candidates: list[_Candidate], bound: float, bound_note: str, capped_note: str,
+                  budgets: dict[str, float], limits: dict[str, float], start: float) -> Result:
+        private = [c for c in candidates if c.private]
+        if private:
+            best = min(private, key=lambda c: self.solved_objective.value(c.mechanism))
+            value = self.solved_objective.value(best.mechanism)
+            optimal = is_certified_optimal(value, bound)
+            tries = f" after {len(candidates)} attempts" if len(candidates) > 1 else ""
+            if optimal:
+                note = f"optimal (gap within {GAP_RTOL:g} relative); every budget re-measured and respected{tries}"
+            else:
+                reason = bound_note or (f"the best lower bound found leaves a gap of {value - bound:.3g}"
+                                        if math.isfinite(bound) else "no lower bound could be computed")
+                note = f"suboptimal: {reason}; every budget re-measured and respected{tries}"
+            return self._result(best.mechanism.matrix, bound if math.isfinite(bound) else None,
+                                "optimal" if optimal else "suboptimal", True,
+                                note + best.attempt.note + best.note + capped_note, best.attempt.method,
+                                best.attempt.solver, budgets, limits, start, best.attempt)
+        claimed = [c for c in candidates if c.mechanism is not None]
+        if claimed:
+            last = claimed[-1]
+            message = (f"{last.attempt.solver} reported {last.attempt.status} but the mechanism fails: "
+                       + "; ".join(last.exceeded))
+            return self._result(last.mechanism.matrix, None, "inaccurate", False, message, last.attempt.method,
+                                last.attempt.solver, budgets, limits, start, last.attempt)
+        return self._failure(candidates[-1].attempt, candidates, budgets, limits, start)
+
+    def _result(self, matrix: np.ndarray, bound: float | None, status: str, success: bool, message: str,
+                method: str, solver: str, budgets: dict[str, float], limits: dict[str, float], start: float,
+                attempt: _Attempt | None = None) -> Result:
+        """A :class:`Result` in the caller's units (objective re-computed with the original objective)."""
+        mechanism = Mechanism(matrix)
+        objective = self.objective.value(mechanism)
+        bound = None if bound is None else bound * self.unit
+        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
+        measured_limits = {label: q.value(mechanism) for label, q in zip(self.limit_labels, self.limits)}
+        return Result(mechanism, objective, status, success, message, measured, budgets, limits, measured_limits,
+                      None if attempt is None else attempt.max_violation, solver, time.perf_counter() - start,
+                      None if attempt is None else attempt.iterations, None, bound,
+                      optimality_gap(objective, bound), method)
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
@@ -315,30 +511,41 @@ class DesignProblem:
                 problems.append(f"{label} measured {value:.9g} > budget {budgets[label]:.9g}")
         for label, quantity in zip(self.limit_labels, self.limits):
             value = quantity.value(matrix)
-            if value > limits[label] + LIMIT_ATOL:
+            if value > limits[label] + LIMIT_ATOL * max(1.0, abs(limits[label])):
                 problems.append(f"{label} = {value:.9g} > limit {limits[label]:.9g}")
         return problems
 
-    def _failure(self, status: str, budget_values: list[float], common: dict[str, Any]) -> Result:
-        if status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
-            smallest = self._smallest_feasible_limit(budget_values)
-            message = "infeasible: no mechanism meets every budget and limit"
-            if smallest is not None:
+    def _failure(self, attempt: _Attempt, candidates: list[_Candidate], budgets: dict[str, float],
+                 limits: dict[str, float], start: float) -> Result:
+        """No attempt gave a mechanism: infeasible only when proven, never unbounded (the objectives here
+        are bounded below); otherwise a solver error naming every attempt."""
+        common = dict(budgets=budgets, limits=limits, solver=attempt.solver, solve_time=time.perf_counter() - start,
+                      iterations=attempt.iterations, method=attempt.method)
+        statuses = "; ".join(f"{c.attempt.solver} ({c.attempt.method}): {c.attempt.status}"
+                             + (f" — {c.attempt.note}" if c.attempt.note else "") for c in candidates)
+        if any(c.attempt.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE) for c in candidates) and self.limits:
+            smallest = self._smallest_feasible_limit(list(budgets.values()))
+            if smallest is not None and len(self.limits) == 1:
                 label = self.limit_labels[0]
-                message = (f"infeasible: {label} limit {common['limits'][label]:.9g} is below the smallest "
-                           f"value {smallest:.9g} any mechanism within the budgets reaches")
-            return Result(None, None, "infeasible", False, message, smallest_feasible=smallest, **common)
-        if status in (cp.UNBOUNDED, cp.UNBOUNDED_INACCURATE):
-            return Result(None, None, "unbounded", False, "the objective is unbounded", **common)
-        return Result(None, None, "solver_error", False, f"{self.solver} returned status {status!r}", **common)
+                if smallest.bound is not None and smallest.bound > limits[label] + LIMIT_ATOL * max(1.0, abs(limits[label])):
+                    message = (f"infeasible: {label} limit {limits[label]:.9g} is below the smallest value "
+                               f"{smallest.objective:.9g} any mechanism within the budgets reaches (certified lower "
+                               f"bound {smallest.bound:.9g})")
+                    return Result(None, None, "infeasible", False, message, smallest_feasible=smallest.objective,
+                                  **common)
+        return Result(None, None, "solver_error", False,
+                      f"no solver attempt gave a usable solution ({statuses}); every notion admits the constant "
+                      "mechanism, so this is a solver failure, not infeasibility", **common)
 
-    def _smallest_feasible_limit(self, budget_values: list[float]) -> float | None:
-        """With a single limit, the least value of the limited quantity within the budgets."""
+    def _smallest_feasible_limit(self, budget_values: list[float]) -> Result | None:
+        """With a single limit, the least value of the limited quantity within the budgets (certified)."""
         if len(self.limits) != 1:
             return None
-        relaxed = DesignProblem(self.notions, self.limits[0], solver=self.solver, solver_options=self.solver_options)
+        relaxed = DesignProblem(self.notions, self.limits[0],
+                                solver=self.solver if self.named_solver else None,
+                                solver_options=self.user_solver_options or None)
         result = relaxed.solve(budget_values)
-        return result.objective if result.success else None
+        return result if result.success else None
 
     @staticmethod
     def _as_values(values: Any, labels: list[str], kind: str, validate: Callable[[Any, str], float]) -> list[float]:

@@ -33,7 +33,7 @@ def test_design_infeasible_cap_exits_1(capsys):
 
 def test_design_bad_input_exits_2(capsys):
     assert main(["design", "--epsilon", "-1", "--n", "3"]) == 2
-    assert "budget for dp must be a finite number >= 0, got -1.0" in capsys.readouterr().err
+    assert "budget for dp must be a number >= 0 (or inf), got -1.0" in capsys.readouterr().err
     assert main(["design", "--notion", "approx-dp", "--epsilon", "1", "--n", "2"]) == 2
     assert "needs --delta" in capsys.readouterr().err
     assert main(["design", "--epsilon", "1", "--prior", "0.5,0.6"]) == 2

@@ -12,15 +12,19 @@ coincide for δ = 0 (pure DP).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from .._validate import as_delta
 from ..exceptions import MechDesignError
+from ..relaxation import LinearRelaxation, pairwise_rows
 from .base import PrivacyNotion
-from .dp import column_min_variable
+from .dp import column_min_variable, dp_rows
 from .neighbours import OnNeighbours
 
 Variant = Literal["pointwise", "hockey_stick"]
@@ -101,6 +105,22 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
             return constraints + [Q <= scaled * column_min[None, :] + self.delta]
         first, second = self.neighbours.ordered_pairs(Q.shape[0])
         return [Q[first, :] <= scaled * Q[second, :] + self.delta]
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraints themselves (an LP); the hockey-stick form with one hinge auxiliary per pair and output."""
+        matrix = points[0]
+        scale = math.exp(budget)
+        if self.variant != "hockey_stick":
+            return dp_rows(self.neighbours, matrix.shape, scale, self.delta)
+        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
+        hinges = len(first) * matrix.shape[1]  # h[k, y] >= Q[first[k], y] − e^ε Q[second[k], y], h >= 0
+        sums = sp.kron(sp.identity(len(first)), np.ones((1, matrix.shape[1])))  # Σ_y h[k, y] <= δ
+        return LinearRelaxation(
+            sp.csr_matrix(sp.vstack([pairwise_rows(matrix.shape, first, second, scale),
+                                     sp.csr_matrix((len(first), matrix.size))])),
+            sp.csr_matrix(sp.vstack([-sp.identity(hinges), sums])),
+            np.concatenate([np.zeros(hinges), np.full(len(first), self.delta)]),
+            np.zeros(hinges), np.ones(hinges))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])

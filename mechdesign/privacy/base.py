@@ -16,14 +16,24 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar, Union
 
 import cvxpy as cp
 import numpy as np
 
 from .._validate import as_budget
-from ..exceptions import MechDesignError, ShapeMismatchError
+from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
+from ..relaxation import LinearRelaxation
+
+
+def exp_or_inf(exponent: float) -> float:
+    """``e^exponent``, or ``math.inf`` where it overflows float64 (budgets above ≈ 709.78 nats)."""
+    try:
+        return math.exp(exponent)
+    except OverflowError:
+        return math.inf
 
 
 def parameter_label(name: str, *parameters: str) -> str:
@@ -84,8 +94,8 @@ class PrivacyNotion(ABC):
         return f"<{type(self).__name__} {self.label}>"
 
     def scaled_budget(self, budget: float) -> float:
-        """Map a budget ε to the value its constraints use; ``e^ε`` unless overridden."""
-        return math.exp(budget)
+        """Map a budget ε to the value its constraints use; ``e^ε`` unless overridden (``inf`` on overflow)."""
+        return exp_or_inf(budget)
 
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden)."""
@@ -97,6 +107,24 @@ class PrivacyNotion(ABC):
         Notions that have one (maximal leakage, mutual information, …) can have their privacy
         minimized directly; the others (``None``) are handled by bisection on the budget.
         """
+        return None
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation | None:
+        """Affine rows every mechanism meeting the notion at ``budget`` satisfies (a polyhedral outer
+        approximation, :mod:`mechdesign.relaxation`).
+
+        ``points`` are mechanisms with every entry positive (where gradients are finite) and
+        ``budget`` a finite ε in nats. Linear notions return their constraints themselves (the points
+        do not matter); convex ones, tangent planes at every point. The certificate of a design
+        minimizes the objective over these rows (:mod:`mechdesign.certificate`). ``None`` (the
+        default) means the notion offers none: its designs carry no optimality bound.
+        """
+        return None
+
+    def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
+        """A lower bound on ``min Σ weights ∘ Q`` over row-stochastic ``Q`` meeting the notion at ``budget``
+        from the notion's own dual, evaluated at the near-optimal ``matrix``; ``None`` (the default) if
+        the notion has none beyond :meth:`relaxation`."""
         return None
 
     def parameter(self) -> BudgetParameter:
@@ -121,6 +149,10 @@ class PrivacyNotion(ABC):
             scaled: Any = budget.parameter
         else:
             scaled = self.scaled_budget(as_budget(budget, f"{self.name} budget"))
+            if not math.isfinite(scaled):
+                raise InvalidBudgetError(
+                    f"{self.label} budget {budget!r} is too large for constraints: its constraint scale overflows "
+                    "float64 (design() and trace_curve() solve such budgets at the largest accurate one)")
         return self._constraints(Q, scaled)
 
     @abstractmethod

@@ -6,13 +6,16 @@ Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(1): ``Q`` is ε-DP if
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
 
+from ..relaxation import LinearRelaxation, column_floor, linear_rows, pairwise_rows
 from .base import PrivacyNotion
-from .neighbours import OnNeighbours
+from .neighbours import Neighbours, OnNeighbours
 
 
 def column_min_variable(Q: cp.Expression) -> tuple[cp.Variable, list[cp.Constraint]]:
@@ -33,6 +36,14 @@ def pairwise_log_ratios(matrix: np.ndarray, first: np.ndarray, second: np.ndarra
     ratios[numerator == 0] = -np.inf
     ratios[(denominator == 0) & (numerator > 0)] = np.inf
     return ratios
+
+
+def dp_rows(neighbours: Neighbours, shape: tuple[int, int], scale: float, slack: float) -> LinearRelaxation:
+    """``Q[x, y] <= scale · Q[x', y] + slack`` for neighbours ``x, x'`` as :mod:`mechdesign.relaxation` rows."""
+    if neighbours.is_complete:
+        return column_floor(shape, scale, slack)
+    first, second = neighbours.ordered_pairs(shape[0])
+    return linear_rows(pairwise_rows(shape, first, second, scale), np.full(len(first) * shape[1], float(slack)))
 
 
 class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
@@ -66,6 +77,11 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
             return constraints + [Q <= scaled * column_min[None, :]]
         first, second = self.neighbours.ordered_pairs(Q.shape[0])
         return [Q[first, :] <= scaled * Q[second, :]]
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraints themselves (an LP): column floors for local DP, else one row per pair and output."""
+        matrix = points[0]
+        return dp_rows(self.neighbours, matrix.shape, math.exp(budget), 0.0)
 
     def _measure(self, matrix: np.ndarray) -> float:
         if self.neighbours.is_complete:

@@ -12,11 +12,14 @@ full support (which Definition 3 assumes); on the whole simplex both equal local
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
 
+from ..relaxation import LinearRelaxation, column_ceiling_under_priors
 from .base import PrivacyNotion
 from .sources import OnSourceSet
 
@@ -47,6 +50,12 @@ class MaximalInformation(OnSourceSet, PrivacyNotion):
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         averages = self.source_set.extreme_points @ Q  # (k, y): E_{x ~ P_k} Q[x, y]
         return [cp.max(Q, axis=0)[None, :] <= scaled * averages]
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraints themselves (an LP): ``Q[x, y] <= M_y <= e^ε P_k · Q[:, y]``."""
+        matrix = points[0]
+        return column_ceiling_under_priors(matrix.shape, np.arange(matrix.shape[0]),
+                                           self.source_set.extreme_points, math.exp(budget))
 
     def _measure(self, matrix: np.ndarray) -> float:
         column_max = matrix.max(axis=0)

@@ -10,6 +10,7 @@ constrained exactly through ``I(P; Q) = min_r Σ_x P(x) D(Q[x, :] ‖ r)`` (see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
@@ -17,7 +18,9 @@ import numpy as np
 from scipy.special import rel_entr
 
 from ..priors import Prior
-from ..utility.information import mutual_information, mutual_information_expression
+from ..relaxation import LinearRelaxation, column_sum_tangents, stack
+from ..utility.information import mutual_information, mutual_information_expression, mutual_information_gradient
+from ..utility.rate_distortion import distortion_rate_lower_bound
 from .base import PrivacyNotion
 from .capacity import ConcaveInPrior, HullMaximum, broadcast_row, hull_maximum
 from .epigraph import Epigraph
@@ -69,6 +72,34 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return self.epigraph(Q).at_most(scaled)
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """Tangent planes: ``μ_P(v) = Σ_x P(x) v_x log(v_x / P·v)`` is convex and 1-homogeneous, and
+        ``I(P; Q) = Σ_y μ_P(Q[:, y])``, so ``μ_P(v) >= ∇μ_P(ṽ) · v`` at every point
+        (:func:`~mechdesign.utility.information.mutual_information_gradient`); per prior,
+        ``Σ_y μ_P(Q[:, y]) <= ε`` through :func:`~mechdesign.relaxation.column_sum_tangents`
+        (``μ_P(v) <= max_x log(1/P(x))`` on stochastic columns). The priors: every extreme point and,
+        for a source set, the worst prior of the hull at the first point."""
+        priors = self.source_set.extreme_points
+        if len(priors) > 1:
+            priors = np.vstack([priors, worst_case_mutual_information(priors, points[0]).prior])
+        blocks = [column_sum_tangents(points[0].shape, [mutual_information_gradient(prior, p) for p in points],
+                                      float(-np.log(prior[prior > 0].min())), float(budget)) for prior in priors]
+        return stack(blocks, points[0].size)
+
+    def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
+        """For one prior ``P`` and ``weights = P(x) d(x, y)``: Blahut's dual bound on the distortion–rate
+        function at the output distribution ``P Q`` of ``matrix``
+        (:func:`~mechdesign.utility.rate_distortion.distortion_rate_lower_bound`)."""
+        if len(self.source_set) != 1:
+            return None
+        prior = self.source_set.extreme_points[0]
+        support = prior > 0
+        if np.any(weights[~support] != 0):
+            return None
+        cost = weights[support] / prior[support, None]
+        bound, _ = distortion_rate_lower_bound(prior[support], cost, budget, prior @ matrix)
+        return bound
 
     def _measure(self, matrix: np.ndarray) -> float:
         points = self.source_set.extreme_points

@@ -23,12 +23,15 @@ ranges over every input some prior of the set charges.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
 
 from ..priors import L1Ball, PriorSet, SourceSet, as_prior_set
+from ..relaxation import LinearRelaxation, column_ceiling, column_ceiling_under_priors, column_specific_weight_rows
 from .base import PrivacyNotion
 from .sources import OnSourceSet
 
@@ -74,6 +77,17 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
             return _ball_constraints(Q, largest, scaled, self.prior_set)
         output_masses = self.prior_set.extreme_points @ Q  # (k, n_outputs): P_k · Q[:, y]
         return [largest[None, :] <= scaled * output_masses]
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """``Q[x, y] <= M_y <= e^ε P·Q[:, y]`` (x in the support) for every extreme prior — the constraints
+        themselves; for an ℓ1-ball, ``P`` is the ball's minimizing prior of each column at ``matrix``
+        (``min_P P·v <= P*·v``, so the row holds for every private mechanism; exact at ``matrix``)."""
+        matrix = points[0]
+        scale = math.exp(budget)
+        if isinstance(self.prior_set, L1Ball):
+            rows = column_specific_weight_rows(matrix.shape, self.prior_set.minimizers(matrix))
+            return column_ceiling(matrix.shape, self._support, -scale * rows, np.zeros(matrix.shape[1]))
+        return column_ceiling_under_priors(matrix.shape, self._support, self.prior_set.extreme_points, scale)
 
     def _measure(self, matrix: np.ndarray) -> float:
         largest = matrix[self._support].max(axis=0)

@@ -12,14 +12,16 @@ terms are quadratic-over-linear, ``T b >= a²``, written as rotated second-order
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from .._validate import as_order
-from ..exceptions import InvalidBudgetError
-from .base import PrivacyNotion
+from ..relaxation import LinearRelaxation, linear_rows, stack
+from .base import PrivacyNotion, exp_or_inf
 from .epigraph import Epigraph
 from .neighbours import OnNeighbours
 
@@ -68,12 +70,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε}``, the bound on every ``Σ_y Q[x, y]^α Q[x', y]^{1−α}``."""
-        try:
-            return math.exp((self.alpha - 1.0) * budget)
-        except OverflowError as exc:
-            raise InvalidBudgetError(
-                f"{self.label} budget {budget!r} is too large: e^((alpha-1)·epsilon) overflows"
-            ) from exc
+        return exp_or_inf((self.alpha - 1.0) * budget)
 
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget`: ``max(0, log(value) / (α−1))``, and 0 for ``value <= 0``."""
@@ -97,6 +94,25 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return self.epigraph(Q).at_most(scaled)
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """Tangent planes: ``φ(a, b) = a^α b^{1−α}`` is convex and 1-homogeneous, so
+        ``φ(a, b) >= α r^{α−1} a + (1−α) r^α b`` with ``r = ã/b̃`` for all ``a, b >= 0`` (equality at ``(ã, b̃)``).
+        One row ``Σ_y (…) <= e^{(α−1)ε}`` per ordered neighbour pair and point."""
+        return stack([self._tangent_rows(p, budget) for p in points], points[0].size)
+
+    def _tangent_rows(self, matrix: np.ndarray, budget: float) -> LinearRelaxation:
+        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
+        ratio = matrix[first] / matrix[second]
+        n_pairs, m = ratio.shape
+        rows = np.repeat(np.arange(n_pairs), m)
+        outputs = np.tile(np.arange(m), n_pairs)
+        coefficients = sp.csr_matrix(
+            (np.concatenate([(self.alpha * ratio ** (self.alpha - 1.0)).ravel(), ((1.0 - self.alpha) * ratio**self.alpha).ravel()]),
+             (np.concatenate([rows, rows]),
+              np.concatenate([np.repeat(first, m) * m + outputs, np.repeat(second, m) * m + outputs]))),
+            shape=(n_pairs, matrix.size))
+        return linear_rows(coefficients, np.full(n_pairs, self.scaled_budget(budget)))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])

@@ -14,16 +14,17 @@ the variational form of :mod:`mechdesign.privacy.capacity`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
 
 from .._validate import as_order
-from ..exceptions import InvalidBudgetError
 from ..mechanism import as_mechanism
 from ..priors import as_prior
-from .base import PrivacyNotion
+from ..relaxation import LinearRelaxation, column_sum_tangents, stack
+from .base import PrivacyNotion, exp_or_inf
 from .capacity import ConcaveInPrior, broadcast_row, hull_maximum
 from .epigraph import Epigraph
 from .sources import OnSourceSet
@@ -76,10 +77,7 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε/α}``, the bound on ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``."""
-        try:
-            return math.exp((self.alpha - 1.0) / self.alpha * budget)
-        except OverflowError as exc:
-            raise InvalidBudgetError(f"{self.label} budget {budget!r} is too large: e^((alpha-1)/alpha·epsilon) overflows") from exc
+        return exp_or_inf((self.alpha - 1.0) / self.alpha * budget)
 
     def budget_from_scaled(self, value: float) -> float:
         return max(0.0, self.alpha / (self.alpha - 1.0) * math.log(value)) if value > 0 else 0.0
@@ -103,6 +101,30 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return self.epigraph(Q).at_most(scaled)
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """Tangent planes: each ``N_P(v) = (Σ_x P(x) v_x^α)^{1/α}`` is a convex, 1-homogeneous norm, so
+        ``N_P(v) >= ∇N_P(ṽ) · v`` at every point ``ṽ`` and ``N_P(v) >= P(x)^{1/α} v_x`` for every ``x``.
+        Per prior, ``Σ_y N_P(Q[:, y]) <= e^{(α−1)ε/α}`` through :func:`~mechdesign.relaxation.column_sum_tangents`
+        (``N_P <= 1`` on stochastic columns). The priors: every extreme point and, for a source set, the
+        worst prior of the hull at the first point (any prior of the hull gives valid rows)."""
+        priors = self.source_set.extreme_points
+        if len(priors) > 1:
+            priors = np.vstack([priors, hull_maximum(SibsonNormSum(priors, points[0], self.alpha)).prior])
+        blocks = [column_sum_tangents(points[0].shape, self._norm_gradients(prior, points), 1.0,
+                                      self.scaled_budget(budget)) for prior in priors]
+        return stack(blocks, points[0].size)
+
+    def _norm_gradients(self, prior: np.ndarray, points: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``∇N_P`` of every column at every point, and the axis minorants ``P(x)^{1/α} e_x``."""
+        gradients = [prior[:, None] * p ** (self.alpha - 1.0) * (prior @ p**self.alpha) ** (1.0 / self.alpha - 1.0)
+                     for p in points]
+        shape = points[0].shape
+        for x in np.flatnonzero(prior > 0):
+            axis = np.zeros(shape)
+            axis[x] = prior[x] ** (1.0 / self.alpha)
+            gradients.append(axis)
+        return gradients
 
     def _measure(self, matrix: np.ndarray) -> float:
         return self.budget_from_scaled(self.worst_case_norm_sum(matrix))

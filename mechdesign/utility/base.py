@@ -10,6 +10,7 @@ import numpy as np
 
 from ..exceptions import ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
+from ..relaxation import ObjectiveMinorant
 
 
 class Objective(ABC):
@@ -50,6 +51,27 @@ class Objective(ABC):
     @abstractmethod
     def _value(self, matrix: np.ndarray) -> float:
         """:meth:`value` on a validated matrix of the right shape."""
+
+    def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant | None:
+        """An affine function below the objective, tight at ``matrix`` (a mechanism with every entry
+        positive), for the certificate of :mod:`mechdesign.certificate`; ``None`` (the default) if the
+        objective offers none."""
+        return None
+
+    def unconstrained_optimum(self) -> np.ndarray | None:
+        """A mechanism minimizing the objective over *every* mechanism (no privacy), if known in closed
+        form; its value is a lower bound on every design's optimum."""
+        return None
+
+    @property
+    def unit(self) -> float:
+        """The objective's natural scale (the largest cost for a distortion): designs are solved in
+        units of it, so that scaling the cost never changes the answer."""
+        return 1.0
+
+    def rescaled(self, factor: float) -> "Objective":
+        """The same objective measured in units ``factor`` times larger (itself when unit-free)."""
+        return self
 
     def check_shape(self, shape: tuple[int, ...]) -> None:
         """Raise :class:`ShapeMismatchError` unless ``shape`` equals :attr:`shape`."""

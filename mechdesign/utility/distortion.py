@@ -12,14 +12,17 @@ A cost matrix ``cost[x, y] = d(x, y)`` gives each (input, output) pair a distort
 
 from __future__ import annotations
 
+import copy as _copy
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from .._validate import as_cost_matrix, as_positive_int
 from ..exceptions import ShapeMismatchError
 from ..priors import PriorLike, SourceSet, as_prior, as_source_set
+from ..relaxation import LinearRelaxation, ObjectiveMinorant, linear_rows
 from .base import Objective
 
 
@@ -39,12 +42,37 @@ def _cost_for(size: int, cost: Any) -> np.ndarray:
     return matrix
 
 
+class CostObjective(Objective):
+    """A distortion objective defined by a cost matrix ``self.cost``: scale-free and minimized row by row
+    by the deterministic mechanism that picks each row's cheapest output."""
+
+    cost: np.ndarray
+
+    def unconstrained_optimum(self) -> np.ndarray:
+        """Each input mapped to its cheapest output: every row cost at its least, so every distortion here too."""
+        optimum = np.zeros(self.cost.shape)
+        optimum[np.arange(self.cost.shape[0]), self.cost.argmin(axis=1)] = 1.0
+        return optimum
+
+    @property
+    def unit(self) -> float:
+        """The largest absolute cost (1 for an all-zero cost)."""
+        largest = float(np.abs(self.cost).max())
+        return largest if largest > 0 else 1.0
+
+    def rescaled(self, factor: float) -> "CostObjective":
+        """A copy with the cost multiplied by ``factor``."""
+        copy = _copy.copy(self)
+        copy.cost = self.cost * factor
+        return copy
+
+
 def row_costs(Q: cp.Expression, cost: np.ndarray) -> cp.Expression:
     """``c(x) = Σ_y Q[x, y] cost[x, y]`` as a cvxpy vector."""
     return cp.sum(cp.multiply(Q, cost), axis=1)
 
 
-class ExpectedDistortion(Objective):
+class ExpectedDistortion(CostObjective):
     """Expected distortion ``E_{P,Q}[d(X, Y)]`` under a prior (PUT paper, eq. (1)).
 
     Parameters
@@ -71,8 +99,13 @@ class ExpectedDistortion(Objective):
     def _value(self, matrix: np.ndarray) -> float:
         return float(self.prior.probabilities @ (matrix * self.cost).sum(axis=1))
 
+    def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
+        """The objective itself (linear): ``Σ P(x) d(x, y) Q[x, y]``."""
+        weights = (self.prior.probabilities[:, None] * self.cost).ravel()
+        return ObjectiveMinorant(0.0, weights, np.zeros(0), linear_rows(sp.csr_matrix((0, weights.size)), np.zeros(0)))
 
-class WorstCaseDistortion(Objective):
+
+class WorstCaseDistortion(CostObjective):
     """Worst-case expected distortion over a source set (PUT paper, Definition 2).
 
     ``max_{P ∈ 𝒫} E_{P,Q}[d(X, Y)]``, one linear piece per extreme point of 𝒫.
@@ -100,6 +133,15 @@ class WorstCaseDistortion(Objective):
 
     def _value(self, matrix: np.ndarray) -> float:
         return float(np.max(self.source_set.extreme_points @ (matrix * self.cost).sum(axis=1)))
+
+    def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
+        """The objective itself (an LP): ``t`` with ``E_{P_k}[d] <= t`` for every extreme point ``P_k``,
+        ``t`` between the least and the largest cost."""
+        points = self.source_set.extreme_points
+        rows = sp.csr_matrix((points[:, :, None] * self.cost[None, :, :]).reshape(len(points), -1))
+        epigraph = LinearRelaxation(rows, sp.csr_matrix(-np.ones((len(points), 1))), np.zeros(len(points)),
+                                    np.array([float(self.cost.min())]), np.array([float(self.cost.max())]))
+        return ObjectiveMinorant(0.0, np.zeros(self.cost.size), np.ones(1), epigraph)
 
 
 class WorstCaseInputDistortion(WorstCaseDistortion):

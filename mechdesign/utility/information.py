@@ -17,6 +17,9 @@ from scipy.special import rel_entr
 
 from ..mechanism import MechanismLike, as_mechanism
 from ..priors import PriorLike, as_prior
+import scipy.sparse as sp
+
+from ..relaxation import ObjectiveMinorant, linear_rows
 from .base import Objective
 from .extreme_columns import ColumnUtility, maximize_sublinear_utility
 
@@ -32,6 +35,14 @@ def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:
     joint = p[:, None] * matrix
     product = p[:, None] * (p @ matrix)[None, :]
     return max(0.0, float(rel_entr(joint, product).sum()))
+
+
+def mutual_information_gradient(prior: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """``∂I/∂Q[x, y] = P(x) log(Q[x, y] / P_Y(y))`` at a channel with every entry positive.
+
+    ``I(P; ·)`` is convex and 1-homogeneous, so ``I(P; Q) >= Σ gradient ∘ Q`` for every ``Q >= 0``.
+    """
+    return prior[:, None] * np.log(matrix / (prior @ matrix)[None, :])
 
 
 def mutual_information_expression(Q: cp.Expression, prior: np.ndarray) -> cp.Expression:
@@ -67,6 +78,17 @@ class MutualInformation(Objective):
 
     def _value(self, matrix: np.ndarray) -> float:
         return mutual_information(self.prior, matrix)
+
+    def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
+        """The tangent plane at ``matrix`` (exact below ``I``: convex and 1-homogeneous, no constant)."""
+        gradient = mutual_information_gradient(self.prior.probabilities, matrix).ravel()
+        return ObjectiveMinorant(0.0, gradient, np.zeros(0), linear_rows(sp.csr_matrix((0, gradient.size)), np.zeros(0)))
+
+    def unconstrained_optimum(self) -> np.ndarray:
+        """A constant mechanism (every input to the first output): ``I = 0``."""
+        optimum = np.zeros(self.shape)
+        optimum[:, 0] = 1.0
+        return optimum
 
 
 def mutual_information_columns(prior: np.ndarray, columns: np.ndarray) -> np.ndarray:
