@@ -53,13 +53,19 @@ class Curve:
 
     @property
     def success(self) -> bool:
-        """Whether every point was solved and certified."""
+        """Whether every point has a private mechanism (every budget re-measured)."""
         return all(result.success for result in self.results)
 
+    @property
+    def optimal(self) -> bool:
+        """Whether every point is certified optimal (``status == "optimal"``: bound within the gap tolerance)."""
+        return all(result.optimal for result in self.results)
+
     def rows(self) -> list[dict[str, Any]]:
-        """One dictionary per point: x, y, success, status and the measured privacy."""
+        """One dictionary per point: x, y, success, status, certified bound, gap, method and the measured privacy."""
         return [
             {self.x_name: float(x), self.y_name: float(y), "success": r.success, "status": r.status,
+             "bound": r.bound, "gap": r.gap, "method": r.method,
              **{f"measured[{k}]": v for k, v in r.measured.items()}}
             for x, y, r in zip(self.x, self.y, self.results)
         ]
@@ -141,7 +147,7 @@ def trace_curve(
     ...     curve = trace_curve(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(4)),
     ...                         [0.5, 1.0, 1.5, 2.0], executor=pool)
     """
-    values = np.array([as_budget(b, "budget") for b in budgets], dtype=float)
+    values = np.array([as_budget(b, "budget", infinite=True) for b in budgets], dtype=float)
     if executor is None:
         results = tuple(_solve_budgets(notion, objective, values, solver, solver_options))
     else:
@@ -257,29 +263,58 @@ class _PrivacyDistortionSolver:
         return direct if direct.success else self._bisection(limit)
 
     def _bisection(self, limit: float) -> PrivacyDistortion:
-        if self._reaches(0.0, limit):
+        if self._reaches(0.0, limit):  # undecided at 0 (e.g. a cone without interior): search upwards
             return self._certified(limit, 0.0, (0.0, 0.0), "bisection")
+        # Invariant: D*(lower) > D is proven (or lower = 0), and D*(upper) <= D once reached.
         lower, upper = 0.0, min(1.0, self.max_budget)
-        while not self._reaches(upper, limit):
+        while not (reaches := self._reaches(upper, limit)):
             if upper >= self.max_budget:
+                if reaches is None:
+                    return self._undecided(limit, upper)
                 reached = self.distortion_at.solve(self.max_budget)
                 return self._unreachable(limit, reached.objective,
                                          f"distortion {limit:.9g} is not reached within budget {self.max_budget:g} "
-                                         f"(least distortion there {reached.objective})")
-            lower, upper = upper, min(2.0 * upper, self.max_budget)
+                                         f"(least distortion there {reached.objective}, certified lower bound "
+                                         f"{reached.bound})")
+            if reaches is False:
+                lower = upper
+            upper = min(2.0 * upper, self.max_budget)
         while upper - lower > self.tolerance:
             middle = 0.5 * (lower + upper)
-            lower, upper = (lower, middle) if self._reaches(middle, limit) else (middle, upper)
+            reaches = self._reaches(middle, limit)
+            if reaches is None:
+                # D*(middle) is within the certified gap of D: ε* is in the bracket, which is as narrow as
+                # the certificates allow.
+                return self._certified(limit, upper, (lower, upper), "bisection",
+                                       f"; bisection stopped at width {upper - lower:.3g}: D*({middle:.9g}) is "
+                                       "within the certified gap of the limit")
+            lower, upper = (lower, middle) if reaches else (middle, upper)
         return self._certified(limit, upper, (lower, upper), "bisection")
 
-    def _reaches(self, budget: float, limit: float) -> bool:
+    def _reaches(self, budget: float, limit: float) -> bool | None:
+        """Whether ``D*(budget) <= limit``: yes when a private mechanism reaches it, no when the certified
+        lower bound exceeds it, ``None`` when the solve decides neither (never read as "not reached")."""
+        scale = max(self.distortion_at.unit, abs(limit))
         result = self.distortion_at.solve(budget)
-        return result.success and result.objective <= limit + REACH_ATOL * max(1.0, abs(limit))
+        if result.success and result.objective <= limit + REACH_ATOL * scale:
+            return True
+        if result.bound is not None and result.bound > limit + REACH_ATOL * scale:
+            return False
+        # D*(budget) is within the certified gap of the limit: a tie, decided as reached when the
+        # mechanism meets the limit within LIMIT_ATOL (as the final certificate must).
+        return True if result.success and result.objective <= limit + LIMIT_ATOL * scale else None
 
-    def _certified(self, limit: float, epsilon: float, bracket: tuple[float, float], method: str) -> PrivacyDistortion:
+    def _undecided(self, limit: float, budget: float) -> PrivacyDistortion:
+        """Bisection could not decide whether ``D*(budget) <= limit``: a failure that says so."""
+        return PrivacyDistortion(None, limit, False, None, None, "bisection", (math.nan, math.nan),
+                                 f"could not decide whether distortion {limit:.9g} is reached at budget {budget:.9g}: "
+                                 "the design there was neither within the limit nor certified above it")
+
+    def _certified(self, limit: float, epsilon: float, bracket: tuple[float, float], method: str,
+                   note: str = "") -> PrivacyDistortion:
         certificate = self.distortion_at.solve(epsilon)
-        success = certificate.success and certificate.objective <= limit + LIMIT_ATOL
-        message = (f"epsilon* = {epsilon:.10g} ({method}); certificate distortion {certificate.objective}"
+        success = certificate.success and certificate.objective <= limit + LIMIT_ATOL * max(self.distortion_at.unit, abs(limit))
+        message = (f"epsilon* = {epsilon:.10g} ({method}); certificate distortion {certificate.objective}{note}"
                    if success else f"certificate at epsilon {epsilon:.10g} failed: {certificate.message}; "
                    f"distortion {certificate.objective} vs limit {limit:.9g}")
         return PrivacyDistortion(epsilon, limit, success, certificate.mechanism, certificate, method, bracket,
@@ -291,7 +326,11 @@ class _PrivacyDistortionSolver:
 
 
 def _least_distortion(objective: Objective) -> float:
-    """The least value of ``objective`` over every mechanism (no privacy constraint): an LP."""
+    """The least value of ``objective`` over every mechanism (no privacy constraint): its closed form
+    (:meth:`~mechdesign.utility.base.Objective.unconstrained_optimum`) or an LP."""
+    optimum = objective.unconstrained_optimum()
+    if optimum is not None:
+        return objective.value(optimum)
     Q = cp.Variable(objective.shape, nonneg=True)
     problem = cp.Problem(cp.Minimize(objective.expression(Q)), [cp.sum(Q, axis=1) == 1])
     with warnings.catch_warnings():

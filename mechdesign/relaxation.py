@@ -135,6 +135,19 @@ def column_ceiling_under_priors(shape: tuple[int, int], inputs: np.ndarray, prio
     return column_ceiling(shape, inputs, -scale * column_weight_rows(shape, priors), np.zeros(len(priors) * shape[1]))
 
 
+def column_maxima_sums(shape: tuple[int, int], groups: Sequence[np.ndarray], rhs: float) -> LinearRelaxation:
+    """``Σ_y max_{x ∈ g} S[x, y] <= rhs`` for every group ``g`` of inputs (maximal leakage: one group of
+    every input; SML: one per selection), with ``S[x, y] <= M_{g, y}``, ``Σ_y M_{g, y} <= rhs``, ``M ∈ [0, 1]``."""
+    blocks = []
+    for group in groups:
+        cap_q, cap_aux = entry_aux_rows(shape, np.asarray(group), 1.0)
+        blocks.append(LinearRelaxation(sp.csr_matrix(sp.vstack([cap_q, sp.csr_matrix((1, shape[0] * shape[1]))])),
+                                       sp.csr_matrix(sp.vstack([cap_aux, np.ones((1, shape[1]))])),
+                                       np.concatenate([np.zeros(cap_q.shape[0]), [rhs]]),
+                                       np.zeros(shape[1]), np.ones(shape[1])))
+    return stack(blocks, shape[0] * shape[1])
+
+
 def column_weight_rows(shape: tuple[int, int], weights: np.ndarray) -> sp.csr_matrix:
     """Rows ``Σ_x weights[k, x] S[x, y]`` for every ``k`` and ``y`` (row ``k m + y``); ``weights`` is ``(K, n)``."""
     return sp.csr_matrix(sp.kron(sp.csr_matrix(np.atleast_2d(weights)), sp.identity(shape[1])))

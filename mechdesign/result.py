@@ -7,8 +7,10 @@ closed forms, extreme columns, constraint generation — returns a :class:`Resul
   :meth:`~mechdesign.privacy.base.PrivacyNotion.measure`, holds within :data:`BUDGET_ATOL`;
 * **optimal** (``status == "optimal"``) only when, in addition, a bound on the optimal value —
   computed in numpy from a dual-feasible point (or a closed form, or an outer loop's bracket) — is
-  within :data:`GAP_RTOL` of the objective: ``gap <= GAP_RTOL * max(1, |objective|)``. Otherwise a
-  private mechanism is ``"suboptimal"`` and its message states the gap (or why no bound exists).
+  within :data:`GAP_RTOL` of the objective: ``gap <= GAP_RTOL * max(unit, |objective|)``, where
+  ``unit`` is the objective's natural scale (the largest cost of a distortion, 1 for information),
+  so that the units of the cost never change the verdict. Otherwise a private mechanism is
+  ``"suboptimal"`` and its message states the gap (or why no bound exists).
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ GAP_RTOL = 1e-7
 SOLVED_STATUSES = ("optimal", "suboptimal")
 
 
-def gap_tolerance(objective: float) -> float:
-    """The largest gap that still certifies ``objective`` optimal: ``GAP_RTOL · max(1, |objective|)``."""
-    return GAP_RTOL * max(1.0, abs(objective))
+def gap_tolerance(objective: float, unit: float = 1.0) -> float:
+    """The largest gap that still certifies ``objective`` optimal: ``GAP_RTOL · max(unit, |objective|)``."""
+    return GAP_RTOL * max(unit, abs(objective))
 
 
 def optimality_gap(objective: float | None, bound: float | None) -> float | None:
@@ -43,10 +45,10 @@ def optimality_gap(objective: float | None, bound: float | None) -> float | None
     return abs(objective - bound)
 
 
-def is_certified_optimal(objective: float | None, bound: float | None) -> bool:
-    """Whether ``bound`` certifies ``objective`` within :func:`gap_tolerance`."""
+def is_certified_optimal(objective: float | None, bound: float | None, unit: float = 1.0) -> bool:
+    """Whether ``bound`` certifies ``objective`` within :func:`gap_tolerance` (objective in units of ``unit``)."""
     gap = optimality_gap(objective, bound)
-    return gap is not None and gap <= gap_tolerance(objective)
+    return gap is not None and gap <= gap_tolerance(objective, unit)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class Result:
         checked in numpy; ``None`` when none could be computed (the message says why).
     gap
         ``|objective − bound|`` (``None`` without a bound).
+    unit
+        The objective's natural scale in which the gap is judged (:func:`gap_tolerance`).
     method
         Which path produced the result: ``"direct-lp"``, ``"cvxpy"``, ``"closed-form"``,
         ``"extreme-columns"``, ``"blahut-arimoto"``, ``"bisection"``, ``"constraint-generation"``, …
@@ -113,6 +117,7 @@ class Result:
     bound: float | None = None
     gap: float | None = None
     method: str = ""
+    unit: float = 1.0
 
     @property
     def certified(self) -> bool:
@@ -135,6 +140,7 @@ class Result:
             "objective": self.objective,
             "bound": self.bound,
             "gap": self.gap,
+            "gap_tolerance": None if self.objective is None else gap_tolerance(self.objective, self.unit),
             "method": self.method,
             "mechanism": None if self.mechanism is None else self.mechanism.matrix.tolist(),
             "measured": dict(self.measured),
@@ -155,7 +161,10 @@ class Result:
         if self.objective is not None:
             lines.append(f"objective: {self.objective:.10g}")
         if self.bound is not None:
-            lines.append(f"bound: {self.bound:.10g} (gap {self.gap:.3g})")
+            lines.append(f"bound: {self.bound:.10g} (gap {self.gap:.3g}, certified optimal within "
+                         f"{gap_tolerance(self.objective, self.unit):.3g}: {'yes' if self.optimal else 'no'})")
+        elif self.mechanism is not None:
+            lines.append("bound: none (optimality not certified)")
         for label, budget in self.budgets.items():
             if label in self.measured:
                 verdict = "ok" if self.measured[label] <= budget + BUDGET_ATOL else "EXCEEDS"

@@ -500,7 +500,7 @@ class DesignProblem:
         return Result(mechanism, objective, status, success, message, measured, budgets, limits, measured_limits,
                       None if attempt is None else attempt.max_violation, solver, time.perf_counter() - start,
                       None if attempt is None else attempt.iterations, None, bound,
-                      optimality_gap(objective, bound), method)
+                      optimality_gap(objective, bound), method, self.unit)
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""

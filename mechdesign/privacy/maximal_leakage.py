@@ -11,9 +11,8 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
-import scipy.sparse as sp
 
-from ..relaxation import LinearRelaxation, entry_aux_rows
+from ..relaxation import LinearRelaxation, column_maxima_sums
 from .base import PrivacyNotion
 
 
@@ -35,13 +34,8 @@ class MaximalLeakage(PrivacyNotion):
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
         """The constraint itself (an LP): ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε``, ``M ∈ [0, 1]``."""
-        matrix = points[0]
-        shape = matrix.shape
-        cap_q, cap_aux = entry_aux_rows(shape, np.arange(shape[0]), 1.0)
-        return LinearRelaxation(sp.csr_matrix(sp.vstack([cap_q, sp.csr_matrix((1, matrix.size))])),
-                                sp.csr_matrix(sp.vstack([cap_aux, np.ones((1, shape[1]))])),
-                                np.concatenate([np.zeros(cap_q.shape[0]), [math.exp(budget)]]),
-                                np.zeros(shape[1]), np.ones(shape[1]))
+        shape = points[0].shape
+        return column_maxima_sums(shape, [np.arange(shape[0])], math.exp(budget))
 
     def _measure(self, matrix: np.ndarray) -> float:
         return max(0.0, float(np.log(matrix.max(axis=0).sum())))

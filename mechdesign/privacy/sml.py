@@ -49,6 +49,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from .._validate import as_budget, as_positive_int, as_secret_values
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
+from ..relaxation import LinearRelaxation, column_maxima_sums
 from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
@@ -456,6 +457,10 @@ class StatisticMaximalLeakage(PrivacyNotion):
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return [total <= scaled for total in selection_totals(Q, self._all_selections())]
 
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraints themselves (an LP): ``Σ_y max_{x ∈ selection} Q[x, y] <= e^T`` per selection."""
+        return column_maxima_sums(points[0].shape, list(self._all_selections()), math.exp(budget))
+
     def _measure(self, matrix: np.ndarray) -> float:
         return max(0.0, measure_sml(matrix, self.secret, self.method).value)
 
@@ -538,9 +543,11 @@ def design_under_sml(
                 f"separation MILP stopped by its time limit after {round_number} rounds "
                 f"(SML in [{found.value:.9g}, {found.upper:.9g}])"), **common)
         if found.value <= budget + BUDGET_ATOL:
-            return dataclasses.replace(result, message=(
+            # The working set is a relaxation: its certified bound bounds the full problem too.
+            return dataclasses.replace(result, method="constraint-generation", message=(
                 f"{result.message}; constraint generation: {round_number} rounds, {len(working)} of "
-                f"{secret.n_selections} selections; exact SML re-measured"), **common)
+                f"{secret.n_selections} selections; exact SML re-measured; the bound is the working set's "
+                "(a relaxation)"), **common)
         if (working == found.selection).all(axis=1).any():
             return dataclasses.replace(result, status="inaccurate", success=False, message=(
                 f"the most violated selection is already in the working set (SML {found.value:.9g} > "

@@ -59,13 +59,16 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import least_squares
 
 from .._validate import as_finite, as_norm_order, as_positive_vector, as_probability_budget
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
-from ..solve import BUDGET_ATOL, Result, clean_mechanism
+from ..relaxation import LinearRelaxation, ObjectiveMinorant, column_weight_rows, entry_index, linear_rows, stack
+from ..result import BUDGET_ATOL, Result
+from ..solve import clean_mechanism
 from .base import PrivacyNotion
 
 #: Relative slack in the closed success events ``|ĝ − g| ≤ ε`` so that a candidate ``v + ε`` covers
@@ -132,6 +135,24 @@ class SummaryStatisticPrivacy(PrivacyNotion):
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return [self.leakage_expression(Q) <= scaled]
+
+    def attacker_rows(self, shape: tuple[int, int]) -> LinearRelaxation:
+        """``gains_c · Q[:, y] <= M_y`` for every candidate guess ``c`` and output ``y`` (``M ∈ [0, 1]``): the
+        best attacker's success is ``Σ_y M_y`` at the least ``M``."""
+        m = shape[1]
+        rows = column_weight_rows(shape, self._gains)
+        aux = sp.kron(np.ones((self._gains.shape[0], 1)), -sp.identity(m))
+        return LinearRelaxation(rows, sp.csr_matrix(aux), np.zeros(rows.shape[0]), np.zeros(m), np.ones(m))
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraint itself (an LP): :meth:`attacker_rows` and ``Σ_y M_y <= T``."""
+        shape = points[0].shape
+        attacker = self.attacker_rows(shape)
+        budget_row = LinearRelaxation(sp.csr_matrix((1, shape[0] * shape[1])), sp.csr_matrix(np.ones((1, shape[1]))),
+                                      np.array([self.scaled_budget(budget)]), np.zeros(0), np.zeros(0))
+        return LinearRelaxation(sp.csr_matrix(sp.vstack([attacker.rows_q, budget_row.rows_q])),
+                                sp.csr_matrix(sp.vstack([attacker.rows_aux, budget_row.rows_aux])),
+                                np.concatenate([attacker.rhs, budget_row.rhs]), attacker.aux_lower, attacker.aux_upper)
 
     def _measure(self, matrix: np.ndarray) -> float:
         # Independent of the constraints: every candidate guess (not only the maximal covered sets)
@@ -553,6 +574,29 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     return float(problem.value), clean_mechanism(matrix)
 
 
+def minimum_privacy_lower_bound(notion: SummaryStatisticPrivacy, threshold: float) -> float:
+    """A certified lower bound on :func:`minimum_privacy` (``inf`` when no mechanism has the distortion).
+
+    The LP dual bound of :func:`~mechdesign.certificate.relaxation_lower_bound` on ``min Σ_y M_y``
+    over :meth:`~SummaryStatisticPrivacy.attacker_rows` with the forbidden entries at 0.
+    """
+    from ..certificate import relaxation_lower_bound
+
+    space = notion.space
+    shape = space.cost.shape
+    forbidden = np.zeros(shape, dtype=bool)
+    forbidden[space.support] = space.cost[space.support] > threshold + THRESHOLD_ATOL
+    if forbidden.all(axis=1).any():
+        return np.inf
+    rows, columns = np.nonzero(forbidden)
+    zeros = sp.csr_matrix((np.ones(rows.size), (np.arange(rows.size), entry_index(shape, rows, columns))),
+                          shape=(rows.size, shape[0] * shape[1]))
+    relaxation = stack([notion.attacker_rows(shape), linear_rows(zeros, np.zeros(rows.size))], shape[0] * shape[1])
+    minorant = ObjectiveMinorant(0.0, np.zeros(shape[0] * shape[1]), np.ones(shape[1]), relaxation)
+    bound, _ = relaxation_lower_bound(minorant, relaxation, shape)
+    return bound
+
+
 def distortion_thresholds(space: ParameterSpace) -> np.ndarray:
     """The distinct distances from supported inputs to outputs: the only values eq. (2) can take."""
     values = np.sort(space.cost[space.support].ravel())
@@ -605,7 +649,14 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
                       budgets=budgets, solver=solver, solve_time=elapsed, iterations=solves)
     mechanism = Mechanism(best)
     measured = {notion.label: notion.measure(mechanism)}
-    return Result(mechanism, SupportDistortion(notion.space).value(mechanism), "optimal", True,
-                  f"optimal worst-case distortion by bisection over {grid.size} thresholds ({solves} LPs); "
-                  "privacy re-measured and respected", measured, budgets, solver=solver, solve_time=elapsed,
-                  iterations=solves)
+    distortion = SupportDistortion(notion.space).value(mechanism)
+    # Δ takes only the grid's values: the optimum is certified when the next smaller one is proven out of
+    # reach (its least attacker success, bounded below in numpy, exceeds T).
+    below = grid[grid < distortion - THRESHOLD_ATOL]
+    bound = distortion if below.size == 0 or minimum_privacy_lower_bound(notion, below[-1]) > T + BUDGET_ATOL else None
+    verdict = ("optimal worst-case distortion" if bound is not None else
+               "suboptimal: the next smaller distortion could not be proven out of reach; worst-case distortion")
+    return Result(mechanism, distortion, "optimal" if bound is not None else "suboptimal", True,
+                  f"{verdict} by bisection over {grid.size} thresholds ({solves} LPs); privacy re-measured and respected",
+                  measured, budgets, solver=solver, solve_time=elapsed, iterations=solves, bound=bound,
+                  gap=None if bound is None else 0.0, method="bisection")
