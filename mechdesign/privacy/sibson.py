@@ -20,7 +20,7 @@ import cvxpy as cp
 import numpy as np
 
 from .._validate import as_order
-from ..exceptions import InvalidBudgetError
+from .._numeric import exp_budget
 from ..mechanism import as_mechanism
 from ..priors import as_prior
 from .base import PrivacyNotion
@@ -76,10 +76,7 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε/α}``, the bound on ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``."""
-        try:
-            return math.exp((self.alpha - 1.0) / self.alpha * budget)
-        except OverflowError as exc:
-            raise InvalidBudgetError(f"{self.label} budget {budget!r} is too large: e^((alpha-1)/alpha·epsilon) overflows") from exc
+        return exp_budget((self.alpha - 1.0) / self.alpha * budget)
 
     def budget_from_scaled(self, value: float) -> float:
         return max(0.0, self.alpha / (self.alpha - 1.0) * math.log(value)) if value > 0 else 0.0

@@ -46,7 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from .._validate import as_budget, as_positive_int, as_secret_values
+from .._validate import as_budget, as_callable, as_positive_int, as_secret_values, as_sequence, as_time_limit
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from .base import PrivacyNotion
@@ -105,7 +105,8 @@ class Secret:
     @classmethod
     def from_function(cls, inputs: Iterable[Any], function: Callable[[Any], Any]) -> "Secret":
         """The secret ``g(θ) = function(θ)`` of every input ``θ`` in ``inputs`` (in order)."""
-        return cls([function(item) for item in inputs])
+        as_callable(function, "function")
+        return cls([function(item) for item in as_sequence(inputs, "inputs")])
 
     @property
     def n_inputs(self) -> int:
@@ -365,6 +366,9 @@ def measure_sml(
     """
     secret = as_secret(secret)
     matrix = _matrix_for(mechanism, secret)
+    time_limit = as_time_limit(time_limit)
+    if progress is not None:
+        as_callable(progress, "progress")
     if method not in METHODS:
         raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
     chosen = choose_method(matrix, secret) if method == "auto" else method
@@ -516,6 +520,7 @@ def design_under_sml(
     secret = as_secret(secret)
     budget = as_budget(budget, "SML budget")
     rounds_cap = as_positive_int(max_rounds, "max_rounds")
+    time_limit = as_time_limit(time_limit)
     notion = StatisticMaximalLeakage(secret)
     if strategy not in ("auto", "enumerate", "generate"):
         raise MechDesignError(f"strategy must be 'auto', 'enumerate' or 'generate', got {strategy!r}")

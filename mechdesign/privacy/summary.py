@@ -61,7 +61,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import least_squares
 
-from .._validate import as_finite, as_norm_order, as_positive_vector, as_probability_budget
+from .._validate import as_choice, as_finite, as_norm_order, as_positive_vector, as_probability_budget
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
@@ -75,6 +75,8 @@ EVENT_RTOL = 1e-9
 MAX_COVERAGE_ENTRIES = 50_000_000
 #: Two distances closer than this are one distortion threshold.
 THRESHOLD_ATOL = 1e-12
+#: The LP solvers :func:`minimum_privacy` and :func:`design_worst_case_distortion` accept.
+SOLVERS = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL}
 
 
 class SummaryStatisticPrivacy(PrivacyNotion):
@@ -546,7 +548,7 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     with warnings.catch_warnings():
         # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
         warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-        problem.solve(solver={"highs": cp.HIGHS, "clarabel": cp.CLARABEL}[solver])
+        problem.solve(solver=SOLVERS[as_choice(solver, SOLVERS, "solver")])
     if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or Q.value is None:
         return np.inf, None
     matrix = np.where(forbidden, 0.0, np.clip(Q.value, 0.0, None))
@@ -582,6 +584,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     """
     _check_notion(notion)
     T = notion.scaled_budget(budget)
+    solver = as_choice(solver, SOLVERS, "solver")
     start = time.perf_counter()
     grid = distortion_thresholds(notion.space)
     budgets = {notion.label: T}
