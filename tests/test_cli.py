@@ -54,7 +54,11 @@ def test_measure_csv_and_json(tmp_path, capsys):
     json_path.write_text(json.dumps({"mechanism": [[1, 0], [0.5, 0.5]]}))
     assert main(["measure", str(json_path), "--json"]) == 0
     values = json.loads(capsys.readouterr().out)
-    assert values["dp"] == "inf" and values["pml"].startswith("skipped") and values["approx-dp(pointwise)"].startswith("skipped")
+    # Strict JSON: a non-finite value is null with its text under "non_finite"; a skipped notion is
+    # null with its reason under "skipped".
+    assert values["dp"] is None and values["non_finite"]["dp"] == "inf"
+    assert values["pml"] is None and "pass --prior" in values["skipped"]["pml"]
+    assert values["approx-dp(pointwise)"] is None and "--delta" in values["skipped"]["approx-dp(pointwise)"]
 
 
 def test_measure_errors(tmp_path, capsys):
@@ -115,7 +119,8 @@ def test_design_and_measure_with_the_put_notions(tmp_path, capsys):
     assert values["sibson-mi"] == pytest.approx(math.log(1.25), abs=1e-12)
     assert values["max-information"] == pytest.approx(math.log(1.5), abs=1e-12)
     assert main(["measure", str(csv_path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["renyi-dp"].startswith("skipped")
+    values = json.loads(capsys.readouterr().out)
+    assert values["renyi-dp"] is None and "needs --alpha" in values["skipped"]["renyi-dp"]
 
 
 def test_curve_privacy_and_distortion_modes(tmp_path, capsys):
