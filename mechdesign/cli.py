@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_delta, as_order
+from ._validate import as_delta, as_order, as_positive_int
 from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
+from .memory import check_array
 from .priors import Prior
 from .privacy import (
     ApproximateDifferentialPrivacy,
@@ -90,7 +91,7 @@ def _parse_prior(text: str | None, n: int | None) -> Prior | None:
         except ValueError as exc:
             raise MechDesignError(f"--prior must be comma-separated numbers, got {text!r}") from exc
         return Prior(values)
-    return Prior.uniform(n) if n is not None else None
+    return Prior.uniform(as_positive_int(n, "--n")) if n is not None else None
 
 
 def _read_text(path: Path) -> str:
@@ -254,6 +255,7 @@ def _parse_values(args: argparse.Namespace) -> list[float]:
         return numbers
     if len(numbers) != 3 or numbers[2] != int(numbers[2]) or numbers[2] < 2:
         raise MechDesignError(f"--grid must be start,stop,count with an integer count >= 2, got {text!r}")
+    check_array((numbers[2],), f"--grid with {numbers[2]:.0f} points")
     return np.linspace(numbers[0], numbers[1], int(numbers[2])).tolist()
 
 
@@ -412,7 +414,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:
         """Raise a :class:`MechDesignError` (argparse would print the usage and exit)."""
-        raise MechDesignError(f"{self.prog}: {message} (see --help)")
+        command = self.prog.removeprefix("mechdesign").strip()
+        raise MechDesignError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -481,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Every failure is one ``mechdesign: error: …`` line on stderr and a non-zero exit code, never a
     traceback: 2 for bad input (arguments, files), 3 for an operating-system error (a file that cannot
-    be written), 4 for an internal error (a bug: please report it), 130 when interrupted.
+    be written, memory exhausted), 4 for an internal error (a bug: please report it), 130 when interrupted.
 
     Examples
     --------
@@ -495,6 +498,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc), 2)
     except OSError as exc:
         return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), 3)
+    except MemoryError as exc:
+        return _fail(f"out of memory ({exc}); reduce the alphabet or the number of points", 3)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except Exception as exc:  # a bug: still no traceback on the command line
