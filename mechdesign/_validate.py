@@ -179,13 +179,27 @@ def as_positive_int(value: Any, name: str) -> int:
     return int(value)
 
 
+def as_array(values: Any, name: str, error: type[MechDesignError] = MechDesignError) -> np.ndarray:
+    """``np.asarray(values)``, with ragged or unconvertible input a named error instead of numpy's.
+
+    Examples
+    --------
+    >>> as_array([[0, 1], [1, 2]], "neighbours").shape
+    (2, 2)
+    """
+    try:
+        return np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise error(f"{name} must be a rectangular array, got {_short(values)} ({exc})") from exc
+
+
 def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int) -> np.ndarray:
     """Validate a neighbour relation on ``{0, …, size-1}``.
 
     Accepts either an iterable of index pairs or a boolean ``size × size`` adjacency matrix. Returns
     the sorted unique unordered pairs ``(i, j)`` with ``i < j`` as an integer array of shape (k, 2).
     """
-    array = np.asarray(pairs if not isinstance(pairs, (list, tuple)) else list(pairs))
+    array = as_array(pairs if not isinstance(pairs, (list, tuple)) else list(pairs), "neighbours")
     if array.dtype == bool:
         if array.shape != (size, size):
             raise ShapeMismatchError(f"neighbour adjacency has shape {array.shape}, expected {(size, size)}")
@@ -226,7 +240,7 @@ def as_failure_probability(value: Any, name: str = "delta") -> float:
 
 def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
     """Validate data samples: a non-empty 1-D sequence of integer symbols in ``{0, …, size-1}``."""
-    array = np.asarray(values)
+    array = as_array(values, name)
     if array.ndim != 1 or array.size == 0:
         raise MechDesignError(f"{name} must be a non-empty 1-D sequence, got shape {array.shape}")
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
@@ -248,7 +262,7 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
 
     Values may be numbers or labels (strings); numbers must be finite. Returns a copy.
     """
-    array = np.array(values)
+    array = as_array(values, name)
     if array.ndim != 1 or array.size == 0:
         raise MechDesignError(f"{name} must be a non-empty 1-D sequence of secret values, got shape {array.shape}")
     if array.dtype.kind in "fc" and not np.isfinite(array).all():
@@ -410,6 +424,21 @@ def as_choice(value: Any, choices: Iterable[str], name: str, *, optional: bool =
     if not isinstance(value, str) or value.lower() not in allowed:
         raise MechDesignError(f"{name} must be one of {allowed}{' or None' if optional else ''}, got {_short(value)}")
     return value.lower()
+
+
+#: The solvers :func:`~mechdesign.solve.design` accepts.
+DESIGN_SOLVERS = ("highs", "clarabel", "scs")
+
+
+def as_solver(solver: Any, name: str = "solver") -> str | None:
+    """``None`` (automatic choice) or one of :data:`DESIGN_SOLVERS`, lower-case.
+
+    Examples
+    --------
+    >>> as_solver("Clarabel")
+    'clarabel'
+    """
+    return as_choice(solver, DESIGN_SOLVERS, name, optional=True)
 
 
 def as_options(options: Any, name: str = "solver_options") -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ._numeric import exp_budget
-from ._validate import as_budget, as_callable, as_objective
+from ._validate import as_budget, as_callable, as_objective, as_solver
 from .mechanism import Mechanism
 from .priors import L1Ball, Prior
 from .privacy.pml import PointwiseMaximalLeakage
@@ -141,6 +141,7 @@ def design_from_samples(
         Frozen; ``success=False`` (with the design's reason) if no mechanism was found.
     """
     budget = as_budget(epsilon)
+    solver = as_solver(solver)
     ball = L1Ball.from_samples(samples, size, delta)
     estimate = ball.center
     notion = PointwiseMaximalLeakage(ball if robust else estimate)

@@ -29,7 +29,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.linalg import sqrtm
 
-from ._validate import as_cost_matrix, as_positive_vector
+from ._validate import as_cost_matrix, as_instance, as_positive_vector
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
 from .utility.base import Objective
@@ -338,7 +338,7 @@ class SupportDistortion(Objective):
     is_linear = False
 
     def __init__(self, space: ParameterSpace) -> None:
-        self.space = space
+        self.space = as_instance(space, ParameterSpace, "space")
         self.shape = space.cost.shape
 
     @property

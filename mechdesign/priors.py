@@ -14,7 +14,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_positive_int, as_probability_vector
+from ._validate import as_array, as_positive_int, as_probability_vector
 from .memory import check_array
 from ._validate import as_budget, as_failure_probability, as_samples
 from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
@@ -178,7 +178,7 @@ def as_source_set(value: Any, size: int | None = None) -> SourceSet:
     elif not isinstance(value, (Prior, list, tuple, np.ndarray)):
         raise InvalidDistributionError(
             f"prior must be a Prior, a probability vector or a SourceSet, got {value!r} of type {type(value).__name__}")
-    elif isinstance(value, Prior) or np.ndim(value) == 1:
+    elif isinstance(value, Prior) or as_array(value, "prior", InvalidDistributionError).ndim == 1:
         source_set = SourceSet.singleton(value)
     else:
         source_set = SourceSet(value)
@@ -359,6 +359,7 @@ def empirical_estimate(samples: Any, size: int) -> Prior:
         Alphabet size ``N``.
     """
     n = as_positive_int(size, "size")
+    check_array((n,), f"empirical_estimate(samples, {n})")
     counts = np.bincount(as_samples(samples, n), minlength=n)
     return Prior(counts / counts.sum())
 
