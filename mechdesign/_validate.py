@@ -127,12 +127,14 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 def _as_real(value: Any, name: str) -> float:
-    if isinstance(value, (bool, str, bytes, complex, np.complexfloating)) or np.ndim(value) != 0:
-        raise InvalidBudgetError(f"{name} must be a number (a real scalar), got {_short(value)}")
+    message = f"{name} must be a number (a real scalar), got {_short(value)}"
+    if (isinstance(value, (bool, str, bytes, complex, np.complexfloating, list, tuple))
+            or isinstance(value, np.ndarray) and value.ndim != 0):
+        raise InvalidBudgetError(message)
     try:
         number = float(value)
     except (TypeError, ValueError) as exc:
-        raise InvalidBudgetError(f"{name} must be a number, got {value!r}") from exc
+        raise InvalidBudgetError(message) from exc
     if math.isnan(number):
         raise InvalidBudgetError(f"{name} is NaN")
     return number
@@ -360,6 +362,20 @@ def as_number_list(values: Any, name: str, validate: Any = None) -> list[float]:
     return [check(value, f"{name}[{index}]") for index, value in enumerate(as_sequence(values, name))]
 
 
+def as_notion(notion: Any, name: str = "notion") -> Any:
+    """One :class:`~mechdesign.privacy.base.PrivacyNotion` instance (not a class, not a list).
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage
+    >>> as_notion(MaximalLeakage())
+    <MaximalLeakage maximal_leakage>
+    """
+    from .privacy.base import PrivacyNotion  # the notions import this module
+
+    return as_instance(notion, PrivacyNotion, name)
+
+
 def as_notions(notions: Any, name: str = "notions") -> list[Any]:
     """One :class:`~mechdesign.privacy.base.PrivacyNotion` or a non-empty sequence of them, as a list.
 
@@ -371,10 +387,9 @@ def as_notions(notions: Any, name: str = "notions") -> list[Any]:
     """
     from .privacy.base import PrivacyNotion  # the notions import this module
 
-    if isinstance(notions, PrivacyNotion) or isinstance(notions, type):
-        return [as_instance(notions, PrivacyNotion, name)]
-    return [as_instance(notion, PrivacyNotion, f"{name}[{index}]")
-            for index, notion in enumerate(as_sequence(notions, name))]
+    if isinstance(notions, (PrivacyNotion, type)):
+        return [as_notion(notions, name)]
+    return [as_notion(notion, f"{name}[{index}]") for index, notion in enumerate(as_sequence(notions, name))]
 
 
 def as_objective(objective: Any, name: str = "objective") -> Any:
@@ -389,6 +404,19 @@ def as_objective(objective: Any, name: str = "objective") -> Any:
     from .utility.base import Objective  # the objectives import this module
 
     return as_instance(objective, Objective, name)
+
+
+def as_objectives(objectives: Any, name: str = "limits") -> list[Any]:
+    """A possibly empty sequence of :class:`~mechdesign.utility.base.Objective` instances, as a list.
+
+    Examples
+    --------
+    >>> as_objectives(())
+    []
+    """
+    if isinstance(objectives, (list, tuple)) and not objectives:
+        return []
+    return [as_objective(item, f"{name}[{index}]") for index, item in enumerate(as_sequence(objectives, name))]
 
 
 def as_limit_pairs(limits: Any, name: str = "limits") -> list[tuple[Any, float]]:
