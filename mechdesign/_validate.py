@@ -407,20 +407,20 @@ def as_objective(objective: Any, name: str = "objective") -> Any:
 
 
 def as_objectives(objectives: Any, name: str = "limits") -> list[Any]:
-    """A possibly empty sequence of :class:`~mechdesign.utility.base.Objective` instances, as a list.
+    """A possibly empty sequence of :class:`~mechdesign.utility.base.Objective` instances (``None``: none).
 
     Examples
     --------
     >>> as_objectives(())
     []
     """
-    if isinstance(objectives, (list, tuple)) and not objectives:
+    if objectives is None or isinstance(objectives, (list, tuple)) and not objectives:
         return []
     return [as_objective(item, f"{name}[{index}]") for index, item in enumerate(as_sequence(objectives, name))]
 
 
 def as_limit_pairs(limits: Any, name: str = "limits") -> list[tuple[Any, float]]:
-    """``(objective, finite limit)`` pairs (the ``limits`` of :func:`~mechdesign.solve.design`); may be empty.
+    """``(objective, finite limit)`` pairs (the ``limits`` of :func:`~mechdesign.solve.design`); ``None``: none.
 
     Examples
     --------

@@ -214,5 +214,6 @@ def test_single_notions_and_lists_of_objectives():
         v.as_notion([])
     with pytest.raises(MechDesignError, match=r"limits\[0\] must be an instance of Objective, got 0.5"):
         v.as_objectives([0.5])
-    with pytest.raises(MechDesignError, match="limits must be a non-empty sequence, got None"):
-        v.as_objectives(None)
+    assert v.as_objectives(None) == [] and v.as_limit_pairs(None) == []
+    with pytest.raises(MechDesignError, match="limits must be a non-empty sequence, got 5"):
+        v.as_objectives(5)
