@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -211,7 +212,6 @@ FAILURES = [
     (["curve", "--n", "2", "--values", "1", "--out", "{d}/folder"], 2, "--out is a file prefix"),
     (["demo", "--out", "{d}/plain"], 2, "{d}/plain exists and is not a directory"),
     (["demo", "--out", "{d}/plain/sub"], 2, "{d}/plain is not a directory"),
-    (["curve", "--n", "2", "--values", "1", "--out", "/proc/mechdesign-curve"], 3, "/proc/mechdesign-curve.csv"),
     # values measure used to skip silently (exit 0)
     (["measure", "{d}/m.csv", "--prior", "0.2,0.3,0.5"], 2, "--prior has 3 entries, but"),
     (["measure", "{d}/m.csv", "--delta", "1"], 2, "--delta must satisfy 0 <= --delta < 1, got 1.0"),
@@ -235,6 +235,24 @@ FAILURES = [
 def test_every_failure_is_one_error_line_and_a_non_zero_exit(files, capsys, argv, code, message):
     exit_code, _, err = _run([arg.format(d=files) for arg in argv], capsys)
     assert exit_code == code and message.format(d=files) in err
+
+
+def test_a_file_system_error_while_writing_is_one_line(files, monkeypatch, capsys):
+    from mechdesign.curves import Curve
+
+    def refuse(self, path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(Curve, "to_csv", refuse)
+    code, _, err = _run(["curve", "--n", "2", "--values", "1", "--out", str(files / "c")], capsys)
+    assert code == 3 and f"Permission denied: {files / 'c.csv'}" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only directory")
+def test_an_unwritable_output_directory_is_refused_before_solving(files, capsys):
+    locked = files / "locked"
+    locked.mkdir(mode=0o500)
+    code, _, err = _run(["curve", "--n", "2", "--values", "1", "--out", str(locked / "c")], capsys)
+    assert code == 2 and f"directory {locked} is not writable" in err
 
 
 def test_an_unexpected_exception_is_one_line_too(monkeypatch, capsys):

@@ -94,3 +94,17 @@ def test_bad_input(kwargs, error, match):
     arguments = dict(samples=[0, 1, 1], size=2, epsilon=1.0, delta=0.1) | kwargs
     with pytest.raises(error, match=match):
         design_from_samples(**arguments)
+
+
+def test_hostile_design_arguments_are_named():
+    samples = [0, 1, 1, 0, 1]
+    cases = [
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, objective=5), "objective must be callable, got 5"),
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, objective=lambda estimate: None),
+         r"objective\(estimate\) must be an instance of Objective, got None"),
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, solver=True), "solver must be one of"),
+        (lambda: design_from_samples(samples, 2, 800.0, 0.1), "budget 800.0 is too large for a constraint"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()

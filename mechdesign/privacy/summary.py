@@ -105,9 +105,7 @@ class SummaryStatisticPrivacy(PrivacyNotion):
     needs_prior = True
 
     def __init__(self, space: ParameterSpace) -> None:
-        if not isinstance(space, ParameterSpace):
-            raise MechDesignError(f"expected a ParameterSpace, got {space!r}")
-        self.space = space
+        self.space = as_instance(space, ParameterSpace, "space")
         self.n_inputs = space.n_inputs
         guesses = self.candidate_guesses()
         size = guesses.shape[0] * space.n_inputs
