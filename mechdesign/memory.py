@@ -66,7 +66,14 @@ def _cgroup_directories() -> Iterable[Path]:
 
 
 def cgroup_memory() -> int | None:
-    """Bytes the cgroup still allows this process (v2 or v1); ``None`` without a cgroup limit."""
+    """Bytes the cgroup still allows this process (v2 or v1); ``None`` without a cgroup limit.
+
+    Examples
+    --------
+    >>> allowance = cgroup_memory()  # None outside a memory-limited container
+    >>> allowance is None or allowance >= 0
+    True
+    """
     for directory in _cgroup_directories():
         for limit_name, usage_name in (("memory.max", "memory.current"),
                                        ("memory.limit_in_bytes", "memory.usage_in_bytes")):
@@ -77,7 +84,14 @@ def cgroup_memory() -> int | None:
 
 
 def address_space_memory() -> int | None:
-    """Bytes left under ``RLIMIT_AS`` (``ulimit -v``); ``None`` when the address space is unlimited."""
+    """Bytes left under ``RLIMIT_AS`` (``ulimit -v``); ``None`` when the address space is unlimited.
+
+    Examples
+    --------
+    >>> left = address_space_memory()  # None unless ``ulimit -v`` is set
+    >>> left is None or left >= 0
+    True
+    """
     try:
         import resource
     except ImportError:  # pragma: no cover - not on POSIX
@@ -89,7 +103,13 @@ def address_space_memory() -> int | None:
 
 
 def system_memory() -> int:
-    """Bytes of ``MemAvailable`` (Linux), else the free physical pages."""
+    """Bytes of ``MemAvailable`` (Linux), else the free physical pages.
+
+    Examples
+    --------
+    >>> system_memory() > 0
+    True
+    """
     available = _proc_value("/proc/meminfo", "MemAvailable")
     if available is not None:
         return available

@@ -96,6 +96,12 @@ class PrivacyNotion(ABC):
         InvalidBudgetError
             When the scaled budget overflows the float range (``e^ε`` for ε above about 709.78): such a
             budget is valid for :meth:`measure`, but a solver cannot take it as a coefficient.
+
+        Examples
+        --------
+        >>> from mechdesign import MaximalLeakage
+        >>> MaximalLeakage().finite_scaled_budget(0.0)
+        1.0
         """
         scaled = self.scaled_budget(budget)
         if not math.isfinite(scaled):
