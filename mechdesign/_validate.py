@@ -50,6 +50,19 @@ def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignErr
     return array
 
 
+def as_real_array(values: Any, name: str, ndim: int) -> np.ndarray:
+    """A non-empty array of finite real numbers with ``ndim`` dimensions, as float (a copy).
+
+    Complex, text, ragged, empty or non-finite input is a :class:`MechDesignError` naming ``name``.
+
+    Examples
+    --------
+    >>> as_real_array([[0, 1.5]], "points", 2)
+    array([[0. , 1.5]])
+    """
+    return _as_float_array(values, name, ndim, MechDesignError)
+
+
 def _clip_round_off(array: np.ndarray, name: str, error: type[MechDesignError]) -> np.ndarray:
     if array.min() < -NEGATIVE_ATOL:
         index = tuple(int(i) for i in np.argwhere(array < -NEGATIVE_ATOL)[0])

@@ -14,7 +14,6 @@ Oechtering & Skoglund), in one call:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union

@@ -110,6 +110,9 @@ CALLS: dict[str, Call] = {
     "MutualInformation": Call(md.MutualInformation, (P2,), {"n_outputs": 2}),
     "MutualInformationPrivacy": Call(md.MutualInformationPrivacy, (P2,)),
     "Neighbours": Call(md.Neighbours, ([(0, 1)],), {"n_inputs": 2}),
+    "ParameterSpace": Call(md.ParameterSpace, ([0.0, 1.0, 2.0], lambda points: points, [0.5],
+                                               lambda a, b: np.abs(a[:, None, 0] - b[None, :, 0])),
+                           {"prior": None, "outputs": None, "secret_names": ["mean"]}),
     "PointwiseMaximalLeakage": Call(md.PointwiseMaximalLeakage, (P2,)),
     "Prior": Call(md.Prior, (P2,)),
     "RenyiDifferentialPrivacy": Call(md.RenyiDifferentialPrivacy, (2.0,), {"n_inputs": None}),
@@ -166,7 +169,6 @@ NOT_CALLED: dict[str, str] = {
     "ThetaStar": "a record built by theta_star, not from user input",
     "Objective": "an abstract base class (no constructor arguments)",
     "PrivacyNotion": "an abstract base class (no constructor arguments)",
-    "ParameterSpace": "fuzzed through its notions (UnionPrivacy, …); its constructors take callables",
 }
 
 #: Names whose argument checks are called from the design layer (mechdesign/solve.py, curves.py),
