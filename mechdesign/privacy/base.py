@@ -106,8 +106,8 @@ class PrivacyNotion(ABC):
         scaled = self.scaled_budget(budget)
         if not math.isfinite(scaled):
             raise InvalidBudgetError(
-                f"{self.label} budget {budget!r} is too large for a constraint: its scaled value overflows "
-                "(the float range ends near e^709.78)"
+                f"{self.label} budget {budget!r} is too large for constraints: its constraint scale overflows "
+                "float64 (the float range ends near e^709.78)"
             )
         return scaled
 

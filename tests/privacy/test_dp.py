@@ -104,7 +104,7 @@ def test_huge_budgets_measure_and_scale_without_overflow():
 
     notion = DifferentialPrivacy()
     assert notion.scaled_budget(800.0) == math.inf and notion.scaled_budget(1.0) == math.e
-    with pytest.raises(InvalidBudgetError, match="dp budget 800.0 is too large for a constraint"):
+    with pytest.raises(InvalidBudgetError, match="dp budget 800.0 is too large for constraints"):
         notion.constraints(cp.Variable((2, 2)), 800.0)
     with pytest.raises(InvalidBudgetError, match="dp budget 1e\\+308 is too large"):
         notion.parameter().set(1e308)
