@@ -8,7 +8,7 @@ ever silently renormalized: a row summing to 0.999 is an error, not a rounding.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -27,11 +27,18 @@ SUM_ATOL = 1e-9
 NEGATIVE_ATOL = 1e-12
 
 
+#: numpy dtype kinds that never convert to real numbers silently: complex, strings, dates, raw bytes.
+_NON_REAL_KINDS = "cUSMmV"
+
+
 def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignError]) -> np.ndarray:
     try:
-        array = np.array(values, dtype=float)
+        raw = np.asarray(values)
+        if raw.dtype.kind in _NON_REAL_KINDS:
+            raise TypeError(f"dtype {raw.dtype}")
+        array = np.array(raw, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise error(f"{name} must be numeric, got {values!r}") from exc
+        raise error(f"{name} must be numeric (real numbers), got {_short(values)} ({exc})") from exc
     if array.ndim != ndim:
         raise error(f"{name} must be a {ndim}-D array, got shape {array.shape}")
     if array.size == 0:
@@ -41,6 +48,19 @@ def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignErr
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         raise error(f"{name} has a non-finite entry {float(array[index])} at index {index}")
     return array
+
+
+def as_real_array(values: Any, name: str, ndim: int) -> np.ndarray:
+    """A non-empty array of finite real numbers with ``ndim`` dimensions, as float (a copy).
+
+    Complex, text, ragged, empty or non-finite input is a :class:`MechDesignError` naming ``name``.
+
+    Examples
+    --------
+    >>> as_real_array([[0, 1.5]], "points", 2)
+    array([[0. , 1.5]])
+    """
+    return _as_float_array(values, name, ndim, MechDesignError)
 
 
 def _clip_round_off(array: np.ndarray, name: str, error: type[MechDesignError]) -> np.ndarray:
@@ -113,13 +133,21 @@ def as_cost_matrix(values: Any, shape: tuple[int, int] | None = None, name: str 
     return matrix
 
 
+def _short(value: Any, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters (error messages about large inputs stay readable)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _as_real(value: Any, name: str) -> float:
-    if isinstance(value, bool):
-        raise InvalidBudgetError(f"{name} must be a number, got {value!r}")
+    message = f"{name} must be a number (a real scalar), got {_short(value)}"
+    if (isinstance(value, (bool, str, bytes, complex, np.complexfloating, list, tuple))
+            or isinstance(value, np.ndarray) and value.ndim != 0):
+        raise InvalidBudgetError(message)
     try:
         number = float(value)
     except (TypeError, ValueError) as exc:
-        raise InvalidBudgetError(f"{name} must be a number, got {value!r}") from exc
+        raise InvalidBudgetError(message) from exc
     if math.isnan(number):
         raise InvalidBudgetError(f"{name} is NaN")
     return number
@@ -167,13 +195,27 @@ def as_positive_int(value: Any, name: str) -> int:
     return int(value)
 
 
+def as_array(values: Any, name: str, error: type[MechDesignError] = MechDesignError) -> np.ndarray:
+    """``np.asarray(values)``, with ragged or unconvertible input a named error instead of numpy's.
+
+    Examples
+    --------
+    >>> as_array([[0, 1], [1, 2]], "neighbours").shape
+    (2, 2)
+    """
+    try:
+        return np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise error(f"{name} must be a rectangular array, got {_short(values)} ({exc})") from exc
+
+
 def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int) -> np.ndarray:
     """Validate a neighbour relation on ``{0, …, size-1}``.
 
     Accepts either an iterable of index pairs or a boolean ``size × size`` adjacency matrix. Returns
     the sorted unique unordered pairs ``(i, j)`` with ``i < j`` as an integer array of shape (k, 2).
     """
-    array = np.asarray(pairs if not isinstance(pairs, (list, tuple)) else list(pairs))
+    array = as_array(pairs if not isinstance(pairs, (list, tuple)) else list(pairs), "neighbours")
     if array.dtype == bool:
         if array.shape != (size, size):
             raise ShapeMismatchError(f"neighbour adjacency has shape {array.shape}, expected {(size, size)}")
@@ -214,7 +256,7 @@ def as_failure_probability(value: Any, name: str = "delta") -> float:
 
 def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
     """Validate data samples: a non-empty 1-D sequence of integer symbols in ``{0, …, size-1}``."""
-    array = np.asarray(values)
+    array = as_array(values, name)
     if array.ndim != 1 or array.size == 0:
         raise MechDesignError(f"{name} must be a non-empty 1-D sequence, got shape {array.shape}")
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
@@ -236,7 +278,7 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
 
     Values may be numbers or labels (strings); numbers must be finite. Returns a copy.
     """
-    array = np.array(values)
+    array = as_array(values, name)
     if array.ndim != 1 or array.size == 0:
         raise MechDesignError(f"{name} must be a non-empty 1-D sequence of secret values, got shape {array.shape}")
     if array.dtype.kind in "fc" and not np.isfinite(array).all():
@@ -272,3 +314,231 @@ def as_norm_order(value: Any, name: str = "p") -> float:
     if number < 1.0:
         raise InvalidBudgetError(f"{name} must be a norm order >= 1 (or inf), got {number!r}")
     return number
+
+
+# --- types of the design arguments: notions, objectives, limits, solvers, executors ----------------
+
+
+def as_instance(value: Any, kind: type, name: str) -> Any:
+    """Return ``value`` if it is an instance of ``kind``; else a :class:`MechDesignError` naming it.
+
+    A class passed where an instance is expected (``DifferentialPrivacy`` for
+    ``DifferentialPrivacy()``) gets a message saying so.
+
+    Examples
+    --------
+    >>> as_instance(3, int, "count")
+    3
+    """
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, type) and issubclass(value, kind):
+        raise MechDesignError(f"{name} must be an instance of {value.__name__}, got the class itself: "
+                              f"call it, e.g. {value.__name__}(...)")
+    raise MechDesignError(f"{name} must be an instance of {kind.__name__}, got {_short(value)} of type {type(value).__name__}")
+
+
+def as_sequence(values: Any, name: str) -> list[Any]:
+    """Return a non-empty list of the items of ``values`` (a list, tuple, array or other iterable).
+
+    Strings, mappings, scalars and ``None`` are refused: they are never what a list argument means.
+
+    Examples
+    --------
+    >>> as_sequence((0.5, 1.0), "budgets")
+    [0.5, 1.0]
+    """
+    if isinstance(values, (str, bytes, Mapping)) or not _is_iterable(values):
+        raise MechDesignError(f"{name} must be a non-empty sequence, got {_short(values)}")
+    items = list(values)
+    if not items:
+        raise MechDesignError(f"{name} is empty")
+    return items
+
+
+def _is_iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
+def as_number_list(values: Any, name: str, validate: Any = None) -> list[float]:
+    """A non-empty sequence of numbers, each checked by ``validate(value, name)`` (default :func:`as_budget`).
+
+    Examples
+    --------
+    >>> as_number_list([0.5, 1], "budgets")
+    [0.5, 1.0]
+    """
+    check = as_budget if validate is None else validate
+    return [check(value, f"{name}[{index}]") for index, value in enumerate(as_sequence(values, name))]
+
+
+def as_notion(notion: Any, name: str = "notion") -> Any:
+    """One :class:`~mechdesign.privacy.base.PrivacyNotion` instance (not a class, not a list).
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage
+    >>> as_notion(MaximalLeakage())
+    <MaximalLeakage maximal_leakage>
+    """
+    from .privacy.base import PrivacyNotion  # the notions import this module
+
+    return as_instance(notion, PrivacyNotion, name)
+
+
+def as_notions(notions: Any, name: str = "notions") -> list[Any]:
+    """One :class:`~mechdesign.privacy.base.PrivacyNotion` or a sequence of them (empty: no privacy
+    constraint, e.g. a rate–distortion problem with a limit), as a list.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy
+    >>> as_notions(DifferentialPrivacy())
+    [<DifferentialPrivacy dp>]
+    """
+    from .privacy.base import PrivacyNotion  # the notions import this module
+
+    if isinstance(notions, (PrivacyNotion, type)):
+        return [as_notion(notions, name)]
+    if isinstance(notions, (list, tuple)) and not notions:
+        return []
+    return [as_notion(notion, f"{name}[{index}]") for index, notion in enumerate(as_sequence(notions, name))]
+
+
+def as_objective(objective: Any, name: str = "objective") -> Any:
+    """An :class:`~mechdesign.utility.base.Objective` instance (distortion, mutual information, …).
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion
+    >>> as_objective(ExpectedDistortion([0.5, 0.5])).label
+    'expected_distortion'
+    """
+    from .utility.base import Objective  # the objectives import this module
+
+    return as_instance(objective, Objective, name)
+
+
+def as_objectives(objectives: Any, name: str = "limits") -> list[Any]:
+    """A possibly empty sequence of :class:`~mechdesign.utility.base.Objective` instances (``None``: none).
+
+    Examples
+    --------
+    >>> as_objectives(())
+    []
+    """
+    if objectives is None or isinstance(objectives, (list, tuple)) and not objectives:
+        return []
+    return [as_objective(item, f"{name}[{index}]") for index, item in enumerate(as_sequence(objectives, name))]
+
+
+def as_limit_pairs(limits: Any, name: str = "limits") -> list[tuple[Any, float]]:
+    """``(objective, finite limit)`` pairs (the ``limits`` of :func:`~mechdesign.solve.design`); ``None``: none.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion
+    >>> [(quantity.label, value) for quantity, value in as_limit_pairs([(ExpectedDistortion([1.0]), 0.5)])]
+    [('expected_distortion', 0.5)]
+    """
+    if limits is None or isinstance(limits, (list, tuple)) and not limits:
+        return []
+    pairs = []
+    for index, pair in enumerate(as_sequence(limits, name)):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise MechDesignError(f"{name}[{index}] must be a (quantity, limit) pair, got {_short(pair)}")
+        pairs.append((as_objective(pair[0], f"{name}[{index}][0]"), as_finite(pair[1], f"{name}[{index}][1]")))
+    return pairs
+
+
+def as_choice(value: Any, choices: Iterable[str], name: str, *, optional: bool = False) -> str | None:
+    """One of the strings ``choices`` (case-insensitive, returned lower-case), or ``None`` if ``optional``.
+
+    Examples
+    --------
+    >>> as_choice("HiGHS", ("highs", "clarabel"), "solver")
+    'highs'
+    """
+    allowed = tuple(choices)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or value.lower() not in allowed:
+        raise MechDesignError(f"{name} must be one of {allowed}{' or None' if optional else ''}, got {_short(value)}")
+    return value.lower()
+
+
+#: The solvers :func:`~mechdesign.solve.design` accepts.
+DESIGN_SOLVERS = ("highs", "clarabel", "scs")
+
+
+def as_solver(solver: Any, name: str = "solver") -> str | None:
+    """``None`` (automatic choice) or one of :data:`DESIGN_SOLVERS`, lower-case.
+
+    Examples
+    --------
+    >>> as_solver("Clarabel")
+    'clarabel'
+    """
+    return as_choice(solver, DESIGN_SOLVERS, name, optional=True)
+
+
+def as_options(options: Any, name: str = "solver_options") -> dict[str, Any] | None:
+    """``None`` or a mapping with string keys (keyword arguments passed on to a solver), as a dict.
+
+    Examples
+    --------
+    >>> as_options({"max_iter": 50})
+    {'max_iter': 50}
+    """
+    if options is None:
+        return None
+    if not isinstance(options, Mapping) or not all(isinstance(key, str) for key in options):
+        raise MechDesignError(f"{name} must be a mapping of option names to values, got {_short(options)}")
+    return dict(options)
+
+
+def as_executor(executor: Any, name: str = "executor") -> Any:
+    """``None`` or an object with a callable ``submit`` (a :class:`concurrent.futures.Executor`).
+
+    Examples
+    --------
+    >>> as_executor(None) is None
+    True
+    """
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise MechDesignError(f"{name} must be a concurrent.futures.Executor (with .submit), got {_short(executor)}")
+    return executor
+
+
+def as_callable(value: Any, name: str) -> Any:
+    """A callable ``value`` (a function, a class), else a :class:`MechDesignError` naming it.
+
+    Examples
+    --------
+    >>> as_callable(len, "function") is len
+    True
+    """
+    if not callable(value):
+        raise MechDesignError(f"{name} must be callable, got {_short(value)} of type {type(value).__name__}")
+    return value
+
+
+def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
+    """``None`` (no limit) or a finite number of seconds > 0.
+
+    Examples
+    --------
+    >>> as_time_limit(2)
+    2.0
+    """
+    if value is None:
+        return None
+    number = _as_real(value, name)
+    if not 0.0 < number < math.inf:
+        raise MechDesignError(f"{name} must be a finite number of seconds > 0, got {number!r}")
+    return number
+

@@ -12,8 +12,10 @@ Examples
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import MechDesignError
+from ._validate import as_delta, as_order, as_positive_int
+from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
+from .memory import check_array
 from .priors import Prior
 from .privacy import (
     ApproximateDifferentialPrivacy,
@@ -87,20 +91,96 @@ def _parse_prior(text: str | None, n: int | None) -> Prior | None:
         except ValueError as exc:
             raise MechDesignError(f"--prior must be comma-separated numbers, got {text!r}") from exc
         return Prior(values)
-    return Prior.uniform(n) if n is not None else None
+    return Prior.uniform(as_positive_int(n, "--n")) if n is not None else None
+
+
+def _read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``; a missing, unreadable or binary file is a :class:`MechDesignError`."""
+    if not path.exists():
+        raise MechDesignError(f"no such file: {path}")
+    if not path.is_file():
+        raise MechDesignError(f"{path} is not a file (a directory?): pass a CSV or JSON mechanism")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise MechDesignError(f"{path} is not UTF-8 text (a binary file?): {exc.reason} at byte {exc.start}") from exc
+    except OSError as exc:
+        raise MechDesignError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
 def _load_mechanism(path: Path) -> Mechanism:
-    if not path.exists():
-        raise MechDesignError(f"no such file: {path}")
+    text = _read_text(path)
     if path.suffix.lower() == ".json":
-        data = json.loads(path.read_text())
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MechDesignError(f"{path} is not valid JSON: {exc}") from exc
+        if isinstance(data, dict) and "mechanism" not in data:
+            raise MechDesignError(f"{path} has no \"mechanism\" key: give {{\"mechanism\": [[...], ...]}} or a list of rows")
         return Mechanism(data["mechanism"] if isinstance(data, dict) else data)
     try:
-        matrix = np.loadtxt(path, delimiter=",", ndmin=2)
+        matrix = np.loadtxt(io.StringIO(text), delimiter=",", ndmin=2)
     except ValueError as exc:
         raise MechDesignError(f"{path} is not a CSV of numbers (one row per input): {exc}") from exc
     return Mechanism(matrix)
+
+
+def _check_writable(path: Path, option: str) -> Path:
+    """Refuse, before any work, an output ``path`` that cannot be written as a file."""
+    if path.is_dir():
+        raise MechDesignError(f"{option}: {path} is a directory, not a file")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise MechDesignError(f"{option}: {path} exists and is not writable")
+    _check_directory(path.parent, option)
+    return path
+
+
+def _check_directory(directory: Path, option: str) -> None:
+    """Refuse an output directory that is missing, is a file, or is not writable."""
+    if not directory.exists():
+        raise MechDesignError(f"{option}: directory {directory} does not exist")
+    if not directory.is_dir():
+        raise MechDesignError(f"{option}: {directory} is not a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise MechDesignError(f"{option}: directory {directory} is not writable")
+
+
+def strict_json(payload: dict[str, Any]) -> str:
+    """``payload`` as strict JSON: every non-finite number becomes ``null``, explained in ``"non_finite"``.
+
+    ``"non_finite"`` maps the dotted path of each such value to its text (``"inf"``, ``"-inf"``,
+    ``"nan"``); it is present only when there is one. No ``Infinity``/``NaN`` token is ever printed.
+
+    Examples
+    --------
+    >>> print(strict_json({"dp": float("inf"), "ml": 0.5}))
+    {
+      "dp": null,
+      "ml": 0.5,
+      "non_finite": {
+        "dp": "inf"
+      }
+    }
+    """
+    reasons: dict[str, str] = {}
+    clean = _nulls_for_non_finite(payload, "", reasons)
+    if reasons:
+        clean["non_finite"] = reasons
+    return json.dumps(clean, indent=2, allow_nan=False)
+
+
+def _nulls_for_non_finite(value: Any, path: str, reasons: dict[str, str]) -> Any:
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        reasons[path] = str(value)
+        return None
+    if isinstance(value, dict):
+        return {key: _nulls_for_non_finite(item, f"{path}.{key}" if path else str(key), reasons)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nulls_for_non_finite(item, f"{path}[{index}]", reasons) for index, item in enumerate(value)]
+    return value
 
 
 def _format_matrix(matrix: np.ndarray) -> str:
@@ -116,7 +196,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
     result = design(notion, args.epsilon, objective, limits=limits, solver=args.solver)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(strict_json(result.to_dict()))
     else:
         print(f"notion: {notion.label} ({notion.reference}), prior: {np.round(prior.probabilities, 6).tolist()}")
         print(result.summary())
@@ -146,9 +226,15 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
 def _cmd_measure(args: argparse.Namespace) -> int:
     mechanism = _load_mechanism(Path(args.file))
     prior = _parse_prior(args.prior, None)
-    values = measure_all(mechanism, prior, args.delta, args.alpha)
+    if prior is not None and prior.size != mechanism.n_inputs:
+        raise ShapeMismatchError(f"--prior has {prior.size} entries, but {args.file} has {mechanism.n_inputs} inputs")
+    delta = None if args.delta is None else as_delta(args.delta, "--delta")
+    alpha = None if args.alpha is None else as_order(args.alpha, "--alpha")
+    values = measure_all(mechanism, prior, delta, alpha)
     if args.json:
-        print(json.dumps({k: (v if isinstance(v, str) or math.isfinite(v) else "inf") for k, v in values.items()}, indent=2))
+        skipped = {k: v.removeprefix("skipped: ") for k, v in values.items() if isinstance(v, str)}
+        measured = {k: (None if isinstance(v, str) else v) for k, v in values.items()}
+        print(strict_json({**measured, **({"skipped": skipped} if skipped else {})}))
     else:
         print(f"mechanism {args.file}: {mechanism.n_inputs} inputs × {mechanism.n_outputs} outputs")
         for key, value in values.items():
@@ -169,6 +255,7 @@ def _parse_values(args: argparse.Namespace) -> list[float]:
         return numbers
     if len(numbers) != 3 or numbers[2] != int(numbers[2]) or numbers[2] < 2:
         raise MechDesignError(f"--grid must be start,stop,count with an integer count >= 2, got {text!r}")
+    check_array((numbers[2],), f"--grid with {numbers[2]:.0f} points")
     return np.linspace(numbers[0], numbers[1], int(numbers[2])).tolist()
 
 
@@ -178,6 +265,7 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     from .utility import WorstCaseDistortion
 
     values = _parse_values(args)
+    prefix = _output_prefix(args.out)
     if args.no_prior_knowledge:
         if args.n is None:
             raise MechDesignError("--no-prior-knowledge needs the alphabet size --n")
@@ -198,10 +286,10 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    csv_path = curve.to_csv(Path(f"{args.out}.csv"))
+    csv_path = curve.to_csv(prefix.with_name(prefix.name + ".csv"))
     ax = curve.plot(marker="o")
     ax.set_title(f"{notion.label}: {'D*(epsilon)' if args.mode == 'distortion' else 'epsilon*(D)'}")
-    png_path = Path(f"{args.out}.png")
+    png_path = prefix.with_name(prefix.name + ".png")
     ax.figure.savefig(png_path, dpi=120)
     plt.close(ax.figure)
     for x, y, result in zip(curve.x, curve.y, curve.results):
@@ -210,10 +298,29 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     return 0 if curve.success else 1
 
 
+def _output_prefix(text: str) -> Path:
+    """The ``--out`` prefix of ``curve``: ``PREFIX.csv`` and ``PREFIX.png`` must both be writable files."""
+    prefix = Path(text)
+    if text.endswith(("/", os.sep)) or prefix.is_dir() or not prefix.name or prefix.name in (".", ".."):
+        raise MechDesignError(f"--out is a file prefix (writes PREFIX.csv and PREFIX.png), got the directory {text!r}; "
+                              f"e.g. --out {os.path.join(text, 'curve')}")
+    for suffix in (".csv", ".png"):
+        _check_writable(prefix.with_name(prefix.name + suffix), "--out")
+    return prefix
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    run_demo(Path(args.out))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise MechDesignError(f"--out: {out} exists and is not a directory")
+    existing = next(parent for parent in (out, *out.parents) if parent.exists())
+    _check_directory(existing, "--out")
+    for name in ("curve.csv", "curve.png"):
+        if (out / name).exists():
+            _check_writable(out / name, "--out")
+    run_demo(out)
     return 0
 
 
@@ -238,7 +345,7 @@ def _cmd_sml(args: argparse.Namespace) -> int:
                "selection": result.selection.tolist(), "secret_values": secret.n_values,
                "property1_bounds": [lower, upper]}
     if args.json:
-        print(json.dumps(payload, indent=2))
+        print(strict_json(payload))
     else:
         status = "exact" if result.exact else f"best found; proven upper bound {result.upper:.10g}"
         print(f"SML of {args.file} ({mechanism.n_inputs} inputs, {secret.n_values} secret values): "
@@ -264,7 +371,7 @@ def _cmd_sml_design(args: argparse.Namespace) -> int:
         raise MechDesignError("sml-design needs --secret V1,V2,... (Hamming distortion) or --tau and --d (histograms)")
     result = design_under_sml(secret, args.budget, objective, solver=args.solver)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(strict_json(result.to_dict()))
     else:
         print(f"SML budget {args.budget} for {secret!r}; objective {objective.label}")
         print(result.summary())
@@ -302,9 +409,18 @@ def _cmd_theory_check(args: argparse.Namespace) -> int:
     return 0 if all(row.ok for row in rows) else 1
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors reach :func:`main` (one error line) instead of exiting."""
+
+    def error(self, message: str) -> Any:
+        """Raise a :class:`MechDesignError` (argparse would print the usage and exit)."""
+        command = self.prog.removeprefix("mechdesign").strip()
+        raise MechDesignError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mechdesign`` command."""
-    parser = argparse.ArgumentParser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
+    parser = _Parser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p_design = commands.add_parser("design", help="design an optimal mechanism")
@@ -357,14 +473,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(message: str, code: int) -> int:
+    """Print the one error line of a failed command and return its exit code."""
+    print(f"mechdesign: error: {' '.join(message.split())}", file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``mechdesign`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``mechdesign`` console script.
+
+    Every failure is one ``mechdesign: error: …`` line on stderr and a non-zero exit code, never a
+    traceback: 2 for bad input (arguments, files), 3 for an operating-system error (a file that cannot
+    be written, memory exhausted), 4 for an internal error (a bug: please report it), 130 when interrupted.
+
+    Examples
+    --------
+    >>> main(["design", "--epsilon", "1", "--n", "2", "--json"])  # doctest: +SKIP
+    0
+    """
     try:
+        args = build_parser().parse_args(argv)
         return args.run(args)
     except MechDesignError as exc:
-        print(f"mechdesign: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), 2)
+    except OSError as exc:
+        return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), 3)
+    except MemoryError as exc:
+        return _fail(f"out of memory ({exc}); reduce the alphabet or the number of points", 3)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as exc:  # a bug: still no traceback on the command line
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it", 4)
 
 
 if __name__ == "__main__":  # pragma: no cover

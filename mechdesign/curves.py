@@ -19,7 +19,17 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ._validate import as_budget, as_finite, as_positive_int
+from ._validate import (
+    as_budget,
+    as_executor,
+    as_finite,
+    as_notion,
+    as_number_list,
+    as_objective,
+    as_options,
+    as_positive_int,
+    as_solver,
+)
 from .exceptions import InvalidBudgetError
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
@@ -147,7 +157,10 @@ def trace_curve(
     ...     curve = trace_curve(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(4)),
     ...                         [0.5, 1.0, 1.5, 2.0], executor=pool)
     """
-    values = np.array([as_budget(b, "budget", infinite=True) for b in budgets], dtype=float)
+    notion, objective = as_notion(notion), as_objective(objective)
+    solver, solver_options, executor = as_solver(solver), as_options(solver_options), as_executor(executor)
+    values = np.array(as_number_list(budgets, "budgets", lambda b, name: as_budget(b, name, infinite=True)),
+                      dtype=float)
     if executor is None:
         results = tuple(_solve_budgets(notion, objective, values, solver, solver_options))
     else:
@@ -221,7 +234,8 @@ class _PrivacyDistortionSolver:
 
     def __init__(self, notion: PrivacyNotion, objective: Objective, tolerance: float, max_budget: float,
                  solver: str | None, solver_options: Mapping[str, Any] | None) -> None:
-        self.notion, self.objective = notion, objective
+        self.notion, self.objective = as_notion(notion), as_objective(objective)
+        solver, solver_options = as_solver(solver), as_options(solver_options)
         self.tolerance = as_budget(tolerance, "tolerance")
         if self.tolerance <= 0:
             raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
@@ -414,7 +428,7 @@ def privacy_distortion_curve(
     says why and gives the least distortion reached in ``smallest_feasible``).
     """
     engine = _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options)
-    values = [engine.solve(d) for d in distortions]
+    values = [engine.solve(d) for d in as_number_list(distortions, "distortions", as_finite)]
     results = tuple(v.certificate if v.certificate is not None else
                     Result(None, None, "infeasible", False, v.message, smallest_feasible=v.smallest_distortion)
                     for v in values)

@@ -14,12 +14,12 @@ Oechtering & Skoglund), in one call:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ._validate import as_budget
+from ._numeric import exp_budget
+from ._validate import as_budget, as_callable, as_objective, as_solver
 from .mechanism import Mechanism
 from .priors import L1Ball, Prior
 from .privacy.pml import PointwiseMaximalLeakage
@@ -140,6 +140,7 @@ def design_from_samples(
         Frozen; ``success=False`` (with the design's reason) if no mechanism was found.
     """
     budget = as_budget(epsilon)
+    solver = as_solver(solver)
     ball = L1Ball.from_samples(samples, size, delta)
     estimate = ball.center
     notion = PointwiseMaximalLeakage(ball if robust else estimate)
@@ -148,7 +149,7 @@ def design_from_samples(
     elif isinstance(objective, Objective):
         chosen = objective
     else:
-        chosen = objective(estimate)
+        chosen = as_objective(as_callable(objective, "objective")(estimate), "objective(estimate)")
     result = design(notion, budget, chosen, solver=solver)
     worst = None if result.mechanism is None else leakage_capacity(result.mechanism, ball)
     return EmpiricalDesign(
@@ -166,6 +167,6 @@ def design_from_samples(
 
 def _eq8_bound(epsilon: float, radius: float) -> float | None:
     """Eq. (8) (Corollary 2 with distance β), or ``None`` where it is vacuous (``β e^ε >= 2``)."""
-    if radius * math.exp(epsilon) >= 2:
+    if radius * exp_budget(epsilon) >= 2:
         return None
     return cor2_leakage_bound(epsilon, radius)

@@ -29,7 +29,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.linalg import sqrtm
 
-from ._validate import as_cost_matrix, as_positive_vector
+from ._validate import as_array, as_callable, as_cost_matrix, as_instance, as_positive_vector, as_real_array, as_sequence
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
 from .utility.base import Objective
@@ -130,15 +130,15 @@ class ParameterSpace:
             raise ShapeMismatchError(f"outputs have {self.outputs.shape[1]} parameters, points {self.points.shape[1]}")
         n = self.points.shape[0]
         self.prior: Prior = Prior.uniform(n) if prior is None else as_prior(prior, n)
-        self.secret_function = secrets
-        values = np.asarray(secrets(self.points), dtype=float)
-        if values.ndim != 2 or values.shape[0] != n:
+        self.secret_function = as_callable(secrets, "secrets")
+        values = as_real_array(secrets(self.points), "secrets(points)", 2)
+        if values.shape[0] != n:
             raise ShapeMismatchError(f"secrets must map {n} points to an (n, d) array, got shape {values.shape}")
         self.secret_values = values
         self.tolerances = as_positive_vector(tolerances, "tolerances", size=values.shape[1])
-        self.distance = distance
+        self.distance = as_callable(distance, "distance")
         self.cost = as_cost_matrix(distance(self.points, self.outputs), (n, self.outputs.shape[0]))
-        names = list(secret_names) if secret_names is not None else [f"g{i + 1}" for i in range(values.shape[1])]
+        names = as_sequence(secret_names, "secret_names") if secret_names is not None else [f"g{i + 1}" for i in range(values.shape[1])]
         if len(names) != values.shape[1]:
             raise ShapeMismatchError(f"{len(names)} secret names for {values.shape[1]} secrets")
         self.secret_names = names
@@ -300,14 +300,9 @@ def _parameter_index(name: str, names: list[str]) -> int:
 
 
 def _as_points(values: Any, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
-    if array.ndim == 1:
-        array = array[:, None]
-    if array.ndim != 2 or array.size == 0:
-        raise ShapeMismatchError(f"{name} must be a non-empty 2-D array (one parameter vector per row), got shape {array.shape}")
-    if not np.isfinite(array).all():
-        raise MechDesignError(f"{name} has a non-finite entry")
-    return array
+    """One parameter vector per row (a 1-D array is one parameter per point)."""
+    array = as_array(values, name)
+    return as_real_array(array[:, None] if array.ndim == 1 else array, name, 2)
 
 
 def _as_levels(values: Any, name: str, positive: bool = False) -> np.ndarray:
@@ -338,7 +333,7 @@ class SupportDistortion(Objective):
     is_linear = False
 
     def __init__(self, space: ParameterSpace) -> None:
-        self.space = space
+        self.space = as_instance(space, ParameterSpace, "space")
         self.shape = space.cost.shape
 
     @property

@@ -14,7 +14,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_positive_int, as_probability_vector
+from ._validate import as_array, as_positive_int, as_probability_vector
+from .memory import check_array
 from ._validate import as_budget, as_failure_probability, as_samples
 from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
 
@@ -39,6 +40,7 @@ class Prior:
     def uniform(cls, size: int) -> "Prior":
         """The uniform prior on ``size`` symbols."""
         n = as_positive_int(size, "size")
+        check_array((n,), f"Prior.uniform({n})")
         return cls(np.full(n, 1.0 / n))
 
     @property
@@ -107,7 +109,13 @@ class SourceSet:
     __slots__ = ("_points", "_is_simplex")
 
     def __init__(self, extreme_points: Any) -> None:
-        rows = [getattr(p, "probabilities", p) for p in extreme_points]
+        try:
+            rows = [getattr(p, "probabilities", p) for p in extreme_points]
+        except TypeError as exc:  # not iterable
+            raise InvalidDistributionError(
+                f"extreme_points must be a sequence of priors or a 2-D array, got {extreme_points!r}") from exc
+        if any(isinstance(row, (str, bytes)) for row in rows) or isinstance(extreme_points, (str, bytes)):
+            raise InvalidDistributionError(f"extreme_points must be a sequence of priors, got {extreme_points!r}")
         if not rows:
             raise InvalidDistributionError("a source set needs at least one prior")
         vectors = [as_probability_vector(row, f"source-set prior {i}") for i, row in enumerate(rows)]
@@ -124,7 +132,9 @@ class SourceSet:
     @classmethod
     def simplex(cls, size: int) -> "SourceSet":
         """The whole probability simplex over ``size`` symbols (no prior knowledge)."""
-        return cls(np.eye(as_positive_int(size, "size")))
+        n = as_positive_int(size, "size")
+        check_array((n, n), f"SourceSet.simplex({n})")
+        return cls(np.eye(n))
 
     @classmethod
     def singleton(cls, prior: PriorLike) -> "SourceSet":
@@ -165,7 +175,10 @@ def as_source_set(value: Any, size: int | None = None) -> SourceSet:
     """Return ``value`` as a :class:`SourceSet`; a single prior becomes a singleton set."""
     if isinstance(value, SourceSet):
         source_set = value
-    elif isinstance(value, Prior) or np.ndim(value) == 1:
+    elif not isinstance(value, (Prior, list, tuple, np.ndarray)):
+        raise InvalidDistributionError(
+            f"prior must be a Prior, a probability vector or a SourceSet, got {value!r} of type {type(value).__name__}")
+    elif isinstance(value, Prior) or as_array(value, "prior", InvalidDistributionError).ndim == 1:
         source_set = SourceSet.singleton(value)
     else:
         source_set = SourceSet(value)
@@ -346,6 +359,7 @@ def empirical_estimate(samples: Any, size: int) -> Prior:
         Alphabet size ``N``.
     """
     n = as_positive_int(size, "size")
+    check_array((n,), f"empirical_estimate(samples, {n})")
     counts = np.bincount(as_samples(samples, n), minlength=n)
     return Prior(counts / counts.sum())
 

@@ -16,7 +16,6 @@ said.
 from __future__ import annotations
 
 import math
-import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -26,11 +25,21 @@ from typing import Any, Union
 import cvxpy as cp
 import numpy as np
 
-from ._validate import as_budget, as_finite
+from ._validate import (
+    as_budget,
+    as_finite,
+    as_limit_pairs,
+    as_notions,
+    as_objective,
+    as_objectives,
+    as_options,
+    as_solver,
+)
 from .certificate import design_lower_bound
 from .direct import direct_program, direct_program_class
-from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
+from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
 from .result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL, Result, gap_tolerance, is_certified_optimal, optimality_gap
 from .utility.base import Objective
@@ -76,18 +85,6 @@ def _unique_labels(items: Sequence[Any]) -> list[str]:
     return labels
 
 
-def available_memory() -> int:
-    """Bytes of memory available to a new computation (``MemAvailable`` on Linux, else free pages)."""
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-
-
 def estimated_nonzeros(problem: cp.Problem) -> int:
     """Sum of the sizes of every node of the objective's and constraints' expression trees.
 
@@ -101,17 +98,6 @@ def estimated_nonzeros(problem: cp.Problem) -> int:
         total += int(getattr(node, "size", 1))
         stack.extend(node.args)
     return total
-
-
-def check_memory(estimate: int, what: str) -> None:
-    """Raise :class:`ProblemTooLargeError` if ``estimate`` bytes exceed :func:`available_memory`."""
-    available = available_memory()
-    if estimate > available:
-        raise ProblemTooLargeError(
-            f"{what} needs an estimated {estimate / 2**30:.2f} GiB but only {available / 2**30:.2f} GiB is "
-            "available; reduce the alphabet, use a structured notion (e.g. local DP's column-minimum "
-            "form instead of a pairwise relation), or run on a larger machine"
-        )
 
 
 def choose_solver(is_linear: bool, n_entries: int) -> str:
@@ -243,14 +229,11 @@ class DesignProblem:
         solver: str | None = None,
         solver_options: Mapping[str, Any] | None = None,
     ) -> None:
-        self.notions: list[PrivacyNotion] = [notions] if isinstance(notions, PrivacyNotion) else list(notions)
-        for notion in self.notions:
-            if not isinstance(notion, PrivacyNotion):
-                raise MechDesignError(f"expected a privacy notion, got {notion!r}")
-        if not isinstance(objective, Objective):
-            raise MechDesignError(f"expected an objective, got {objective!r}")
-        self.objective = objective
-        self.limits = list(limits)
+        self.notions: list[PrivacyNotion] = as_notions(notions)
+        self.objective = objective = as_objective(objective)
+        self.limits = as_objectives(limits, "limits")
+        solver = as_solver(solver)
+        solver_options = as_options(solver_options)
         self.shape = tuple(objective.shape)
         for notion in self.notions:
             notion.check_shape(self.shape[0])
@@ -273,10 +256,6 @@ class DesignProblem:
             o.is_linear for o in [objective, *self.limits]
         )
         self.named_solver = solver is not None
-        if solver is not None and (not isinstance(solver, str) or solver.lower() not in _SOLVER_NAMES):
-            raise MechDesignError(f"solver must be one of {sorted(_SOLVER_NAMES)}, got {solver!r}")
-        if solver_options is not None and not isinstance(solver_options, Mapping):
-            raise MechDesignError(f"solver_options must be a mapping of option names to values, got {solver_options!r}")
         use_direct = (solver is None and solver_options is None
                       and direct_program_class(self.notions, objective, self.limits) is not None)
         self.solver = "highs" if use_direct else (solver or choose_solver(self.is_linear, int(np.prod(self.shape)))).lower()
@@ -595,6 +574,7 @@ def design(
     >>> round(result.objective, 6)  # randomized response: 2 / (e + 2)
     0.423883
     """
+    limits = as_limit_pairs(limits)
     quantities = [quantity for quantity, _ in limits]
     problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
     return problem.solve(budgets, [value for _, value in limits])

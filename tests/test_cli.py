@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -54,7 +55,11 @@ def test_measure_csv_and_json(tmp_path, capsys):
     json_path.write_text(json.dumps({"mechanism": [[1, 0], [0.5, 0.5]]}))
     assert main(["measure", str(json_path), "--json"]) == 0
     values = json.loads(capsys.readouterr().out)
-    assert values["dp"] == "inf" and values["pml"].startswith("skipped") and values["approx-dp(pointwise)"].startswith("skipped")
+    # Strict JSON: a non-finite value is null with its text under "non_finite"; a skipped notion is
+    # null with its reason under "skipped".
+    assert values["dp"] is None and values["non_finite"]["dp"] == "inf"
+    assert values["pml"] is None and "pass --prior" in values["skipped"]["pml"]
+    assert values["approx-dp(pointwise)"] is None and "--delta" in values["skipped"]["approx-dp(pointwise)"]
 
 
 def test_measure_errors(tmp_path, capsys):
@@ -115,7 +120,8 @@ def test_design_and_measure_with_the_put_notions(tmp_path, capsys):
     assert values["sibson-mi"] == pytest.approx(math.log(1.25), abs=1e-12)
     assert values["max-information"] == pytest.approx(math.log(1.5), abs=1e-12)
     assert main(["measure", str(csv_path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["renyi-dp"].startswith("skipped")
+    values = json.loads(capsys.readouterr().out)
+    assert values["renyi-dp"] is None and "needs --alpha" in values["skipped"]["renyi-dp"]
 
 
 def test_curve_privacy_and_distortion_modes(tmp_path, capsys):
@@ -151,3 +157,152 @@ def test_curve_reports_unreachable_points_and_bad_input(tmp_path, capsys):
     assert "needs the alphabet size --n" in capsys.readouterr().err
     assert main(["curve", "--values", "1", "--out", str(tmp_path / "x")]) == 2
     assert "curve needs --prior" in capsys.readouterr().err
+
+
+# --- hostile input (issue 15): one error line, a non-zero exit, strict JSON ------------------------
+
+
+def _strict_loads(text):
+    """``json.loads`` that refuses the non-standard tokens ``Infinity``, ``-Infinity`` and ``NaN``."""
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON token {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def _run(argv, capsys):
+    """Run the CLI; an error (exit code >= 2) must be exactly one ``mechdesign: error: …`` line on stderr.
+
+    Exit code 1 is not an error but a design that failed (infeasible, inaccurate), reported on stdout.
+    """
+    code = main(argv)
+    captured = capsys.readouterr()
+    if code >= 2:
+        lines = captured.err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("mechdesign: error: "), captured.err
+        assert "Traceback" not in captured.err + captured.out
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def files(tmp_path):
+    """Hostile files and places: a directory, broken JSON, binary data, a plain file to write under."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "broken.json").write_text('{"mechanism": [[1, 0], [0, 1]')
+    (tmp_path / "other.json").write_text('{"matrix": [[1, 0], [0, 1]]}')
+    (tmp_path / "nan.json").write_text('{"mechanism": [[NaN, 1], [0, 1]]}')
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00\x81")
+    (tmp_path / "plain").write_text("not a folder")
+    (tmp_path / "m.csv").write_text("0.75,0.25\n0.25,0.75\n")
+    (tmp_path / "one.csv").write_text("1.0\n")
+    return tmp_path
+
+
+FAILURES = [
+    # files that are not mechanisms
+    (["measure", "{d}/folder"], 2, "folder is not a file"),
+    (["sml", "{d}/folder", "--secret", "0,1"], 2, "folder is not a file"),
+    (["measure", "{d}/broken.json"], 2, "broken.json is not valid JSON"),
+    (["measure", "{d}/other.json"], 2, 'other.json has no "mechanism" key'),
+    (["measure", "{d}/nan.json"], 2, "non-finite entry nan"),
+    (["measure", "{d}/binary.csv"], 2, "binary.csv is not UTF-8 text"),
+    # outputs that cannot be written
+    (["curve", "--n", "2", "--values", "1", "--out", "{d}/missing/c"], 2, "directory {d}/missing does not exist"),
+    (["curve", "--n", "2", "--values", "1", "--out", "{d}/plain/c"], 2, "{d}/plain is not a directory"),
+    (["curve", "--n", "2", "--values", "1", "--out", "{d}/folder/"], 2, "--out is a file prefix"),
+    (["curve", "--n", "2", "--values", "1", "--out", "{d}/folder"], 2, "--out is a file prefix"),
+    (["demo", "--out", "{d}/plain"], 2, "{d}/plain exists and is not a directory"),
+    (["demo", "--out", "{d}/plain/sub"], 2, "{d}/plain is not a directory"),
+    # values measure used to skip silently (exit 0)
+    (["measure", "{d}/m.csv", "--prior", "0.2,0.3,0.5"], 2, "--prior has 3 entries, but"),
+    (["measure", "{d}/m.csv", "--delta", "1"], 2, "--delta must satisfy 0 <= --delta < 1, got 1.0"),
+    (["measure", "{d}/m.csv", "--alpha", "1"], 2, "--alpha must be a finite number > 1, got 1.0"),
+    # sizes refused before allocating
+    (["design", "--epsilon", "1", "--n", "1000000"], 2, "hamming_cost(1000000, 1000000) needs an estimated"),
+    (["curve", "--n", "2", "--grid", "0,1,1e12", "--out", "{d}/c"], 2, "--grid with 1000000000000 points needs"),
+    # wrong types and values on the command line
+    (["design", "--epsilon", "one", "--n", "2"], 2, "design: argument --epsilon: invalid float value: 'one'"),
+    (["design", "--epsilon", "1", "--n", "2.5"], 2, "argument --n: invalid int value: '2.5'"),
+    (["design", "--epsilon", "1", "--n", "0"], 2, "--n must be a positive integer, got 0"),
+    (["design", "--epsilon", "nan", "--n", "2"], 2, "budget for dp is NaN"),
+    (["design", "--epsilon", "1", "--prior", "0.5+1j,0.5"], 2, "--prior must be comma-separated numbers"),
+    (["sml", "{d}/m.csv", "--secret", "0,1", "--time-limit", "-1"], 2, "time_limit must be a finite number of seconds > 0"),
+    (["design"], 2, "the following arguments are required: --epsilon"),
+    (["no-such-command"], 2, "invalid choice: 'no-such-command'"),
+]
+
+
+@pytest.mark.parametrize("argv, code, message", FAILURES, ids=[" ".join(case[0]) for case in FAILURES])
+def test_every_failure_is_one_error_line_and_a_non_zero_exit(files, capsys, argv, code, message):
+    exit_code, _, err = _run([arg.format(d=files) for arg in argv], capsys)
+    assert exit_code == code and message.format(d=files) in err
+
+
+def test_a_file_system_error_while_writing_is_one_line(files, monkeypatch, capsys):
+    from mechdesign.curves import Curve
+
+    def refuse(self, path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(Curve, "to_csv", refuse)
+    code, _, err = _run(["curve", "--n", "2", "--values", "1", "--out", str(files / "c")], capsys)
+    assert code == 3 and f"Permission denied: {files / 'c.csv'}" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only directory")
+def test_an_unwritable_output_directory_is_refused_before_solving(files, capsys):
+    locked = files / "locked"
+    locked.mkdir(mode=0o500)
+    code, _, err = _run(["curve", "--n", "2", "--values", "1", "--out", str(locked / "c")], capsys)
+    assert code == 2 and f"directory {locked} is not writable" in err
+
+
+def test_an_unexpected_exception_is_one_line_too(monkeypatch, capsys):
+    import mechdesign.cli as cli
+
+    def broken(args, prior):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setitem(cli.NOTIONS, "dp", broken)
+    code, _, err = _run(["design", "--epsilon", "1", "--n", "2"], capsys)
+    assert code == 4 and "internal error (ZeroDivisionError: a bug); please report it" in err
+
+
+def test_one_symbol_alphabets_are_valid(files, capsys):
+    """A one-input mechanism leaks nothing under every notion (each measure's maximum over no pair is 0)."""
+    code, out, _ = _run(["measure", str(files / "one.csv"), "--prior", "1", "--delta", "0.1", "--alpha", "2",
+                         "--json"], capsys)
+    values = _strict_loads(out)
+    assert code == 0 and "skipped" not in values and "non_finite" not in values
+    assert all(value == 0.0 for value in values.values())
+    code, out, _ = _run(["design", "--epsilon", "1", "--n", "1", "--json"], capsys)
+    assert code == 0 and _strict_loads(out)["mechanism"] == [[1.0]]
+
+
+def test_huge_budgets_are_a_correct_result_or_a_named_error(files, capsys):
+    """ε = 800 nats overflows e^ε. D*(ε) = (n − 1)/(e^ε + n − 1) (PUT paper, Proposition 8(1)) is 0 in floats."""
+    code, out, err = _run(["design", "--epsilon", "800", "--n", "3", "--json"], capsys)
+    assert code == 2 and "800" in err or code == 0 and _strict_loads(out)["objective"] <= 1e-12
+    code, out, err = _run(["sml-design", "--budget", "800", "--secret", "0,0,1", "--json"], capsys)
+    assert code == 2 and "800" in err or code == 0 and _strict_loads(out)["success"]
+
+
+def test_every_json_output_is_strict(files, capsys):
+    """No ``Infinity``/``NaN`` token: a non-finite number is null with its text under "non_finite"."""
+    (files / "leaky.csv").write_text("1,0\n0,1\n")
+    code, out, _ = _run(["measure", str(files / "leaky.csv"), "--prior", "0.5,0.5", "--json"], capsys)
+    values = _strict_loads(out)
+    assert code == 0 and values["dp"] is None and values["non_finite"]["dp"] == "inf"
+    assert values["maximal-leakage"] == pytest.approx(math.log(2), abs=1e-12)
+    for argv in (["design", "--epsilon", "1", "--n", "2", "--json"],
+                 ["design", "--epsilon", "0.1", "--n", "2", "--objective", "mutual-information",
+                  "--max-distortion", "0.01", "--json"],
+                 ["sml", str(files / "leaky.csv"), "--secret", "0,1", "--json"],
+                 ["sml-design", "--budget", "0.3", "--secret", "0,0,1", "--json"]):
+        _, out, _ = _run(argv, capsys)
+        _strict_loads(out)
+
+
+def test_strict_json_replaces_every_non_finite_number():
+    from mechdesign.cli import strict_json
+
+    text = strict_json({"a": [1.0, -math.inf, {"b": math.nan}], "c": np.float64(math.inf), "d": "inf"})
+    assert _strict_loads(text) == {"a": [1.0, None, {"b": None}], "c": None, "d": "inf",
+                                   "non_finite": {"a[1]": "-inf", "a[2].b": "nan", "c": "inf"}}

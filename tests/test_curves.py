@@ -210,7 +210,7 @@ def test_bad_arguments():
         privacy_distortion(DifferentialPrivacy(), 0.2, objective, max_budget=-1.0)
     with pytest.raises(InvalidBudgetError):
         distortion_privacy(DifferentialPrivacy(), -0.5, objective)
-    with pytest.raises(MechDesignError, match="distortion must be finite"):
+    with pytest.raises(MechDesignError, match=r"distortions\[1\] must be finite, got inf"):
         privacy_distortion_curve(DifferentialPrivacy(), objective, [0.2, math.inf])
     with pytest.raises(MechDesignError, match="tolerance"):
         privacy_distortion_curve(DifferentialPrivacy(), objective, [0.2], tolerance=0.0)

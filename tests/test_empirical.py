@@ -94,3 +94,29 @@ def test_bad_input(kwargs, error, match):
     arguments = dict(samples=[0, 1, 1], size=2, epsilon=1.0, delta=0.1) | kwargs
     with pytest.raises(error, match=match):
         design_from_samples(**arguments)
+
+
+def test_hostile_design_arguments_are_named():
+    samples = [0, 1, 1, 0, 1]
+    cases = [
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, objective=5), "objective must be callable, got 5"),
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, objective=lambda estimate: None),
+         r"objective\(estimate\) must be an instance of Objective, got None"),
+        (lambda: design_from_samples(samples, 2, 1.0, 0.1, solver=True), "solver must be one of"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()
+
+
+def test_a_budget_beyond_the_float_range_is_a_correct_design_or_a_named_error():
+    """ε = 800 nats: e^ε overflows. Either the design layer solves it (then the result keeps its budget)
+    or the notion refuses it by name; never a raw OverflowError."""
+    try:
+        design = design_from_samples([0, 1, 1, 0, 1], 2, 800.0, 0.1)
+    except InvalidBudgetError as exc:
+        assert "budget 800.0 is too large for constraints" in str(exc)
+        return
+    result = design.result
+    for label, budget in result.budgets.items():
+        assert not result.success or result.measured[label] <= budget + 1e-9

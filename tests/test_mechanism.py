@@ -60,3 +60,12 @@ def test_equality_and_allclose():
     assert Mechanism(BSC) == Mechanism(BSC)
     assert Mechanism(BSC).allclose(np.array(BSC) + 1e-10 * np.array([[1, -1], [1, -1]]))
     assert not Mechanism(BSC).allclose(np.eye(2))
+
+
+@pytest.mark.parametrize("matrix", [np.array([[0.75, 0.25], [0.25, 0.75]]) + 0j,
+                                    np.array([[0.75, 0.25], [0.25, 0.75]]) + 1e-3j,
+                                    [["0.5", "0.5"]]])
+def test_complex_or_text_matrices_are_refused_never_cast(matrix):
+    """A complex mechanism is an error even with zero imaginary parts: nothing is dropped silently."""
+    with pytest.raises(InvalidMechanismError, match="mechanism must be numeric"):
+        Mechanism(matrix)

@@ -225,3 +225,22 @@ def test_ball_from_samples():
     B = L1Ball.from_samples(samples, 2, 0.01)
     assert B.center.probabilities.tolist() == [0.6, 0.4]
     assert B.radius == pytest.approx(l1_radius(0.01, 100, 2), rel=1e-15)
+
+
+def test_hostile_priors_and_sizes_are_named():
+    from mechdesign import ProblemTooLargeError, empirical_estimate
+
+    with pytest.raises(ProblemTooLargeError, match=r"Prior.uniform\(1000000000000\) needs an estimated"):
+        Prior.uniform(10**12)
+    with pytest.raises(ProblemTooLargeError, match=r"SourceSet.simplex\(1000000\) needs an estimated"):
+        SourceSet.simplex(10**6)
+    with pytest.raises(ProblemTooLargeError, match=r"empirical_estimate\(samples, 1000000000000\)"):
+        empirical_estimate([0, 1], 10**12)
+    with pytest.raises(InvalidDistributionError, match="extreme_points must be a sequence of priors or a 2-D array, got 5"):
+        SourceSet(5)
+    with pytest.raises(InvalidDistributionError, match="extreme_points must be a sequence of priors"):
+        SourceSet("ab")
+    with pytest.raises(InvalidDistributionError, match="prior must be numeric"):
+        Prior([0.5 + 0j, 0.5])
+    with pytest.raises(InvalidDistributionError, match="prior must be a Prior, a probability vector or a SourceSet, got None"):
+        as_source_set(None)

@@ -116,3 +116,104 @@ def test_neighbour_pairs():
         v.as_neighbour_pairs([(0, 3)], 3)
     with pytest.raises(MechDesignError, match="empty"):
         v.as_neighbour_pairs([], 3)
+
+
+# --- hostile input (issue 15): complex, strings, ragged, and the types of the design arguments --------
+
+
+@pytest.mark.parametrize("values", [
+    [0.5 + 0j, 0.5], np.array([0.5 + 1e-3j, 0.5]), ["0.5", "0.5"], np.array([b"1"]), [[0.5], [0.25, 0.25]],
+])
+def test_arrays_of_non_real_values_are_refused_never_cast(values):
+    """A complex entry is an error even with a zero imaginary part: nothing is silently dropped."""
+    with pytest.raises(InvalidDistributionError, match="prior must be numeric"):
+        v.as_probability_vector(values)
+    with pytest.raises(InvalidMechanismError, match="mechanism must be numeric"):
+        v.as_stochastic_matrix([values, values])
+
+
+@pytest.mark.parametrize("value", [1 + 0j, np.complex128(1.0), "1.0", b"1", [1.0], np.array([1.0]), None, True])
+def test_scalars_must_be_real_numbers(value):
+    with pytest.raises(InvalidBudgetError, match=r"epsilon must be a number \(a real scalar\)"):
+        v.as_budget(value)
+
+
+def test_as_array_names_ragged_input():
+    with pytest.raises(MechDesignError, match="neighbours must be a rectangular array"):
+        v.as_array([[0, 1], [1]], "neighbours")
+
+
+@pytest.mark.parametrize("values, match", [
+    (None, "budgets must be a non-empty sequence, got None"),
+    (1.0, "budgets must be a non-empty sequence, got 1.0"),
+    ("0.5", "budgets must be a non-empty sequence, got '0.5'"),
+    ({"a": 1.0}, "budgets must be a non-empty sequence"),
+    ([], "budgets is empty"),
+    ([0.5, -1.0], r"budgets\[1\] must be a finite number >= 0, got -1.0"),
+    ([0.5, "x"], r"budgets\[1\] must be a number"),
+])
+def test_number_lists(values, match):
+    with pytest.raises(MechDesignError, match=match):
+        v.as_number_list(values, "budgets")
+
+
+def test_number_lists_accept_any_iterable_and_a_validator():
+    assert v.as_number_list(np.array([0.0, 2.0]), "budgets") == [0.0, 2.0]
+    assert v.as_number_list((x for x in [-1.0]), "limits", v.as_finite) == [-1.0]
+
+
+def test_notions_objectives_and_limits():
+    from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage
+
+    dp, ml, cost = DifferentialPrivacy(), MaximalLeakage(), ExpectedDistortion([0.5, 0.5])
+    assert v.as_notions(dp) == [dp] and v.as_notions((dp, ml)) == [dp, ml]
+    assert v.as_objective(cost) is cost
+    assert v.as_limit_pairs([(cost, 1)]) == [(cost, 1.0)] and v.as_limit_pairs(()) == []
+    cases = [
+        (lambda: v.as_notions(None), "notions must be a non-empty sequence, got None"),
+        (lambda: v.as_notions(DifferentialPrivacy), r"got the class itself: call it, e.g. DifferentialPrivacy\(...\)"),
+        (lambda: v.as_notions([dp, "dp"]), r"notions\[1\] must be an instance of PrivacyNotion, got 'dp' of type str"),
+        (lambda: v.as_notions([]), "notions is empty"),
+        (lambda: v.as_objective(dp), "objective must be an instance of Objective, got <DifferentialPrivacy dp>"),
+        (lambda: v.as_limit_pairs([cost]), r"limits\[0\] must be a \(quantity, limit\) pair"),
+        (lambda: v.as_limit_pairs([(cost, math.inf)]), r"limits\[0\]\[1\] must be finite"),
+        (lambda: v.as_limit_pairs([(1.0, cost)]), r"limits\[0\]\[0\] must be an instance of Objective"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()
+
+
+def test_choices_options_executors_callables_and_time_limits():
+    assert v.as_solver(None) is None and v.as_solver("HiGHS") == "highs"
+    assert v.as_options(None) is None and v.as_options({"max_iters": 5}) == {"max_iters": 5}
+    assert v.as_time_limit(None) is None and v.as_time_limit(1) == 1.0
+    cases = [
+        (lambda: v.as_solver(1), r"solver must be one of \('highs', 'clarabel', 'scs'\) or None, got 1"),
+        (lambda: v.as_solver("gurobi"), "got 'gurobi'"),
+        (lambda: v.as_choice(None, ("a",), "method"), r"method must be one of \('a',\), got None"),
+        (lambda: v.as_options(3), "solver_options must be a mapping of option names to values, got 3"),
+        (lambda: v.as_options({1: 2}), "solver_options must be a mapping"),
+        (lambda: v.as_executor("pool"), r"executor must be a concurrent.futures.Executor \(with .submit\), got 'pool'"),
+        (lambda: v.as_callable(5, "function"), "function must be callable, got 5 of type int"),
+        (lambda: v.as_time_limit(-1), "time_limit must be a finite number of seconds > 0, got -1.0"),
+        (lambda: v.as_time_limit(math.inf), "time_limit must be a finite number of seconds > 0, got inf"),
+        (lambda: v.as_time_limit(math.nan), "time_limit is NaN"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()
+
+
+def test_single_notions_and_lists_of_objectives():
+    from mechdesign import ExpectedDistortion, MaximalLeakage
+
+    ml, cost = MaximalLeakage(), ExpectedDistortion([1.0])
+    assert v.as_notion(ml) is ml and v.as_objectives(()) == [] and v.as_objectives([cost]) == [cost]
+    with pytest.raises(MechDesignError, match=r"notion must be an instance of PrivacyNotion, got \[\]"):
+        v.as_notion([])
+    with pytest.raises(MechDesignError, match=r"limits\[0\] must be an instance of Objective, got 0.5"):
+        v.as_objectives([0.5])
+    assert v.as_objectives(None) == [] and v.as_limit_pairs(None) == []
+    with pytest.raises(MechDesignError, match="limits must be a non-empty sequence, got 5"):
+        v.as_objectives(5)

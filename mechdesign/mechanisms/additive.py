@@ -17,6 +17,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import erfcinv, ndtr
 
+from .._numeric import exp_budget
 from .._validate import as_budget, as_delta, as_probability_vector
 from ..exceptions import InvalidBudgetError
 
@@ -86,9 +87,12 @@ def laplace_scale_for_pml(epsilon: float, p_min: float) -> float:
     q = float(p_min)
     if not 0.0 <= q <= 0.5:
         raise InvalidBudgetError(f"p_min must lie in [0, 1/2], got {p_min!r}")
-    if math.exp(eps) * q >= 1.0:
+    if q == 0.0:
+        return 2.0 / eps
+    boost = exp_budget(eps)
+    if boost * q >= 1.0:
         return 0.0
-    return 2.0 / (eps + math.log1p(-q) - math.log1p(-math.exp(eps) * q))
+    return 2.0 / (eps + math.log1p(-q) - math.log1p(-boost * q))
 
 
 def robust_laplace_scale(epsilon: float, estimate: object, radius: float) -> float:
@@ -195,7 +199,7 @@ def gaussian_epsilon_delta(epsilon: float, sigma: float, estimate: object, radiu
     beta = as_budget(radius, "radius beta")
     delta2 = as_delta(estimation_delta, "estimation_delta")
     delta1, _ = gaussian_delta1(eps, sigma, estimate, beta)
-    slack = 1.0 - beta * math.exp(eps) / 2.0
+    slack = 1.0 - beta * exp_budget(eps) / 2.0 if beta > 0 else 1.0
     eps_star = eps - math.log(slack) if slack > 0 else math.inf
     return eps_star, delta1 + delta2 - delta1 * delta2
 

@@ -65,14 +65,14 @@ def histogram_randomized_response(
     ``estimated_support`` those supported on ``Γ̂* ∪ supp θ``); every input must be among them.
     """
     outputs = inputs if outputs is None else outputs
-    boost = math.exp(as_budget(epsilon))
+    shrink = math.exp(-as_budget(epsilon))  # e^{-ε}: never overflows; 0 (the identity) past ~745 nats
     allowed = _candidates(inputs, outputs, estimated_support)
     same = (inputs.counts[:, None, :] == outputs.counts[None, :, :]).all(axis=2)
     missing = np.flatnonzero(~(same & allowed).any(axis=1))
     if missing.size:
         raise MechDesignError(f"input histogram {inputs.counts[missing[0]].tolist()} is not among its outputs")
-    denominator = allowed.sum(axis=1, keepdims=True) + boost - 1.0
-    return Mechanism(np.where(same, boost, allowed.astype(float)) / denominator)
+    denominator = 1.0 + (allowed.sum(axis=1, keepdims=True) - 1.0) * shrink
+    return Mechanism(np.where(same, 1.0, shrink * allowed) / denominator)
 
 
 def quantization_bins(n_values: int, interval: int) -> list[np.ndarray]:

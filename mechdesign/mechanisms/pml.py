@@ -10,6 +10,7 @@ import numpy as np
 from .._validate import as_budget, as_positive_int, as_probability_vector
 from ..exceptions import InvalidBudgetError, MechDesignError
 from ..mechanism import Mechanism
+from ..memory import check_array
 
 
 def k_singular_mechanism(n: int, k: int) -> Mechanism:
@@ -24,6 +25,7 @@ def k_singular_mechanism(n: int, k: int) -> Mechanism:
     width = as_positive_int(k, "k")
     if width > size:
         raise MechDesignError(f"k must be at most n = {size}, got k = {width}")
+    check_array((size, size), f"k_singular_mechanism({size}, {width})", copies=6)  # int offsets too
     offsets = (np.arange(size)[None, :] - np.arange(size)[:, None]) % size
     return Mechanism(np.where(offsets < width, 1.0 / width, 0.0))
 

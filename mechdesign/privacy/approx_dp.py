@@ -99,6 +99,8 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         if self.variant == "hockey_stick":
             first, second = self.neighbours.ordered_pairs(Q.shape[0])
+            if first.size == 0:  # a single input: no pair to constrain
+                return []
             return [cp.sum(cp.pos(Q[first, :] - scaled * Q[second, :]), axis=1) <= self.delta]
         if self.neighbours.is_complete:
             column_min, constraints = column_min_variable(Q)
@@ -125,7 +127,8 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
         if self.variant == "hockey_stick":
-            return max(hockey_stick_epsilon(matrix[i], matrix[j], self.delta) for i, j in zip(first, second))
+            return max((hockey_stick_epsilon(matrix[i], matrix[j], self.delta) for i, j in zip(first, second)),
+                       default=0.0)
         if self.neighbours.is_complete:
             numerator, denominator = matrix.max(axis=0), matrix.min(axis=0)
         else:

@@ -22,18 +22,11 @@ from typing import Any, ClassVar, Union
 import cvxpy as cp
 import numpy as np
 
+from .._numeric import exp_budget
 from .._validate import as_budget
 from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation
-
-
-def exp_or_inf(exponent: float) -> float:
-    """``e^exponent``, or ``math.inf`` where it overflows float64 (budgets above ≈ 709.78 nats)."""
-    try:
-        return math.exp(exponent)
-    except OverflowError:
-        return math.inf
 
 
 def parameter_label(name: str, *parameters: str) -> str:
@@ -56,7 +49,7 @@ class BudgetParameter:
     def set(self, budget: float) -> None:
         """Set the budget ε (nats); the parameter receives ``notion.scaled_budget(ε)``."""
         self.budget = as_budget(budget, f"{self.notion.name} budget")
-        self.parameter.value = self.notion.scaled_budget(self.budget)
+        self.parameter.value = self.notion.finite_scaled_budget(self.budget)
 
 
 Budget = Union[float, BudgetParameter]
@@ -94,8 +87,31 @@ class PrivacyNotion(ABC):
         return f"<{type(self).__name__} {self.label}>"
 
     def scaled_budget(self, budget: float) -> float:
-        """Map a budget ε to the value its constraints use; ``e^ε`` unless overridden (``inf`` on overflow)."""
-        return exp_or_inf(budget)
+        """Map a budget ε to the value its constraints use; ``e^ε`` (``inf`` past the float range) unless overridden."""
+        return exp_budget(budget)
+
+    def finite_scaled_budget(self, budget: float) -> float:
+        """:meth:`scaled_budget` for a constraint, which needs a finite number.
+
+        Raises
+        ------
+        InvalidBudgetError
+            When the scaled budget overflows the float range (``e^ε`` for ε above about 709.78): such a
+            budget is valid for :meth:`measure`, but a solver cannot take it as a coefficient.
+
+        Examples
+        --------
+        >>> from mechdesign import MaximalLeakage
+        >>> MaximalLeakage().finite_scaled_budget(0.0)
+        1.0
+        """
+        scaled = self.scaled_budget(budget)
+        if not math.isfinite(scaled):
+            raise InvalidBudgetError(
+                f"{self.label} budget {budget!r} is too large for constraints: its constraint scale overflows "
+                "float64 (the float range ends near e^709.78)"
+            )
+        return scaled
 
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden)."""
@@ -148,11 +164,7 @@ class PrivacyNotion(ABC):
                 raise MechDesignError(f"budget parameter belongs to {budget.notion!r}, not {self!r}")
             scaled: Any = budget.parameter
         else:
-            scaled = self.scaled_budget(as_budget(budget, f"{self.name} budget"))
-            if not math.isfinite(scaled):
-                raise InvalidBudgetError(
-                    f"{self.label} budget {budget!r} is too large for constraints: its constraint scale overflows "
-                    "float64 (design() and trace_curve() solve such budgets at the largest accurate one)")
+            scaled = self.finite_scaled_budget(as_budget(budget, f"{self.name} budget"))
         return self._constraints(Q, scaled)
 
     @abstractmethod

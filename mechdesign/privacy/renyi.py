@@ -20,8 +20,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import as_order
+from .._numeric import exp_budget
 from ..relaxation import LinearRelaxation, linear_rows, stack
-from .base import PrivacyNotion, exp_or_inf
+from .base import PrivacyNotion
 from .epigraph import Epigraph
 from .neighbours import OnNeighbours
 
@@ -70,7 +71,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε}``, the bound on every ``Σ_y Q[x, y]^α Q[x', y]^{1−α}``."""
-        return exp_or_inf((self.alpha - 1.0) * budget)
+        return exp_budget((self.alpha - 1.0) * budget)
 
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget`: ``max(0, log(value) / (α−1))``, and 0 for ``value <= 0``."""
@@ -79,6 +80,8 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def epigraph(self, Q: cp.Expression) -> Epigraph:
         """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` as an :class:`~mechdesign.privacy.epigraph.Epigraph`."""
         first, second = self.neighbours.ordered_pairs(Q.shape[0])
+        if first.size == 0:  # a single input: no pair, the power sum of a row with itself is 1
+            return Epigraph(cp.Constant(1.0), [])
         terms = cp.Variable((len(first), Q.shape[1]), nonneg=True)  # terms >= Q[x]^α Q[x']^{1−α}
         numerators, denominators = Q[first, :], Q[second, :]
         if self.alpha == 2.0:  # terms · Q[x'] >= Q[x]²: rotated second-order cones, one per entry
@@ -116,5 +119,5 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
-        largest = float(renyi_power_sums(matrix[first], matrix[second], self.alpha).max())
+        largest = float(renyi_power_sums(matrix[first], matrix[second], self.alpha).max(initial=1.0))
         return max(0.0, math.log(largest) / (self.alpha - 1.0)) if math.isfinite(largest) else math.inf

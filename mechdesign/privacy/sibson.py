@@ -21,10 +21,11 @@ import cvxpy as cp
 import numpy as np
 
 from .._validate import as_order
+from .._numeric import exp_budget
 from ..mechanism import as_mechanism
 from ..priors import as_prior
 from ..relaxation import LinearRelaxation, column_sum_tangents, stack
-from .base import PrivacyNotion, exp_or_inf
+from .base import PrivacyNotion
 from .capacity import ConcaveInPrior, broadcast_row, hull_maximum
 from .epigraph import Epigraph
 from .sources import OnSourceSet
@@ -77,7 +78,7 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
 
     def scaled_budget(self, budget: float) -> float:
         """``e^{(α−1)ε/α}``, the bound on ``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}``."""
-        return exp_or_inf((self.alpha - 1.0) / self.alpha * budget)
+        return exp_budget((self.alpha - 1.0) / self.alpha * budget)
 
     def budget_from_scaled(self, value: float) -> float:
         return max(0.0, self.alpha / (self.alpha - 1.0) * math.log(value)) if value > 0 else 0.0

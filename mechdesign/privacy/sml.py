@@ -46,7 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from .._validate import as_budget, as_positive_int, as_secret_values
+from .._validate import as_budget, as_callable, as_choice, as_solver, as_positive_int, as_secret_values, as_sequence, as_time_limit
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
@@ -106,7 +106,8 @@ class Secret:
     @classmethod
     def from_function(cls, inputs: Iterable[Any], function: Callable[[Any], Any]) -> "Secret":
         """The secret ``g(θ) = function(θ)`` of every input ``θ`` in ``inputs`` (in order)."""
-        return cls([function(item) for item in inputs])
+        as_callable(function, "function")
+        return cls([function(item) for item in as_sequence(inputs, "inputs")])
 
     @property
     def n_inputs(self) -> int:
@@ -366,8 +367,10 @@ def measure_sml(
     """
     secret = as_secret(secret)
     matrix = _matrix_for(mechanism, secret)
-    if method not in METHODS:
-        raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
+    time_limit = as_time_limit(time_limit)
+    if progress is not None:
+        as_callable(progress, "progress")
+    method = as_choice(method, METHODS, "method")
     chosen = choose_method(matrix, secret) if method == "auto" else method
     if chosen == "flow":
         return _flow(matrix, secret)
@@ -433,9 +436,7 @@ class StatisticMaximalLeakage(PrivacyNotion):
 
     def __init__(self, secret: SecretLike, method: str = "auto") -> None:
         self.secret = as_secret(secret)
-        if method not in METHODS:
-            raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
-        self.method = method
+        self.method = as_choice(method, METHODS, "method")
         self.n_inputs = self.secret.n_inputs
 
     @property
@@ -521,9 +522,10 @@ def design_under_sml(
     secret = as_secret(secret)
     budget = as_budget(budget, "SML budget")
     rounds_cap = as_positive_int(max_rounds, "max_rounds")
+    time_limit = as_time_limit(time_limit)
     notion = StatisticMaximalLeakage(secret)
-    if strategy not in ("auto", "enumerate", "generate"):
-        raise MechDesignError(f"strategy must be 'auto', 'enumerate' or 'generate', got {strategy!r}")
+    strategy = as_choice(strategy, ("auto", "enumerate", "generate"), "strategy")
+    solver = as_solver(solver)
     if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
         return design(notion, budget, objective, solver=solver)
 

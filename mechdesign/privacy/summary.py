@@ -62,7 +62,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import least_squares
 
-from .._validate import as_finite, as_norm_order, as_positive_vector, as_probability_budget
+from .._validate import (
+    as_choice,
+    as_finite,
+    as_instance,
+    as_norm_order,
+    as_positive_vector,
+    as_probability_budget,
+    as_sequence,
+)
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
@@ -78,6 +86,8 @@ EVENT_RTOL = 1e-9
 MAX_COVERAGE_ENTRIES = 50_000_000
 #: Two distances closer than this are one distortion threshold.
 THRESHOLD_ATOL = 1e-12
+#: The LP solvers :func:`minimum_privacy` and :func:`design_worst_case_distortion` accept.
+SOLVERS = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL}
 
 
 class SummaryStatisticPrivacy(PrivacyNotion):
@@ -98,9 +108,7 @@ class SummaryStatisticPrivacy(PrivacyNotion):
     needs_prior = True
 
     def __init__(self, space: ParameterSpace) -> None:
-        if not isinstance(space, ParameterSpace):
-            raise MechDesignError(f"expected a ParameterSpace, got {space!r}")
-        self.space = space
+        self.space = as_instance(space, ParameterSpace, "space")
         self.n_inputs = space.n_inputs
         guesses = self.candidate_guesses()
         size = guesses.shape[0] * space.n_inputs
@@ -204,7 +212,7 @@ class GroupPrivacy(UnionPrivacy):
     reference = "Wang et al., Guarding Multiple Secrets, §5.2"
 
     def __init__(self, space: ParameterSpace, groups: Sequence[Sequence[int]]) -> None:
-        self.groups = as_groups(groups, space.n_secrets)
+        self.groups = as_groups(groups, as_instance(space, ParameterSpace, "space").n_secrets)
         super().__init__(space)
 
     @property
@@ -273,8 +281,8 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
 def as_groups(groups: Sequence[Sequence[int]], d: int) -> tuple[tuple[int, ...], ...]:
     """Validate disjoint, non-empty groups of secret indices in ``0 … d−1``."""
     result, seen = [], set()
-    for group in groups:
-        members = tuple(int(i) for i in group)
+    for index, group in enumerate(as_sequence(groups, "groups")):
+        members = tuple(_secret_index(i, f"groups[{index}]") for i in as_sequence(group, f"groups[{index}]"))
         if not members:
             raise MechDesignError("a secret group is empty")
         for i in members:
@@ -315,6 +323,12 @@ def product_candidates(values: np.ndarray, tolerances: np.ndarray) -> np.ndarray
     return np.stack([m.ravel() for m in mesh], axis=1)
 
 
+def _secret_index(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise MechDesignError(f"{name} must hold secret indices (integers), got {value!r}")
+    return int(value)
+
+
 def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
     """Intersection points of the circles of radius ``radius`` around every pair of ``points`` (2-D)."""
     i, j = np.triu_indices(points.shape[0], k=1)
@@ -324,7 +338,8 @@ def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
     a, b, half = a[keep], b[keep], half[keep]
     middle = (a + b) / 2
     normal = np.stack([a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]], 1) / (2 * half[:, None])
-    offset = np.sqrt(np.maximum(radius**2 - half**2, 0.0))[:, None] * normal
+    # radius · sqrt(1 − (half/radius)²): no overflow for a huge radius (radius² would exceed the float range)
+    offset = (radius * np.sqrt(np.maximum(1.0 - (half / radius) ** 2, 0.0)))[:, None] * normal
     return np.vstack([middle + offset, middle - offset]).reshape(-1, 2)
 
 
@@ -567,7 +582,7 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     with warnings.catch_warnings():
         # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
         warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-        problem.solve(solver={"highs": cp.HIGHS, "clarabel": cp.CLARABEL}[solver])
+        problem.solve(solver=SOLVERS[as_choice(solver, SOLVERS, "solver")])
     if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or Q.value is None:
         return np.inf, None
     matrix = np.where(forbidden, 0.0, np.clip(Q.value, 0.0, None))
@@ -610,6 +625,7 @@ def worst_case_tradeoff(notion: SummaryStatisticPrivacy, thresholds: Any = None)
     ``Δ*(T) = min{t : value(t) ≤ T}`` for the returned step function. Thresholds default to every
     distinct distance (:func:`distortion_thresholds`).
     """
+    _check_notion(notion)
     grid = (distortion_thresholds(notion.space) if thresholds is None
             else np.array([as_finite(t, "distortion threshold") for t in np.ravel(np.asarray(thresholds, dtype=object))]))
     values = np.array([minimum_privacy(notion, t)[0] for t in grid])
@@ -626,6 +642,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     """
     _check_notion(notion)
     T = notion.scaled_budget(budget)
+    solver = as_choice(solver, SOLVERS, "solver")
     start = time.perf_counter()
     grid = distortion_thresholds(notion.space)
     budgets = {notion.label: T}

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from .._numeric import exp_budget
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
@@ -36,7 +37,7 @@ def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
     radius = as_budget(distance, "distance")
     if capacity == math.inf:
         return math.inf if radius > 0 else 0.0
-    return math.exp(as_budget(capacity, "capacity")) * radius
+    return exp_budget(as_budget(capacity, "capacity")) * radius if radius > 0 else 0.0
 
 
 def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> float:
@@ -73,7 +74,9 @@ def cor2_leakage_bound(epsilon: float, distance: float) -> float:
     ``P'``; ``‖P − P'‖₁ < 2 p_min`` is not needed.)
     """
     budget, radius = as_budget(epsilon), as_budget(distance, "distance")
-    if radius * math.exp(budget) >= 2:
+    if radius == 0:
+        return budget
+    if radius * exp_budget(budget) >= 2:
         raise MechDesignError(
             f"Corollary 2 needs distance < 2 e^-epsilon = {2 * math.exp(-budget):.12g}, got {radius!r}"
         )

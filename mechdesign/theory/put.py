@@ -29,6 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.special import logsumexp
 
+from .._numeric import exp_budget
 from .._validate import as_budget, as_delta, as_finite, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
 from ..mechanisms.global_framework import hamming_distances, parallel_composition_factor
@@ -341,7 +342,7 @@ def prop8_epsilon_dp(m: int, D: float) -> float:
 def prop8_distortion_dp(m: int, epsilon: float) -> float:
     """D*_DP(𝒫, ε), the inverse of Proposition 8(1): ``(m−1)/(e^ε + m − 1)`` (randomized response)."""
     size, budget = _check_alphabet(m), as_budget(epsilon)
-    return (size - 1) / (math.exp(budget) + size - 1)
+    return (size - 1) / (exp_budget(budget) + size - 1)
 
 
 def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
@@ -357,7 +358,7 @@ def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
 def prop8_distortion_approx_dp(m: int, epsilon: float, delta: float) -> float:
     """D*_δ(𝒫, ε), the inverse of Proposition 8(2): ``(m−1)(1−δ)/(e^ε + m − 1)``."""
     size, budget, slack = _check_alphabet(m), as_budget(epsilon), _check_delta(delta)
-    return (size - 1) * (1 - slack) / (math.exp(budget) + size - 1)
+    return (size - 1) * (1 - slack) / (exp_budget(budget) + size - 1)
 
 
 def prop8_maximal_information(m: int, D: float, source: Any) -> Bounds:
@@ -381,7 +382,7 @@ def prop8_epsilon_ml(m: int, D: float) -> float:
 def prop8_distortion_ml(m: int, epsilon: float) -> float:
     """D*_ML(𝒫, ε), the inverse of Proposition 8(4): ``1 − e^ε/m`` for ``e^ε <= m``, else 0."""
     size, budget = _check_alphabet(m), as_budget(epsilon)
-    return max(0.0, 1.0 - math.exp(budget) / size)
+    return max(0.0, 1.0 - exp_budget(budget) / size)
 
 
 def prop8_renyi_dp(m: int, D: float, alpha: float) -> Bounds:
@@ -537,7 +538,7 @@ def cor15_distortion_ml(source: Any, epsilon: float) -> float:
 
 def _ml_distortion(P: np.ndarray, epsilon: float) -> float:
     m = P.size
-    scale = math.exp(epsilon)
+    scale = exp_budget(epsilon)
     if scale >= m:
         return 0.0
     k = int(math.floor(scale))

@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 from .._validate import as_cost_matrix, as_positive_int
 from ..exceptions import ShapeMismatchError
+from ..memory import check_array
 from ..priors import PriorLike, SourceSet, as_prior, as_source_set
 from ..relaxation import LinearRelaxation, ObjectiveMinorant, linear_rows
 from .base import Objective
@@ -30,6 +31,7 @@ def hamming_cost(n_inputs: int, n_outputs: int | None = None) -> np.ndarray:
     """Hamming distortion ``d(x, y) = 1[x != y]`` on ``n_inputs × n_outputs`` (default square)."""
     rows = as_positive_int(n_inputs, "n_inputs")
     columns = rows if n_outputs is None else as_positive_int(n_outputs, "n_outputs")
+    check_array((rows, columns), f"hamming_cost({rows}, {columns})", copies=2)
     return 1.0 - np.eye(rows, columns)
 
 

@@ -117,9 +117,9 @@ def ldp_columns(n: int, boost: float) -> np.ndarray:
     """Extreme rays of ``{v >= 0 : max v <= e^ε min v}`` (ε-LDP): the ``{1, e^ε}`` patterns.
 
     Kairouz et al. 2016 (staircase patterns): ``2^n − 2`` non-constant patterns for ε > 0;
-    the constant column alone for ε = 0.
+    the constant column alone for ε = 0 or a single input.
     """
-    if boost == 1.0:
+    if boost == 1.0 or n == 1:
         return np.ones((n, 1))
     _check_count(2**n - 2, "local DP", n)
     patterns = _binary_patterns(n)[:, 1:-1]
@@ -244,7 +244,7 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
         ``(n_inputs, k)`` candidates; ``budget_row`` is True for maximal leakage, whose columns have
         maximum 1 and whose LP gets the extra row ``Σ_k w_k <= e^ε``.
     """
-    boost = math.exp(as_budget(budget, f"{notion.name} budget"))
+    boost = notion.finite_scaled_budget(as_budget(budget, f"{notion.name} budget"))  # e^ε for these notions
     n = as_positive_int(n_inputs, "n_inputs")
     notion.check_shape(n)
     if isinstance(notion, MaximalLeakage):
@@ -351,7 +351,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
         raise MechDesignError(f"{utility.label} is not positively homogeneous: μ(2v) = {doubled[worst]:.9g} but "
                               f"2μ(v) = {2 * values[worst]:.9g} for v = {columns[:, worst]}")
     try:
-        weights, iterations = solve_column_lp(columns, values, math.exp(budget) if budget_row else None)
+        weights, iterations = solve_column_lp(columns, values, notion.finite_scaled_budget(budget) if budget_row else None)
     except RuntimeError as exc:
         return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
                       budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start)

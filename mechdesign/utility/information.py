@@ -15,6 +15,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.special import rel_entr
 
+from .._validate import as_positive_int
 from ..mechanism import MechanismLike, as_mechanism
 from ..priors import PriorLike, as_prior
 import scipy.sparse as sp
@@ -66,7 +67,7 @@ class MutualInformation(Objective):
 
     def __init__(self, prior: PriorLike, n_outputs: int | None = None) -> None:
         self.prior = as_prior(prior)
-        self.shape = (self.prior.size, n_outputs or self.prior.size)
+        self.shape = (self.prior.size, self.prior.size if n_outputs is None else as_positive_int(n_outputs, "n_outputs"))
 
     @property
     def label(self) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_budget, as_cost_matrix, as_finite
+from .._validate import as_budget, as_cost_matrix, as_finite, as_number_list
 from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
@@ -154,7 +154,7 @@ def rate_distortion_curve(
     """
     p = as_prior(prior).probabilities
     matrix = _cost_for(p.size, cost)
-    values = [as_budget(s, "slope") for s in slopes]
+    values = as_number_list(slopes, "slopes")
     points: dict[int, RateDistortionPoint] = {}
     output = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
     for index in sorted(range(len(values)), key=values.__getitem__):

@@ -205,3 +205,11 @@ def test_sample_maxl_adult_scale():
     assert any(np.array_equal(out, row) for row in released)
     overlaps = np.minimum(released, counts).sum(axis=1)
     assert np.minimum(out, counts).sum() == overlaps.max()
+
+
+def test_histogram_randomized_response_beyond_the_float_range_of_e_epsilon_is_the_identity():
+    """``P(θ' = θ) = 1/(1 + (N − 1) e^{-ε})`` (SML paper, §V-B(a)) is 1 once ``e^{-ε}`` underflows."""
+    space = HistogramSpace(2, 2)
+    assert histogram_randomized_response(space, 800.0).matrix.tolist() == np.eye(space.size).tolist()
+    moderate = histogram_randomized_response(space, 1.0).matrix
+    assert moderate[0, 0] == pytest.approx(math.e / (space.size - 1 + math.e), rel=1e-14)

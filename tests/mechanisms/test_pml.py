@@ -36,3 +36,10 @@ def test_rejects_out_of_domain_parameters():
         binary_robust_pml_mechanism([0.6, 0.4], 0.8, 0.1)
     with pytest.raises(InvalidBudgetError, match="epsilon must be at most"):
         binary_robust_pml_mechanism([0.6, 0.4], 0.2, 1.0)
+
+
+def test_k_singular_mechanism_refuses_a_huge_alphabet_before_allocating():
+    from mechdesign.exceptions import ProblemTooLargeError
+
+    with pytest.raises(ProblemTooLargeError, match=r"k_singular_mechanism\(10000000, 1\)"):
+        k_singular_mechanism(10**7, 1)

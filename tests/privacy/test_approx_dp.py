@@ -113,3 +113,14 @@ def test_pointwise_deterministic_relabelling_never_increases(matrix, data, delta
 @given(st.integers(2, 5).flatmap(full_support_priors), budgets, st.sampled_from(VARIANTS), st.floats(0.0, 0.3))
 def test_round_trip(prior, budget, variant, delta):
     assert_round_trip(ApproximateDifferentialPrivacy(delta, variant), budget, ExpectedDistortion(Prior(prior)))
+
+
+@pytest.mark.parametrize("variant", ["pointwise", "hockey_stick"])
+def test_one_input_leaks_nothing(variant):
+    """No neighbour pair on one input: ε = 0 for every δ (Dwork & Roth, Definition 2.4), and the design works."""
+    from mechdesign import design
+
+    notion = ApproximateDifferentialPrivacy(0.1, variant)
+    assert notion.measure([[1.0]]) == 0.0 and notion.measure([[0.3, 0.7]]) == 0.0
+    result = design(notion, 1.0, ExpectedDistortion(Prior([1.0])))
+    assert result.success and result.objective == 0.0

@@ -94,3 +94,23 @@ def test_no_leakage_expression_for_ratio_notions():
     import cvxpy as cp
 
     assert DifferentialPrivacy().leakage_expression(cp.Variable((2, 2))) is None
+
+
+def test_huge_budgets_measure_and_scale_without_overflow():
+    """``e^ε`` past the float range is ``inf`` for scaled_budget; a constraint refuses it by name."""
+    import cvxpy as cp
+
+    from mechdesign.exceptions import InvalidBudgetError
+
+    notion = DifferentialPrivacy()
+    assert notion.scaled_budget(800.0) == math.inf and notion.scaled_budget(1.0) == math.e
+    with pytest.raises(InvalidBudgetError, match="dp budget 800.0 is too large for constraints"):
+        notion.constraints(cp.Variable((2, 2)), 800.0)
+    with pytest.raises(InvalidBudgetError, match="dp budget 1e\\+308 is too large"):
+        notion.parameter().set(1e308)
+    assert notion.measure(np.eye(2)) == math.inf
+
+
+def test_one_input_satisfies_every_budget():
+    """With a single input there is no neighbour pair: the measure is 0 (PUT paper, Definition 3(1))."""
+    assert DifferentialPrivacy().measure([[0.25, 0.75]]) == 0.0

@@ -114,3 +114,9 @@ def test_round_trip(prior, budget):
 def test_source_set_round_trip(priors, budget):
     source_set = SourceSet(list(priors))
     assert_round_trip(MaximalInformation(source_set), budget, WorstCaseDistortion(source_set))
+
+
+@pytest.mark.parametrize("source", [None, 0.5, "uniform", 5])
+def test_a_source_that_is_not_a_distribution_is_named(source):
+    with pytest.raises(InvalidDistributionError, match=f"prior must be a Prior, a probability vector or a SourceSet, got {source!r}"):
+        MaximalInformation(source)

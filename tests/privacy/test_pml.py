@@ -237,3 +237,11 @@ def test_ball_around_a_center_without_full_support(center, radius):
     assert notion.measure(matrix) == pytest.approx(PointwiseMaximalLeakage(ball.to_source_set()).measure(matrix), abs=1e-12)
     assert_constraints_match_measure(notion, matrix)
     assert_round_trip(notion, 0.7, ExpectedDistortion(Prior(center)))
+
+
+@pytest.mark.parametrize("prior", [None, 0.5, "uniform", {"p": 1.0}, [[0.5, 0.5], [1.0]]])
+def test_a_prior_that_is_not_a_distribution_is_named(prior):
+    from mechdesign.exceptions import InvalidDistributionError
+
+    with pytest.raises(InvalidDistributionError, match="prior"):
+        PointwiseMaximalLeakage(prior)

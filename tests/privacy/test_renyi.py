@@ -128,3 +128,15 @@ def test_second_order_cone_agrees_with_the_power_cone_at_order_two():
                         cp.sum(terms, axis=1) <= math.exp(0.8)])
     power.solve(solver=cp.CLARABEL)
     assert socp.success and socp.objective == pytest.approx(power.value, abs=1e-7)
+
+
+def test_one_input_leaks_nothing():
+    """No neighbour pair on one input: ε = 0 (PUT paper, Definition 3(5)), and a 1 × 1 design is the identity."""
+    notion = RenyiDifferentialPrivacy(2)
+    assert notion.measure([[1.0]]) == 0.0 and notion.measure([[0.5, 0.5]]) == 0.0
+    result = design(notion, 0.5, ExpectedDistortion(Prior([1.0])))
+    assert result.success and result.mechanism.matrix.tolist() == [[1.0]] and result.objective == 0.0
+
+
+def test_huge_budget_scales_to_infinity():
+    assert RenyiDifferentialPrivacy(50).scaled_budget(100.0) == math.inf

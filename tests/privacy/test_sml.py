@@ -265,3 +265,24 @@ def test_milp_time_limit_brackets_the_exact_value():
     if stopped.exact:  # a fast machine may finish: then it is the exact value
         assert stopped.value == pytest.approx(exact, abs=METHOD_ATOL)
     assert selection_leakage(matrix, secret, stopped.selection) == pytest.approx(stopped.value, abs=METHOD_ATOL)
+
+
+def test_hostile_arguments_of_the_sml_functions_are_named():
+    matrix, secret = [[1, 0], [0, 1], [0, 1]], [0, 0, 1]
+    cases = [
+        (lambda: measure_sml(matrix, secret, time_limit=-1), "time_limit must be a finite number of seconds > 0, got -1.0"),
+        (lambda: measure_sml(matrix, secret, time_limit=math.nan), "time_limit is NaN"),
+        (lambda: measure_sml(matrix, secret, progress=5), "progress must be callable, got 5"),
+        (lambda: measure_sml(matrix, secret, method=["milp"]), r"method must be one of \('auto', 'enumerate', 'milp', 'flow'\)"),
+        (lambda: StatisticMaximalLeakage(Secret(secret), method=None), "method must be one of"),
+        (lambda: Secret.from_function([1, 2], 5), "function must be callable, got 5 of type int"),
+        (lambda: Secret.from_function(None, str), "inputs must be a non-empty sequence, got None"),
+        (lambda: Secret([[0, 1], [1]]), "secret must be a rectangular array"),
+        (lambda: design_under_sml(Secret(secret), 0.5, WorstCaseInputDistortion(np.ones((3, 3)) - np.eye(3)),
+                                  solver=True), r"solver must be one of \('highs', 'clarabel', 'scs'\) or None, got True"),
+        (lambda: design_under_sml(Secret(secret), 0.5, WorstCaseInputDistortion(np.ones((3, 3)) - np.eye(3)),
+                                  strategy=None), "strategy must be one of"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()

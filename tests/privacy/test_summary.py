@@ -192,7 +192,7 @@ def test_minimum_privacy_reports_impossible_threshold():
 
 def test_bad_notion_parameters_raise():
     space = _fixed_space()
-    with pytest.raises(MechDesignError, match="expected a ParameterSpace, got 'x'"):
+    with pytest.raises(MechDesignError, match="space must be an instance of ParameterSpace, got 'x'"):
         IntersectionPrivacy("x")
     with pytest.raises(MechDesignError, match="disjoint"):
         GroupPrivacy(space, [[0, 1], [1]])
@@ -206,7 +206,7 @@ def test_bad_notion_parameters_raise():
         LpNormPrivacy(space, 2, 0.0)
     with pytest.raises(InvalidBudgetError, match="norm order >= 1"):
         LpNormPrivacy(small_space(0, d=3), 0.5, 0.3)
-    with pytest.raises(MechDesignError, match="expected a ParameterSpace"):
+    with pytest.raises(MechDesignError, match="space must be an instance of ParameterSpace"):
         UnionPrivacy(np.eye(3))
     from mechdesign import MaximalLeakage
     with pytest.raises(MechDesignError, match="summary statistic privacy notion"):
@@ -358,3 +358,28 @@ def test_worst_case_tradeoff_rejects_non_numeric_or_infinite_thresholds():
         worst_case_tradeoff(notion, [0.5, float("inf")])
     grid, values = worst_case_tradeoff(notion, [0.5, 2.0])
     assert grid.tolist() == [0.5, 2.0] and values[1] <= values[0]
+
+
+def test_hostile_arguments_of_the_summary_notions_are_named():
+    space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2])
+    cases = [
+        (lambda: design_worst_case_distortion(UnionPrivacy(space), 0.9, solver="scs"),
+         r"solver must be one of \('highs', 'clarabel'\), got 'scs'"),
+        (lambda: minimum_privacy(UnionPrivacy(space), 0.5, solver=1), "solver must be one of"),
+        (lambda: GroupPrivacy(None, [[0]]), "space must be an instance of ParameterSpace, got None"),
+        (lambda: GroupPrivacy(space, None), "groups must be a non-empty sequence, got None"),
+        (lambda: GroupPrivacy(space, [[0.5]]), r"groups\[0\] must hold secret indices \(integers\), got 0.5"),
+        (lambda: worst_case_tradeoff(None), "expected a summary statistic privacy notion"),
+        (lambda: UnionPrivacy(ParameterSpace), "got the class itself"),
+    ]
+    for call, match in cases:
+        with pytest.raises(MechDesignError, match=match):
+            call()
+
+
+def test_a_huge_lp_tolerance_makes_every_guess_succeed():
+    """A tolerance far beyond the spread of the secrets (1e154: its square overflows) lets a guess of the
+    secret always succeed: the privacy Π of every mechanism is 1 (Wang et al., eq. (1))."""
+    space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2])
+    notion = LpNormPrivacy(space, 2.0, 1.3e154)
+    assert notion.measure(np.full((space.n_inputs, space.n_inputs), 1.0 / space.n_inputs)) == pytest.approx(1.0)

@@ -245,3 +245,13 @@ def test_domain_errors():
         theory.weissman_kappa(np.full(23, 1 / 23))
     with pytest.raises(InvalidBudgetError, match="capacity"):
         theory.thm3_lipschitz_bound(-1.0, 0.1)
+
+
+def test_bounds_at_budgets_beyond_the_float_range_of_e_epsilon():
+    """Theorem 3 and Corollary 2 (Grosse et al.): a zero distance changes nothing, whatever the budget;
+    a positive distance at ε = 800 nats gives the vacuous Theorem 3 bound and leaves Corollary 2's domain."""
+    assert theory.thm3_lipschitz_bound(800.0, 0.0) == 0.0
+    assert theory.thm3_lipschitz_bound(800.0, 0.1) == math.inf
+    assert theory.cor2_leakage_bound(800.0, 0.0) == 800.0
+    with pytest.raises(MechDesignError, match="Corollary 2 needs distance"):
+        theory.cor2_leakage_bound(800.0, 0.1)

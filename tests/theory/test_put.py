@@ -713,3 +713,10 @@ def test_lemma10_threshold_is_robust_to_round_off():
         assert put.theorem13_dp(prior, D) == 0.0
         assert put.prop12_approx_dp([prior], D, 0.0) == 0.0
     assert put.theorem13_dp(prior, 1 - max(prior) - 1e-9) == pytest.approx(math.log(0.6963 / 0.1992), abs=1e-6)
+
+
+def test_closed_forms_at_budgets_beyond_the_float_range_of_e_epsilon():
+    """Proposition 8 (1), (2), (4): every D*(ε) tends to 0 as ε → ∞; at ε = 800 nats it is 0 in floats."""
+    assert put.prop8_distortion_dp(3, 800.0) == 0.0
+    assert put.prop8_distortion_approx_dp(3, 800.0, 0.1) == 0.0
+    assert put.prop8_distortion_ml(3, 800.0) == 0.0

@@ -64,3 +64,14 @@ def test_shape_errors():
         WorstCaseInputDistortion([[0.0, -1.0], [1.0, 0.0]])
     with pytest.raises(ShapeMismatchError, match="3 rows"):
         WorstCaseDistortion(SourceSet.simplex(2), np.ones((3, 3)))
+
+
+def test_hostile_costs_and_sizes_are_named():
+    from mechdesign.exceptions import ProblemTooLargeError
+
+    with pytest.raises(ProblemTooLargeError, match=r"hamming_cost\(10000000, 10000000\) needs an estimated"):
+        hamming_cost(10**7)
+    with pytest.raises(MechDesignError, match="cost must be numeric"):
+        ExpectedDistortion([0.5, 0.5], np.array([[0, 1], [1, 0]]) + 1e-3j)
+    with pytest.raises(MechDesignError, match="cost must be numeric"):
+        WorstCaseInputDistortion([["0", "1"], ["1", "0"]])

@@ -44,3 +44,32 @@ def test_bad_input():
         mutual_information([0.5, 0.5], [[0.5, 0.4], [0.0, 1.0]])
     with pytest.raises(InvalidDistributionError, match="sums to 1.1"):
         mutual_information_utility([0.5, 0.6])
+
+
+@pytest.mark.parametrize("notion", ["dp", "maximal_leakage", "pml", "max_information"])
+def test_maximize_mutual_information_on_one_symbol_is_zero(notion):
+    """One input: every mechanism is constant in X, so I(X; Y) = 0 is the optimum (and it is found)."""
+    from mechdesign import MaximalInformation, MaximalLeakage, PointwiseMaximalLeakage, maximize_mutual_information
+
+    notions = {"dp": DifferentialPrivacy(), "maximal_leakage": MaximalLeakage(),
+               "pml": PointwiseMaximalLeakage([1.0]), "max_information": MaximalInformation([1.0])}
+    result = maximize_mutual_information(notions[notion], 1.0, [1.0])
+    assert result.success and result.objective == 0.0 and result.mechanism.matrix.tolist() == [[1.0]]
+
+
+@pytest.mark.parametrize("notion", ["dp", "maximal_leakage"])
+def test_maximize_mutual_information_beyond_the_float_range_is_named(notion):
+    from mechdesign import MaximalLeakage, maximize_mutual_information
+    from mechdesign.exceptions import InvalidBudgetError
+
+    chosen = DifferentialPrivacy() if notion == "dp" else MaximalLeakage()
+    with pytest.raises(InvalidBudgetError, match="budget 800.0 is too large"):
+        maximize_mutual_information(chosen, 800.0, [0.5, 0.5])
+
+
+@pytest.mark.parametrize("n_outputs", [0, -1, 2.5, "x", True, [2]])
+def test_output_alphabet_size_must_be_a_positive_integer(n_outputs):
+    from mechdesign.exceptions import MechDesignError
+
+    with pytest.raises(MechDesignError, match="n_outputs must be a positive integer"):
+        MutualInformation([0.5, 0.5], n_outputs)

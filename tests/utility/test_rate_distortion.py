@@ -129,3 +129,15 @@ def test_rate_at_a_target_distortion_bad_inputs():
         rate_distortion_at([0.5, 0.5], 0.2, tolerance=0.0)
     with pytest.raises(MechDesignError, match="distortion must be finite"):
         rate_distortion_at([0.5, 0.5], float("inf"))
+
+
+@pytest.mark.parametrize("slopes, match", [(None, "slopes must be a non-empty sequence, got None"),
+                                           (2.0, "slopes must be a non-empty sequence, got 2.0"),
+                                           ([], "slopes is empty"),
+                                           ([1.0, -1.0], r"slopes\[1\] must be a finite number >= 0")])
+def test_slopes_must_be_a_list_of_budgets(slopes, match):
+    from mechdesign import rate_distortion_curve
+    from mechdesign.exceptions import MechDesignError
+
+    with pytest.raises(MechDesignError, match=match):
+        rate_distortion_curve([0.5, 0.5], slopes)
