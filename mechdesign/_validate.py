@@ -141,6 +141,14 @@ def as_budget(value: Any, name: str = "epsilon") -> float:
     return number
 
 
+def as_budget_or_infinity(value: Any, name: str = "epsilon") -> float:
+    """Validate a privacy budget that may be ``inf`` (no privacy): a number in ``[0, inf]`` (nats)."""
+    number = _as_real(value, name)
+    if number < 0:
+        raise InvalidBudgetError(f"{name} must be a number >= 0 (inf allowed), got {number!r}")
+    return number
+
+
 def as_delta(value: Any, name: str = "delta") -> float:
     """Validate the δ of approximate differential privacy: 0 ≤ δ < 1."""
     number = _as_real(value, name)
