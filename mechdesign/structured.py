@@ -50,15 +50,26 @@ def worst_log_ratio(largest: np.ndarray, smallest: np.ndarray) -> float:
     return max(0.0, float(np.max(np.log(largest[used] / smallest[used]))))
 
 
-def _leave_one_out(values: np.ndarray, members: np.ndarray, largest: bool) -> np.ndarray:
-    """For every ``y``: the max (or min) of ``values[x]`` over members ``x ≠ y``; NaN if there is none."""
-    signed = np.where(members, values if largest else -values, -np.inf)
-    first = int(np.argmax(signed))
-    runner_up = max(signed[:first].max(initial=-np.inf), signed[first + 1:].max(initial=-np.inf))
-    extreme = np.full(values.size, signed[first])
-    extreme[first] = runner_up
-    extreme[np.isneginf(extreme)] = np.nan
-    return extreme if largest else -extreme
+def _top_two(values: np.ndarray) -> tuple[float, int, float]:
+    """``(largest, its index, runner-up)`` of ``values`` (``-inf`` entries are non-members)."""
+    first = int(np.argmax(values))
+    runner_up = max(values[:first].max(initial=-np.inf), values[first + 1:].max(initial=-np.inf))
+    return float(values[first]), first, float(runner_up)
+
+
+def _extreme_products(row: np.ndarray, values: np.ndarray, diagonal: np.ndarray, largest: bool) -> np.ndarray:
+    """For every ``y``: the max (or min) of ``diagonal[y]`` and ``row[y] · values[x]`` over ``x ≠ y`` (NaN-free terms).
+
+    ``values`` holds ``-inf`` (for the max; ``+inf`` for the min) at inputs that do not count; a NaN
+    in ``diagonal`` marks an output whose diagonal entry does not count.
+    """
+    sign = 1.0 if largest else -1.0
+    best, first, runner_up = _top_two(sign * values)
+    pick = np.fmax if largest else np.fmin
+    with np.errstate(invalid="ignore"):
+        extremes = pick(diagonal, row * (sign * best))
+        extremes[first] = pick(diagonal[first], row[first] * (sign * runner_up))
+    return extremes
 
 
 class KeepOrRedraw(Mechanism):
@@ -110,15 +121,15 @@ class KeepOrRedraw(Mechanism):
         >>> KeepOrRedraw.randomized_response([2], 3, epsilon=0.0).output_distribution([0.2, 0.3, 0.5])
         array([0., 0., 1.])
         """
-        symbols = np.unique(np.asarray(subset, dtype=np.intp))
-        if symbols.size == 0 or symbols[0] < 0 or symbols[-1] >= size:
+        symbols = np.asarray(subset, dtype=np.intp)
+        if symbols.size == 0 or symbols.min() < 0 or symbols.max() >= size:
             raise InvalidMechanismError(f"subset must be a non-empty set of symbols in [0, {size - 1}], got {subset!r}")
-        k = symbols.size
+        members = np.zeros(size, dtype=bool)
+        members[symbols] = True
+        k = int(np.count_nonzero(members))
         inverse = math.exp(-epsilon)  # e^{−ε}, 0 for ε = inf
-        redraw = np.ones(size)
-        redraw[symbols] = k * inverse / (1.0 + (k - 1) * inverse)
-        row = np.zeros(size)
-        row[symbols] = 1.0 / k
+        redraw = np.where(members, k * inverse / (1.0 + (k - 1) * inverse), 1.0)
+        row = members / k
         return cls(redraw, row)
 
     @property
@@ -164,11 +175,15 @@ class KeepOrRedraw(Mechanism):
 
     def column_extremes(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(max_x Q[x, y], min_x Q[x, y])`` for every output ``y``, over the inputs ``rows`` (a mask; all by default)."""
-        members = np.ones(self.redraw.size, dtype=bool) if rows is None else rows
-        diagonal = np.where(members, self.diagonal(), np.nan)
-        largest = np.fmax(diagonal, self.row * _leave_one_out(self.redraw, members, largest=True))
-        smallest = np.fmin(diagonal, self.row * _leave_one_out(self.redraw, members, largest=False))
-        return largest, smallest
+        diagonal = self.diagonal()
+        if rows is None:
+            counted_max = counted_min = self.redraw
+        else:
+            diagonal[~rows] = np.nan
+            counted_max = np.where(rows, self.redraw, -np.inf)
+            counted_min = np.where(rows, self.redraw, np.inf)
+        return (_extreme_products(self.row, counted_max, diagonal, largest=True),
+                _extreme_products(self.row, counted_min, diagonal, largest=False))
 
     def local_dp_leakage(self) -> float:
         """The smallest ε for which ``Q`` is ε-locally DP, ``max_y log(max_x Q[x, y] / min_x Q[x, y])``.
@@ -192,4 +207,4 @@ class KeepOrRedraw(Mechanism):
     def expected_hamming_distortion(self, prior: Any, scale: float = 1.0) -> float:
         """``scale · P(Y ≠ X) = scale · Σ_x P(x) c_x (1 − r_x)`` (PUT paper, eq. (1), Hamming cost)."""
         probabilities = self._prior_vector(prior)
-        return scale * float(probabilities @ (self.redraw * (1.0 - self.row)))
+        return scale * float(np.einsum("i,i,i->", probabilities, self.redraw, 1.0 - self.row))

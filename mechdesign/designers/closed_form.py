@@ -130,7 +130,13 @@ def _exp_minus(epsilon: float) -> float:
 
 
 def _rr_size(problem: HammingProblem, epsilon: float) -> int:
-    """RRWithPrior's ``k = argmax_k S_k e^ε / (e^ε + k − 1)`` (the first maximizer)."""
+    """RRWithPrior's ``k = argmax_k S_k e^ε / (e^ε + k − 1)`` (the first maximizer; 1 at ε = 0).
+
+    At ε = 0 every ``k`` with ``S_k / k = P_(1)`` (tied symbols) is optimal; ``k = 1`` is fixed
+    explicitly there, since rounding in ``S_k`` would otherwise pick an arbitrary one of the ties.
+    """
+    if epsilon == 0:
+        return 1
     inverse = _exp_minus(epsilon)
     counts = np.arange(problem.size)
     return int(np.argmax(problem.cumulative / (1.0 + counts * inverse))) + 1
@@ -199,12 +205,13 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
     n = problem.size
     inverse, excess = _exp_minus(epsilon), -math.expm1(-epsilon)
     off_diagonal = problem.scale * problem.prior - multipliers
-    diagonal = -multipliers
-    total = off_diagonal.sum() - off_diagonal + diagonal
-    negative_sum = np.minimum(off_diagonal, 0).sum() - np.minimum(off_diagonal, 0) + np.minimum(diagonal, 0)
-    negative_count = (off_diagonal < 0).sum() - (off_diagonal < 0) + (diagonal < 0)
-    numerator = inverse * total + excess * negative_sum
-    denominator = n * inverse + excess * negative_count
+    off_negative = np.minimum(off_diagonal, 0.0)
+    diagonal_negative = np.minimum(-multipliers, 0.0)
+    # Column y: the totals over every x, with entry y's off-diagonal term swapped for its diagonal one.
+    numerator = inverse * (off_diagonal.sum() - off_diagonal - multipliers)
+    numerator += excess * (off_negative.sum() - off_negative + diagonal_negative)
+    denominator = n * inverse + excess * (
+        np.count_nonzero(off_negative) - (off_negative < 0) + (diagonal_negative < 0))
     with np.errstate(divide="ignore", invalid="ignore"):
         per_mass = np.where(denominator > 0, numerator / denominator, 0.0)
     return float(multipliers.sum() + n * min(0.0, float(per_mass.min())))
