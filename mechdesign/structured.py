@@ -102,7 +102,7 @@ class KeepOrRedraw(Mechanism):
         outside = ~((redraw_vector >= 0) & (redraw_vector <= 1))
         if outside.any():
             index = int(np.argmax(outside))
-            raise InvalidMechanismError(f"redraw[{index}] = {redraw_vector[index]!r} is not a probability in [0, 1]")
+            raise InvalidMechanismError(f"redraw[{index}] = {float(redraw_vector[index])!r} is not a probability in [0, 1]")
         self.redraw = redraw_vector
         self.row = as_probability_vector(row, "row", size=redraw_vector.size)
         self.redraw.setflags(write=False)
