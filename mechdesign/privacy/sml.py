@@ -53,10 +53,13 @@ from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
 
-#: ``measure_sml(method="auto")`` enumerates when selections × s × |Θ'| is at most this (about 0.5 s of
-#: numpy; benchmarks/sml.py: 10⁶ selections at s = 6, |Θ'| = 60 took 4.4 s where the MILP took 12 s),
-#: else uses the MILP.
-ENUMERATE_MAX_WORK = 50_000_000
+#: Seconds per column-maximum entry of the enumeration (selections × |Θ'| entries): 6·10⁷ entries
+#: took 0.66–0.74 s at |Θ| = |Θ'| = 60, s = 6 under load 7 on 2 cores (benchmarks/sml.py), rounded up.
+ENUMERATE_SECONDS_PER_ENTRY = 1.5e-8
+#: The MILP's measured time ≈ ``MILP_SECONDS_AT_10 · (|Θ| / 10)^MILP_GROWTH`` on random mechanisms
+#: (least-squares fit to the MILP column of benchmarks/RESULTS.md, |Θ| = 10 … 60: 0.02 s to 9–29 s).
+MILP_SECONDS_AT_10 = 0.02
+MILP_GROWTH = 3.4
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
 CONSTRAINT_MAX_SELECTIONS = 2_000
 #: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
@@ -208,14 +211,50 @@ def selection_leakage(mechanism: MechanismLike, secret: SecretLike, selection: A
 
 
 def _enumerate(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
-    batch = max(1, _BATCH_ENTRIES // (secret.n_values * matrix.shape[1]))
-    best, best_selection = -math.inf, None
-    for chunk in secret.selections(batch):
-        totals = matrix[chunk].max(axis=1).sum(axis=1)
-        index = int(np.argmax(totals))
-        if totals[index] > best:
-            best, best_selection = float(totals[index]), chunk[index]
-    return SMLMeasurement(math.log(best), best_selection, "enumerate")
+    """Every selection, built group by group: the column maxima of a partial selection are shared by
+    all its completions (``Π_g |Θ_g| · |Θ'|`` work for the last group, a fraction of it for the others)."""
+    best = _Best()
+    order = sorted(range(secret.n_values), key=lambda g: secret.groups[g].size)
+    groups = [secret.groups[g] for g in order]
+    if len(groups) == 1:
+        totals = matrix[groups[0]].sum(axis=1)
+        best.total, best.selection = float(totals.max()), groups[0][[int(np.argmax(totals))]]
+    else:
+        _extend(matrix, groups, matrix[groups[0]], groups[0][:, None], best)
+    selection = np.empty(secret.n_values, dtype=np.intp)
+    selection[order] = best.selection
+    return SMLMeasurement(math.log(best.total), selection, "enumerate")
+
+
+@dataclass
+class _Best:
+    """The best selection found so far by :func:`_extend` (in the order it enumerates the groups)."""
+
+    total: float = -math.inf
+    selection: np.ndarray | None = None
+
+
+def _extend(matrix: np.ndarray, groups: list[np.ndarray], maxima: np.ndarray, chosen: np.ndarray, best: _Best) -> None:
+    """Complete the partial selections ``chosen`` (rows; their column maxima ``maxima``) with the remaining groups.
+
+    Partial selections are processed in batches of at most ``_BATCH_ENTRIES`` column-maximum entries.
+    """
+    depth = chosen.shape[1]
+    group = groups[depth]
+    batch = max(1, _BATCH_ENTRIES // (group.size * matrix.shape[1]))
+    for start in range(0, maxima.shape[0], batch):
+        part = maxima[start:start + batch]
+        extended = np.maximum(part[:, None, :], matrix[group][None, :, :])
+        if depth == len(groups) - 1:
+            totals = extended.sum(axis=2)
+            row, column = np.unravel_index(int(np.argmax(totals)), totals.shape)
+            if totals[row, column] > best.total:
+                best.total = float(totals[row, column])
+                best.selection = np.append(chosen[start + row], group[column])
+            continue
+        extended_chosen = np.hstack([np.repeat(chosen[start:start + batch], group.size, axis=0),
+                                     np.tile(group, part.shape[0])[:, None]])
+        _extend(matrix, groups, extended.reshape(-1, matrix.shape[1]), extended_chosen, best)
 
 
 def _require_deterministic(matrix: np.ndarray) -> np.ndarray:
@@ -317,15 +356,33 @@ def is_deterministic(mechanism: MechanismLike) -> bool:
     return bool((np.minimum(matrix, 1.0 - matrix) <= DETERMINISTIC_ATOL).all())
 
 
+def estimated_seconds(secret: Secret, n_outputs: int) -> dict[str, float]:
+    """Estimated seconds of ``"enumerate"`` and ``"milp"`` from their measured costs (constants above).
+
+    Examples
+    --------
+    >>> estimate = estimated_seconds(Secret(np.arange(60) % 6), 60)
+    >>> estimate["enumerate"] < estimate["milp"]
+    True
+    """
+    return {"enumerate": secret.n_selections * n_outputs * ENUMERATE_SECONDS_PER_ENTRY,
+            "milp": MILP_SECONDS_AT_10 * (secret.n_inputs / 10) ** MILP_GROWTH}
+
+
 def choose_method(mechanism: MechanismLike, secret: SecretLike) -> str:
-    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while selections × s × |Θ'| is at most
-    ``ENUMERATE_MAX_WORK``, ``"milp"`` otherwise."""
+    """``"flow"`` for deterministic mechanisms, else the faster of ``"enumerate"`` and ``"milp"`` by
+    :func:`estimated_seconds`.
+
+    Examples
+    --------
+    >>> choose_method([[0.5, 0.5], [0.2, 0.8]], [0, 1])
+    'enumerate'
+    """
     matrix = as_mechanism(mechanism).matrix
     if is_deterministic(matrix):
         return "flow"
-    secret = as_secret(secret)
-    work = secret.n_selections * secret.n_values * matrix.shape[1]
-    return "enumerate" if work <= ENUMERATE_MAX_WORK else "milp"
+    estimate = estimated_seconds(as_secret(secret), matrix.shape[1])
+    return "enumerate" if estimate["enumerate"] <= estimate["milp"] else "milp"
 
 
 def measure_sml(
