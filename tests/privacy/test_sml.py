@@ -13,8 +13,8 @@ from mechdesign import WorstCaseInputDistortion
 from mechdesign.exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from mechdesign.privacy.sml import (
     Secret,
-    choose_method,
     StatisticMaximalLeakage,
+    choose_method,
     design_under_sml,
     deterministic_sml,
     is_deterministic,
