@@ -211,30 +211,61 @@ def selection_leakage(mechanism: MechanismLike, secret: SecretLike, selection: A
 
 
 def _enumerate(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
-    """Every selection, built group by group: the column maxima of a partial selection are shared by
-    all its completions (``Π_g |Θ_g| · |Θ'|`` work for the last group, a fraction of it for the others)."""
-    best = _Best()
+    values, selections = largest_selections(matrix, secret, 1)
+    return SMLMeasurement(float(values[0]), selections[0], "enumerate")
+
+
+def largest_selections(mechanism: MechanismLike, secret: SecretLike, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``count`` selections of largest ``log Σ_{θ'} max_g Q[θ_g, θ']`` (SML paper, Prop. 1), by enumeration.
+
+    Selections are built group by group (smallest groups first): the column maxima of a partial
+    selection are shared by all its completions, so the work is about ``Π_g |Θ_g| · |Θ'|``.
+
+    Returns
+    -------
+    values, selections
+        The leakages in nats, decreasing, and the selections (one row each, one input per secret value).
+
+    Examples
+    --------
+    >>> values, selections = largest_selections([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]], [0, 0, 1], 2)
+    >>> values.round(4).tolist(), selections.tolist()
+    ([0.5306, 0.2624], [[1, 2], [0, 2]])
+    """
+    secret = as_secret(secret)
+    matrix = _matrix_for(mechanism, secret)
+    top = _TopSelections(as_positive_int(count, "count"))
     order = sorted(range(secret.n_values), key=lambda g: secret.groups[g].size)
-    groups = [secret.groups[g] for g in order]
-    if len(groups) == 1:
-        totals = matrix[groups[0]].sum(axis=1)
-        best.total, best.selection = float(totals.max()), groups[0][[int(np.argmax(totals))]]
-    else:
-        _extend(matrix, groups, matrix[groups[0]], groups[0][:, None], best)
-    selection = np.empty(secret.n_values, dtype=np.intp)
-    selection[order] = best.selection
-    return SMLMeasurement(math.log(best.total), selection, "enumerate")
+    _extend(matrix, [secret.groups[g] for g in order], np.zeros((1, matrix.shape[1])),
+            np.empty((1, 0), dtype=np.intp), top)
+    selections = np.empty_like(top.selections)
+    selections[:, order] = top.selections
+    return np.log(top.totals), selections
 
 
-@dataclass
-class _Best:
-    """The best selection found so far by :func:`_extend` (in the order it enumerates the groups)."""
+class _TopSelections:
+    """The ``count`` selections of largest total found so far by :func:`_extend` (in its group order)."""
 
-    total: float = -math.inf
-    selection: np.ndarray | None = None
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.totals = np.empty(0)
+        self.selections: np.ndarray | None = None
+
+    def offer(self, totals: np.ndarray, chosen: np.ndarray, group: np.ndarray) -> None:
+        """Merge the completions ``totals[i, j]`` of ``chosen[i]`` by ``group[j]``."""
+        flat = totals.ravel()
+        k = min(self.count, flat.size)
+        best = np.argpartition(-flat, k - 1)[:k]
+        rows, columns = np.divmod(best, group.size)
+        candidates = np.column_stack([chosen[rows], group[columns]])
+        merged_totals = np.concatenate([self.totals, flat[best]])
+        merged = candidates if self.selections is None else np.vstack([self.selections, candidates])
+        keep = np.argsort(-merged_totals, kind="stable")[: self.count]
+        self.totals, self.selections = merged_totals[keep], merged[keep]
 
 
-def _extend(matrix: np.ndarray, groups: list[np.ndarray], maxima: np.ndarray, chosen: np.ndarray, best: _Best) -> None:
+def _extend(matrix: np.ndarray, groups: list[np.ndarray], maxima: np.ndarray, chosen: np.ndarray,
+            top: _TopSelections) -> None:
     """Complete the partial selections ``chosen`` (rows; their column maxima ``maxima``) with the remaining groups.
 
     Partial selections are processed in batches of at most ``_BATCH_ENTRIES`` column-maximum entries.
@@ -246,15 +277,11 @@ def _extend(matrix: np.ndarray, groups: list[np.ndarray], maxima: np.ndarray, ch
         part = maxima[start:start + batch]
         extended = np.maximum(part[:, None, :], matrix[group][None, :, :])
         if depth == len(groups) - 1:
-            totals = extended.sum(axis=2)
-            row, column = np.unravel_index(int(np.argmax(totals)), totals.shape)
-            if totals[row, column] > best.total:
-                best.total = float(totals[row, column])
-                best.selection = np.append(chosen[start + row], group[column])
+            top.offer(extended.sum(axis=2), chosen[start:start + batch], group)
             continue
         extended_chosen = np.hstack([np.repeat(chosen[start:start + batch], group.size, axis=0),
                                      np.tile(group, part.shape[0])[:, None]])
-        _extend(matrix, groups, extended.reshape(-1, matrix.shape[1]), extended_chosen, best)
+        _extend(matrix, groups, extended.reshape(-1, matrix.shape[1]), extended_chosen, top)
 
 
 def _require_deterministic(matrix: np.ndarray) -> np.ndarray:

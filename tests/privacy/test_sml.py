@@ -18,6 +18,7 @@ from mechdesign.privacy.sml import (
     design_under_sml,
     deterministic_sml,
     is_deterministic,
+    largest_selections,
     measure_sml,
     min_entropy_leakage,
     property1_bounds,
@@ -275,10 +276,14 @@ def test_enumeration_equals_brute_force_over_every_selection(data):
     n = data.draw(st.integers(2, 7))
     matrix = data.draw(stochastic_matrices(n_inputs=st.just(n), n_outputs=st.integers(1, 5)))
     secret = Secret(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
-    brute = max(math.log(matrix[list(selection)].max(axis=0).sum()) for selection in itertools.product(*secret.groups))
+    brute = sorted((math.log(matrix[list(selection)].max(axis=0).sum()) for selection in itertools.product(*secret.groups)),
+                   reverse=True)
     found = measure_sml(matrix, secret, "enumerate")
-    assert found.value == pytest.approx(brute, abs=METHOD_ATOL)
+    assert found.value == pytest.approx(brute[0], abs=METHOD_ATOL)
     assert selection_leakage(matrix, secret, found.selection) == pytest.approx(found.value, abs=METHOD_ATOL)
+    values, selections = largest_selections(matrix, secret, 3)
+    assert values == pytest.approx(brute[:3], abs=METHOD_ATOL)
+    assert [selection_leakage(matrix, secret, s) for s in selections] == pytest.approx(values.tolist(), abs=METHOD_ATOL)
 
 
 def test_auto_enumerates_where_enumeration_is_measured_faster():
