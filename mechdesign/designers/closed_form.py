@@ -149,10 +149,10 @@ def local_dp_mechanism(problem: HammingProblem, epsilon: float) -> KeepOrRedraw:
     --------
     >>> from mechdesign import Prior
     >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.6, 0.3, 0.1])))
-    >>> local_dp_mechanism(problem, math.log(2)).matrix.round(4)
-    array([[0.6667, 0.3333, 0.    ],
-           [0.3333, 0.6667, 0.    ],
-           [0.5   , 0.5   , 0.    ]])
+    >>> local_dp_mechanism(problem, math.log(4)).matrix.round(4)  # k = 2: 0.9 · 4/5 > 0.6, 1 · 4/6
+    array([[0.8, 0.2, 0. ],
+           [0.2, 0.8, 0. ],
+           [0.5, 0.5, 0. ]])
     """
     designed = min(epsilon, EPSILON_CAP)
     k = _rr_size(problem, designed)
@@ -199,7 +199,7 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
     --------
     >>> from mechdesign import Prior
     >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.6, 0.3, 0.1])))
-    >>> round(hamming_staircase_bound(problem, 0.0, np.zeros(3)), 12)  # 1 − max P at ε = 0
+    >>> round(hamming_staircase_bound(problem, 0.0, local_dp_multipliers(problem, 0.0)), 12)  # 1 − max P
     0.4
     """
     n = problem.size
