@@ -24,7 +24,7 @@ from typing import Any, Union
 import numpy as np
 
 from ._validate import as_probability_vector
-from .exceptions import InvalidMechanismError, ProblemTooLargeError
+from .exceptions import InvalidMechanismError, MechDesignError, ProblemTooLargeError
 from .mechanism import Mechanism
 
 #: Largest number of entries :attr:`KeepOrRedraw.matrix` materializes (8 bytes each: 800 MB).
@@ -206,5 +206,7 @@ class KeepOrRedraw(Mechanism):
 
     def expected_hamming_distortion(self, prior: Any, scale: float = 1.0) -> float:
         """``scale · P(Y ≠ X) = scale · Σ_x P(x) c_x (1 − r_x)`` (PUT paper, eq. (1), Hamming cost)."""
+        if not (math.isfinite(scale) and scale > 0):
+            raise MechDesignError(f"scale must be a finite number > 0 (the cost is scale · Hamming), got {scale!r}")
         probabilities = self._prior_vector(prior)
         return scale * float(np.einsum("i,i,i->", probabilities, self.redraw, 1.0 - self.row))

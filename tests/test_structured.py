@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, PointwiseMaximalLeakage, Prior
-from mechdesign.exceptions import InvalidMechanismError, ProblemTooLargeError
+from mechdesign.exceptions import InvalidMechanismError, MechDesignError, ProblemTooLargeError
 from mechdesign.structured import MAX_DENSE_ENTRIES, KeepOrRedraw
 
 #: Round-off between the O(n) and the dense evaluation of the same quantity.
@@ -87,6 +87,12 @@ def test_dense_matrix_is_refused_beyond_the_limit():
 def test_bad_parameters_are_named_errors(redraw, row, match):
     with pytest.raises(InvalidMechanismError, match=match):
         KeepOrRedraw(redraw, row)
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, math.inf, math.nan])
+def test_bad_distortion_scale_is_a_named_error(scale):
+    with pytest.raises(MechDesignError, match="scale must be"):
+        KeepOrRedraw([0.5, 0.5], [0.5, 0.5]).expected_hamming_distortion([0.5, 0.5], scale)
 
 
 def test_bad_subset_is_a_named_error():

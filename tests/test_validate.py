@@ -75,6 +75,16 @@ def test_budget_error_names_the_budget():
         v.as_budget(-1)
 
 
+def test_budget_or_infinity_accepts_infinity():
+    assert v.as_budget_or_infinity(math.inf) == math.inf and v.as_budget_or_infinity(0) == 0.0
+
+
+@pytest.mark.parametrize("value, match", [(-1.0, "got -1.0"), (-math.inf, "got -inf"), (math.nan, "NaN"), ("x", "number")])
+def test_budget_or_infinity_errors(value, match):
+    with pytest.raises(InvalidBudgetError, match=match):
+        v.as_budget_or_infinity(value, "epsilon")
+
+
 @pytest.mark.parametrize("value", [-0.01, 1.0, 1.5, math.nan])
 def test_delta_errors(value):
     with pytest.raises(InvalidBudgetError, match="delta"):
