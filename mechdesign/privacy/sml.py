@@ -606,6 +606,10 @@ def design_under_sml(
     if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
         return design(notion, budget, objective, solver=solver)
 
+    from ..designers.sml_cuts import design_by_cuts, supports
+
+    if solver is None and supports(objective):
+        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit)
     working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
     start = time.perf_counter()
     for round_number in range(1, rounds_cap + 1):
