@@ -26,7 +26,8 @@ Three exact ways to compute it are offered by :func:`measure_sml`:
 As a design constraint (Prop. 1 again): ``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection — linear,
 one epigraph variable per output and selection. :func:`design_under_sml` enumerates the selections when
 they are few and otherwise generates them: it solves with a working set, finds the most violated
-selection exactly with the MILP, adds it, and repeats.
+selection exactly (:func:`measure_sml`), adds it, and repeats — for expected or worst-case distortion
+in one warm-started HiGHS model (:mod:`mechdesign.designers.sml_cuts`), otherwise through cvxpy.
 """
 
 from __future__ import annotations
@@ -593,7 +594,17 @@ def design_under_sml(
     -------
     Result
         As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
-        certificate), ``iterations`` the number of rounds and ``message`` the working-set size.
+        certificate), ``iterations`` the number of rounds and ``message`` the working-set size. With
+        ``strategy`` generating, no ``solver`` and an expected or worst-case distortion, the rounds run
+        in :func:`mechdesign.designers.sml_cuts.design_by_cuts` (``method="constraint-generation"``,
+        with a numpy-checked dual ``bound``).
+
+    Examples
+    --------
+    >>> from mechdesign import WorstCaseInputDistortion
+    >>> result = design_under_sml([0, 0, 1, 1], 0.5, WorstCaseInputDistortion(4), strategy="generate")
+    >>> result.status, result.method
+    ('optimal', 'constraint-generation')
     """
     from ..solve import BUDGET_ATOL, design
 
