@@ -59,9 +59,9 @@ def _priors(n):
 
 
 def _general_lp_optimum(notion, epsilon, prior):
-    """The general LP's optimum for Hamming cost; at ε >= 30 the LP cannot represent e^ε, so the
-    closed-form limit D*(ε) <= s n e^{−ε} (below 1e-11 for n <= 60) stands in for it."""
-    if epsilon >= 30:
+    """The general LP's optimum for Hamming cost; at ε = 10⁴ and inf ``design`` raises OverflowError
+    (e^ε), so the limit D*(ε) <= n e^{−ε} (below 1e-4000) stands in for it."""
+    if epsilon > 700:
         return 0.0
     result = design(notion, epsilon, ExpectedDistortion(Prior(prior)))
     assert result.success
