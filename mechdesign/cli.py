@@ -42,6 +42,9 @@ from .theory.report import CHECKS
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
+#: Largest mechanism printed as a matrix by ``mechdesign design`` (larger ones: ``--json``).
+PRINTED_ENTRIES = 10_000
+
 NotionFactory = Callable[[argparse.Namespace, "Prior | None"], PrivacyNotion]
 
 
@@ -200,9 +203,11 @@ def _cmd_design(args: argparse.Namespace) -> int:
     else:
         print(f"notion: {notion.label} ({notion.reference}), prior: {np.round(prior.probabilities, 6).tolist()}")
         print(result.summary())
-        if result.mechanism is not None:
+        if result.mechanism is not None and np.prod(result.mechanism.shape) <= PRINTED_ENTRIES:
             print("mechanism (rows = inputs):")
             print(_format_matrix(result.mechanism.matrix))
+        elif result.mechanism is not None:
+            print(f"mechanism: {result.mechanism.shape[0]}×{result.mechanism.shape[1]} (not printed; use --json)")
     return 0 if result.success else 1
 
 

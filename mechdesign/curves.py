@@ -30,6 +30,7 @@ from ._validate import (
     as_positive_int,
     as_solver,
 )
+from .designers.closed_form import closed_form_curve
 from .exceptions import InvalidBudgetError
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
@@ -161,6 +162,10 @@ def trace_curve(
     solver, solver_options, executor = as_solver(solver), as_options(solver_options), as_executor(executor)
     values = np.array(as_number_list(budgets, "budgets", lambda b, name: as_budget(b, name, infinite=True)),
                       dtype=float)
+    if executor is None and solver is None and solver_options is None:
+        closed = closed_form_curve(notion, objective, values)
+        if closed is not None:
+            return closed
     if executor is None:
         results = tuple(_solve_budgets(notion, objective, values, solver, solver_options))
     else:

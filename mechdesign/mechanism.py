@@ -42,12 +42,12 @@ class Mechanism:
     @property
     def n_inputs(self) -> int:
         """Size of the input alphabet (number of rows)."""
-        return self._matrix.shape[0]
+        return self.shape[0]
 
     @property
     def n_outputs(self) -> int:
         """Size of the output alphabet (number of columns)."""
-        return self._matrix.shape[1]
+        return self.shape[1]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -55,22 +55,22 @@ class Mechanism:
         return self._matrix.shape
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self._matrix.astype(dtype) if dtype is not None else self._matrix.copy()
+        return self.matrix.astype(dtype) if dtype is not None else self.matrix.copy()
 
     def __repr__(self) -> str:
-        return f"Mechanism({np.array2string(self._matrix, precision=4, suppress_small=True)})"
+        return f"Mechanism({np.array2string(self.matrix, precision=4, suppress_small=True)})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Mechanism):
             return NotImplemented
-        return self.shape == other.shape and bool(np.array_equal(self._matrix, other._matrix))
+        return self.shape == other.shape and bool(np.array_equal(self.matrix, other.matrix))
 
     __hash__ = None  # type: ignore[assignment]
 
     def allclose(self, other: "MechanismLike", atol: float = 1e-8) -> bool:
         """Whether ``other`` has the same shape and entries within ``atol``."""
         other_matrix = as_mechanism(other).matrix
-        return self.shape == other_matrix.shape and bool(np.allclose(self._matrix, other_matrix, rtol=0, atol=atol))
+        return self.shape == other_matrix.shape and bool(np.allclose(self.matrix, other_matrix, rtol=0, atol=atol))
 
     def compose(self, channel: "MechanismLike") -> "Mechanism":
         """Post-process the output with ``channel`` (``channel[y, z] = P(Z = z | Y = y)``).
@@ -83,15 +83,15 @@ class Mechanism:
                 f"cannot post-process {self.n_outputs} outputs with a channel of "
                 f"{channel_matrix.shape[0]} inputs"
             )
-        return Mechanism(self._matrix @ channel_matrix)
+        return Mechanism(self.matrix @ channel_matrix)
 
     def output_distribution(self, prior: Any) -> np.ndarray:
         """``P_Y = P_X Q`` for an input distribution ``prior``."""
-        return self._prior_vector(prior) @ self._matrix
+        return self._prior_vector(prior) @ self.matrix
 
     def joint(self, prior: Any) -> np.ndarray:
         """The joint distribution ``P(X = x, Y = y) = P_X(x) Q[x, y]``."""
-        return self._prior_vector(prior)[:, None] * self._matrix
+        return self._prior_vector(prior)[:, None] * self.matrix
 
     def sample(self, inputs: Any, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
         """Run the mechanism on data: one output index drawn for each input index.
@@ -107,14 +107,19 @@ class Mechanism:
         -------
         Integer array of output indices with the shape of ``inputs``.
         """
-        data = np.asarray(inputs)
-        if data.size and (not np.issubdtype(data.dtype, np.integer) or data.min() < 0 or data.max() >= self.n_inputs):
-            raise MechDesignError(f"inputs must be integers in [0, {self.n_inputs - 1}]")
+        data = self._input_indices(inputs)
         generator = np.random.default_rng(rng)
-        cumulative = np.cumsum(self._matrix, axis=1)
+        cumulative = np.cumsum(self.matrix, axis=1)
         cumulative[:, -1] = 1.0
         draws = generator.random(data.shape)
         return (draws[..., None] >= cumulative[data]).sum(axis=-1)
+
+    def _input_indices(self, inputs: Any) -> np.ndarray:
+        """``inputs`` as an integer array of indices in ``[0, n_inputs)`` (else a named error)."""
+        data = np.asarray(inputs)
+        if data.size and (not np.issubdtype(data.dtype, np.integer) or data.min() < 0 or data.max() >= self.n_inputs):
+            raise MechDesignError(f"inputs must be integers in [0, {self.n_inputs - 1}]")
+        return data
 
     def _prior_vector(self, prior: Any) -> np.ndarray:
         vector = getattr(prior, "probabilities", prior)

@@ -16,9 +16,11 @@ closed forms, extreme columns, constraint generation — returns a :class:`Resul
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .mechanism import Mechanism
 
@@ -29,6 +31,14 @@ LIMIT_ATOL = 1e-7
 #: Largest certified optimality gap, relative to ``max(1, |objective|)``, for ``status="optimal"``.
 GAP_RTOL = 1e-7
 
+#: Outputs whose largest probability is at most this are solver round-off and are dropped.
+NEGLIGIBLE_MASS = 1e-7
+#: Mixing weights tried, in order, to repair a solution that misses a budget by round-off (a
+#: measure like ``log((Q[x,y] − δ) / Q[x',y])`` jumps to infinity when a zero entry comes out as 1e-10).
+REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
+#: Geometric bisection steps for a larger repair weight when those fail (an inaccurate solve): the
+#: result is then private but its gap, certified or not, says how far from optimal it is.
+REPAIR_BISECTION_STEPS = 40
 #: Statuses of a result that holds a private mechanism.
 SOLVED_STATUSES = ("optimal", "suboptimal")
 
@@ -49,6 +59,18 @@ def is_certified_optimal(objective: float | None, bound: float | None, unit: flo
     """Whether ``bound`` certifies ``objective`` within :func:`gap_tolerance` (objective in units of ``unit``)."""
     gap = optimality_gap(objective, bound)
     return gap is not None and gap <= gap_tolerance(objective, unit)
+
+
+def _mechanism_json(mechanism: Mechanism) -> Any:
+    """The mechanism as nested lists; a structured one (``redraw`` and ``row`` of
+    :class:`~mechdesign.structured.KeepOrRedraw`) too large for a dense matrix by its parameters."""
+    if hasattr(mechanism, "redraw") and mechanism.shape[0] * mechanism.shape[1] > DENSE_JSON_ENTRIES:
+        return {"keep_or_redraw": {"redraw": mechanism.redraw.tolist(), "row": mechanism.row.tolist()}}
+    return mechanism.matrix.tolist()
+
+
+#: Largest mechanism written as a dense matrix by :meth:`Result.to_dict` when a structured form exists.
+DENSE_JSON_ENTRIES = 10_000
 
 
 @dataclass(frozen=True)
@@ -142,7 +164,7 @@ class Result:
             "gap": self.gap,
             "gap_tolerance": None if self.objective is None else gap_tolerance(self.objective, self.unit),
             "method": self.method,
-            "mechanism": None if self.mechanism is None else self.mechanism.matrix.tolist(),
+            "mechanism": None if self.mechanism is None else _mechanism_json(self.mechanism),
             "measured": dict(self.measured),
             "budgets": dict(self.budgets),
             "limits": dict(self.limits),
@@ -181,3 +203,48 @@ class Result:
         lines.append(f"method: {self.method or 'unknown'}, solver: {self.solver or 'none'}, "
                      f"{self.solve_time:.3f} s, iterations: {self.iterations}")
         return "\n".join(lines)
+
+
+def mix_with_constant(matrix: np.ndarray, weight: float) -> np.ndarray:
+    """``(1 − w) Q + w 1 r`` with ``r`` the average row of ``Q``: a mechanism that leaks nothing.
+
+    Every notion's feasible set (for a fixed budget) is convex and contains the constant mechanisms,
+    so this moves a solution that misses its budget by solver round-off back inside, changing any
+    expected distortion by at most ``w`` times the largest cost.
+    """
+    return (1.0 - weight) * matrix + weight * matrix.mean(axis=0, keepdims=True)
+
+
+def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
+    """Remove solver round-off: clip negatives, drop outputs of negligible mass, renormalize rows."""
+    cleaned = np.clip(matrix, 0.0, None)
+    cleaned[:, cleaned.max(axis=0) <= NEGLIGIBLE_MASS] = 0.0
+    return cleaned / cleaned.sum(axis=1, keepdims=True)
+
+
+def certify_mechanism(
+    matrix: np.ndarray, exceeded: Callable[[np.ndarray], list[str]]
+) -> tuple[np.ndarray, list[str], str]:
+    """Check a cleaned solution against its budgets and repair round-off misses.
+
+    ``exceeded(matrix)`` describes every budget or limit the matrix misses (empty if none). If the
+    solution misses one, mixing the weights :data:`REPAIR_WEIGHTS` of the constant mechanism into it
+    is tried in turn. Returns the (possibly mixed) matrix, what it still exceeds, and a note for
+    the result's message.
+    """
+    problems = exceeded(matrix)
+    if not problems:
+        return matrix, [], ""
+    for weight in REPAIR_WEIGHTS:
+        mixed = mix_with_constant(matrix, weight)
+        if not exceeded(mixed):
+            return mixed, [], (f"; solver round-off repaired by mixing weight {weight:g} of the "
+                               "constant mechanism into the solution")
+    if exceeded(mix_with_constant(matrix, 1.0)):
+        return matrix, problems, ""  # a limit the constant mechanism misses too: nothing to repair with
+    low, high = REPAIR_WEIGHTS[-1], 1.0  # the private weights form an interval up to 1 (convexity)
+    for _ in range(REPAIR_BISECTION_STEPS):
+        middle = math.sqrt(low * high)
+        low, high = (low, middle) if not exceeded(mix_with_constant(matrix, middle)) else (middle, high)
+    return mix_with_constant(matrix, high), [], (f"; the solver's point missed a budget ({problems[0]}): mixed "
+                                                  f"with weight {high:.3g} of the constant mechanism to make it private")

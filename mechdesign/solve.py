@@ -36,22 +36,26 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
+from .designers.closed_form import closed_form_design
 from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
-from .result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL, Result, gap_tolerance, is_certified_optimal, optimality_gap
+from .result import (
+    BUDGET_ATOL,
+    GAP_RTOL,
+    LIMIT_ATOL,
+    Result,
+    certify_mechanism,
+    clean_mechanism,
+    gap_tolerance,
+    is_certified_optimal,
+    mix_with_constant,
+    optimality_gap,
+)
 from .utility.base import Objective
 
-#: Outputs whose largest probability is at most this are solver round-off and are dropped.
-NEGLIGIBLE_MASS = 1e-7
-#: Mixing weights tried, in order, to repair a solution that misses a budget by round-off (a
-#: measure like ``log((Q[x,y] − δ) / Q[x',y])`` jumps to infinity when a zero entry comes out as 1e-10).
-REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
-#: Geometric bisection steps for a larger repair weight when those fail (an inaccurate solve): the
-#: result is then private but its gap, certified or not, says how far from optimal it is.
-REPAIR_BISECTION_STEPS = 40
 #: Largest constraint scale (``e^ε`` for most notions) a budget is solved at: beyond it, the budget
 #: is reduced to where it is reached (still within the budget asked; see DesignProblem's notes).
 MAX_CONSTRAINT_SCALE = 1e12
@@ -103,51 +107,6 @@ def estimated_nonzeros(problem: cp.Problem) -> int:
 def choose_solver(is_linear: bool, n_entries: int) -> str:
     """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems."""
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
-
-
-def mix_with_constant(matrix: np.ndarray, weight: float) -> np.ndarray:
-    """``(1 − w) Q + w 1 r`` with ``r`` the average row of ``Q``: a mechanism that leaks nothing.
-
-    Every notion's feasible set (for a fixed budget) is convex and contains the constant mechanisms,
-    so this moves a solution that misses its budget by solver round-off back inside, changing any
-    expected distortion by at most ``w`` times the largest cost.
-    """
-    return (1.0 - weight) * matrix + weight * matrix.mean(axis=0, keepdims=True)
-
-
-def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
-    """Remove solver round-off: clip negatives, drop outputs of negligible mass, renormalize rows."""
-    cleaned = np.clip(matrix, 0.0, None)
-    cleaned[:, cleaned.max(axis=0) <= NEGLIGIBLE_MASS] = 0.0
-    return cleaned / cleaned.sum(axis=1, keepdims=True)
-
-
-def certify_mechanism(
-    matrix: np.ndarray, exceeded: Callable[[np.ndarray], list[str]]
-) -> tuple[np.ndarray, list[str], str]:
-    """Check a cleaned solution against its budgets and repair round-off misses.
-
-    ``exceeded(matrix)`` describes every budget or limit the matrix misses (empty if none). If the
-    solution misses one, mixing the weights :data:`REPAIR_WEIGHTS` of the constant mechanism into it
-    is tried in turn. Returns the (possibly mixed) matrix, what it still exceeds, and a note for
-    the result's message.
-    """
-    problems = exceeded(matrix)
-    if not problems:
-        return matrix, [], ""
-    for weight in REPAIR_WEIGHTS:
-        mixed = mix_with_constant(matrix, weight)
-        if not exceeded(mixed):
-            return mixed, [], (f"; solver round-off repaired by mixing weight {weight:g} of the "
-                               "constant mechanism into the solution")
-    if exceeded(mix_with_constant(matrix, 1.0)):
-        return matrix, problems, ""  # a limit the constant mechanism misses too: nothing to repair with
-    low, high = REPAIR_WEIGHTS[-1], 1.0  # the private weights form an interval up to 1 (convexity)
-    for _ in range(REPAIR_BISECTION_STEPS):
-        middle = math.sqrt(low * high)
-        low, high = (low, middle) if not exceeded(mix_with_constant(matrix, middle)) else (middle, high)
-    return mix_with_constant(matrix, high), [], (f"; the solver's point missed a budget ({problems[0]}): mixed "
-                                                  f"with weight {high:.3g} of the constant mechanism to make it private")
 
 
 @dataclass(frozen=True)
@@ -574,7 +533,12 @@ def design(
     >>> round(result.objective, 6)  # randomized response: 2 / (e + 2)
     0.423883
     """
-    limits = as_limit_pairs(limits)
+    notions, objective, limits = as_notions(notions), as_objective(objective), as_limit_pairs(limits)
+    solver, solver_options = as_solver(solver), as_options(solver_options)
     quantities = [quantity for quantity, _ in limits]
+    if solver is None and solver_options is None:
+        closed = closed_form_design(notions, budgets, objective, limits=quantities)
+        if closed is not None:
+            return closed
     problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
     return problem.solve(budgets, [value for _, value in limits])

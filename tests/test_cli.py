@@ -217,7 +217,8 @@ FAILURES = [
     (["measure", "{d}/m.csv", "--delta", "1"], 2, "--delta must satisfy 0 <= --delta < 1, got 1.0"),
     (["measure", "{d}/m.csv", "--alpha", "1"], 2, "--alpha must be a finite number > 1, got 1.0"),
     # sizes refused before allocating
-    (["design", "--epsilon", "1", "--n", "1000000"], 2, "hamming_cost(1000000, 1000000) needs an estimated"),
+    (["design", "--epsilon", "1", "--n", "1000000", "--solver", "highs"], 2,
+     "hamming_cost(1000000, 1000000) needs an estimated"),
     (["curve", "--n", "2", "--grid", "0,1,1e12", "--out", "{d}/c"], 2, "--grid with 1000000000000 points needs"),
     # wrong types and values on the command line
     (["design", "--epsilon", "one", "--n", "2"], 2, "design: argument --epsilon: invalid float value: 'one'"),

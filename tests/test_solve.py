@@ -23,7 +23,8 @@ from mechdesign import (
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from mechdesign.result import GAP_RTOL
-from mechdesign.solve import choose_solver, clean_mechanism
+from mechdesign.result import clean_mechanism
+from mechdesign.solve import choose_solver
 
 SKEWED = Prior([0.4, 0.3, 0.2, 0.1])
 #: Agreement between two solvers on the same LP (objective values).
@@ -31,14 +32,17 @@ SOLVER_AGREEMENT_ATOL = 1e-7
 
 
 def test_result_fields_and_certificate():
-    result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(SKEWED))
-    assert result.success and result.status == "optimal" and result.certified
+    cost = np.array([[0.0, 1.0, 2.0, 3.0], [1.0, 0.0, 1.0, 2.0], [2.0, 1.0, 0.0, 1.0], [3.0, 2.0, 1.0, 0.0]]) / 3
+    result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(SKEWED, cost))
+    assert result.success and result.status == "optimal" and result.certified and result.method == "direct-lp"
     assert result.solver == "highs" and result.iterations is not None and result.solve_time > 0
+    assert 0 <= result.gap <= GAP_RTOL and result.bound == pytest.approx(result.objective, abs=GAP_RTOL)
     assert result.budgets == {"dp": 1.0} and result.measured["dp"] == pytest.approx(1.0, abs=1e-9)
     assert result.max_violation < 1e-8
-    assert result.objective == pytest.approx(ExpectedDistortion(SKEWED).value(result.mechanism), abs=0)
+    assert result.objective == pytest.approx(ExpectedDistortion(SKEWED, cost).value(result.mechanism), abs=0)
     payload = json.loads(json.dumps(result.to_dict()))
     assert payload["certified"] and len(payload["mechanism"]) == 4
+    assert payload["method"] == "direct-lp" and payload["gap"] == result.gap and payload["bound"] == result.bound
     assert "budget 1, measured 1" in result.summary()
     with pytest.raises(AttributeError):
         result.success = False  # frozen
@@ -153,7 +157,7 @@ def test_choose_solver_and_clean_mechanism():
 
 
 def test_mix_with_constant_never_increases_leakage_and_stays_stochastic():
-    from mechdesign.solve import mix_with_constant
+    from mechdesign.result import mix_with_constant
 
     matrix = np.array([[0.05 + 1e-10, 0.95 - 1e-10], [0.0, 1.0]])
     notion = ApproximateDifferentialPrivacy(0.05)

@@ -14,6 +14,7 @@ import cvxpy as cp
 import numpy as np
 
 from ..relaxation import LinearRelaxation, column_floor, linear_rows, pairwise_rows
+from ..structured import worst_log_ratio
 from .base import PrivacyNotion
 from .neighbours import Neighbours, OnNeighbours
 
@@ -85,10 +86,6 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def _measure(self, matrix: np.ndarray) -> float:
         if self.neighbours.is_complete:
-            largest, smallest = matrix.max(axis=0), matrix.min(axis=0)
-            used = largest > 0
-            if (smallest[used] == 0).any():
-                return np.inf
-            return max(0.0, float(np.max(np.log(largest[used] / smallest[used]))))
+            return worst_log_ratio(matrix.max(axis=0), matrix.min(axis=0))
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
         return max(0.0, float(pairwise_log_ratios(matrix, first, second).max()))

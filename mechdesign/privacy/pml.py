@@ -32,6 +32,7 @@ import numpy as np
 
 from ..priors import L1Ball, PriorSet, SourceSet, as_prior_set
 from ..relaxation import LinearRelaxation, column_ceiling, column_ceiling_under_priors, column_specific_weight_rows
+from ..structured import worst_log_ratio
 from .base import PrivacyNotion
 from .sources import OnSourceSet
 
@@ -92,10 +93,7 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
     def _measure(self, matrix: np.ndarray) -> float:
         largest = matrix[self._support].max(axis=0)
         smallest_masses = min_output_masses(self.prior_set, matrix)
-        used = largest > 0
-        if (smallest_masses[used] <= 0).any():
-            return np.inf
-        return max(0.0, float(np.max(np.log(largest[used] / smallest_masses[used]))))
+        return worst_log_ratio(largest, smallest_masses)
 
 
 def support_of(prior_set: PriorSet) -> np.ndarray:

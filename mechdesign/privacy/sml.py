@@ -26,7 +26,8 @@ Three exact ways to compute it are offered by :func:`measure_sml`:
 As a design constraint (Prop. 1 again): ``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection — linear,
 one epigraph variable per output and selection. :func:`design_under_sml` enumerates the selections when
 they are few and otherwise generates them: it solves with a working set, finds the most violated
-selection exactly with the MILP, adds it, and repeats.
+selection exactly (:func:`measure_sml`), adds it, and repeats — for expected or worst-case distortion
+in one warm-started HiGHS model (:mod:`mechdesign.designers.sml_cuts`), otherwise through cvxpy.
 """
 
 from __future__ import annotations
@@ -54,10 +55,13 @@ from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
 
-#: ``measure_sml(method="auto")`` enumerates when selections × s × |Θ'| is at most this (about 0.5 s of
-#: numpy; benchmarks/sml.py: 10⁶ selections at s = 6, |Θ'| = 60 took 4.4 s where the MILP took 12 s),
-#: else uses the MILP.
-ENUMERATE_MAX_WORK = 50_000_000
+#: Seconds per column-maximum entry of the enumeration (selections × |Θ'| entries): 6·10⁷ entries
+#: took 0.66–0.74 s at |Θ| = |Θ'| = 60, s = 6 under load 7 on 2 cores (benchmarks/sml.py), rounded up.
+ENUMERATE_SECONDS_PER_ENTRY = 1.5e-8
+#: The MILP's measured time ≈ ``MILP_SECONDS_AT_10 · (|Θ| / 10)^MILP_GROWTH`` on random mechanisms
+#: (least-squares fit to the MILP column of benchmarks/RESULTS.md, |Θ| = 10 … 60: 0.02 s to 9–29 s).
+MILP_SECONDS_AT_10 = 0.02
+MILP_GROWTH = 3.4
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
 CONSTRAINT_MAX_SELECTIONS = 2_000
 #: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
@@ -210,14 +214,77 @@ def selection_leakage(mechanism: MechanismLike, secret: SecretLike, selection: A
 
 
 def _enumerate(matrix: np.ndarray, secret: Secret) -> SMLMeasurement:
-    batch = max(1, _BATCH_ENTRIES // (secret.n_values * matrix.shape[1]))
-    best, best_selection = -math.inf, None
-    for chunk in secret.selections(batch):
-        totals = matrix[chunk].max(axis=1).sum(axis=1)
-        index = int(np.argmax(totals))
-        if totals[index] > best:
-            best, best_selection = float(totals[index]), chunk[index]
-    return SMLMeasurement(math.log(best), best_selection, "enumerate")
+    values, selections = largest_selections(matrix, secret, 1)
+    return SMLMeasurement(float(values[0]), selections[0], "enumerate")
+
+
+def largest_selections(mechanism: MechanismLike, secret: SecretLike, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``count`` selections of largest ``log Σ_{θ'} max_g Q[θ_g, θ']`` (SML paper, Prop. 1), by enumeration.
+
+    Selections are built group by group (smallest groups first): the column maxima of a partial
+    selection are shared by all its completions, so the work is about ``Π_g |Θ_g| · |Θ'|``.
+
+    Returns
+    -------
+    values, selections
+        The leakages in nats, decreasing, and the selections (one row each, one input per secret value).
+
+    Examples
+    --------
+    >>> values, selections = largest_selections([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]], [0, 0, 1], 2)
+    >>> values.round(4).tolist(), selections.tolist()
+    ([0.5306, 0.2624], [[1, 2], [0, 2]])
+    """
+    secret = as_secret(secret)
+    matrix = _matrix_for(mechanism, secret)
+    top = _TopSelections(as_positive_int(count, "count"))
+    order = sorted(range(secret.n_values), key=lambda g: secret.groups[g].size)
+    _extend(matrix, [secret.groups[g] for g in order], np.zeros((1, matrix.shape[1])),
+            np.empty((1, 0), dtype=np.intp), top)
+    selections = np.empty_like(top.selections)
+    selections[:, order] = top.selections
+    return np.log(top.totals), selections
+
+
+class _TopSelections:
+    """The ``count`` selections of largest total found so far by :func:`_extend` (in its group order)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.totals = np.empty(0)
+        self.selections: np.ndarray | None = None
+
+    def offer(self, totals: np.ndarray, chosen: np.ndarray, group: np.ndarray) -> None:
+        """Merge the completions ``totals[i, j]`` of ``chosen[i]`` by ``group[j]``."""
+        flat = totals.ravel()
+        k = min(self.count, flat.size)
+        best = np.argpartition(-flat, k - 1)[:k]
+        rows, columns = np.divmod(best, group.size)
+        candidates = np.column_stack([chosen[rows], group[columns]])
+        merged_totals = np.concatenate([self.totals, flat[best]])
+        merged = candidates if self.selections is None else np.vstack([self.selections, candidates])
+        keep = np.argsort(-merged_totals, kind="stable")[: self.count]
+        self.totals, self.selections = merged_totals[keep], merged[keep]
+
+
+def _extend(matrix: np.ndarray, groups: list[np.ndarray], maxima: np.ndarray, chosen: np.ndarray,
+            top: _TopSelections) -> None:
+    """Complete the partial selections ``chosen`` (rows; their column maxima ``maxima``) with the remaining groups.
+
+    Partial selections are processed in batches of at most ``_BATCH_ENTRIES`` column-maximum entries.
+    """
+    depth = chosen.shape[1]
+    group = groups[depth]
+    batch = max(1, _BATCH_ENTRIES // (group.size * matrix.shape[1]))
+    for start in range(0, maxima.shape[0], batch):
+        part = maxima[start:start + batch]
+        extended = np.maximum(part[:, None, :], matrix[group][None, :, :])
+        if depth == len(groups) - 1:
+            top.offer(extended.sum(axis=2), chosen[start:start + batch], group)
+            continue
+        extended_chosen = np.hstack([np.repeat(chosen[start:start + batch], group.size, axis=0),
+                                     np.tile(group, part.shape[0])[:, None]])
+        _extend(matrix, groups, extended.reshape(-1, matrix.shape[1]), extended_chosen, top)
 
 
 def _require_deterministic(matrix: np.ndarray) -> np.ndarray:
@@ -319,15 +386,33 @@ def is_deterministic(mechanism: MechanismLike) -> bool:
     return bool((np.minimum(matrix, 1.0 - matrix) <= DETERMINISTIC_ATOL).all())
 
 
+def estimated_seconds(secret: Secret, n_outputs: int) -> dict[str, float]:
+    """Estimated seconds of ``"enumerate"`` and ``"milp"`` from their measured costs (constants above).
+
+    Examples
+    --------
+    >>> estimate = estimated_seconds(Secret(np.arange(60) % 6), 60)
+    >>> estimate["enumerate"] < estimate["milp"]
+    True
+    """
+    return {"enumerate": secret.n_selections * n_outputs * ENUMERATE_SECONDS_PER_ENTRY,
+            "milp": MILP_SECONDS_AT_10 * (secret.n_inputs / 10) ** MILP_GROWTH}
+
+
 def choose_method(mechanism: MechanismLike, secret: SecretLike) -> str:
-    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while selections × s × |Θ'| is at most
-    ``ENUMERATE_MAX_WORK``, ``"milp"`` otherwise."""
+    """``"flow"`` for deterministic mechanisms, else the faster of ``"enumerate"`` and ``"milp"`` by
+    :func:`estimated_seconds`.
+
+    Examples
+    --------
+    >>> choose_method([[0.5, 0.5], [0.2, 0.8]], [0, 1])
+    'enumerate'
+    """
     matrix = as_mechanism(mechanism).matrix
     if is_deterministic(matrix):
         return "flow"
-    secret = as_secret(secret)
-    work = secret.n_selections * secret.n_values * matrix.shape[1]
-    return "enumerate" if work <= ENUMERATE_MAX_WORK else "milp"
+    estimate = estimated_seconds(as_secret(secret), matrix.shape[1])
+    return "enumerate" if estimate["enumerate"] <= estimate["milp"] else "milp"
 
 
 def measure_sml(
@@ -515,7 +600,17 @@ def design_under_sml(
     -------
     Result
         As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
-        certificate), ``iterations`` the number of rounds and ``message`` the working-set size.
+        certificate), ``iterations`` the number of rounds and ``message`` the working-set size. With
+        ``strategy`` generating, no ``solver`` and an expected or worst-case distortion, the rounds run
+        in :func:`mechdesign.designers.sml_cuts.design_by_cuts` (``method="constraint-generation"``,
+        with a numpy-checked dual ``bound``).
+
+    Examples
+    --------
+    >>> from mechdesign import WorstCaseInputDistortion
+    >>> result = design_under_sml([0, 0, 1, 1], 0.5, WorstCaseInputDistortion(4), strategy="generate")
+    >>> result.status, result.method
+    ('optimal', 'constraint-generation')
     """
     from ..solve import BUDGET_ATOL, design
 
@@ -529,6 +624,10 @@ def design_under_sml(
     if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
         return design(notion, budget, objective, solver=solver)
 
+    from ..designers.sml_cuts import design_by_cuts, supports
+
+    if solver is None and supports(objective):
+        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit)
     working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
     start = time.perf_counter()
     for round_number in range(1, rounds_cap + 1):

@@ -76,7 +76,7 @@ from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
 from ..relaxation import LinearRelaxation, ObjectiveMinorant, column_weight_rows, entry_index, linear_rows, stack
 from ..result import BUDGET_ATOL, Result
-from ..solve import clean_mechanism
+from ..result import clean_mechanism
 from .base import PrivacyNotion
 
 #: Relative slack in the closed success events ``|ĝ − g| ≤ ε`` so that a candidate ``v + ε`` covers

@@ -35,6 +35,29 @@ def hamming_cost(n_inputs: int, n_outputs: int | None = None) -> np.ndarray:
     return 1.0 - np.eye(rows, columns)
 
 
+def hamming_scale(cost: np.ndarray) -> float | None:
+    """``s`` if ``cost`` is exactly ``s · (1 − I)`` on a square alphabet with ``s > 0``, else ``None``.
+
+    The test is exact (no tolerance): every diagonal entry is 0 and every off-diagonal entry equals
+    the same positive number. A 1 × 1 cost has no off-diagonal entry and is not Hamming.
+
+    Examples
+    --------
+    >>> hamming_scale(3.0 * hamming_cost(4))
+    3.0
+    >>> hamming_scale(np.array([[0.0, 1.0], [2.0, 0.0]])) is None
+    True
+    """
+    matrix = np.asarray(cost, dtype=float)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
+        return None
+    scale = float(matrix[0, 1])
+    off_diagonal = ~np.eye(matrix.shape[0], dtype=bool)
+    if not scale > 0 or np.any(np.diagonal(matrix) != 0) or np.any(matrix[off_diagonal] != scale):
+        return None
+    return scale
+
+
 def _cost_for(size: int, cost: Any) -> np.ndarray:
     if cost is None:
         return hamming_cost(size)
@@ -82,13 +105,41 @@ class ExpectedDistortion(CostObjective):
     prior
         The input distribution.
     cost
-        ``cost[x, y]``, shape ``(n_inputs, n_outputs)``; default Hamming on a square alphabet.
+        ``cost[x, y]``, shape ``(n_inputs, n_outputs)``; default Hamming on a square alphabet,
+        built only when :attr:`cost` is first read (an ``n × n`` matrix is 80 GB at ``n = 10⁵``; the
+        closed forms of :mod:`mechdesign.designers.closed_form` never read it).
+
+    Examples
+    --------
+    >>> objective = ExpectedDistortion([0.5, 0.5])
+    >>> objective.hamming_scale, objective.shape
+    (1.0, (2, 2))
+    >>> objective.value([[0.75, 0.25], [0.25, 0.75]])
+    0.25
     """
 
     def __init__(self, prior: PriorLike, cost: Any = None) -> None:
         self.prior = as_prior(prior)
-        self.cost = _cost_for(self.prior.size, cost)
-        self.shape = self.cost.shape
+        self._cost = None if cost is None else _cost_for(self.prior.size, cost)
+        self.shape = (self.prior.size, self.prior.size) if cost is None else self._cost.shape
+
+    @property
+    def cost(self) -> np.ndarray:
+        """The cost matrix ``cost[x, y]`` (the default Hamming cost is built on first access)."""
+        if self._cost is None:
+            self._cost = hamming_cost(self.prior.size)
+        return self._cost
+
+    @cost.setter
+    def cost(self, matrix: np.ndarray) -> None:
+        self._cost = matrix
+
+    @property
+    def hamming_scale(self) -> float | None:
+        """``s`` when the cost is exactly ``s`` times Hamming (see :func:`hamming_scale`), else ``None``."""
+        if self._cost is None:
+            return 1.0 if self.prior.size >= 2 else None
+        return hamming_scale(self._cost)
 
     @property
     def label(self) -> str:

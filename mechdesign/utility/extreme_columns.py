@@ -21,10 +21,17 @@ non-zero 0/1 vectors and the budget is one more row, ``Σ_k w_k <= e^ε`` (``w_k
 maximum).
 
 The extreme rays are enumerated exactly (closed-form patterns, no floating-point vertex search);
-their number grows exponentially with the alphabet size, so :func:`extreme_columns` refuses problems
-with more than :data:`MAX_CANDIDATE_COLUMNS` candidates with :class:`ProblemTooLargeError`.
+their number grows exponentially with the alphabet size, so :func:`extreme_columns` refuses, with
+:class:`ProblemTooLargeError` and before enumerating, problems whose estimated memory
+(:data:`BYTES_PER_CANDIDATE_ENTRY` per entry of the candidate matrix) exceeds the memory available.
 Every candidate is checked against the cone's inequalities before it enters the LP, and the designed
 mechanism is re-measured with the notion's own measure, as :func:`~mechdesign.solve.design` does.
+
+The optimum is certified by the column LP's dual, checked in numpy (:func:`column_lp_upper_bound`):
+for any prices ``π`` of the row sums (and ``ν >= 0`` of the budget row), every feasible ``w`` has
+``values·w = Σ π + ν Σ w + Σ_k w_k r_k`` with reduced costs ``r_k = μ(u_k) − u_k·π − ν``, and
+``Σ_k w_k |u_k|_1 = n``, so ``values·w <= Σ π + ν e^ε + n · max(0, max_k r_k / |u_k|_1)``. The result is
+``"optimal"`` only when this bound is within ``GAP_RTOL`` of the mechanism's utility.
 """
 
 from __future__ import annotations
@@ -48,20 +55,22 @@ from ..privacy.max_information import MaximalInformation
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage, support_of
 from ..priors import L1Ball
-from ..solve import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
+from ..result import is_certified_optimal, optimality_gap
+from ..memory import check_memory
+from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
 
-#: Largest number of candidate columns enumerated. Measured (benchmarks/RESULTS.md): local DP at
-#: N = 18 (262,142 columns) takes 8 s and 0.9 GB, at N = 19 (524,286) 23 s and 1.8 GB. So local DP
-#: and maximal leakage are practical up to N = 18, PML under one prior up to N = 15 (PML at N = 16
-#: would enumerate 589,824 candidates), PML over an ℓ1-ball inside the simplex up to N = 14.
-MAX_CANDIDATE_COLUMNS = 300_000
+#: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
+#: utility values, LP). Measured (benchmarks/RESULTS.md): local DP at N = 18 (262,142 columns) 0.9 GB,
+#: N = 19 (524,286) 1.8 GB — 180–190 bytes per entry; PML at N = 16 (589,824 candidates) 368 MB.
+BYTES_PER_CANDIDATE_ENTRY = 200
 #: Largest number of (free coordinates, binding priors) choices of the general source-set enumeration.
 MAX_ACTIVE_SETS = 200_000
 #: Relative tolerance of the cone-membership check of a candidate column.
 MEMBERSHIP_RTOL = 1e-9
 #: HiGHS options of the column LP: few rows, many columns favour the primal simplex (3–6× faster than
 #: HiGHS's default dual simplex at N = 15; benchmarks/mi_extreme_columns.py, benchmarks/RESULTS.md).
-HIGHS_OPTIONS = {"simplex_strategy": 4}
+#: Feasibility tolerances of 1e-10 (default 1e-7) so that the numpy dual bound certifies the optimum.
+HIGHS_OPTIONS = {"simplex_strategy": 4, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: Weights below this (relative to the largest) are LP round-off; their columns are dropped.
 NEGLIGIBLE_WEIGHT = 1e-12
 
@@ -105,12 +114,9 @@ def _binary_patterns(n: int) -> np.ndarray:
 
 
 def _check_count(count: int, what: str, n: int) -> None:
-    if count > MAX_CANDIDATE_COLUMNS:
-        raise ProblemTooLargeError(
-            f"the exact extreme-column LP for {what} on n = {n} inputs needs {count:,} candidate columns, "
-            f"more than MAX_CANDIDATE_COLUMNS = {MAX_CANDIDATE_COLUMNS:,}; use design() with a convex "
-            "objective, or a smaller alphabet"
-        )
+    """Refuse, before enumerating, ``count`` candidates of length ``n`` that would not fit in memory."""
+    check_memory(BYTES_PER_CANDIDATE_ENTRY * count * n,
+                 f"the exact extreme-column LP for {what} on n = {n} inputs ({count:,} candidate columns)")
 
 
 def ldp_columns(n: int, boost: float) -> np.ndarray:
@@ -275,10 +281,13 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
 # --- the LP -------------------------------------------------------------------------------------
 
 
-def solve_column_lp(columns: np.ndarray, values: np.ndarray, total_weight: float | None) -> tuple[np.ndarray, int]:
+def solve_column_lp(
+    columns: np.ndarray, values: np.ndarray, total_weight: float | None
+) -> tuple[np.ndarray, int, np.ndarray]:
     """``max values·w`` s.t. ``columns @ w = 1``, ``w >= 0`` (and ``Σ w <= total_weight``) with HiGHS.
 
-    Returns the optimal weights and the simplex iteration count; raises ``RuntimeError`` if HiGHS
+    Returns the optimal weights, the simplex iteration count and the row prices of the maximization
+    (``π`` for the row sums, then ``ν`` for the budget row if any); raises ``RuntimeError`` if HiGHS
     does not report optimality (cannot happen for a feasible notion: the constant mechanism is in
     the cone's hull).
     """
@@ -306,8 +315,32 @@ def solve_column_lp(columns: np.ndarray, values: np.ndarray, total_weight: float
     status = highs.getModelStatus()
     if status != highspy.HighsModelStatus.kOptimal:
         raise RuntimeError(f"HiGHS returned {highs.modelStatusToString(status)}")
-    weights = np.asarray(highs.getSolution().col_value)
-    return weights, int(highs.getInfo().simplex_iteration_count)
+    solution = highs.getSolution()
+    # HiGHS minimizes −values·w: the maximization's prices are the negated row duals.
+    prices = -np.asarray(solution.row_dual)
+    return np.asarray(solution.col_value), int(highs.getInfo().simplex_iteration_count), prices
+
+
+def column_lp_upper_bound(columns: np.ndarray, values: np.ndarray, total_weight: float | None,
+                          prices: np.ndarray) -> float:
+    """``Σ π + ν T + n · max(0, max_k r_k / |u_k|_1)``: an upper bound on the column LP for any prices.
+
+    ``prices`` holds ``π`` (one per row sum) and, with a budget row ``Σ w <= T``, ``ν`` last (clipped
+    at 0, which keeps the bound valid); see the module docstring.
+
+    Examples
+    --------
+    >>> columns = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> column_lp_upper_bound(columns, np.array([1.0, 2.0]), None, np.array([1.0, 2.0]))
+    3.0
+    """
+    n = columns.shape[0]
+    row_prices = prices[:n]
+    budget_price = max(0.0, float(prices[n])) if total_weight is not None else 0.0
+    reduced = values - row_prices @ columns - budget_price
+    per_mass = reduced / columns.sum(axis=0)
+    budget_term = budget_price * total_weight if budget_price > 0 else 0.0
+    return float(row_prices.sum() + budget_term + n * max(0.0, float(per_mass.max())))
 
 
 def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: ColumnUtility) -> Result:
@@ -334,7 +367,14 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     Raises
     ------
     ProblemTooLargeError
-        When the enumeration exceeds :data:`MAX_CANDIDATE_COLUMNS`.
+        When the enumeration's estimated memory exceeds the memory available.
+
+    Examples
+    --------
+    >>> from mechdesign.utility.information import mutual_information_utility
+    >>> result = maximize_sublinear_utility(DifferentialPrivacy(), 1.0, mutual_information_utility([0.5, 0.5]))
+    >>> result.status, result.method
+    ('optimal', 'extreme-columns')
     """
     if not isinstance(utility, ColumnUtility):
         raise MechDesignError(f"utility must be a ColumnUtility, got {utility!r}")
@@ -350,11 +390,13 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
         worst = int(np.argmax(np.abs(doubled - 2.0 * values)))
         raise MechDesignError(f"{utility.label} is not positively homogeneous: μ(2v) = {doubled[worst]:.9g} but "
                               f"2μ(v) = {2 * values[worst]:.9g} for v = {columns[:, worst]}")
+    total_weight = notion.finite_scaled_budget(budget) if budget_row else None
     try:
-        weights, iterations = solve_column_lp(columns, values, notion.finite_scaled_budget(budget) if budget_row else None)
+        weights, iterations, prices = solve_column_lp(columns, values, total_weight)
     except RuntimeError as exc:
         return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
-                      budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start)
+                      budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start,
+                      method="extreme-columns")
     elapsed = time.perf_counter() - start
     residual = float(np.max(np.abs(columns @ weights - 1.0)))
     used = weights > NEGLIGIBLE_WEIGHT * weights.max()
@@ -363,14 +405,21 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     matrix, exceeded, note = certify_mechanism(matrix, lambda m: _exceeds(notion, label, m, budget))
     mechanism = Mechanism(matrix)
     measured = {label: notion.measure(mechanism)}
+    objective = utility.value(matrix)
+    bound = column_lp_upper_bound(columns, values, total_weight, prices)
     common = dict(budgets={label: float(budget)}, solver="highs", solve_time=elapsed, iterations=iterations,
-                  max_violation=residual)
+                  max_violation=residual, bound=bound, gap=optimality_gap(objective, bound), method="extreme-columns")
     counts = f"{columns.shape[1]:,} candidate columns, {int(used.sum())} used"
     if exceeded:
-        return Result(mechanism, utility.value(matrix), "inaccurate", False,
+        return Result(mechanism, objective, "inaccurate", False,
                       f"the LP optimum fails the measure: {'; '.join(exceeded)} ({counts})", measured, **common)
-    return Result(mechanism, utility.value(matrix), "optimal", True,
-                  f"exact optimum over {counts}; budget re-measured and respected{note}", measured, **common)
+    if not is_certified_optimal(objective, bound):
+        return Result(mechanism, objective, "suboptimal", True,
+                      f"LP over {counts}; budget re-measured and respected{note}; the dual bound {bound:.12g} "
+                      f"leaves a gap of {common['gap']:.3g}, above GAP_RTOL", measured, **common)
+    return Result(mechanism, objective, "optimal", True,
+                  f"exact optimum over {counts}, gap {common['gap']:.1e} certified by the column LP's dual; "
+                  f"budget re-measured and respected{note}", measured, **common)
 
 
 def _exceeds(notion: PrivacyNotion, label: str, matrix: np.ndarray, budget: float) -> list[str]:

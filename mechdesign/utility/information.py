@@ -26,7 +26,7 @@ from .extreme_columns import ColumnUtility, maximize_sublinear_utility
 
 if TYPE_CHECKING:
     from ..privacy.base import PrivacyNotion
-    from ..solve import Result
+    from ..result import Result
 
 
 def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:

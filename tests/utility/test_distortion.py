@@ -15,6 +15,7 @@ from mechdesign import (
     hamming_cost,
 )
 from mechdesign.exceptions import MechDesignError, ShapeMismatchError
+from mechdesign.utility.distortion import hamming_scale
 
 from ..strategies import full_support_priors, stochastic_matrices
 
@@ -75,3 +76,23 @@ def test_hostile_costs_and_sizes_are_named():
         ExpectedDistortion([0.5, 0.5], np.array([[0, 1], [1, 0]]) + 1e-3j)
     with pytest.raises(MechDesignError, match="cost must be numeric"):
         WorstCaseInputDistortion([["0", "1"], ["1", "0"]])
+@pytest.mark.parametrize("scale", [1.0, 1e-12, 3.5, 1e12])
+def test_hamming_scale_detects_scaled_hamming_exactly(scale):
+    assert hamming_scale(scale * hamming_cost(4)) == scale
+    assert ExpectedDistortion(Prior.uniform(4), scale * hamming_cost(4)).hamming_scale == scale
+
+
+def test_hamming_scale_rejects_anything_else():
+    perturbed = hamming_cost(3)
+    perturbed[2, 0] = 1.0 + 1e-15
+    diagonal = hamming_cost(3) + 1e-300 * np.eye(3)
+    for cost in (perturbed, diagonal, hamming_cost(3, 4), np.zeros((3, 3)), np.zeros((1, 1))):
+        assert hamming_scale(cost) is None
+
+
+def test_default_hamming_cost_is_built_only_when_read():
+    # An n × n matrix at n = 10⁵ would be 80 GB: the default cost stays implicit until .cost is read.
+    objective = ExpectedDistortion(Prior.uniform(100_000))
+    assert objective.shape == (100_000, 100_000) and objective.hamming_scale == 1.0
+    small = ExpectedDistortion(Prior.uniform(3))
+    assert np.array_equal(small.cost, hamming_cost(3))

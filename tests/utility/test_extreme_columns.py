@@ -28,9 +28,11 @@ from mechdesign import (
 from mechdesign.exceptions import MechDesignError
 from mechdesign.mechanisms.pml import binary_robust_pml_mechanism, k_singular_mechanism
 from mechdesign.priors import L1Ball
-from mechdesign.solve import BUDGET_ATOL
+from mechdesign.result import GAP_RTOL
+from mechdesign.result import BUDGET_ATOL
 from mechdesign.utility.extreme_columns import (
     ColumnUtility,
+    column_lp_upper_bound,
     extreme_columns,
     l1_ball_columns,
     maximize_sublinear_utility,
@@ -246,16 +248,39 @@ def test_rejects_bad_utilities_and_notions():
         maximize_mutual_information(DifferentialPrivacy(), -1.0, [0.5, 0.5])
 
 
-def test_refuses_alphabets_beyond_the_practical_size():
-    """The documented limits: PML (one prior) up to N = 15, local DP and maximal leakage up to N = 18."""
-    with pytest.raises(ProblemTooLargeError, match="n = 16 inputs"):
+def test_refusal_is_sized_on_estimated_memory(monkeypatch):
+    """Refused before enumerating when BYTES_PER_CANDIDATE_ENTRY × candidates × n exceeds available memory."""
+    monkeypatch.setattr("mechdesign.memory.available_memory", lambda: 2**30)  # 1 GiB
+    # PML (one prior) at N = 16: 589,824 candidates × 16 × 200 B = 1.9 GB > 1 GiB.
+    with pytest.raises(ProblemTooLargeError, match=r"n = 16 inputs \(589,824 candidate columns\) needs an estimated"):
         maximize_mutual_information(PointwiseMaximalLeakage(np.full(16, 1 / 16)), 1.0, np.full(16, 1 / 16))
-    with pytest.raises(ProblemTooLargeError, match="n = 19 inputs"):
-        maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(19, 1 / 19))
+    # Local DP at N = 40 would need 2^40 candidates: refused instantly, nothing enumerated.
+    with pytest.raises(ProblemTooLargeError, match="n = 40 inputs"):
+        maximize_mutual_information(DifferentialPrivacy(), 1.0, np.full(40, 1 / 40))
     with pytest.raises(ProblemTooLargeError, match="n = 19 inputs"):
         maximize_mutual_information(MaximalLeakage(), 1.0, np.full(19, 1 / 19))
-    with pytest.raises(ProblemTooLargeError, match="n = 15 inputs"):
-        maximize_mutual_information(PointwiseMaximalLeakage(L1Ball(np.full(15, 1 / 15), 0.05)), 1.0, np.full(15, 1 / 15))
+    with pytest.raises(ProblemTooLargeError, match="n = 16 inputs"):
+        maximize_mutual_information(PointwiseMaximalLeakage(L1Ball(np.full(16, 1 / 16), 0.05)), 1.0, np.full(16, 1 / 16))
+
+
+@pytest.mark.parametrize("notion", [DifferentialPrivacy(), MaximalLeakage(), PointwiseMaximalLeakage([0.5, 0.3, 0.2])])
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 1.5])
+def test_optimum_is_certified_by_the_column_lp_dual(notion, epsilon):
+    """The numpy dual bound (module docstring of mechdesign.utility.extreme_columns) is within GAP_RTOL."""
+    result = maximize_mutual_information(notion, epsilon, [0.5, 0.3, 0.2])
+    assert result.method == "extreme-columns" and result.status == "optimal", result.message
+    assert result.bound >= result.objective - 1e-12
+    assert result.gap <= GAP_RTOL * max(1.0, result.objective)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_column_lp_upper_bound_holds_for_any_prices(seed):
+    """Weak duality: the bound with random prices is never below the LP optimum (local DP, N = 4)."""
+    columns, _ = extreme_columns(DifferentialPrivacy(), 0.7, 4)
+    values = mutual_information_utility(np.full(4, 0.25)).columns(columns)
+    weights, _, _ = solve_column_lp(columns, values, None)
+    prices = np.random.default_rng(seed).normal(size=4)
+    assert column_lp_upper_bound(columns, values, None, prices) >= values @ weights - 1e-12
 
 
 @pytest.mark.parametrize("center, radius, epsilon", [([0.6, 0.4], 0.2, 0.3), ([0.7, 0.3], 0.3, 0.4)])
@@ -372,7 +397,7 @@ def test_column_lp_agrees_with_clarabel(notion_factory, budget_row):
     assert row == budget_row
     values = mutual_information_utility(prior).columns(columns)
     total = math.exp(0.8) if row else None
-    weights, _ = solve_column_lp(columns, values, total)
+    weights, _, _ = solve_column_lp(columns, values, total)
     w = cp.Variable(columns.shape[1], nonneg=True)
     constraints = [columns @ w == 1] + ([cp.sum(w) <= total] if row else [])
     problem = cp.Problem(cp.Maximize(values @ w), constraints)
@@ -398,5 +423,5 @@ def test_maximal_information_optimum(priors, epsilon):
         assert result.objective == pytest.approx(pml.objective, abs=OPTIMUM_ATOL)
     vertices = brute_force_vertices(pml_inequalities(priors, math.exp(epsilon)))
     values = mutual_information_utility(reference).columns(vertices)
-    weights, _ = solve_column_lp(vertices, values, None)
+    weights, _, _ = solve_column_lp(vertices, values, None)
     assert result.objective == pytest.approx(float(values @ weights), abs=OPTIMUM_ATOL)

@@ -1,0 +1,405 @@
+"""Closed-form optimal mechanisms for Hamming cost, at any alphabet size, each certified by a dual bound.
+
+Minimizing the expected Hamming distortion ``s · P(Y ≠ X)`` (``s > 0``: the cost ``s (1 − I)``)
+under one prior ``P`` has a closed-form optimum for two notions. Sort the symbols by decreasing
+probability, ``P_(1) >= P_(2) >= …``, and let ``S_k = P_(1) + … + P_(k)``, ``E = e^ε``.
+
+* **Local ε-DP** (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(1)): randomized response on
+  the ``k`` most likely symbols, the others mapped uniformly into them, with
+  ``k = argmax_k S_k E / (E + k − 1)`` — RRWithPrior of Ghazi et al., "Deep Learning with Label
+  Differential Privacy" (NeurIPS 2021), Algorithm 2. Its distortion is
+  ``D*(ε) = s (1 − S_k E / (E + k − 1))``. Optimality (proved here by LP duality, independently of the
+  paper): with ``D = s S_k E / (E + k − 1)`` and ``t_x = max(0, (E s P(x) − D) / (E − 1))``, the
+  multipliers ``λ = s P − t`` satisfy ``Σ_x t_x = D`` exactly when ``k`` is the maximizer (the fixed
+  point of ``D ↦ Σ_x max(0, (E s P(x) − D)/(E − 1))`` is reached by the top ``k`` symbols), and every
+  staircase column has non-negative reduced cost, so ``Σ λ = s − D`` is a lower bound that the
+  mechanism attains. The bound is not taken on trust: :func:`hamming_staircase_bound` evaluates the
+  staircase dual bound of :mod:`mechdesign.direct` for these ``λ`` in ``O(n)``, and the result is
+  ``"optimal"`` only when it is within ``GAP_RTOL``.
+* **Maximal leakage** (PUT paper, Definition 3(4)): PUT paper Theorem 14 and Corollary 15 (after
+  Saeidian et al.) give ``D*(ε) = s (1 − S_k − (E − k) P_(k+1))`` for ``log k <= ε < log(k + 1)``
+  and ``0`` for ``E >= n``. The mechanism built here attains it: the ``k`` most likely symbols are
+  kept, the ``(k+1)``-th is kept with probability ``E − k``, and everything else is reported as the
+  most likely symbol (``Σ_y max_x Q[x, y] = k + (E − k) = E``). It is certified by the LP dual of the
+  maximal-leakage LP, :func:`hamming_maximal_leakage_bound`, at ``λ_x = s min(P(x), P_(k+1))``.
+* **PML under one prior**: no closed form is implemented. The natural candidate — the maximal-leakage
+  relaxation ``Q[y, y] <= min(1, E P_Y(y))``, a fractional knapsack — is *not* tight (a binary prior
+  ``(0.66, 0.34)`` at ε = 0.5 has LP optimum 0.268 against the relaxation's 0.150), so
+  :func:`closed_form_design` returns ``None`` and the general LP applies.
+
+Mechanisms are :class:`~mechdesign.structured.KeepOrRedraw` (``O(n)`` memory); their privacy and
+distortion are re-measured from the mechanism's own parameters in ``O(n)`` numpy, so a design at
+``n = 10⁵`` with its certificate takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Union
+
+import numpy as np
+
+from .._validate import as_budget
+from ..exceptions import MechDesignError
+from ..privacy.base import PrivacyNotion
+from ..privacy.dp import DifferentialPrivacy
+from ..privacy.maximal_leakage import MaximalLeakage
+from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
+from ..structured import KeepOrRedraw
+from ..utility.base import Objective
+from ..utility.distortion import ExpectedDistortion
+
+if TYPE_CHECKING:
+    from ..curves import Curve
+
+#: Budgets above this are designed at this value: ``e^{−ε}`` is then still a normal double (1e-300),
+#: so randomized response keeps positive off-diagonal entries and measures finite ε <= the budget. The
+#: distortion lost, ``s (k − 1) e^{−700}``, is far below ``GAP_RTOL``.
+EPSILON_CAP = 690.0
+
+
+@dataclass(frozen=True)
+class HammingProblem:
+    """``min s · P(Y ≠ X)`` under one notion: the prior sorted once, shared by every budget.
+
+    Attributes
+    ----------
+    notion
+        The privacy notion (local DP or maximal leakage).
+    prior
+        ``P`` (length ``n``).
+    scale
+        ``s > 0``: the cost is ``s (1 − I)``.
+    order
+        The symbols by decreasing probability (stable: ties by index).
+    cumulative
+        ``S_k``, the mass of the ``k`` most likely symbols (``cumulative[k − 1]``).
+    """
+
+    notion: PrivacyNotion
+    prior: np.ndarray
+    scale: float
+    order: np.ndarray
+    cumulative: np.ndarray
+
+    @property
+    def size(self) -> int:
+        """``n``."""
+        return self.prior.size
+
+
+def hamming_problem(
+    notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: Objective, limits: Sequence[Any] = ()
+) -> HammingProblem | None:
+    """The problem as a :class:`HammingProblem` if a closed form applies, else ``None``.
+
+    A closed form applies to exactly one notion — local ε-DP (every pair of inputs neighbouring) or
+    maximal leakage — with an :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective
+    whose cost is exactly a positive multiple of Hamming, and no limits.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior([0.2, 0.8]))).order
+    array([1, 0])
+    >>> hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior([0.2, 0.8]), [[0, 1], [2, 0]])) is None
+    True
+    """
+    notion_list = [notions] if isinstance(notions, PrivacyNotion) else list(notions)
+    if limits or len(notion_list) != 1 or type(objective) is not ExpectedDistortion:
+        return None
+    notion = notion_list[0]
+    local_dp = type(notion) is DifferentialPrivacy and notion.neighbours.is_complete
+    if not (local_dp or type(notion) is MaximalLeakage):
+        return None
+    scale = objective.hamming_scale
+    if scale is None:
+        return None
+    prior = objective.prior.probabilities
+    notion.check_shape(prior.size)
+    order = np.argsort(-prior, kind="stable")
+    return HammingProblem(notion, prior, scale, order, np.cumsum(prior[order]))
+
+
+def _exp_minus(epsilon: float) -> float:
+    """``e^{−ε}`` (0 for ε = inf)."""
+    return math.exp(-epsilon)
+
+
+def _rr_size(problem: HammingProblem, epsilon: float) -> int:
+    """RRWithPrior's ``k = argmax_k S_k e^ε / (e^ε + k − 1)`` (the first maximizer; 1 at ε = 0).
+
+    At ε = 0 every ``k`` with ``S_k / k = P_(1)`` (tied symbols) is optimal; ``k = 1`` is fixed
+    explicitly there, since rounding in ``S_k`` would otherwise pick an arbitrary one of the ties.
+    """
+    if epsilon == 0:
+        return 1
+    inverse = _exp_minus(epsilon)
+    counts = np.arange(problem.size)
+    return int(np.argmax(problem.cumulative / (1.0 + counts * inverse))) + 1
+
+
+def local_dp_mechanism(problem: HammingProblem, epsilon: float) -> KeepOrRedraw:
+    """RRWithPrior (Ghazi et al. 2021): ε-randomized response on the top-``k`` symbols (module docstring).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.6, 0.3, 0.1])))
+    >>> local_dp_mechanism(problem, math.log(4)).matrix.round(4)  # k = 2: 0.9 · 4/5 > 0.6, 1 · 4/6
+    array([[0.8, 0.2, 0. ],
+           [0.2, 0.8, 0. ],
+           [0.5, 0.5, 0. ]])
+    """
+    designed = min(epsilon, EPSILON_CAP)
+    k = _rr_size(problem, designed)
+    return KeepOrRedraw.randomized_response(problem.order[:k], problem.size, designed)
+
+
+def local_dp_multipliers(problem: HammingProblem, epsilon: float) -> np.ndarray:
+    """The dual multipliers ``λ = s P − t`` of the module docstring.
+
+    On the top-``k`` symbols ``λ_x = min(s P(x), e^{−ε} (D − s P(x)) / (1 − e^{−ε}))`` — the same as
+    ``s P(x) − max(0, t_x)`` but without the cancellation of two numbers of size ``s`` (the bound
+    ``Σ λ`` is then accurate relative to the optimum even for ``s = 10¹²`` and large ε); ``s P(x)``
+    elsewhere. At ε = 0 (``k = 1``, ``D = s P_(1)``) the top symbol's multiplier is its limit, 0.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.6, 0.3, 0.1])))
+    >>> local_dp_multipliers(problem, 0.0)
+    array([0. , 0.3, 0.1])
+    """
+    k = _rr_size(problem, epsilon)
+    inverse = _exp_minus(epsilon)
+    optimum_gain = problem.scale * problem.cumulative[k - 1] / (1.0 + (k - 1) * inverse)
+    top = problem.order[:k]
+    multipliers = problem.scale * problem.prior
+    surplus = inverse * (optimum_gain - multipliers[top])
+    excess = -math.expm1(-epsilon)
+    ratio = surplus / excess if excess > 0 else np.zeros(k)
+    multipliers[top] = np.minimum(multipliers[top], ratio)
+    return multipliers
+
+
+def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers: np.ndarray) -> float:
+    """The staircase dual bound of :func:`mechdesign.direct.staircase_lower_bound` for Hamming weights, in ``O(n)``.
+
+    With ``W[x, y] = s P(x) 1[x ≠ y]`` the reduced costs ``a = W[:, y] − λ`` of column ``y`` are
+    ``s P(x) − λ_x`` off the diagonal and ``−λ_y`` on it, so every column's sums follow from the
+    totals by correcting one entry. Numerator and denominator of ``ρ_y / |v_S|_1`` are multiplied by
+    ``e^{−ε}`` (finite for every ε, including ``inf``). A lower bound on the optimum for *any*
+    ``λ``.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.6, 0.3, 0.1])))
+    >>> round(hamming_staircase_bound(problem, 0.0, local_dp_multipliers(problem, 0.0)), 12)  # 1 − max P
+    0.4
+    """
+    n = problem.size
+    inverse, excess = _exp_minus(epsilon), -math.expm1(-epsilon)
+    off_diagonal = problem.scale * problem.prior - multipliers
+    off_negative = np.minimum(off_diagonal, 0.0)
+    diagonal_negative = np.minimum(-multipliers, 0.0)
+    # Column y: the totals over every x, with entry y's off-diagonal term swapped for its diagonal one.
+    numerator = inverse * (off_diagonal.sum() - off_diagonal - multipliers)
+    numerator += excess * (off_negative.sum() - off_negative + diagonal_negative)
+    denominator = n * inverse + excess * (
+        np.count_nonzero(off_negative) - (off_negative < 0) + (diagonal_negative < 0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_mass = np.where(denominator > 0, numerator / denominator, 0.0)
+    return float(multipliers.sum() + n * min(0.0, float(per_mass.min())))
+
+
+def maximal_leakage_mechanism(problem: HammingProblem, epsilon: float) -> KeepOrRedraw:
+    """Keep the top ``k = ⌊e^ε⌋`` symbols, the next with probability ``e^ε − k``, report the rest as the top one.
+
+    The identity when ``e^ε >= n`` (PUT paper, Theorem 14 and Corollary 15; module docstring).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior([0.2, 0.5, 0.3])))
+    >>> maximal_leakage_mechanism(problem, math.log(1.5)).matrix
+    array([[0. , 1. , 0. ],
+           [0. , 1. , 0. ],
+           [0. , 0.5, 0.5]])
+    """
+    row = np.zeros(problem.size)
+    row[problem.order[0]] = 1.0
+    redraw = np.ones(problem.size)
+    if epsilon >= math.log(problem.size):
+        return KeepOrRedraw(np.zeros(problem.size), row)
+    budget = math.exp(epsilon)
+    k = min(int(budget), problem.size - 1)
+    redraw[problem.order[:k]] = 0.0
+    redraw[problem.order[k]] = 1.0 - (budget - k)
+    return KeepOrRedraw(redraw, row)
+
+
+def maximal_leakage_multipliers(problem: HammingProblem, epsilon: float) -> np.ndarray:
+    """``λ_x = s min(P(x), P_(k+1))`` with ``k = ⌊e^ε⌋`` (``λ = 0`` when ``e^ε >= n``).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior([0.2, 0.5, 0.3])))
+    >>> maximal_leakage_multipliers(problem, math.log(1.5))
+    array([0.2, 0.3, 0.3])
+    """
+    if epsilon >= math.log(problem.size):
+        return np.zeros(problem.size)
+    k = min(int(math.exp(epsilon)), problem.size - 1)
+    return problem.scale * np.minimum(problem.prior, problem.prior[problem.order[k]])
+
+
+def hamming_maximal_leakage_bound(problem: HammingProblem, epsilon: float, multipliers: np.ndarray) -> float:
+    """A lower bound on ``min s P(Y ≠ X)`` under maximal leakage ε, for any multipliers ``λ``, in ``O(n)``.
+
+    Dualizing the unit row sums of the LP ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (the direct LP of
+    :mod:`mechdesign.direct`) gives ``Σ_x λ_x − e^ε max_y Σ_x (λ_x − W[x, y])_+``; with Hamming
+    weights the column sums follow from the total by correcting the diagonal entry.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior([0.2, 0.5, 0.3])))
+    >>> round(hamming_maximal_leakage_bound(problem, math.log(1.5), np.array([0.2, 0.3, 0.3])), 12)
+    0.35
+    """
+    above_cost = np.maximum(multipliers - problem.scale * problem.prior, 0.0)
+    column_excess = float((above_cost.sum() - above_cost + np.maximum(multipliers, 0.0)).max())
+    penalty = math.exp(epsilon) * column_excess if column_excess > 0 else 0.0
+    return float(multipliers.sum()) - penalty
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """One notion's closed form: the optimal mechanism, certifying multipliers, their bound and the O(n) measure."""
+
+    mechanism: Callable[[HammingProblem, float], KeepOrRedraw]
+    multipliers: Callable[[HammingProblem, float], np.ndarray]
+    lower_bound: Callable[[HammingProblem, float, np.ndarray], float]
+    measure: Callable[[KeepOrRedraw], float]
+    name: str
+
+
+LOCAL_DP = ClosedForm(local_dp_mechanism, local_dp_multipliers, hamming_staircase_bound,
+                      KeepOrRedraw.local_dp_leakage,
+                      "RRWithPrior (Ghazi et al. 2021), certified by the staircase dual bound")
+MAXIMAL_LEAKAGE = ClosedForm(maximal_leakage_mechanism, maximal_leakage_multipliers, hamming_maximal_leakage_bound,
+                             KeepOrRedraw.maximal_leakage,
+                             "PUT paper Theorem 14 / Corollary 15, certified by the maximal-leakage LP dual")
+
+
+def closed_form_of(problem: HammingProblem) -> ClosedForm:
+    """:data:`LOCAL_DP` or :data:`MAXIMAL_LEAKAGE` for the problem's notion."""
+    return MAXIMAL_LEAKAGE if type(problem.notion) is MaximalLeakage else LOCAL_DP
+
+
+def solve_hamming(problem: HammingProblem, epsilon: float) -> Result:
+    """The closed-form design at budget ε (already validated, ``inf`` allowed), re-measured and certified.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)))
+    >>> result = solve_hamming(problem, 1.0)
+    >>> result.status, round(result.objective, 6)  # 2 / (e + 2)
+    ('optimal', 0.423883)
+    """
+    start = time.perf_counter()
+    form = closed_form_of(problem)
+    label = problem.notion.label
+    mechanism = form.mechanism(problem, epsilon)
+    measured = form.measure(mechanism)
+    objective = mechanism.expected_hamming_distortion(problem.prior, problem.scale)
+    bound = form.lower_bound(problem, epsilon, form.multipliers(problem, epsilon))
+    common = dict(measured={label: measured}, budgets={label: epsilon}, bound=bound,
+                  gap=optimality_gap(objective, bound), method="closed-form", unit=problem.scale)
+    if measured > epsilon + BUDGET_ATOL:
+        return Result(mechanism, objective, "inaccurate", False,
+                      f"closed form {form.name}: {label} measured {measured:.9g} > budget {epsilon:.9g}",
+                      solve_time=time.perf_counter() - start, **common)
+    certified = is_certified_optimal(objective, bound, problem.scale)
+    message = (f"closed form: {form.name}; budget re-measured and respected; "
+               + (f"optimality gap {common['gap']:.1e} certified" if certified
+                  else f"dual bound {bound:.12g} leaves a gap of {common['gap']:.3g}, above GAP_RTOL"))
+    return Result(mechanism, objective, "optimal" if certified else "suboptimal", True, message,
+                  solve_time=time.perf_counter() - start, **common)
+
+
+def _single_budget(budgets: Any, label: str) -> float:
+    """The one budget of a one-notion problem (a number or a sequence of one), ``inf`` allowed."""
+    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
+    if len(values) != 1:
+        raise MechDesignError(f"expected 1 budget (for {label}), got {len(values)}: {budgets!r}")
+    return as_budget(values[0], f"budget for {label}", infinite=True)
+
+
+def closed_form_design(
+    notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
+    budgets: Union[float, Sequence[float]],
+    objective: Objective,
+    limits: Sequence[Any] = (),
+) -> Result | None:
+    """The certified closed-form optimum if the problem has one (see the module docstring), else ``None``.
+
+    Parameters
+    ----------
+    notions
+        One notion (or a sequence of one): local ε-DP or maximal leakage.
+    budgets
+        Its budget in nats, ``inf`` allowed.
+    objective
+        An :class:`~mechdesign.utility.distortion.ExpectedDistortion` with a cost exactly ``s (1 − I)``.
+    limits
+        Must be empty for a closed form.
+
+    Returns
+    -------
+    Result or None
+        ``method="closed-form"``, the mechanism a :class:`~mechdesign.structured.KeepOrRedraw`, with a
+        numpy-checked dual ``bound``; ``None`` when no closed form applies (the budget is then not
+        validated: the general path does it).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> result = closed_form_design(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(3)))
+    >>> result.method, result.status, round(result.objective, 6)
+    ('closed-form', 'optimal', 0.423883)
+    """
+    problem = hamming_problem(notions, objective, limits)
+    if problem is None:
+        return None
+    return solve_hamming(problem, _single_budget(budgets, problem.notion.label))
+
+
+def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> "Curve | None":
+    """``D*(ε)`` from the closed form at every budget (``None`` when no closed form applies).
+
+    The prior is sorted once; each point costs ``O(n)`` and carries its own certified :class:`Result`.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> curve = closed_form_curve(MaximalLeakage(), ExpectedDistortion(Prior([0.5, 0.3, 0.2])), [0.0, math.log(2)])
+    >>> curve.y.round(6).tolist(), curve.success
+    ([0.5, 0.2], True)
+    """
+    from ..curves import Curve
+
+    problem = hamming_problem(notion, objective)
+    if problem is None:
+        return None
+    values = [as_budget(budget, f"budget for {notion.label}", infinite=True) for budget in budgets]
+    results = tuple(solve_hamming(problem, budget) for budget in values)
+    y = np.array([result.objective if result.success else np.nan for result in results])
+    return Curve(np.array(values), y, "epsilon", objective.label, notion.label, results)
