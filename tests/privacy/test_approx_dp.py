@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
-from mechdesign.privacy.approx_dp import hockey_stick_epsilon
+from mechdesign.privacy.approx_dp import hockey_stick_delta, hockey_stick_epsilon
 
 from ..strategies import budgets, full_support_priors, stochastic_matrices
 from .protocol import (
@@ -113,3 +113,19 @@ def test_pointwise_deterministic_relabelling_never_increases(matrix, data, delta
 @given(st.integers(2, 5).flatmap(full_support_priors), budgets, st.sampled_from(VARIANTS), st.floats(0.0, 0.3))
 def test_round_trip(prior, budget, variant, delta):
     assert_round_trip(ApproximateDifferentialPrivacy(delta, variant), budget, ExpectedDistortion(Prior(prior)))
+
+
+#: Round-off allowed when inverting the hockey-stick divergence.
+INVERSE_ATOL = 1e-12
+
+
+@given(stochastic_matrices(n_inputs=st.just(2), allow_zeros=False), st.floats(0.01, 0.5))
+def test_hockey_stick_delta_inverts_epsilon(matrix, delta):
+    # Dwork & Roth, Definition 2.4: δ(ε) = Σ_y max(0, p_y − e^ε q_y) is the smallest δ at ε, so at
+    # ε(δ) > 0 (the smallest ε for δ, where δ(·) is continuous and decreasing) it returns δ.
+    p, q = matrix
+    epsilon = hockey_stick_epsilon(p, q, delta)
+    if epsilon > 0:
+        assert hockey_stick_delta(p, q, epsilon) == pytest.approx(delta, abs=INVERSE_ATOL)
+    else:
+        assert hockey_stick_delta(p, q, 0.0) <= delta + INVERSE_ATOL
