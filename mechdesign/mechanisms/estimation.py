@@ -35,7 +35,6 @@ from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
-from ..result import BUDGET_ATOL
 from .basic import randomized_response
 
 #: Largest number of outputs ``C(k, d)`` of a subset-selection mechanism that is built.
@@ -185,7 +184,7 @@ def _calibrate(build: Callable[[float], Mechanism], notion: PrivacyNotion, budge
         return budget
 
     def within(epsilon: float) -> bool:
-        return notion.measure(build(epsilon)) <= budget + BUDGET_ATOL / 2
+        return notion.measure(build(epsilon)) <= budget
 
     if within(MAX_CALIBRATED_EPSILON):
         return MAX_CALIBRATED_EPSILON
