@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ._validate import as_positive_int
-from .exceptions import MechDesignError, NotEstimableError
+from .exceptions import MechDesignError, NotEstimableError, ShapeMismatchError
 from .mechanism import MechanismLike, as_mechanism
 
 #: Largest deviation of ``(Q Q⁺)[:, x]`` from ``e_x`` for category ``x`` to count as recoverable.
@@ -82,7 +82,7 @@ def estimator_matrix(mechanism: MechanismLike, categories: Sequence[Any] | None 
     matrix = as_mechanism(mechanism).matrix
     names = list(range(matrix.shape[0])) if categories is None else list(categories)
     if len(names) != matrix.shape[0]:
-        raise MechDesignError(f"{len(names)} categories for a mechanism with {matrix.shape[0]} inputs")
+        raise ShapeMismatchError(f"{len(names)} categories for a mechanism with {matrix.shape[0]} inputs")
     inverse = np.linalg.pinv(matrix)
     recovered = np.abs(matrix @ inverse - np.eye(matrix.shape[0])).max(axis=0) <= RECOVERY_ATOL
     if not recovered.all():
