@@ -7,6 +7,8 @@ Examples
 ``mechdesign demo --out mechdesign-demo``
 ``mechdesign curve --notion maximal-leakage --n 4 --mode privacy --grid 0.05,0.75,8 --out ml``
 ``mechdesign theory-check put``
+``mechdesign privatize data.csv --column education --notion dp --epsilon 1 --out private.csv``
+``mechdesign estimate private.csv --column education --mechanism private.mechanism.json``
 """
 
 from __future__ import annotations
@@ -406,6 +408,108 @@ def _add_sml_commands(commands: Any) -> None:
     p_design.set_defaults(run=_cmd_sml_design)
 
 
+# --- Deployment: `mechdesign privatize data.csv --column C ...` and `mechdesign estimate private.csv ...` ---
+
+
+def _read_csv_column(path: Path, column: str) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and rows of a CSV file, checking that ``column`` exists and has no empty value."""
+    import csv
+
+    if not path.exists():
+        raise MechDesignError(f"no such file: {path}")
+    with path.open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        header = list(reader.fieldnames or [])
+        if column not in header:
+            raise MechDesignError(f"{path} has no column {column!r}; columns: {header}")
+        rows = list(reader)
+    empty = [index for index, row in enumerate(rows) if not (row[column] or "").strip()]
+    if empty:
+        raise MechDesignError(f"column {column!r} of {path} has {len(empty)} missing value(s), first on data row {empty[0] + 1}")
+    return header, rows
+
+
+def _cmd_privatize(args: argparse.Namespace) -> int:
+    import csv
+
+    from .privatizer import Privatizer
+
+    header, rows = _read_csv_column(Path(args.file), args.column)
+    values = [row[args.column] for row in rows]
+    objective = "estimation" if args.objective == "estimation" else None
+    privatizer = Privatizer(args.notion, args.epsilon, objective=objective, robust_delta=args.robust_delta)
+    private = privatizer.fit_transform(values, random_state=args.seed)
+    out = Path(args.out)
+    with out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows({**row, args.column: str(value)} for row, value in zip(rows, private))
+    mechanism_out = Path(args.mechanism_out) if args.mechanism_out else out.with_suffix(".mechanism.json")
+    mechanism_out.write_text(json.dumps(privatizer.to_dict(), indent=2))
+    result = privatizer.result_
+    print(f"privatized {len(values)} values of {args.column!r} ({len(privatizer.categories_)} categories) "
+          f"under {privatizer.notion_.label} budget {args.epsilon}: {result.status}"
+          + (f" ({result.method})" if result.method else ""))
+    print(f"wrote {out} and {mechanism_out}")
+    return 0
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from .categorical import encode
+    from .exceptions import ShapeMismatchError
+    from .frequency import estimate_frequencies
+
+    path = Path(args.mechanism)
+    mechanism = _load_mechanism(path)
+    record = json.loads(path.read_text())
+    if not isinstance(record, dict) or "categories" not in record:
+        raise MechDesignError(f"{path} has no 'categories': write it with `mechdesign privatize`")
+    categories = record["categories"]
+    outputs = record.get("outputs", categories)
+    if len(categories) != mechanism.n_inputs:
+        raise ShapeMismatchError(f"{path} lists {len(categories)} categories for a mechanism with {mechanism.n_inputs} inputs")
+    if len(outputs) != mechanism.n_outputs:
+        raise ShapeMismatchError(f"{path} lists {len(outputs)} outputs for a mechanism with {mechanism.n_outputs}")
+    _, rows = _read_csv_column(Path(args.file), args.column)
+    codes = encode([row[args.column] for row in rows], [str(o) for o in outputs], args.column,
+                   kind="output of the mechanism")
+    estimate = estimate_frequencies(codes, mechanism, categories)
+    if args.json:
+        print(json.dumps({"n_samples": estimate.n_samples, **estimate.as_dict()}, indent=2))
+        return 0
+    print(f"{estimate.n_samples} privatized values of {args.column!r}; unbiased estimate ± standard error, "
+          "and projected onto the simplex:")
+    for category, value, error, projected in zip(estimate.categories, estimate.estimate,
+                                                 estimate.standard_error, estimate.projected):
+        print(f"  {str(category):28s} {value:9.5f} ± {error:.5f}   {projected:9.5f}")
+    return 0
+
+
+def _add_deploy_commands(commands: Any) -> None:
+    from .privatizer import NOTIONS as PRIVATIZER_NOTIONS
+
+    p_private = commands.add_parser("privatize", help="privatize a CSV column with an optimal mechanism")
+    p_private.add_argument("file", help="CSV file with a header row")
+    p_private.add_argument("--column", required=True, help="the categorical column to privatize")
+    p_private.add_argument("--notion", choices=sorted(PRIVATIZER_NOTIONS), default="dp")
+    p_private.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
+    p_private.add_argument("--objective", choices=["distortion", "estimation"], default="distortion",
+                           help="distortion: least Hamming distortion; estimation: frequencies estimable afterwards")
+    p_private.add_argument("--robust-delta", type=float, help="pml only: design for the l1-ball that holds the "
+                           "true prior with probability 1 - delta")
+    p_private.add_argument("--seed", type=int, help="random seed of the privatization")
+    p_private.add_argument("--out", required=True, help="output CSV (the column replaced by its privatized values)")
+    p_private.add_argument("--mechanism-out", help="where to write the mechanism (default: OUT with suffix .mechanism.json)")
+    p_private.set_defaults(run=_cmd_privatize)
+
+    p_estimate = commands.add_parser("estimate", help="estimate a column's frequencies from its privatized values")
+    p_estimate.add_argument("file", help="CSV file written by `mechdesign privatize`")
+    p_estimate.add_argument("--column", required=True)
+    p_estimate.add_argument("--mechanism", required=True, help="the mechanism JSON written by `mechdesign privatize`")
+    p_estimate.add_argument("--json", action="store_true")
+    p_estimate.set_defaults(run=_cmd_estimate)
+
+
 def _cmd_theory_check(args: argparse.Namespace) -> int:
     from .theory.report import format_table, run_check
 
@@ -471,6 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--out", default="mechdesign-demo", help="output folder for the table and plot")
     p_demo.set_defaults(run=_cmd_demo)
     _add_sml_commands(commands)
+    _add_deploy_commands(commands)
 
     p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
     p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")

@@ -30,3 +30,19 @@ class ShapeMismatchError(MechDesignError):
 
 class ProblemTooLargeError(MechDesignError):
     """A requested computation exceeds the size for which it is practical; the message says why."""
+
+
+class NotFittedError(MechDesignError):
+    """An estimator (e.g. :class:`~mechdesign.privatizer.Privatizer`) was used before ``fit``."""
+
+
+class UnknownCategoryError(MechDesignError):
+    """Data holds a category (or a privatized output) that the fitted alphabet does not contain."""
+
+
+class NotEstimableError(MechDesignError):
+    """Frequencies cannot be estimated without bias: the mechanism does not determine some categories."""
+
+
+class MissingDependencyError(MechDesignError):
+    """An optional dependency (an extra of the package) is needed and not installed; the message says which."""

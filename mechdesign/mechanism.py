@@ -112,7 +112,11 @@ class Mechanism:
         cumulative = np.cumsum(self.matrix, axis=1)
         cumulative[:, -1] = 1.0
         draws = generator.random(data.shape)
-        return (draws[..., None] >= cumulative[data]).sum(axis=-1)
+        outputs = np.zeros(data.shape, dtype=np.int64)
+        for row in np.unique(data):  # the number of cumulative masses <= the draw, one input at a time
+            chosen = data == row
+            outputs[chosen] = np.searchsorted(cumulative[row], draws[chosen], side="right")
+        return outputs
 
     def _input_indices(self, inputs: Any) -> np.ndarray:
         """``inputs`` as an integer array of indices in ``[0, n_inputs)`` (else a named error)."""

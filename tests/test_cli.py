@@ -307,3 +307,62 @@ def test_strict_json_replaces_every_non_finite_number():
     text = strict_json({"a": [1.0, -math.inf, {"b": math.nan}], "c": np.float64(math.inf), "d": "inf"})
     assert _strict_loads(text) == {"a": [1.0, None, {"b": None}], "c": None, "d": "inf",
                                    "non_finite": {"a[1]": "-inf", "a[2].b": "nan", "c": "inf"}}
+
+
+# --- privatize / estimate -------------------------------------------------------------------------
+
+def _write_column(path, values, column="education"):
+    path.write_text("id," + column + "\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values)))
+
+
+def test_privatize_then_estimate(tmp_path, capsys):
+    # Same seed, same mechanism: the CLI's estimate equals the Privatizer's (mechdesign.privatizer).
+    from mechdesign.privatizer import Privatizer
+
+    values = ["HS-grad"] * 300 + ["Bachelors"] * 200 + ["Masters"] * 100
+    data, out = tmp_path / "data.csv", tmp_path / "private.csv"
+    _write_column(data, values)
+    assert main(["privatize", str(data), "--column", "education", "--notion", "dp", "--epsilon", "1",
+                 "--objective", "estimation", "--seed", "4", "--out", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    record = json.loads((tmp_path / "private.mechanism.json").read_text())
+    assert record["categories"] == ["Bachelors", "HS-grad", "Masters"] and record["success"]
+    lines = out.read_text().splitlines()
+    assert lines[0] == "id,education" and len(lines) == 601 and lines[1].startswith("0,")
+    assert main(["estimate", str(out), "--column", "education", "--mechanism",
+                 str(tmp_path / "private.mechanism.json"), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    privatizer = Privatizer("dp", 1.0, objective="estimation").fit(values)
+    expected = privatizer.estimate_frequencies(privatizer.transform(values, random_state=4))
+    assert payload["n_samples"] == 600
+    assert payload["estimate"] == pytest.approx(dict(zip(expected.categories, expected.estimate)), abs=1e-12)
+
+
+def test_estimate_after_a_distortion_design_explains_the_failure(tmp_path, capsys):
+    data, out = tmp_path / "data.csv", tmp_path / "private.csv"
+    _write_column(data, ["a"] * 60 + ["b"] * 25 + ["c"] * 10 + ["d"] * 5)
+    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["estimate", str(out), "--column", "education", "--mechanism", str(tmp_path / "private.mechanism.json")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be estimated without bias" in err and "Traceback" not in err
+
+
+def test_privatize_and_estimate_errors(tmp_path, capsys):
+    data = tmp_path / "data.csv"
+    _write_column(data, ["a", "a"])
+    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
+    assert "1 category" in capsys.readouterr().err
+    assert main(["privatize", str(data), "--column", "job", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
+    assert "has no column 'job'" in capsys.readouterr().err
+    data.write_text("id,education\n0,a\n1,\n2,b\n")
+    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
+    assert "1 missing value(s), first on data row 2" in capsys.readouterr().err
+    mechanism = tmp_path / "m.json"
+    mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]], "categories": ["a", "b", "c"]}))
+    _write_column(data, ["a", "b"])
+    assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
+    assert "lists 3 categories for a mechanism with 2 inputs" in capsys.readouterr().err
+    mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]]}))
+    assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
+    assert "has no 'categories'" in capsys.readouterr().err

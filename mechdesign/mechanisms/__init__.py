@@ -1,6 +1,7 @@
 """Named mechanism constructions from the literature."""
 
 from .basic import randomized_response, uniform_mechanism
+from .estimation import EstimationMechanism, estimation_mechanism, subset_selection
 from .global_framework import (
     global_q_d,
     global_uniform_mechanism,
@@ -14,6 +15,8 @@ from .global_framework import (
 from .pml import binary_robust_pml_mechanism, k_singular_mechanism
 
 __all__ = [
+    "EstimationMechanism",
+    "estimation_mechanism",
     "binary_robust_pml_mechanism",
     "global_q_d",
     "global_uniform_mechanism",
@@ -25,5 +28,6 @@ __all__ = [
     "product_mechanism",
     "product_prior",
     "randomized_response",
+    "subset_selection",
     "uniform_mechanism",
 ]

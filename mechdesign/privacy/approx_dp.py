@@ -57,6 +57,18 @@ def hockey_stick_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
     raise AssertionError("unreachable: f(1) > δ implies a root above 1")  # pragma: no cover
 
 
+def hockey_stick_delta(p: np.ndarray, q: np.ndarray, epsilon: float) -> float:
+    """The hockey-stick divergence ``E_{e^ε}(p ‖ q) = Σ_y max(0, p_y − e^ε q_y)``: the smallest δ of
+    (ε, δ)-DP for the pair of output distributions ``p``, ``q`` (Dwork & Roth, Definition 2.4).
+
+    Examples
+    --------
+    >>> round(hockey_stick_delta(np.array([0.75, 0.25]), np.array([0.25, 0.75]), 0.0), 12)
+    0.5
+    """
+    return float(np.maximum(p - np.exp(epsilon) * q, 0.0).sum())
+
+
 class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """(ε, δ)-differential privacy; local (every pair neighbours) by default.
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
-from mechdesign.privacy.approx_dp import hockey_stick_epsilon
+from mechdesign.privacy.approx_dp import hockey_stick_delta, hockey_stick_epsilon
 
 from ..strategies import budgets, full_support_priors, stochastic_matrices
 from .protocol import (
@@ -124,3 +124,19 @@ def test_one_input_leaks_nothing(variant):
     assert notion.measure([[1.0]]) == 0.0 and notion.measure([[0.3, 0.7]]) == 0.0
     result = design(notion, 1.0, ExpectedDistortion(Prior([1.0])))
     assert result.success and result.objective == 0.0
+
+
+#: Round-off allowed when inverting the hockey-stick divergence.
+INVERSE_ATOL = 1e-12
+
+
+@given(stochastic_matrices(n_inputs=st.just(2), allow_zeros=False), st.floats(0.01, 0.5))
+def test_hockey_stick_delta_inverts_epsilon(matrix, delta):
+    # Dwork & Roth, Definition 2.4: δ(ε) = Σ_y max(0, p_y − e^ε q_y) is the smallest δ at ε, so at
+    # ε(δ) > 0 (the smallest ε for δ, where δ(·) is continuous and decreasing) it returns δ.
+    p, q = matrix
+    epsilon = hockey_stick_epsilon(p, q, delta)
+    if epsilon > 0:
+        assert hockey_stick_delta(p, q, epsilon) == pytest.approx(delta, abs=INVERSE_ATOL)
+    else:
+        assert hockey_stick_delta(p, q, 0.0) <= delta + INVERSE_ATOL

@@ -1,0 +1,102 @@
+"""Tests of mechdesign.frequency: unbiased estimation from privatized outputs (closed forms, exact means)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mechdesign import randomized_response
+from mechdesign.exceptions import MechDesignError, NotEstimableError
+from mechdesign.frequency import (
+    estimate_frequencies,
+    estimation_variance,
+    estimator_matrix,
+    project_to_simplex,
+)
+
+from .strategies import full_support_priors
+
+#: Round-off allowed in exact (enumerated) means and variances.
+EXACT_ATOL = 1e-10
+
+
+def test_estimator_is_exactly_unbiased_with_exact_variance():
+    # Enumerate every sequence of N = 4 outputs: E[p̂] = p and Var[p̂] = estimation_variance exactly.
+    mechanism = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
+    prior = np.array([0.5, 0.3, 0.2])
+    q = prior @ mechanism
+    count = 4
+    mean = np.zeros(3)
+    second = np.zeros(3)
+    for outputs in itertools.product(range(3), repeat=count):
+        probability = math.prod(q[y] for y in outputs)
+        estimate = estimate_frequencies(list(outputs), mechanism).estimate
+        mean += probability * estimate
+        second += probability * estimate**2
+    assert np.allclose(mean, prior, atol=EXACT_ATOL)
+    assert np.allclose(second - mean**2, estimation_variance(mechanism, prior, count), atol=EXACT_ATOL)
+
+
+def test_randomized_response_estimator_is_the_inverse():
+    rr = randomized_response(4, 1.0)
+    assert np.allclose(estimator_matrix(rr), np.linalg.inv(rr.matrix), atol=1e-12)
+
+
+def test_standard_error_is_the_plug_in_variance():
+    # se² = (Σ_y q̂_y A[y,x]² − p̂_x²) / N with q̂ the output frequencies.
+    rr = randomized_response(3, 0.5)
+    outputs = [0, 0, 1, 2, 2, 2, 1, 0, 0, 2]
+    result = estimate_frequencies(outputs, rr, ["a", "b", "c"])
+    q_hat = np.bincount(outputs, minlength=3) / len(outputs)
+    inverse = np.linalg.inv(rr.matrix)
+    expected = np.sqrt((q_hat @ inverse**2 - (q_hat @ inverse) ** 2) / len(outputs))
+    assert np.allclose(result.standard_error, expected, atol=1e-12)
+    assert result.as_dict()["estimate"].keys() == {"a", "b", "c"} and result.n_samples == 10
+
+
+def test_top_k_design_is_not_estimable_and_the_error_names_the_categories():
+    # Randomized response on the top-2 symbols, the two rare categories sent uniformly to them: the
+    # outputs' law is p_top Q_top + (p_c + p_d) r, which no category's frequency can be read from.
+    boost = math.e
+    top = np.array([[boost, 1.0], [1.0, boost], [1.0, 1.0], [1.0, 1.0]])
+    mechanism = top / top.sum(axis=1, keepdims=True)
+    with pytest.raises(NotEstimableError, match=r"categories \['a', 'b', 'c', 'd'\] cannot be estimated.*rank 2 < 4"):
+        estimate_frequencies([0, 1], mechanism, ["a", "b", "c", "d"])
+
+
+def test_only_categories_sharing_a_row_are_lost():
+    mechanism = np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.1, 0.1, 0.8]])
+    with pytest.raises(NotEstimableError, match=r"categories \['c', 'd'\] cannot be estimated.*rank 3 < 4"):
+        estimator_matrix(mechanism, ["a", "b", "c", "d"])
+
+
+@given(st.lists(st.floats(-2.0, 2.0), min_size=1, max_size=8))
+def test_projection_is_the_closest_point_of_the_simplex(values):
+    # Duchi et al., Fig. 1: the projection is on the simplex and no vertex-direction move gets closer
+    # (KKT: v − π = τ 1 − ν with ν ≥ 0, ν_i π_i = 0 ⇔ v_i − π_i equal on the support and ≤ off it).
+    projected = project_to_simplex(values)
+    assert projected.min() >= 0 and projected.sum() == pytest.approx(1.0, abs=1e-12)
+    residual = np.asarray(values) - projected
+    support = projected > 0
+    assert np.ptp(residual[support]) <= 1e-12
+    assert (residual[~support] <= residual[support].max() + 1e-12).all()
+
+
+@given(full_support_priors(5))
+def test_projection_keeps_points_of_the_simplex(prior):
+    assert np.allclose(project_to_simplex(prior), prior, atol=1e-12)
+
+
+def test_bad_input_is_named():
+    rr = randomized_response(3, 1.0)
+    with pytest.raises(MechDesignError, match="non-empty 1-D"):
+        estimate_frequencies([], rr)
+    with pytest.raises(MechDesignError, match=r"integers in \[0, 2\]"):
+        estimate_frequencies([0, 3], rr)
+    with pytest.raises(MechDesignError, match="2 categories for a mechanism with 3 inputs"):
+        estimate_frequencies([0, 1], rr, ["a", "b"])
+    with pytest.raises(MechDesignError, match="finite numbers"):
+        project_to_simplex([0.5, float("nan")])
