@@ -1,7 +1,10 @@
 """Execute every notebook in notebooks/ from top to bottom (slow: run by CI after the default suite).
 
 A notebook that raises fails the test; the notebooks hold their own assertions comparing the
-numerical optimum with the paper's closed forms.
+numerical optimum with the paper's closed forms. Each runs its reduced, seeded repetition count by
+default; ``MECHDESIGN_FULL_FIGURES=1 pytest -m slow tests/test_notebooks.py`` runs the papers' counts
+(the kernel inherits the environment). The statistic-maximal-leakage notebook needs scikit-learn (the
+``notebooks`` extra, also in ``test``).
 """
 
 from pathlib import Path

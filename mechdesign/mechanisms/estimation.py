@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
-
 import numpy as np
 
 from .._validate import as_budget, as_positive_int
