@@ -5,17 +5,22 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mechdesign import (
     ApproximateDifferentialPrivacy,
     DesignProblem,
     DifferentialPrivacy,
     ExpectedDistortion,
+    MaximalInformation,
     MaximalLeakage,
     MutualInformation,
     MutualInformationPrivacy,
     PointwiseMaximalLeakage,
     Prior,
+    RenyiDifferentialPrivacy,
+    SibsonMutualInformation,
     SourceSet,
     WorstCaseDistortion,
     WorstCaseInputDistortion,
@@ -215,3 +220,52 @@ def test_other_value_errors_from_the_solve_are_not_swallowed(monkeypatch):
     monkeypatch.setattr(problem.problem, "solve", broken_solve)
     with pytest.raises(ValueError, match="something else"):
         problem.solve(1.0)
+
+
+# --- certified optimality, as a property (issue: every "optimal" result carries a checked bound) -----
+
+#: Budgets from the degenerate to beyond float64's e^ε.
+PROPERTY_BUDGETS = [0.0, 1e-6, 0.5, 5.0, 30.0, 100.0, 1e4, math.inf]
+#: Two certified optima of one problem agree within both gaps plus the accepted budget excess.
+REFERENCE_ATOL = 1e-6
+
+
+def _property_notions(prior):
+    return [DifferentialPrivacy(), ApproximateDifferentialPrivacy(0.05), ApproximateDifferentialPrivacy(0.05, "hockey_stick"),
+            MaximalLeakage(), PointwiseMaximalLeakage(prior), MaximalInformation(prior), RenyiDifferentialPrivacy(2),
+            SibsonMutualInformation(2, prior), MutualInformationPrivacy(prior)]
+
+
+@st.composite
+def certification_instances(draw):
+    """A seed drives the draw, so every notion, budget and scale is covered evenly (hypothesis's own
+    choices shrink towards the first notion, budget 0 and zero costs)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n = int(rng.integers(2, 4))
+    masses = rng.choice([0.0, 1e-9, 0.05, 0.3, 1.0], size=n)
+    masses[rng.integers(n)] = 1.0  # a prior, entries down to 1e-9 and exact zeros
+    prior = Prior(masses / masses.sum())
+    notions = _property_notions(prior)
+    notion = notions[rng.integers(len(notions))]
+    epsilon = PROPERTY_BUDGETS[rng.integers(len(PROPERTY_BUDGETS))]
+    return prior, rng.random((n, n)), notion, epsilon, 10.0 ** int(rng.integers(-12, 13))
+
+
+@settings(max_examples=80)
+@given(certification_instances())
+def test_every_optimal_result_is_certified_and_units_never_matter(instance):
+    prior, cost, notion, epsilon, scale = instance
+    result = design(notion, epsilon, ExpectedDistortion(prior, scale * cost))  # never raises for valid input
+    assert result.success or result.status == "solver_error"
+    if not result.success:
+        return
+    for label, value in result.measured.items():
+        assert value <= result.budgets[label] + 1e-6
+    unit = max(scale * float(cost.max()), 0.0) or 1.0
+    reference = design(notion, epsilon, ExpectedDistortion(prior, cost), solver="clarabel")  # normalized units
+    if result.bound is not None and reference.success:  # a bound is below every private mechanism
+        assert result.bound / unit <= reference.objective / (unit / scale) + REFERENCE_ATOL
+    if result.status == "optimal":
+        assert result.gap <= GAP_RTOL * max(unit, abs(result.objective))
+        if reference.status == "optimal":
+            assert result.objective / unit == pytest.approx(reference.objective * scale / unit, abs=REFERENCE_ATOL)
