@@ -49,6 +49,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from .._validate import as_budget, as_positive_int, as_secret_values
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
+from ..progress import Progress, report
 from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
@@ -258,8 +259,7 @@ def deterministic_sml(outputs: Any, secret: SecretLike) -> SMLMeasurement:
     return SMLMeasurement(math.log(int((matched >= 0).sum())), selection, "flow")
 
 
-def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None,
-          progress: Callable[[float, float], None] | None) -> SMLMeasurement:
+def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress: Progress | None) -> SMLMeasurement:
     """The compact MILP of the module docstring, solved by HiGHS (highspy)."""
     n_in = secret.n_inputs
     rows, cols = np.nonzero(matrix > 0)
@@ -287,15 +287,17 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None,
     h.changeColsIntegrality(n_in, np.arange(n_in, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * n_in))
 
     start = time.perf_counter()
+    improvements = 0
 
-    def report(event: Any) -> None:
+    def on_improvement(event: Any) -> None:
+        nonlocal improvements
+        improvements += 1
         best, bound = -event.data_out.mip_primal_bound, -event.data_out.mip_dual_bound
-        logger.info("SML MILP %.1f s: best %.9g, bound %.9g nats", time.perf_counter() - start,
-                    math.log(best), math.log(bound) if bound > 0 else math.inf)
-        if progress is not None:
-            progress(math.log(best), math.log(bound) if bound > 0 else math.inf)
+        best_nats, bound_nats = math.log(best), math.log(bound) if bound > 0 else math.inf
+        logger.info("SML MILP %.1f s: best %.9g, bound %.9g nats", time.perf_counter() - start, best_nats, bound_nats)
+        report(progress, improvements, None, f"SML MILP: best {best_nats:.6g}, bound {bound_nats:.6g} nats")
 
-    h.cbMipImprovingSolution.subscribe(report)
+    h.cbMipImprovingSolution.subscribe(on_improvement)
     h.run()
     status = h.getModelStatus()
     info = h.getInfo()
@@ -334,7 +336,7 @@ def measure_sml(
     method: str = "auto",
     *,
     time_limit: float | None = None,
-    progress: Callable[[float, float], None] | None = None,
+    progress: Progress | None = None,
 ) -> SMLMeasurement:
     """The statistic maximal leakage of ``mechanism`` for ``secret`` (SML paper, eq. (2) / Prop. 1).
 
@@ -350,8 +352,9 @@ def measure_sml(
     time_limit
         Seconds for the MILP; when it stops early the result has ``exact=False`` and a proven ``upper``.
     progress
-        Called by the MILP with ``(best, bound)`` in nats at every improving selection; the same is
-        logged at INFO level on the ``mechdesign.privacy.sml`` logger.
+        A :class:`~mechdesign.progress.Progress` callback, called by the MILP at every improving
+        selection with ``(improvements so far, None, "SML MILP: best …, bound … nats")``; the same
+        is logged at INFO level on the ``mechdesign.privacy.sml`` logger. ``None`` is silent.
 
     Returns
     -------
@@ -483,6 +486,7 @@ def design_under_sml(
     max_rounds: int = 500,
     solver: str | None = None,
     time_limit: float | None = None,
+    progress: Progress | None = None,
 ) -> Any:
     """The optimal mechanism for ``objective`` under ``SML <= budget`` (SML paper, Prop. 1).
 
@@ -504,6 +508,10 @@ def design_under_sml(
         LP solver for :func:`~mechdesign.solve.design`.
     time_limit
         Seconds for each separation MILP; an inexact separation makes the result fail.
+    progress
+        A :class:`~mechdesign.progress.Progress` callback, called after every constraint-generation
+        round with ``(round, None, description)`` (the number of rounds is not known in advance);
+        ``None`` is silent.
 
     Returns
     -------
@@ -531,6 +539,8 @@ def design_under_sml(
         found = measure_sml(result.mechanism, secret, time_limit=time_limit)
         logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
                     round_number, len(working), found.value, budget)
+        report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
+               f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g}) nats")
         common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
                       iterations=round_number, solve_time=time.perf_counter() - start)
         if not found.exact:

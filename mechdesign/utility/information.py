@@ -22,6 +22,7 @@ from .extreme_columns import ColumnUtility, maximize_sublinear_utility
 
 if TYPE_CHECKING:
     from ..privacy.base import PrivacyNotion
+    from ..progress import Progress
     from ..solve import Result
 
 
@@ -82,11 +83,13 @@ def mutual_information_utility(prior: PriorLike) -> ColumnUtility:
     return ColumnUtility(lambda columns: mutual_information_columns(p, columns), p.size, "mutual_information")
 
 
-def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: PriorLike) -> "Result":
+def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: PriorLike,
+                                progress: "Progress | None" = None) -> "Result":
     """The mechanism maximizing ``I(X; Y)`` under ``prior`` within a privacy budget, exactly.
 
     The exact LP over extreme columns (:func:`~mechdesign.utility.extreme_columns.maximize_sublinear_utility`);
-    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage.
+    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage. ``progress``
+    (a :class:`~mechdesign.progress.Progress` or ``None``) hears of the column enumeration.
 
     Examples
     --------
@@ -95,4 +98,4 @@ def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: P
     >>> bool(result.success), round(result.objective, 6)  # binary randomized response
     (True, 0.110944)
     """
-    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior))
+    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)
