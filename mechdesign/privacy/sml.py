@@ -54,8 +54,8 @@ from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
 
-#: ``measure_sml(method="auto")`` enumerates when selections × s × |Θ'| is at most this (about 0.5 s of
-#: numpy; benchmarks/sml.py: 10⁶ selections at s = 6, |Θ'| = 60 took 4.4 s where the MILP took 12 s),
+#: ``measure_sml(method="auto")`` enumerates when ``selections × s × |Θ'|`` is at most this (about 0.5 s of
+#: numpy; benchmarks/sml.py: 10⁶ selections at ``s = 6, |Θ'| = 60`` took 4.4 s where the MILP took 12 s),
 #: else uses the MILP.
 ENUMERATE_MAX_WORK = 50_000_000
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
@@ -64,7 +64,7 @@ CONSTRAINT_MAX_SELECTIONS = 2_000
 DESIGN_ENUMERATE_MAX_SELECTIONS = 64
 #: Entries within this of 0 or 1 count as deterministic for the flow method.
 DETERMINISTIC_ATOL = 1e-12
-#: Scalars per batch in the enumeration (memory bound: batch × s × |Θ'| floats).
+#: Scalars per batch in the enumeration (memory bound: ``batch × s × |Θ'|`` floats).
 _BATCH_ENTRIES = 1 << 21
 
 METHODS = ("auto", "enumerate", "milp", "flow")
@@ -320,7 +320,7 @@ def is_deterministic(mechanism: MechanismLike) -> bool:
 
 
 def choose_method(mechanism: MechanismLike, secret: SecretLike) -> str:
-    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while selections × s × |Θ'| is at most
+    """``"flow"`` for deterministic mechanisms, ``"enumerate"`` while ``selections × s × |Θ'|`` is at most
     ``ENUMERATE_MAX_WORK``, ``"milp"`` otherwise."""
     matrix = as_mechanism(mechanism).matrix
     if is_deterministic(matrix):
