@@ -344,6 +344,11 @@ def empirical_estimate(samples: Any, size: int) -> Prior:
         Integer symbols in ``{0, …, size-1}``; anything else raises naming the first bad sample.
     size
         Alphabet size ``N``.
+
+    Examples
+    --------
+    >>> empirical_estimate([0, 0, 1, 2], 3)
+    Prior([0.5  0.25 0.25])
     """
     n = as_positive_int(size, "size")
     counts = np.bincount(as_samples(samples, n), minlength=n)

@@ -72,7 +72,16 @@ def common_order(source_set: Any) -> np.ndarray | None:
 
 
 def classify_source_set(source_set: Any) -> SourceClass:
-    """``"I"``, ``"II"`` or ``"III"`` (PUT paper, Definition 1)."""
+    """``"I"``, ``"II"`` or ``"III"`` (PUT paper, Definition 1).
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> classify_source_set(SourceSet.simplex(3))  # no prior knowledge
+    'I'
+    >>> classify_source_set(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    'III'
+    """
     if contains_uniform(source_set):
         return "I"
     return "II" if common_order(source_set) is not None else "III"
@@ -103,6 +112,13 @@ def theta_star(source_set: Any) -> ThetaStar:
     The first maximizes ``t`` with ``λ·points >= t``; the second, among priors keeping ``min_x P(x)``
     at that optimum, minimizes ``η >= max_x P(x)`` (the largest — tightest — lower bound of
     Theorem 6(7)).
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> result = theta_star(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    >>> round(result.theta, 6), round(result.eta, 6)  # P' = (0.35, 0.3, 0.35)
+    (0.9, 0.35)
     """
     points = as_source_set(source_set).extreme_points
     k, size = points.shape

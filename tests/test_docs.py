@@ -33,3 +33,20 @@ def test_readme_links_stay_inside_the_repository():
     for target in re.findall(r"\]\(([^)#]+)", readme):
         if not target.startswith("http"):
             assert (REPOSITORY / target).exists(), target
+
+
+#: Public functions whose module is being rewritten elsewhere (certified optimality): their examples
+#: are added with that rewrite; nothing else may join this list.
+EXAMPLES_PENDING = {"distortion_privacy", "privacy_distortion", "privacy_distortion_curve"}
+
+
+def test_every_top_level_function_has_an_example():
+    """Each function of ``mechdesign.__all__`` shows its use in an Examples section (run by the
+    doctests: ``pytest --doctest-modules mechdesign``)."""
+    import inspect
+
+    import mechdesign
+
+    functions = [name for name in mechdesign.__all__ if inspect.isfunction(getattr(mechdesign, name))]
+    missing = {name for name in functions if "Examples" not in (inspect.getdoc(getattr(mechdesign, name)) or "")}
+    assert missing == EXAMPLES_PENDING

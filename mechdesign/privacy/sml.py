@@ -518,6 +518,13 @@ def design_under_sml(
     Result
         As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
         certificate), ``iterations`` the number of rounds and ``message`` the working-set size.
+
+    Examples
+    --------
+    >>> from mechdesign import WorstCaseInputDistortion
+    >>> result = design_under_sml([0, 0, 1, 1], 0.5, WorstCaseInputDistortion(4))
+    >>> result.success, round(result.objective, 6)
+    (True, 0.263459)
     """
     from ..solve import BUDGET_ATOL, design
 

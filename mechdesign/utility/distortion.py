@@ -24,7 +24,15 @@ from .base import Objective
 
 
 def hamming_cost(n_inputs: int, n_outputs: int | None = None) -> np.ndarray:
-    """Hamming distortion ``d(x, y) = 1[x != y]`` on ``n_inputs × n_outputs`` (default square)."""
+    """Hamming distortion ``d(x, y) = 1[x != y]`` on ``n_inputs × n_outputs`` (default square).
+
+    Examples
+    --------
+    >>> hamming_cost(3)
+    array([[0., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 0.]])
+    """
     rows = as_positive_int(n_inputs, "n_inputs")
     columns = rows if n_outputs is None else as_positive_int(n_outputs, "n_outputs")
     return 1.0 - np.eye(rows, columns)

@@ -347,6 +347,14 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     ------
     ProblemTooLargeError
         When the enumeration exceeds :data:`MAX_CANDIDATE_COLUMNS`.
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage
+    >>> from mechdesign.utility.information import mutual_information_utility
+    >>> result = maximize_sublinear_utility(MaximalLeakage(), 0.5, mutual_information_utility([0.5, 0.3, 0.2]))
+    >>> result.success, round(result.objective, 6)  # the largest I(X;Y) with maximal leakage <= 0.5 nats
+    (True, 0.478328)
     """
     if not isinstance(utility, ColumnUtility):
         raise MechDesignError(f"utility must be a ColumnUtility, got {utility!r}")

@@ -27,7 +27,13 @@ if TYPE_CHECKING:
 
 
 def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:
-    """``I(X; Y)`` in nats for input distribution ``prior`` and channel ``mechanism``."""
+    """``I(X; Y)`` in nats for input distribution ``prior`` and channel ``mechanism``.
+
+    Examples
+    --------
+    >>> round(mutual_information([0.5, 0.5], [[0.75, 0.25], [0.25, 0.75]]), 6)  # log 2 − h(1/4), nats
+    0.130812
+    """
     matrix = as_mechanism(mechanism).matrix
     p = as_prior(prior, matrix.shape[0]).probabilities
     joint = p[:, None] * matrix
