@@ -212,9 +212,10 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     import matplotlib.pyplot as plt
 
     csv_path = curve.to_csv(Path(f"{args.out}.csv"))
-    in_units = {"distortion": (from_nats, lambda v, unit: v), "privacy": (lambda v, unit: v, from_nats)}[args.mode]
-    shown_x = np.array([in_units[0](x, args.units) for x in curve.x])
-    shown_y = np.array([in_units[1](y, args.units) for y in curve.y])
+    # The budget axis (x in distortion mode, y in privacy mode) is shown in --units.
+    budget_is_x = args.mode == "distortion"
+    shown_x = [from_nats(x, args.units) if budget_is_x else x for x in curve.x]
+    shown_y = [y if budget_is_x else from_nats(y, args.units) for y in curve.y]
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(shown_x, shown_y, marker="o", label=notion.label)
     x_label, y_label, title = _curve_labels(args, notion, source)
@@ -225,10 +226,10 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     png_path = Path(f"{args.out}.png")
     fig.savefig(png_path, dpi=120)
     plt.close(fig)
+    x_name = f"{curve.x_name} ({args.units})" if budget_is_x else curve.x_name
+    y_name = curve.y_name if budget_is_x else f"{curve.y_name} ({args.units})"
     for x, y, result in zip(shown_x, shown_y, curve.results):
-        print(f"{curve.x_name} {x:.6g}: {curve.y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
-    if args.units != "nats":
-        print(f"(epsilon in {args.units}; the CSV is in nats)")
+        print(f"{x_name} {x:.6g}: {y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
     print(f"wrote {csv_path} and {png_path}")
     return 0 if curve.success else 1
 

@@ -202,7 +202,7 @@ def test_curve_plot_names_quantities_units_prior_and_n(tmp_path, capsys, monkeyp
     assert "prior (0.5, 0.3, 0.2), n = 3" in ax.get_title()
     # The plotted budgets are the ones given, in bits; the CSV stays in nats.
     assert ax.lines[0].get_xdata().tolist() == [1.0, 2.0]
-    assert "(epsilon in bits; the CSV is in nats)" in capsys.readouterr().out
+    assert "epsilon (bits) 2: expected_distortion" in capsys.readouterr().out
     assert main(["curve", "--notion", "dp", "--n", "3", "--no-prior-knowledge", "--mode", "privacy",
                  "--values", "0.2,0.4", "--out", str(tmp_path / "dp")]) == 0
     ax = saved[-1].axes[0]
