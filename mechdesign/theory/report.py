@@ -448,8 +448,8 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0
     epsilons
         Budgets for the distortion-valued Corollary 15.
     progress
-        A :class:`~mechdesign.progress.Progress` callback, called after each group of statements;
-        ``None`` is silent.
+        A :class:`~mechdesign.progress.Progress` callback, called before each group of statements
+        (naming it) and once at the end; ``None`` is silent.
     """
     source = class_two if class_two is not None else [list(prior), [0.5, 0.3, 0.1, 0.1]]
     stages: list[tuple[str, Callable[[], list[CheckRow]]]] = [
@@ -462,9 +462,10 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0
         ("Thms 17, 18, Lemma 16 (products)", lambda: _check_products(2, 2, prior, delta, alpha)),
     ]
     rows: list[CheckRow] = []
-    for done, (name, stage) in enumerate(stages, start=1):
-        rows += stage()
+    for done, (name, stage) in enumerate(stages):
         report(progress, done, len(stages), f"theory-check put: {name}")
+        rows += stage()
+    report(progress, len(stages), len(stages), "theory-check put: done")
     return rows
 
 

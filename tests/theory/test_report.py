@@ -71,9 +71,11 @@ def test_theory_check_put_cli(capsys):
 def test_check_put_reports_each_group_of_statements():
     reports = []
     rows = run_check("put", progress=lambda done, total, text: reports.append((done, total, text)))
-    assert rows and [done for done, _, _ in reports] == list(range(1, len(reports) + 1))
-    assert {total for _, total, _ in reports} == {len(reports)}
+    stages = len(reports) - 1  # one report before each group of statements, one at the end
+    assert rows and [done for done, _, _ in reports] == list(range(stages + 1))
+    assert {total for _, total, _ in reports} == {stages}
     assert all(text.startswith("theory-check put: ") for _, _, text in reports)
+    assert reports[-1][2] == "theory-check put: done"
 
 
 def test_format_table_counts():
