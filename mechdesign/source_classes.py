@@ -55,7 +55,14 @@ def distance_to_uniform(source_set: Any) -> float:
 
 
 def contains_uniform(source_set: Any) -> bool:
-    """Whether the hull contains the uniform distribution (Class I), within ``UNIFORM_ATOL``."""
+    """Whether the hull contains the uniform distribution (Class I), within ``UNIFORM_ATOL``.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> contains_uniform(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    False
+    """
     return distance_to_uniform(source_set) <= UNIFORM_ATOL
 
 
@@ -64,6 +71,12 @@ def common_order(source_set: Any) -> np.ndarray | None:
 
     If a common order exists the barycentre of the extreme points follows it too (and ties in the
     barycentre are ties in every prior), so sorting the barycentre finds it.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> common_order(SourceSet([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]]))  # inputs by decreasing probability
+    array([0, 1, 2])
     """
     points = as_source_set(source_set).extreme_points
     order = np.argsort(-points.mean(axis=0), kind="stable")

@@ -60,7 +60,13 @@ def hamming_neighbours(m: int, n: int) -> Neighbours:
 
 
 def global_uniform_mechanism(m: int, n: int) -> Mechanism:
-    """``Q_U(y|x) = m^{−n}`` (PUT Lemma 5(2)): leaks nothing; distortion ``n(m−1)/m`` under every prior."""
+    """``Q_U(y|x) = m^{−n}`` (PUT Lemma 5(2)): leaks nothing; distortion ``n(m−1)/m`` under every prior.
+
+    Examples
+    --------
+    >>> global_uniform_mechanism(2, 2).matrix[0]
+    array([0.25, 0.25, 0.25, 0.25])
+    """
     types, individuals = _sizes(m, n)
     size = types**individuals
     return Mechanism(np.full((size, size), 1.0 / size))
@@ -82,7 +88,13 @@ def global_q_d(m: int, n: int, distortion: float) -> Mechanism:
 
 
 def product_mechanism(mechanism: MechanismLike, n: int) -> Mechanism:
-    """``Q(y_1…y_n | x_1…x_n) = Π_j Q(y_j | x_j)`` (PUT §IV-D), on the lexicographic alphabets."""
+    """``Q(y_1…y_n | x_1…x_n) = Π_j Q(y_j | x_j)`` (PUT §IV-D), on the lexicographic alphabets.
+
+    Examples
+    --------
+    >>> product_mechanism([[0.75, 0.25], [0.25, 0.75]], 2).matrix[0]
+    array([0.5625, 0.1875, 0.1875, 0.0625])
+    """
     matrix = as_mechanism(mechanism).matrix
     individuals = as_positive_int(n, "n")
     _sizes(max(matrix.shape), individuals)
@@ -93,7 +105,13 @@ def product_mechanism(mechanism: MechanismLike, n: int) -> Mechanism:
 
 
 def product_prior(prior: PriorLike, n: int) -> Prior:
-    """The i.i.d. prior ``P(x_1…x_n) = Π_j P(x_j)`` (PUT §IV-D), on the lexicographic alphabet."""
+    """The i.i.d. prior ``P(x_1…x_n) = Π_j P(x_j)`` (PUT §IV-D), on the lexicographic alphabet.
+
+    Examples
+    --------
+    >>> product_prior([0.6, 0.4], 2)  # on 00, 01, 10, 11
+    Prior([0.36 0.24 0.24 0.16])
+    """
     vector = as_prior(prior).probabilities
     individuals = as_positive_int(n, "n")
     _sizes(max(vector.size, 2), individuals)
