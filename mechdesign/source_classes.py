@@ -44,7 +44,14 @@ def _mixture_lp(points: np.ndarray, cost: np.ndarray, rows: np.ndarray, bounds: 
 
 
 def distance_to_uniform(source_set: Any) -> float:
-    """``min_{P ∈ conv 𝒫} max_x |P(x) − 1/|𝒳||``: 0 exactly for Class I."""
+    """``min_{P ∈ conv 𝒫} max_x |P(x) − 1/|𝒳||``: 0 exactly for Class I.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> round(distance_to_uniform(SourceSet([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]])), 6)
+    0.166667
+    """
     points = as_source_set(source_set).extreme_points
     k, size = points.shape
     uniform = np.full(size, 1.0 / size)
@@ -149,13 +156,26 @@ def theta_star(source_set: Any) -> ThetaStar:
 
 
 def class_one_source_set(priors: Any) -> SourceSet:
-    """``conv(priors ∪ {uniform})``: a Class I source set around the given priors."""
+    """``conv(priors ∪ {uniform})``: a Class I source set around the given priors.
+
+    Examples
+    --------
+    >>> class_one_source_set([[0.5, 0.3, 0.2]]).extreme_points.round(6)
+    array([[0.5     , 0.3     , 0.2     ],
+           [0.333333, 0.333333, 0.333333]])
+    """
     points = as_source_set(priors).extreme_points
     return SourceSet([*points, np.full(points.shape[1], 1.0 / points.shape[1])])
 
 
 def class_two_source_set(priors: Any) -> SourceSet:
-    """The source set of ``priors``, checked to be Class II (ordered, without the uniform distribution)."""
+    """The source set of ``priors``, checked to be Class II (ordered, without the uniform distribution).
+
+    Examples
+    --------
+    >>> class_two_source_set([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]])
+    SourceSet(2 extreme points over 3 symbols)
+    """
     source_set = as_source_set(priors)
     if contains_uniform(source_set):
         raise MechDesignError("the source set contains the uniform distribution in its hull: it is Class I")

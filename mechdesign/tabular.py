@@ -56,7 +56,18 @@ def log_histogram_count(tau: float, d: float) -> float:
 
 def compositions(total: int, parts: int) -> np.ndarray:
     """Every vector of ``parts`` non-negative integers summing to ``total`` (stars and bars), shape
-    ``(C(total + parts − 1, parts − 1), parts)``, in lexicographically decreasing order."""
+    ``(C(total + parts − 1, parts − 1), parts)``, in lexicographically decreasing order.
+
+    Examples
+    --------
+    >>> compositions(2, 3)
+    array([[0, 0, 2],
+           [0, 1, 1],
+           [0, 2, 0],
+           [1, 0, 1],
+           [1, 1, 0],
+           [2, 0, 0]])
+    """
     if parts == 1:
         return np.array([[total]])
     bars = np.array(list(itertools.combinations(range(total + parts - 1), parts - 1)), dtype=np.int64).reshape(-1, parts - 1)

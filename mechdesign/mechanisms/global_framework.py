@@ -43,13 +43,31 @@ def _sizes(m: int, n: int) -> tuple[int, int]:
 
 
 def product_alphabet(m: int, n: int) -> np.ndarray:
-    """Every database ``x ∈ {0, …, m−1}^n`` as a row, lexicographically: shape ``(m^n, n)``."""
+    """Every database ``x ∈ {0, …, m−1}^n`` as a row, lexicographically: shape ``(m^n, n)``.
+
+    Examples
+    --------
+    >>> product_alphabet(2, 2)
+    array([[0, 0],
+           [0, 1],
+           [1, 0],
+           [1, 1]])
+    """
     types, individuals = _sizes(m, n)
     return np.array(np.unravel_index(np.arange(types**individuals), (types,) * individuals)).T
 
 
 def hamming_distances(m: int, n: int) -> np.ndarray:
-    """``d(x, y)``: the number of individuals on which databases ``x`` and ``y`` differ."""
+    """``d(x, y)``: the number of individuals on which databases ``x`` and ``y`` differ.
+
+    Examples
+    --------
+    >>> hamming_distances(2, 2)
+    array([[0., 1., 1., 2.],
+           [1., 0., 2., 1.],
+           [1., 2., 0., 1.],
+           [2., 1., 1., 0.]])
+    """
     databases = product_alphabet(m, n)
     return (databases[:, None, :] != databases[None, :, :]).sum(axis=2).astype(float)
 
@@ -78,6 +96,11 @@ def global_q_d(m: int, n: int, distortion: float) -> Mechanism:
     Each coordinate is kept with probability ``1 − D/n`` and otherwise replaced by one of the other
     ``m − 1`` types uniformly, independently: the expected distortion is ``D`` for every prior. For
     ``D = n(m−1)/m`` it is ``Q_U``.
+
+    Examples
+    --------
+    >>> global_q_d(2, 2, 0.5).matrix[0].round(6)
+    array([0.5625, 0.1875, 0.1875, 0.0625])
     """
     types, individuals = _sizes(m, n)
     D = as_finite(distortion, "distortion D")
@@ -124,7 +147,14 @@ def product_prior(prior: PriorLike, n: int) -> Prior:
 def parallel_composition_factor(notion: PrivacyNotion, n: int) -> int:
     """PUT Lemma 16: ``ε(Q^{⊗n}) = factor · ε(Q)`` — 1 for DP and Rényi DP (neighbours at Hamming
     distance 1), ``n`` for maximal information, maximal leakage, Sibson and mutual information (with
-    the i.i.d. prior ``P^{⊗n}``). Other notions are not covered by the lemma."""
+    the i.i.d. prior ``P^{⊗n}``). Other notions are not covered by the lemma.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, MaximalLeakage
+    >>> parallel_composition_factor(DifferentialPrivacy(), 3), parallel_composition_factor(MaximalLeakage(), 3)
+    (1, 3)
+    """
     individuals = as_positive_int(n, "n")
     if notion.name in _LEMMA16_SAME:
         return 1
