@@ -5,6 +5,7 @@ constraints and an independent numpy measure; objectives supply what to optimize
 returns the optimal mechanism with a certificate (every budget re-measured).
 """
 
+from ._version import __version__
 from .curves import (
     Curve,
     PrivacyDistortion,
@@ -68,9 +69,9 @@ from .utility import (
     rate_distortion_curve,
 )
 
-__version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
     "ApproximateDifferentialPrivacy",
     "ColumnUtility",
     "Curve",

@@ -39,8 +39,10 @@ from .privacy import (
     PrivacyNotion,
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
+from .progress import terminal_progress
 from .solve import design
 from .theory.report import CHECKS
+from .units import UNITS, from_nats, to_nats
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
@@ -199,18 +201,27 @@ def _cmd_design(args: argparse.Namespace) -> int:
     notion = NOTIONS[args.notion](args, prior)
     objective = OBJECTIVES[args.objective](prior)
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
-    result = design(notion, args.epsilon, objective, limits=limits, solver=args.solver)
+    result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver)
     if args.json:
         print(strict_json(result.to_dict()))
     else:
         print(f"notion: {notion.label} ({notion.reference}), prior: {np.round(prior.probabilities, 6).tolist()}")
         print(result.summary())
+        _print_privacy_in_units(result.budgets, result.measured, args.units)
         if result.mechanism is not None and np.prod(result.mechanism.shape) <= PRINTED_ENTRIES:
             print("mechanism (rows = inputs):")
             print(_format_matrix(result.mechanism.matrix))
         elif result.mechanism is not None:
             print(f"mechanism: {result.mechanism.shape[0]}×{result.mechanism.shape[1]} (not printed; use --json)")
     return 0 if result.success else 1
+
+
+def _print_privacy_in_units(budgets: dict[str, float], measured: dict[str, float], unit: str) -> None:
+    """Budgets and measured leakages in ``unit`` (the summary above them is in nats)."""
+    if unit != "nats":
+        for label, value in measured.items():
+            budget = f"budget {from_nats(budgets[label], unit):.6g}, " if label in budgets else ""
+            print(f"  {label} in {unit}: {budget}measured {from_nats(value, unit):.6g}")
 
 
 def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
@@ -245,7 +256,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     else:
         print(f"mechanism {args.file}: {mechanism.n_inputs} inputs × {mechanism.n_outputs} outputs")
         for key, value in values.items():
-            print(f"  {key:28s} {value if isinstance(value, str) else f'{value:.10g} nats'}")
+            print(f"  {key:28s} {value if isinstance(value, str) else f'{from_nats(value, args.units):.10g} {args.units}'}")
     return 0
 
 
@@ -272,6 +283,8 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     from .utility import WorstCaseDistortion
 
     values = _parse_values(args)
+    if args.mode == "distortion":
+        values = [to_nats(value, args.units) for value in values]
     prefix = _output_prefix(args.out)
     if args.no_prior_knowledge:
         if args.n is None:
@@ -284,23 +297,35 @@ def _cmd_curve(args: argparse.Namespace) -> int:
             raise MechDesignError("curve needs --prior P1,P2,..., --n N (uniform prior) or --n N --no-prior-knowledge")
         objective = ExpectedDistortion(source)
     notion = NOTIONS[args.notion](args, source)
-    if args.mode == "distortion":
-        curve = trace_curve(notion, objective, values, solver=args.solver)
-    else:
-        curve = privacy_distortion_curve(notion, objective, values, solver=args.solver)
+    with terminal_progress(args.quiet) as progress:
+        if args.mode == "distortion":
+            curve = trace_curve(notion, objective, values, solver=args.solver, progress=progress)
+        else:
+            curve = privacy_distortion_curve(notion, objective, values, solver=args.solver, progress=progress)
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     csv_path = curve.to_csv(prefix.with_name(prefix.name + ".csv"))
-    ax = curve.plot(marker="o")
-    ax.set_title(f"{notion.label}: {'D*(epsilon)' if args.mode == 'distortion' else 'epsilon*(D)'}")
+    # The budget axis (x in distortion mode, y in privacy mode) is shown in --units.
+    budget_is_x = args.mode == "distortion"
+    shown_x = [from_nats(x, args.units) if budget_is_x else x for x in curve.x]
+    shown_y = [y if budget_is_x else from_nats(y, args.units) for y in curve.y]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(shown_x, shown_y, marker="o", label=notion.label)
+    x_label, y_label, title = _curve_labels(args, notion, source)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
     png_path = prefix.with_name(prefix.name + ".png")
-    ax.figure.savefig(png_path, dpi=120)
-    plt.close(ax.figure)
-    for x, y, result in zip(curve.x, curve.y, curve.results):
-        print(f"{curve.x_name} {x:.6g}: {curve.y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
+    fig.savefig(png_path, dpi=120)
+    plt.close(fig)
+    x_name = f"{curve.x_name} ({args.units})" if budget_is_x else curve.x_name
+    y_name = curve.y_name if budget_is_x else f"{curve.y_name} ({args.units})"
+    for x, y, result in zip(shown_x, shown_y, curve.results):
+        print(f"{x_name} {x:.6g}: {y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
     print(f"wrote {csv_path} and {png_path}")
     return 0 if curve.success else 1
 
@@ -314,6 +339,20 @@ def _output_prefix(text: str) -> Path:
     for suffix in (".csv", ".png"):
         _check_writable(prefix.with_name(prefix.name + suffix), "--out")
     return prefix
+
+
+def _curve_labels(args: argparse.Namespace, notion: PrivacyNotion, source: Any) -> tuple[str, str, str]:
+    """Axis labels (quantity and units) and a title naming the notion, the prior and n."""
+    if args.no_prior_knowledge:
+        distortion, knowledge = "worst-case expected Hamming distortion", f"no prior knowledge (every prior), n = {args.n}"
+    else:
+        prior = ", ".join(f"{p:.3g}" for p in source.probabilities)
+        distortion, knowledge = "expected Hamming distortion", f"prior ({prior}), n = {source.size}"
+    if args.mode == "distortion":
+        return (f"privacy budget ε ({args.units})", f"least {distortion} D*(ε)",
+                f"{notion.label}: D*(ε), {knowledge}")
+    return (f"allowed {distortion} D", f"least privacy leakage ε*(D) ({args.units})",
+            f"{notion.label}: ε*(D), {knowledge}")
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -346,7 +385,8 @@ def _cmd_sml(args: argparse.Namespace) -> int:
 
     mechanism = _load_mechanism(Path(args.file))
     secret = Secret(_parse_secret(args.secret))
-    result = measure_sml(mechanism, secret, args.method, time_limit=args.time_limit)
+    with terminal_progress(args.quiet) as progress:
+        result = measure_sml(mechanism, secret, args.method, time_limit=args.time_limit, progress=progress)
     lower, upper = property1_bounds(mechanism, secret)
     payload = {"sml": result.value, "upper": result.upper, "exact": result.exact, "method": result.method,
                "selection": result.selection.tolist(), "secret_values": secret.n_values,
@@ -354,11 +394,12 @@ def _cmd_sml(args: argparse.Namespace) -> int:
     if args.json:
         print(strict_json(payload))
     else:
-        status = "exact" if result.exact else f"best found; proven upper bound {result.upper:.10g}"
+        unit = args.units
+        status = "exact" if result.exact else f"best found; proven upper bound {from_nats(result.upper, unit):.10g}"
         print(f"SML of {args.file} ({mechanism.n_inputs} inputs, {secret.n_values} secret values): "
-              f"{result.value:.10g} nats [{result.method}, {status}]")
+              f"{from_nats(result.value, unit):.10g} {unit} [{result.method}, {status}]")
         print(f"  worst-case selection (one input per secret value): {result.selection.tolist()}")
-        print(f"  Property 1 bounds: [{lower:.10g}, {upper:.10g}]")
+        print(f"  Property 1 bounds: [{from_nats(lower, unit):.10g}, {from_nats(upper, unit):.10g}] {unit}")
     return 0
 
 
@@ -376,12 +417,15 @@ def _cmd_sml_design(args: argparse.Namespace) -> int:
         objective = WorstCaseInputDistortion(secret.n_inputs)
     else:
         raise MechDesignError("sml-design needs --secret V1,V2,... (Hamming distortion) or --tau and --d (histograms)")
-    result = design_under_sml(secret, args.budget, objective, solver=args.solver)
+    with terminal_progress(args.quiet) as progress:
+        result = design_under_sml(secret, to_nats(args.budget, args.units), objective, solver=args.solver,
+                                  progress=progress)
     if args.json:
         print(strict_json(result.to_dict()))
     else:
-        print(f"SML budget {args.budget} for {secret!r}; objective {objective.label}")
+        print(f"SML budget {args.budget} {args.units} for {secret!r}; objective {objective.label}")
         print(result.summary())
+        _print_privacy_in_units(result.budgets, result.measured, args.units)
         if result.mechanism is not None and result.mechanism.n_inputs <= 20:
             print("mechanism (rows = inputs):")
             print(_format_matrix(result.mechanism.matrix))
@@ -392,19 +436,25 @@ def _add_sml_commands(commands: Any) -> None:
     p_sml = commands.add_parser("sml", help="statistic maximal leakage of a mechanism (CSV or JSON) for a secret")
     p_sml.add_argument("file", help="CSV (one row per input) or JSON mechanism")
     p_sml.add_argument("--secret", required=True, help="comma-separated secret value of each input, e.g. 0,0,1,1")
-    p_sml.add_argument("--method", choices=["auto", "enumerate", "milp", "flow"], default="auto")
+    p_sml.add_argument("--method", choices=["auto", "enumerate", "milp", "flow"], default="auto",
+                       help="enumerate every selection, solve a MILP, or a matching (deterministic mechanisms); "
+                            "auto picks the fastest exact one (default: %(default)s)")
     p_sml.add_argument("--time-limit", type=float, help="seconds for the MILP (then an upper bound is reported)")
-    p_sml.add_argument("--json", action="store_true")
+    p_sml.add_argument("--json", action="store_true", help=JSON_HELP)
+    _add_units_option(p_sml)
+    _add_quiet_option(p_sml)
     p_sml.set_defaults(run=_cmd_sml)
 
     p_design = commands.add_parser("sml-design", help="least-distortion mechanism under an SML budget")
-    p_design.add_argument("--budget", type=float, required=True, help="SML budget T (nats)")
+    p_design.add_argument("--budget", type=float, required=True, help="SML budget T (in --units, nats by default)")
     p_design.add_argument("--secret", help="comma-separated secret value of each input (Hamming distortion)")
     p_design.add_argument("--tau", type=int, help="histogram precision (with --d: TV distortion, category secret)")
     p_design.add_argument("--d", type=int, help="number of histogram categories")
     p_design.add_argument("--category", type=int, default=0, help="category whose fraction is secret")
-    p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"])
-    p_design.add_argument("--json", action="store_true")
+    p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
+    p_design.add_argument("--json", action="store_true", help=JSON_HELP)
+    _add_units_option(p_design)
+    _add_quiet_option(p_design)
     p_design.set_defaults(run=_cmd_sml_design)
 
 
@@ -491,7 +541,8 @@ def _add_deploy_commands(commands: Any) -> None:
     p_private = commands.add_parser("privatize", help="privatize a CSV column with an optimal mechanism")
     p_private.add_argument("file", help="CSV file with a header row")
     p_private.add_argument("--column", required=True, help="the categorical column to privatize")
-    p_private.add_argument("--notion", choices=sorted(PRIVATIZER_NOTIONS), default="dp")
+    p_private.add_argument("--notion", choices=sorted(PRIVATIZER_NOTIONS), default="dp",
+                           help="privacy notion of the designed mechanism (default: %(default)s)")
     p_private.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
     p_private.add_argument("--objective", choices=["distortion", "estimation"], default="distortion",
                            help="distortion: least Hamming distortion; estimation: frequencies estimable afterwards")
@@ -504,16 +555,17 @@ def _add_deploy_commands(commands: Any) -> None:
 
     p_estimate = commands.add_parser("estimate", help="estimate a column's frequencies from its privatized values")
     p_estimate.add_argument("file", help="CSV file written by `mechdesign privatize`")
-    p_estimate.add_argument("--column", required=True)
+    p_estimate.add_argument("--column", required=True, help="the privatized column to estimate frequencies of")
     p_estimate.add_argument("--mechanism", required=True, help="the mechanism JSON written by `mechdesign privatize`")
-    p_estimate.add_argument("--json", action="store_true")
+    p_estimate.add_argument("--json", action="store_true", help=JSON_HELP)
     p_estimate.set_defaults(run=_cmd_estimate)
 
 
 def _cmd_theory_check(args: argparse.Namespace) -> int:
     from .theory.report import format_table, run_check
 
-    rows = run_check(args.paper)
+    with terminal_progress(args.quiet) as progress:
+        rows = run_check(args.paper, progress)
     print(format_table(rows))
     return 0 if all(row.ok for row in rows) else 1
 
@@ -527,23 +579,54 @@ class _Parser(argparse.ArgumentParser):
         raise MechDesignError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
+
+#: Help text of options shared by several subcommands.
+NOTION_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maximal-leakage, mutual-information, "
+               "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi (default: %(default)s)")
+VARIANT_HELP = ("approx-dp form: pointwise (Q[x,y] <= e^ε Q[x',y] + δ) or hockey_stick "
+                "(hockey-stick divergence <= δ) (default: %(default)s)")
+SOLVER_HELP = "convex solver to use (default: HiGHS for linear programs, Clarabel for conic ones)"
+JSON_HELP = "print machine-readable JSON (always in nats) instead of text"
+UNITS_HELP = ("units of information for budgets read and leakages printed or plotted (default: %(default)s; "
+              "JSON and CSV outputs are always in nats)")
+QUIET_HELP = "no progress bar (one is drawn on standard error only when it is a terminal)"
+
+
+def _add_units_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--units", choices=UNITS, default="nats", help=UNITS_HELP)
+
+
+def _add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true", help=QUIET_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``mechdesign`` command."""
+    """The argument parser of the ``mechdesign`` command.
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["design", "--epsilon", "1", "--n", "3"]).notion
+    'dp'
+    """
     parser = _Parser(prog="mechdesign", description="Optimal privacy mechanisms by convex optimization.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p_design = commands.add_parser("design", help="design an optimal mechanism")
-    p_design.add_argument("--notion", choices=sorted(NOTIONS), default="dp")
-    p_design.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
+    p_design.add_argument("--notion", choices=sorted(NOTIONS), default="dp", help=NOTION_HELP)
+    p_design.add_argument("--epsilon", type=float, required=True, help="privacy budget (in --units, nats by default)")
     p_design.add_argument("--delta", type=float, help="δ for approx-dp")
-    p_design.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise")
+    p_design.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_design.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_design.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
     p_design.add_argument("--n", type=int, help="alphabet size with a uniform prior (if no --prior)")
-    p_design.add_argument("--objective", choices=sorted(OBJECTIVES), default="expected-distortion")
+    p_design.add_argument("--objective", choices=sorted(OBJECTIVES), default="expected-distortion",
+                          help="what to minimize: expected-distortion (expected Hamming distortion under the prior), "
+                               "worst-case-input (largest expected distortion of any input) or mutual-information "
+                               "(leakage I(X;Y) under the prior) (default: %(default)s)")
     p_design.add_argument("--max-distortion", type=float, help="cap on the expected Hamming distortion")
-    p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"])
-    p_design.add_argument("--json", action="store_true", help="machine-readable output")
+    p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
+    p_design.add_argument("--json", action="store_true", help=JSON_HELP)
+    _add_units_option(p_design)
     p_design.set_defaults(run=_cmd_design)
 
     p_measure = commands.add_parser("measure", help="measure a mechanism (CSV or JSON) under every notion")
@@ -551,24 +634,28 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("--prior", help="comma-separated prior (for mutual-information and pml)")
     p_measure.add_argument("--delta", type=float, help="δ for approx-dp")
     p_measure.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
-    p_measure.add_argument("--json", action="store_true")
+    p_measure.add_argument("--json", action="store_true", help=JSON_HELP)
+    _add_units_option(p_measure)
     p_measure.set_defaults(run=_cmd_measure)
 
     p_curve = commands.add_parser("curve", help="trace D*(epsilon) or epsilon*(D) (PUT paper, Definition 4)")
-    p_curve.add_argument("--notion", choices=sorted(NOTIONS), default="dp")
+    p_curve.add_argument("--notion", choices=sorted(NOTIONS), default="dp", help=NOTION_HELP)
     p_curve.add_argument("--mode", choices=["distortion", "privacy"], default="distortion",
                          help="distortion: D*(epsilon) over budgets; privacy: epsilon*(D) over distortions")
-    p_curve.add_argument("--values", help="comma-separated budgets (distortion mode) or distortions (privacy mode)")
+    p_curve.add_argument("--values", help="comma-separated budgets (distortion mode, in --units) or distortions "
+                                          "(privacy mode)")
     p_curve.add_argument("--grid", help="start,stop,count: evenly spaced values instead of --values")
     p_curve.add_argument("--delta", type=float, help="δ for approx-dp")
-    p_curve.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise")
+    p_curve.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_curve.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_curve.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
     p_curve.add_argument("--n", type=int, help="alphabet size: uniform prior, or with --no-prior-knowledge")
     p_curve.add_argument("--no-prior-knowledge", action="store_true",
                          help="every prior (the whole simplex): worst-case privacy and distortion")
-    p_curve.add_argument("--solver", choices=["highs", "clarabel", "scs"])
+    p_curve.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
     p_curve.add_argument("--out", default="curve", help="output prefix: writes PREFIX.csv and PREFIX.png")
+    _add_units_option(p_curve)
+    _add_quiet_option(p_curve)
     p_curve.set_defaults(run=_cmd_curve)
 
     p_demo = commands.add_parser("demo", help="design a mechanism and trace a curve (README main job)")
@@ -579,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
     p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")
+    _add_quiet_option(p_theory)
     p_theory.set_defaults(run=_cmd_theory_check)
     return parser
 

@@ -32,6 +32,7 @@ from ._validate import (
 )
 from .designers.closed_form import closed_form_curve
 from .exceptions import InvalidBudgetError
+from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
 from .solve import DEFAULT_SOLVER_OPTIONS, LIMIT_ATOL, DesignProblem, Result, design
@@ -110,10 +111,15 @@ def _solve_budgets(
     budgets: np.ndarray,
     solver: str | None,
     solver_options: Mapping[str, Any] | None,
+    progress: Progress | None = None,
 ) -> list[Result]:
     """Build and compile one problem, then solve it at each budget (one worker's share of a curve)."""
     problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
-    return [problem.solve(budget) for budget in budgets]
+    results = []
+    for budget in budgets:
+        results.append(problem.solve(budget))
+        report(progress, len(results), len(budgets), f"D*(ε) at ε = {budget:g}")
+    return results
 
 
 def trace_curve(
@@ -125,6 +131,7 @@ def trace_curve(
     solver_options: Mapping[str, Any] | None = None,
     executor: Executor | None = None,
     chunks: int | None = None,
+    progress: Progress | None = None,
 ) -> Curve:
     """The optimal objective ``D*(ε)`` at each budget ε, re-solving one DPP-compiled problem.
 
@@ -149,6 +156,9 @@ def trace_curve(
         ``benchmarks/RESULTS.md``).
     chunks
         Number of pieces for ``executor`` (default: the number of CPUs, at most one per budget).
+    progress
+        Optional callback ``progress(done, total, description)`` (:mod:`mechdesign.progress`), called
+        after each point (each piece with an executor); ``None`` is silent.
 
     Examples
     --------
@@ -167,13 +177,17 @@ def trace_curve(
         if closed is not None:
             return closed
     if executor is None:
-        results = tuple(_solve_budgets(notion, objective, values, solver, solver_options))
+        results = tuple(_solve_budgets(notion, objective, values, solver, solver_options, progress))
     else:
         pieces = as_positive_int(chunks if chunks is not None else os.cpu_count() or 1, "chunks")
         splits = [part for part in np.array_split(values, min(pieces, max(values.size, 1))) if part.size]
         futures = [executor.submit(_solve_budgets, notion, objective, part, solver, solver_options)
                    for part in splits]
-        results = tuple(result for future in futures for result in future.result())
+        gathered: list[Result] = []
+        for future in futures:
+            gathered += future.result()
+            report(progress, len(gathered), values.size, f"D*(ε): {len(gathered)} of {values.size} points")
+        results = tuple(gathered)
     optimum = np.array([r.objective if r.success else np.nan for r in results], dtype=float)
     return Curve(values, optimum, "epsilon", objective.label, notion.label, results)
 
@@ -426,14 +440,20 @@ def privacy_distortion_curve(
     max_budget: float = MAX_BUDGET,
     solver: str | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
 ) -> Curve:
     """``ε*(D)`` at each ``D`` of ``distortions`` (one set of compiled problems), as a :class:`Curve`.
 
     ``x`` holds the distortions and ``y`` the ε* (NaN where ``D`` is not reached; that point's result
-    says why and gives the least distortion reached in ``smallest_feasible``).
+    says why and gives the least distortion reached in ``smallest_feasible``). ``progress`` is an
+    optional callback ``progress(done, total, description)`` called after each point.
     """
     engine = _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options)
-    values = [engine.solve(d) for d in as_number_list(distortions, "distortions", as_finite)]
+    limits = as_number_list(distortions, "distortions", as_finite)
+    values = []
+    for limit in limits:
+        values.append(engine.solve(limit))
+        report(progress, len(values), len(limits), f"ε*(D) at D = {limit:g}")
     results = tuple(v.certificate if v.certificate is not None else
                     Result(None, None, "infeasible", False, v.message, smallest_feasible=v.smallest_distortion)
                     for v in values)

@@ -85,6 +85,11 @@ def load_adult_binary(features: list[str] | None = None) -> dict[str, np.ndarray
     -------
     dict
         One ``int8`` array of ±1 of length 32,561 per feature, in file order.
+
+    Examples
+    --------
+    >>> {name: values[:5].tolist() for name, values in load_adult_binary().items()}
+    {'income': [-1, -1, -1, -1, -1], 'sex': [1, 1, 1, 1, -1]}
     """
     wanted = list(ADULT_BINARY_FEATURES) if features is None else list(features)
     unknown = [f for f in wanted if f not in ADULT_BINARY_FEATURES]

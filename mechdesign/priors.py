@@ -27,6 +27,13 @@ class Prior:
     ----------
     probabilities
         Non-negative entries summing to 1 (within ``1e-9``); never renormalized.
+
+    Examples
+    --------
+    >>> Prior([0.5, 0.3, 0.2]).size
+    3
+    >>> Prior.uniform(4)
+    Prior([0.25 0.25 0.25 0.25])
     """
 
     __slots__ = ("_p",)
@@ -104,6 +111,12 @@ class SourceSet:
     -----
     :meth:`simplex` is the whole probability simplex ("no prior knowledge"): its extreme points are
     the point masses, so a worst case over it is a worst case over inputs.
+
+    Examples
+    --------
+    >>> source = SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
+    >>> source, len(source), source.size
+    (SourceSet(2 extreme points over 3 symbols), 2, 3)
     """
 
     __slots__ = ("_points", "_is_simplex")
@@ -217,6 +230,12 @@ class L1Ball:
     ``s`` on ``argmin v`` and the best ``w`` takes the largest ``v`` first (a fractional knapsack);
     the value's slope in ``s`` is ``min v`` minus the ``v`` currently removed, never positive, so
     the largest ``s`` is optimal.
+
+    Examples
+    --------
+    >>> ball = L1Ball([0.5, 0.3, 0.2], 0.1)  # every prior within ℓ1 distance 0.1
+    >>> ball, ball.half_radius
+    (L1Ball(center=[0.5 0.3 0.2], radius=0.1), 0.05)
     """
 
     __slots__ = ("_center", "_radius")
@@ -357,6 +376,11 @@ def empirical_estimate(samples: Any, size: int) -> Prior:
         Integer symbols in ``{0, …, size-1}``; anything else raises naming the first bad sample.
     size
         Alphabet size ``N``.
+
+    Examples
+    --------
+    >>> empirical_estimate([0, 0, 1, 2], 3)
+    Prior([0.5  0.25 0.25])
     """
     n = as_positive_int(size, "size")
     check_array((n,), f"empirical_estimate(samples, {n})")

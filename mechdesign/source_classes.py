@@ -44,7 +44,14 @@ def _mixture_lp(points: np.ndarray, cost: np.ndarray, rows: np.ndarray, bounds: 
 
 
 def distance_to_uniform(source_set: Any) -> float:
-    """``min_{P ∈ conv 𝒫} max_x |P(x) − 1/|𝒳||``: 0 exactly for Class I."""
+    """``min_{P ∈ conv 𝒫} max_x |P(x) − 1/|𝒳||``: 0 exactly for Class I.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> round(distance_to_uniform(SourceSet([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]])), 6)
+    0.166667
+    """
     points = as_source_set(source_set).extreme_points
     k, size = points.shape
     uniform = np.full(size, 1.0 / size)
@@ -55,7 +62,14 @@ def distance_to_uniform(source_set: Any) -> float:
 
 
 def contains_uniform(source_set: Any) -> bool:
-    """Whether the hull contains the uniform distribution (Class I), within ``UNIFORM_ATOL``."""
+    """Whether the hull contains the uniform distribution (Class I), within ``UNIFORM_ATOL``.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> contains_uniform(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    False
+    """
     return distance_to_uniform(source_set) <= UNIFORM_ATOL
 
 
@@ -64,6 +78,12 @@ def common_order(source_set: Any) -> np.ndarray | None:
 
     If a common order exists the barycentre of the extreme points follows it too (and ties in the
     barycentre are ties in every prior), so sorting the barycentre finds it.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> common_order(SourceSet([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]]))  # inputs by decreasing probability
+    array([0, 1, 2])
     """
     points = as_source_set(source_set).extreme_points
     order = np.argsort(-points.mean(axis=0), kind="stable")
@@ -72,7 +92,16 @@ def common_order(source_set: Any) -> np.ndarray | None:
 
 
 def classify_source_set(source_set: Any) -> SourceClass:
-    """``"I"``, ``"II"`` or ``"III"`` (PUT paper, Definition 1)."""
+    """``"I"``, ``"II"`` or ``"III"`` (PUT paper, Definition 1).
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> classify_source_set(SourceSet.simplex(3))  # no prior knowledge
+    'I'
+    >>> classify_source_set(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    'III'
+    """
     if contains_uniform(source_set):
         return "I"
     return "II" if common_order(source_set) is not None else "III"
@@ -103,6 +132,13 @@ def theta_star(source_set: Any) -> ThetaStar:
     The first maximizes ``t`` with ``λ·points >= t``; the second, among priors keeping ``min_x P(x)``
     at that optimum, minimizes ``η >= max_x P(x)`` (the largest — tightest — lower bound of
     Theorem 6(7)).
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet
+    >>> result = theta_star(SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    >>> round(result.theta, 6), round(result.eta, 6)  # P' = (0.35, 0.3, 0.35)
+    (0.9, 0.35)
     """
     points = as_source_set(source_set).extreme_points
     k, size = points.shape
@@ -120,13 +156,26 @@ def theta_star(source_set: Any) -> ThetaStar:
 
 
 def class_one_source_set(priors: Any) -> SourceSet:
-    """``conv(priors ∪ {uniform})``: a Class I source set around the given priors."""
+    """``conv(priors ∪ {uniform})``: a Class I source set around the given priors.
+
+    Examples
+    --------
+    >>> class_one_source_set([[0.5, 0.3, 0.2]]).extreme_points.round(6)
+    array([[0.5     , 0.3     , 0.2     ],
+           [0.333333, 0.333333, 0.333333]])
+    """
     points = as_source_set(priors).extreme_points
     return SourceSet([*points, np.full(points.shape[1], 1.0 / points.shape[1])])
 
 
 def class_two_source_set(priors: Any) -> SourceSet:
-    """The source set of ``priors``, checked to be Class II (ordered, without the uniform distribution)."""
+    """The source set of ``priors``, checked to be Class II (ordered, without the uniform distribution).
+
+    Examples
+    --------
+    >>> class_two_source_set([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]])
+    SourceSet(2 extreme points over 3 symbols)
+    """
     source_set = as_source_set(priors)
     if contains_uniform(source_set):
         raise MechDesignError("the source set contains the uniform distribution in its hull: it is Class I")

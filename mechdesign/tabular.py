@@ -31,12 +31,24 @@ MAX_HISTOGRAMS = 200_000
 
 
 def histogram_count(tau: int, d: int) -> int:
-    """``C(τ + d − 1, d − 1)``: the number of histograms of precision ``τ`` over ``d`` categories."""
+    """``C(τ + d − 1, d − 1)``: the number of histograms of precision ``τ`` over ``d`` categories.
+
+    Examples
+    --------
+    >>> histogram_count(4, 3)  # histograms of precision τ = 4 over d = 3 categories: C(6, 2)
+    15
+    """
     return math.comb(as_positive_int(tau, "tau") + as_positive_int(d, "d") - 1, d - 1)
 
 
 def log_histogram_count(tau: float, d: float) -> float:
-    """``log C(τ + d − 1, d − 1)`` via ``gammaln`` (no overflow for ``τ``, ``d`` in the tens of thousands)."""
+    """``log C(τ + d − 1, d − 1)`` via ``gammaln`` (no overflow for ``τ``, ``d`` in the tens of thousands).
+
+    Examples
+    --------
+    >>> round(log_histogram_count(4, 3), 6)  # log 15
+    2.70805
+    """
     if not (tau >= 0 and d >= 1):
         raise MechDesignError(f"need tau >= 0 and d >= 1, got tau={tau!r}, d={d!r}")
     return float(gammaln(tau + d) - gammaln(tau + 1) - gammaln(d))
@@ -44,7 +56,18 @@ def log_histogram_count(tau: float, d: float) -> float:
 
 def compositions(total: int, parts: int) -> np.ndarray:
     """Every vector of ``parts`` non-negative integers summing to ``total`` (stars and bars), shape
-    ``(C(total + parts − 1, parts − 1), parts)``, in lexicographically decreasing order."""
+    ``(C(total + parts − 1, parts − 1), parts)``, in lexicographically decreasing order.
+
+    Examples
+    --------
+    >>> compositions(2, 3)
+    array([[0, 0, 2],
+           [0, 1, 1],
+           [0, 2, 0],
+           [1, 0, 1],
+           [1, 1, 0],
+           [2, 0, 0]])
+    """
     if parts == 1:
         return np.array([[total]])
     bars = np.array(list(itertools.combinations(range(total + parts - 1), parts - 1)), dtype=np.int64).reshape(-1, parts - 1)

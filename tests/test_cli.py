@@ -366,3 +366,69 @@ def test_privatize_and_estimate_errors(tmp_path, capsys):
     mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]]}))
     assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
     assert "has no 'categories'" in capsys.readouterr().err
+
+
+def _subcommand_parsers(parser):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
+def test_every_option_of_every_subcommand_has_help():
+    from mechdesign.cli import build_parser
+
+    parser = build_parser()
+    missing = [f"{name} {action.dest}" for name, sub in _subcommand_parsers(parser).items()
+               for action in sub._actions if not (action.help and action.help.strip())]
+    assert missing == []
+    subcommands = next(a for a in parser._actions if a.dest == "command")
+    assert {c.dest for c in subcommands._choices_actions if c.help} == set(_subcommand_parsers(parser))
+
+
+def test_units_bits_reads_budgets_and_prints_leakages_in_bits(tmp_path, capsys):
+    assert main(["design", "--epsilon", "1", "--units", "bits", "--n", "3", "--json"]) == 0
+    in_bits = json.loads(capsys.readouterr().out)
+    assert main(["design", "--epsilon", str(math.log(2)), "--n", "3", "--json"]) == 0
+    in_nats = json.loads(capsys.readouterr().out)
+    assert in_bits["objective"] == pytest.approx(in_nats["objective"], abs=1e-9)  # 1 bit = log 2 nats
+    assert main(["design", "--epsilon", "1", "--units", "bits", "--n", "3"]) == 0
+    assert "in bits: budget 1, measured 1" in capsys.readouterr().out
+    csv_path = tmp_path / "m.csv"
+    np.savetxt(csv_path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    assert main(["measure", str(csv_path), "--units", "bits"]) == 0
+    dp_line = next(line for line in capsys.readouterr().out.splitlines() if line.split()[0] == "dp")
+    assert float(dp_line.split()[1]) == pytest.approx(math.log2(3), abs=1e-9) and dp_line.endswith("bits")
+
+
+def test_curve_plot_names_quantities_units_prior_and_n(tmp_path, capsys, monkeypatch):
+    from matplotlib.figure import Figure
+
+    saved = []
+    original = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda fig, *a, **k: (saved.append(fig), original(fig, *a, **k))[1])
+    assert main(["curve", "--notion", "maximal-leakage", "--prior", "0.5,0.3,0.2", "--values", "1,2",
+                 "--units", "bits", "--out", str(tmp_path / "ml")]) == 0
+    ax = saved[-1].axes[0]
+    assert ax.get_xlabel() == "privacy budget ε (bits)"
+    assert ax.get_ylabel() == "least expected Hamming distortion D*(ε)"
+    assert "prior (0.5, 0.3, 0.2), n = 3" in ax.get_title()
+    # The plotted budgets are the ones given, in bits; the CSV stays in nats.
+    assert ax.lines[0].get_xdata().tolist() == [1.0, 2.0]
+    assert "epsilon (bits) 2: expected_distortion" in capsys.readouterr().out
+    assert main(["curve", "--notion", "dp", "--n", "3", "--no-prior-knowledge", "--mode", "privacy",
+                 "--values", "0.2,0.4", "--out", str(tmp_path / "dp")]) == 0
+    ax = saved[-1].axes[0]
+    assert ax.get_xlabel() == "allowed worst-case expected Hamming distortion D"
+    assert ax.get_ylabel() == "least privacy leakage ε*(D) (nats)"
+    assert "no prior knowledge (every prior), n = 3" in ax.get_title()
+
+
+def test_progress_is_silent_when_standard_error_is_not_a_terminal(capsys):
+    """Under pytest standard error is captured (not a TTY): no progress bar output reaches it."""
+    # 3^4 = 81 selections: more than DESIGN_ENUMERATE_MAX_SELECTIONS, so constraint generation reports rounds.
+    assert main(["sml-design", "--secret", "0,0,0,1,1,1,2,2,2,3,3,3", "--budget", "0.2"]) == 0
+    captured = capsys.readouterr()
+    assert "status: optimal" in captured.out and captured.err == ""

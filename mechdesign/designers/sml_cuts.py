@@ -29,6 +29,7 @@ import scipy.sparse as sp
 
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret, StatisticMaximalLeakage, measure_sml
+from ..progress import Progress, report
 from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
 from ..result import clean_mechanism
 from ..utility.base import Objective
@@ -158,7 +159,7 @@ class SelectionCutProgram:
 
 
 def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_rounds: int,
-                   time_limit: float | None) -> Result:
+                   time_limit: float | None, progress: Progress | None = None) -> Result:
     """Constraint generation on :class:`SelectionCutProgram`, separated exactly by :func:`measure_sml`.
 
     Starts from the selection of every group's first input; each round adds the most leaking selection
@@ -189,6 +190,8 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
         mechanism = Mechanism(clean_mechanism(raw))
         found = measure_sml(mechanism, secret, time_limit=time_limit)
         common.update(measured={label: found.value}, solve_time=time.perf_counter() - start)
+        report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
+               f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g})")
         rounds = f"constraint generation: {round_number} rounds, {len(working)} of {secret.n_selections} selections"
         if not found.exact:
             return Result(mechanism, None, "inaccurate", False, f"separation MILP stopped by its time limit "
@@ -196,7 +199,7 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
         if found.value <= budget + BUDGET_ATOL:
             value = objective.value(mechanism)
             gap = optimality_gap(value, bound)
-            certified = is_certified_optimal(value, bound)
+            certified = is_certified_optimal(value, bound, objective.unit)
             message = (f"{rounds}; exact SML re-measured and within the budget; "
                        + (f"optimality gap {gap:.1e} certified by the LP dual bound" if certified
                           else f"the LP dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL"))

@@ -21,6 +21,7 @@ def randomized_response(n: int, epsilon: float) -> Mechanism:
 
     Examples
     --------
+    >>> import math
     >>> randomized_response(2, math.log(3)).matrix
     array([[0.75, 0.25],
            [0.25, 0.75]])

@@ -20,6 +20,14 @@ def k_singular_mechanism(n: int, k: int) -> Mechanism:
     It is doubly stochastic with entries in ``{0, 1/k}``; under the uniform prior its PML is
     ``log(n/k)`` at every output, and it is optimal for sub-convex utilities at ``ε = log(n/k)``
     (Grosse et al. 2024, Theorem 4).
+
+    Examples
+    --------
+    >>> k_singular_mechanism(4, 2).matrix
+    array([[0.5, 0.5, 0. , 0. ],
+           [0. , 0.5, 0.5, 0. ],
+           [0. , 0. , 0.5, 0.5],
+           [0.5, 0. , 0. , 0.5]])
     """
     size = as_positive_int(n, "n")
     width = as_positive_int(k, "k")
@@ -45,6 +53,12 @@ def binary_robust_pml_mechanism(estimate: object, radius: float, epsilon: float)
         ``β`` with ``0 <= β < 2 p2``.
     epsilon
         ``0 <= ε <= −log(p1 − β/2)`` (the first privacy region for every prior of the ball).
+
+    Examples
+    --------
+    >>> binary_robust_pml_mechanism([0.6, 0.4], 0.1, 0.3).matrix.round(4)
+    array([[0.5352, 0.4648],
+           [0.2269, 0.7731]])
     """
     p1, p2 = as_probability_vector(estimate, "estimate", size=2, full_support=True)
     if p1 < p2:

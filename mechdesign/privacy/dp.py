@@ -64,6 +64,13 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
     (``c[y] <= Q[x, y] <= e^ε c[y]``): ``2nm`` rows, exact because
     ``max_x Q[x, y] <= e^ε min_x Q[x, y]`` is the all-pairs condition. Other relations use one
     row per ordered neighbour pair and output.
+
+    Examples
+    --------
+    >>> from mechdesign import randomized_response
+    >>> mechanism = randomized_response(3, 1.0)  # 1-LDP on 3 symbols
+    >>> round(DifferentialPrivacy().measure(mechanism), 6)  # local DP (every pair neighbours)
+    1.0
     """
 
     name = "dp"

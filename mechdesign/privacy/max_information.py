@@ -38,6 +38,13 @@ class MaximalInformation(OnSourceSet, PrivacyNotion):
     -----
     Constraint: ``max_x Q[x, y] <= e^ε P_k · Q[:, y]`` for every output ``y`` and extreme point
     ``P_k`` — one epigraph variable per output and ``k·m`` linear rows.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior, randomized_response
+    >>> mechanism = randomized_response(3, 1.0)  # 1-LDP on 3 symbols
+    >>> round(MaximalInformation(Prior([0.5, 0.3, 0.2])).measure(mechanism), 6)
+    0.704605
     """
 
     name = "max_information"

@@ -27,7 +27,14 @@ from .pml import PointwiseMaximalLeakage, min_output_masses, support_of
 
 
 def epsilon_min(mechanism: MechanismLike, prior: PriorLike) -> float:
-    """``ε_min(Q, P)``: the smallest ε such that ``Q`` is ε-PML w.r.t. ``P`` (Grosse et al., Def. 2)."""
+    """``ε_min(Q, P)``: the smallest ε such that ``Q`` is ε-PML w.r.t. ``P`` (Grosse et al., Def. 2).
+
+    Examples
+    --------
+    >>> from mechdesign import randomized_response
+    >>> round(epsilon_min(randomized_response(3, 1.0), [0.5, 0.3, 0.2]), 6)
+    0.704605
+    """
     return PointwiseMaximalLeakage(as_prior(prior)).measure(mechanism)
 
 
@@ -37,6 +44,11 @@ def privacy_region_thresholds(prior: PriorLike) -> np.ndarray:
     ``ε_0 = 0`` and ``ε_{N−1} = −log max P``. A column of an ε-PML mechanism can vanish on a set ``Z``
     of inputs only if ``P(Z) <= 1 − e^{−ε}``, so ``ε >= ε_j`` is exactly what allows ``j`` zeros in a
     column (Grosse et al. [15], Lemma 2).
+
+    Examples
+    --------
+    >>> privacy_region_thresholds([0.5, 0.3, 0.2]).round(6)
+    array([0.      , 0.223144, 0.693147])
     """
     probabilities = np.sort(as_prior(prior).probabilities)[::-1]
     kept = np.cumsum(probabilities)[::-1]  # Σ of the N−k largest, k = 0 … N−1
@@ -51,6 +63,11 @@ def privacy_region(epsilon: float, prior: PriorLike) -> int:
     Definition 4 lists ``k ∈ [N−1]``, which covers ``[0, −log max P)`` only; budgets at or above
     ``ε_{N−1} = −log max P`` (where a column may vanish on all inputs but one) are region ``N`` here
     (docs/errata.md).
+
+    Examples
+    --------
+    >>> privacy_region(0.3, [0.5, 0.3, 0.2])
+    2
     """
     budget = as_budget(epsilon)
     thresholds = privacy_region_thresholds(prior)
@@ -62,6 +79,12 @@ def leakage_capacity(mechanism: MechanismLike, prior_set: Any) -> float:
 
     ``prior_set`` is a prior, a :class:`~mechdesign.priors.SourceSet` (convex hull of its points) or
     an :class:`~mechdesign.priors.L1Ball`; the supremum is computed exactly.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet, randomized_response
+    >>> round(leakage_capacity(randomized_response(3, 1.0), SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])), 6)
+    0.704605
     """
     return PointwiseMaximalLeakage(prior_set).measure(mechanism)
 
@@ -71,12 +94,25 @@ def leakage_sensitivity(mechanism: MechanismLike, reference: PriorLike, prior_se
 
     ``ε_min(Q, P)`` does not depend on the supremum's variable, so the supremum of the difference is
     the capacity minus it.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet, randomized_response
+    >>> round(leakage_sensitivity(randomized_response(3, 1.0), [0.4, 0.3, 0.3], SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])), 6)
+    0.120341
     """
     return leakage_capacity(mechanism, prior_set) - epsilon_min(mechanism, reference)
 
 
 def worst_case_prior(mechanism: MechanismLike, prior_set: Any) -> Prior:
-    """A prior of the set attaining ``C(Q, 𝒫)`` (Def. 5): it minimizes ``P_Y(y*)`` at the worst output ``y*``."""
+    """A prior of the set attaining ``C(Q, 𝒫)`` (Def. 5): it minimizes ``P_Y(y*)`` at the worst output ``y*``.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet, randomized_response
+    >>> worst_case_prior(randomized_response(3, 1.0), SourceSet([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]]))
+    Prior([0.2 0.3 0.5])
+    """
     matrix = as_mechanism(mechanism).matrix
     priors = as_prior_set(prior_set, matrix.shape[0])
     largest = matrix[support_of(priors)].max(axis=0)

@@ -51,15 +51,16 @@ from .._validate import as_budget, as_callable, as_choice, as_solver, as_positiv
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
+from ..progress import Progress, report
 from .base import PrivacyNotion
 
 logger = logging.getLogger(__name__)
 
-#: Seconds per column-maximum entry of the enumeration (selections × |Θ'| entries): 6·10⁷ entries
-#: took 0.66–0.74 s at |Θ| = |Θ'| = 60, s = 6 under load 7 on 2 cores (benchmarks/sml.py), rounded up.
+#: Seconds per column-maximum entry of the enumeration (selections × ``|Θ'|`` entries): 6·10⁷ entries
+#: took 0.66–0.74 s at ``|Θ| = |Θ'| = 60``, s = 6 under load 7 on 2 cores (benchmarks/sml.py), rounded up.
 ENUMERATE_SECONDS_PER_ENTRY = 1.5e-8
 #: The MILP's measured time ≈ ``MILP_SECONDS_AT_10 · (|Θ| / 10)^MILP_GROWTH`` on random mechanisms
-#: (least-squares fit to the MILP column of benchmarks/RESULTS.md, |Θ| = 10 … 60: 0.02 s to 9–29 s).
+#: (least-squares fit to the MILP column of benchmarks/RESULTS.md, ``|Θ|`` = 10 … 60: 0.02 s to 9–29 s).
 MILP_SECONDS_AT_10 = 0.02
 MILP_GROWTH = 3.4
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
@@ -68,7 +69,7 @@ CONSTRAINT_MAX_SELECTIONS = 2_000
 DESIGN_ENUMERATE_MAX_SELECTIONS = 64
 #: Entries within this of 0 or 1 count as deterministic for the flow method.
 DETERMINISTIC_ATOL = 1e-12
-#: Scalars per batch in the enumeration (memory bound: batch × s × |Θ'| floats).
+#: Scalars per batch in the enumeration (memory bound: ``batch × s × |Θ'|`` floats).
 _BATCH_ENTRIES = 1 << 21
 
 METHODS = ("auto", "enumerate", "milp", "flow")
@@ -327,8 +328,7 @@ def deterministic_sml(outputs: Any, secret: SecretLike) -> SMLMeasurement:
     return SMLMeasurement(math.log(int((matched >= 0).sum())), selection, "flow")
 
 
-def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None,
-          progress: Callable[[float, float], None] | None) -> SMLMeasurement:
+def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress: Progress | None) -> SMLMeasurement:
     """The compact MILP of the module docstring, solved by HiGHS (highspy)."""
     n_in = secret.n_inputs
     rows, cols = np.nonzero(matrix > 0)
@@ -356,15 +356,17 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None,
     h.changeColsIntegrality(n_in, np.arange(n_in, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * n_in))
 
     start = time.perf_counter()
+    improvements = 0
 
-    def report(event: Any) -> None:
+    def on_improvement(event: Any) -> None:
+        nonlocal improvements
+        improvements += 1
         best, bound = -event.data_out.mip_primal_bound, -event.data_out.mip_dual_bound
-        logger.info("SML MILP %.1f s: best %.9g, bound %.9g nats", time.perf_counter() - start,
-                    math.log(best), math.log(bound) if bound > 0 else math.inf)
-        if progress is not None:
-            progress(math.log(best), math.log(bound) if bound > 0 else math.inf)
+        best_nats, bound_nats = math.log(best), math.log(bound) if bound > 0 else math.inf
+        logger.info("SML MILP %.1f s: best %.9g, bound %.9g nats", time.perf_counter() - start, best_nats, bound_nats)
+        report(progress, improvements, None, f"SML MILP: best {best_nats:.6g}, bound {bound_nats:.6g} nats")
 
-    h.cbMipImprovingSolution.subscribe(report)
+    h.cbMipImprovingSolution.subscribe(on_improvement)
     h.run()
     status = h.getModelStatus()
     info = h.getInfo()
@@ -421,7 +423,7 @@ def measure_sml(
     method: str = "auto",
     *,
     time_limit: float | None = None,
-    progress: Callable[[float, float], None] | None = None,
+    progress: Progress | None = None,
 ) -> SMLMeasurement:
     """The statistic maximal leakage of ``mechanism`` for ``secret`` (SML paper, eq. (2) / Prop. 1).
 
@@ -437,8 +439,9 @@ def measure_sml(
     time_limit
         Seconds for the MILP; when it stops early the result has ``exact=False`` and a proven ``upper``.
     progress
-        Called by the MILP with ``(best, bound)`` in nats at every improving selection; the same is
-        logged at INFO level on the ``mechdesign.privacy.sml`` logger.
+        A :class:`~mechdesign.progress.Progress` callback, called by the MILP at every improving
+        selection with ``(improvements so far, None, "SML MILP: best …, bound … nats")``; the same
+        is logged at INFO level on the ``mechdesign.privacy.sml`` logger. ``None`` is silent.
 
     Returns
     -------
@@ -574,6 +577,7 @@ def design_under_sml(
     max_rounds: int = 500,
     solver: str | None = None,
     time_limit: float | None = None,
+    progress: Progress | None = None,
 ) -> Any:
     """The optimal mechanism for ``objective`` under ``SML <= budget`` (SML paper, Prop. 1).
 
@@ -595,6 +599,10 @@ def design_under_sml(
         LP solver for :func:`~mechdesign.solve.design`.
     time_limit
         Seconds for each separation MILP; an inexact separation makes the result fail.
+    progress
+        A :class:`~mechdesign.progress.Progress` callback, called after every constraint-generation
+        round with ``(round, None, description)`` (the number of rounds is not known in advance);
+        ``None`` is silent.
 
     Returns
     -------
@@ -627,7 +635,7 @@ def design_under_sml(
     from ..designers.sml_cuts import design_by_cuts, supports
 
     if solver is None and supports(objective):
-        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit)
+        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit, progress)
     working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
     start = time.perf_counter()
     for round_number in range(1, rounds_cap + 1):
@@ -637,6 +645,8 @@ def design_under_sml(
         found = measure_sml(result.mechanism, secret, time_limit=time_limit)
         logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
                     round_number, len(working), found.value, budget)
+        report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
+               f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g}) nats")
         common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
                       iterations=round_number, solve_time=time.perf_counter() - start)
         if not found.exact:

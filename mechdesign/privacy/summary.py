@@ -624,6 +624,14 @@ def worst_case_tradeoff(notion: SummaryStatisticPrivacy, thresholds: Any = None)
 
     ``Δ*(T) = min{t : value(t) ≤ T}`` for the returned step function. Thresholds default to every
     distinct distance (:func:`distortion_thresholds`).
+
+    Examples
+    --------
+    >>> from mechdesign import IntersectionPrivacy, ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0], [0.4, 0.4])
+    >>> thresholds, privacy = worst_case_tradeoff(IntersectionPrivacy(space))
+    >>> thresholds.tolist(), privacy.round(6).tolist()
+    ([0.0, 1.0, 2.0], [1.0, 0.333333, 0.333333])
     """
     _check_notion(notion)
     grid = (distortion_thresholds(notion.space) if thresholds is None
@@ -639,6 +647,14 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     a bisection over the sorted distances with one LP each (:func:`minimum_privacy`) finds the
     least feasible one. The mechanism is re-measured (privacy by the notion's own measure,
     distortion by :class:`~mechdesign.parameter_spaces.SupportDistortion`).
+
+    Examples
+    --------
+    >>> from mechdesign import IntersectionPrivacy, ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0], [0.4, 0.4])  # three means, one σ
+    >>> result = design_worst_case_distortion(IntersectionPrivacy(space), 0.5)
+    >>> result.success, result.objective  # the attacker's success at most 1/2 costs W2 distortion 1
+    (True, 1.0)
     """
     _check_notion(notion)
     T = notion.scaled_budget(budget)

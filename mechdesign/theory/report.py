@@ -22,6 +22,7 @@ import numpy as np
 
 from ..exceptions import MechDesignError
 from ..priors import Prior, SourceSet
+from ..progress import Progress, report
 from ..privacy import (
     ApproximateDifferentialPrivacy,
     DifferentialPrivacy,
@@ -424,7 +425,8 @@ def _check_products(m: int, n: int, prior: Sequence[float], delta: float, alpha:
 
 def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0, prior: Sequence[float] = PUT_FIG4_PRIOR,
               class_two: Sequence[Sequence[float]] | None = None, global_sizes: Sequence[tuple[int, int]] = ((2, 2),),
-              epsilons: Sequence[float] = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0)) -> list[CheckRow]:
+              epsilons: Sequence[float] = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0),
+              progress: Progress | None = None) -> list[CheckRow]:
     """PUT closed forms against the optimizer (Prop. 8, Thms 6, 7, 9, 13, 14, 17, 18, Lemmas 10, 16,
     Prop. 12, Cor. 15 — every statement whose notion the library implements).
 
@@ -445,28 +447,38 @@ def check_put(ms: Sequence[int] = (2, 3), delta: float = 0.1, alpha: float = 2.0
         ``(m, n)`` pairs for Theorem 7 on ``{1..m}^n``.
     epsilons
         Budgets for the distortion-valued Corollary 15.
+    progress
+        A :class:`~mechdesign.progress.Progress` callback, called before each group of statements
+        (naming it) and once at the end; ``None`` is silent.
     """
     source = class_two if class_two is not None else [list(prior), [0.5, 0.3, 0.1, 0.1]]
-    rows = _check_local_class_one(ms, delta, alpha)
-    rows += _check_known_prior(prior, delta)
-    rows += _check_class_two(source, delta, epsilons)
-    rows += _check_lemma10(prior, (0.0, delta, 0.3))
-    for m, n in global_sizes:
-        rows += _check_global(m, n, delta, alpha)
-    rows += _check_theorem6((0.6, 0.4), 2, delta, alpha)
-    rows += _check_products(2, 2, prior, delta, alpha)
+    stages: list[tuple[str, Callable[[], list[CheckRow]]]] = [
+        ("Prop. 8 (no prior knowledge)", lambda: _check_local_class_one(ms, delta, alpha)),
+        ("Thms 9, 13, 14 (known prior)", lambda: _check_known_prior(prior, delta)),
+        ("Prop. 12, Cor. 15 (Class II)", lambda: _check_class_two(source, delta, epsilons)),
+        ("Lemma 10", lambda: _check_lemma10(prior, (0.0, delta, 0.3))),
+        *((f"Thm 7 (global, m={m}, n={n})", lambda m=m, n=n: _check_global(m, n, delta, alpha)) for m, n in global_sizes),
+        ("Thm 6 (products of one prior)", lambda: _check_theorem6((0.6, 0.4), 2, delta, alpha)),
+        ("Thms 17, 18, Lemma 16 (products)", lambda: _check_products(2, 2, prior, delta, alpha)),
+    ]
+    rows: list[CheckRow] = []
+    for done, (name, stage) in enumerate(stages):
+        report(progress, done, len(stages), f"theory-check put: {name}")
+        rows += stage()
+    report(progress, len(stages), len(stages), "theory-check put: done")
     return rows
 
 
-#: Paper short name → check returning rows (used by ``mechdesign theory-check``).
-CHECKS: dict[str, Callable[[], list[CheckRow]]] = {"put": check_put}
+#: Paper short name → check returning rows (used by ``mechdesign theory-check``); each check takes an
+#: optional ``progress`` keyword (a :class:`~mechdesign.progress.Progress` or ``None``).
+CHECKS: dict[str, Callable[..., list[CheckRow]]] = {"put": check_put}
 
 
-def run_check(paper: str) -> list[CheckRow]:
-    """Run the registered check of ``paper`` (a key of :data:`CHECKS`)."""
+def run_check(paper: str, progress: Progress | None = None) -> list[CheckRow]:
+    """Run the registered check of ``paper`` (a key of :data:`CHECKS`), reporting to ``progress``."""
     if paper not in CHECKS:
         raise MechDesignError(f"no theory check for {paper!r}; available: {sorted(CHECKS)}")
-    return CHECKS[paper]()
+    return CHECKS[paper](progress=progress)
 
 
 __all__ = ["CHECKS", "CheckRow", "DistortionOracle", "binary_product_search", "check_put", "compare", "epsilon_rows", "format_table",

@@ -42,21 +42,39 @@ def _log_rr_r(epsilon: float, tau: int, d: int) -> float:
 
 
 def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
-    """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4)."""
+    """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4).
+
+    Examples
+    --------
+    >>> round(rr_sml(1.0, 2, 4, 3), 6)  # ε = 1, binary secret, τ = 4, d = 3
+    0.097833
+    """
     log_r = _log_rr_r(epsilon, tau, d)
     values = as_positive_int(s, "s")
     return float(np.logaddexp(0.0, math.log(values) + log_r) - np.logaddexp(0.0, log_r))
 
 
 def rr_distortion(epsilon: float, tau: int, d: int) -> float:
-    """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4)."""
+    """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4).
+
+    Examples
+    --------
+    >>> round(rr_distortion(1.0, 4, 3), 6)
+    0.598148
+    """
     log_r = _log_rr_r(epsilon, tau, d)
     return float((d - 1) / d * math.exp(-np.logaddexp(0.0, log_r)))
 
 
 def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
     """The ``ε`` at which RR's SML equals ``budget < log s`` (inverse of :func:`rr_sml`):
-    ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``."""
+    ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``.
+
+    Examples
+    --------
+    >>> round(rr_epsilon_for_sml(rr_sml(1.0, 2, 4, 3), 2, 4, 3), 6)  # inverts rr_sml
+    1.0
+    """
     target = as_budget(budget, "SML budget")
     values = as_positive_int(s, "s")
     if target >= math.log(values):
@@ -68,7 +86,13 @@ def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
 
 
 def qm_sml(s: int, interval: int) -> float:
-    """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values."""
+    """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values.
+
+    Examples
+    --------
+    >>> round(qm_sml(6, 2), 6)  # log ⌈6/2⌉ = log 3
+    1.098612
+    """
     return math.log(math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval")))
 
 
@@ -86,6 +110,11 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
     The worst input has category 1 at the bottom of the first bin (fraction 0) and all its mass on one
     other category; the output puts ``⌊I/2⌋`` counts on category 1 and spreads ``τ − ⌊I/2⌋`` uniformly
     over the other ``d − 1`` categories, so ``E[D_TV] = 1 − (τ − ⌊I/2⌋)/(τ (d − 1))``.
+
+    Examples
+    --------
+    >>> round(qm_distortion(4, 3, 2), 6)
+    0.625
     """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
@@ -93,7 +122,13 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
 
 
 def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
-    """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata)."""
+    """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata).
+
+    Examples
+    --------
+    >>> round(qm_distortion_as_printed(4, 3, 2), 6)  # differs from qm_distortion
+    0.4375
+    """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
     return 0.5 + (categories * (size // 2) - t) / (2 * t * (categories - 1))
@@ -171,6 +206,11 @@ def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
     """``log Π_RR`` (the log of :func:`rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
 
     ``Π_RR = log1p(z)`` with ``z = (s − 1) r / (1 + r)``; for tiny ``z``, ``log Π_RR = log z + O(z)``.
+
+    Examples
+    --------
+    >>> round(rr_log_sml(1.0, 2, 4, 3), 6)
+    -2.324493
     """
     values = as_positive_int(s, "s")
     if values == 1 or as_budget(epsilon) == 0:

@@ -81,7 +81,13 @@ def gamma_max(space: ParameterSpace) -> float:
 # --------------------------------------------------------------------------------- lower bounds
 def union_factor(T: float, d: int) -> float:
     """``1/(1 − (1−T)^{1/d}) − 1``: the factor of Thm. 4.1 (the lower bound on the geometric mean of
-    ``N_i − 1`` in its proof, App. B.1)."""
+    ``N_i − 1`` in its proof, App. B.1).
+
+    Examples
+    --------
+    >>> round(union_factor(0.5, 2), 6)  # 1/(1 − √0.5) − 1
+    2.414214
+    """
     value, dims = _check_T(T), as_positive_int(d, "d")
     return 1.0 / (1.0 - (1.0 - value) ** (1.0 / dims)) - 1.0
 
@@ -130,7 +136,13 @@ def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float
 
 def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
     """Wang et al. Prop. 5.5: the ℓp tolerance ``ε_p = (Σ ε_i^p)^{1/p}`` under which
-    ``Δ_inter ≤ Δ_lp ≤ Δ_union`` (``max ε_i`` for ``p = inf``)."""
+    ``Δ_inter ≤ Δ_lp ≤ Δ_union`` (``max ε_i`` for ``p = inf``).
+
+    Examples
+    --------
+    >>> round(prop_5_5_tolerance([0.3, 0.4], 2), 6)  # ℓ2 norm
+    0.5
+    """
     eps, order = as_positive_vector(tolerances, "tolerances"), as_norm_order(p)
     return float(eps.max()) if order == math.inf else float((eps**order).sum() ** (1.0 / order))
 
@@ -145,6 +157,11 @@ def prop_c1(T: float, tolerances: Sequence[float]) -> float:
 
     As printed, ``√2 [·]`` (γ = √2/2) — and with a ceiling — it is false for some priors
     (docs/errata.md); :func:`prop_c1_printed` returns the printed value.
+
+    Examples
+    --------
+    >>> round(prop_c1(0.5, [0.1, 0.2]), 6)
+    0.341421
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
@@ -152,7 +169,13 @@ def prop_c1(T: float, tolerances: Sequence[float]) -> float:
 
 
 def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
-    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`."""
+    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`.
+
+    Examples
+    --------
+    >>> round(prop_c1_printed(0.5, [0.1, 0.2]), 6)
+    0.482843
+    """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
     return thm_4_1(T, tolerances, math.sqrt(2.0) / 2.0)

@@ -28,7 +28,15 @@ from .base import Objective
 
 
 def hamming_cost(n_inputs: int, n_outputs: int | None = None) -> np.ndarray:
-    """Hamming distortion ``d(x, y) = 1[x != y]`` on ``n_inputs × n_outputs`` (default square)."""
+    """Hamming distortion ``d(x, y) = 1[x != y]`` on ``n_inputs × n_outputs`` (default square).
+
+    Examples
+    --------
+    >>> hamming_cost(3)
+    array([[0., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 0.]])
+    """
     rows = as_positive_int(n_inputs, "n_inputs")
     columns = rows if n_outputs is None else as_positive_int(n_outputs, "n_outputs")
     check_array((rows, columns), f"hamming_cost({rows}, {columns})", copies=2)
@@ -169,6 +177,13 @@ class WorstCaseDistortion(CostObjective):
         A :class:`~mechdesign.priors.SourceSet` (or anything :func:`as_source_set` accepts).
     cost
         As for :class:`ExpectedDistortion`.
+
+    Examples
+    --------
+    >>> from mechdesign import SourceSet, randomized_response
+    >>> matrix = randomized_response(3, 1.0).matrix
+    >>> round(WorstCaseDistortion(SourceSet.simplex(3)).value(matrix), 6)  # no prior knowledge
+    0.423883
     """
 
     def __init__(self, source_set: Any, cost: Any = None) -> None:
@@ -206,6 +221,12 @@ class WorstCaseInputDistortion(WorstCaseDistortion):
     ----------
     cost
         ``cost[x, y]``; or an integer ``n`` for Hamming distortion on ``n`` symbols.
+
+    Examples
+    --------
+    >>> from mechdesign import randomized_response
+    >>> round(WorstCaseInputDistortion(3).value(randomized_response(3, 1.0).matrix), 6)
+    0.423883
     """
 
     def __init__(self, cost: Any) -> None:

@@ -55,9 +55,9 @@ from ..privacy.max_information import MaximalInformation
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage, support_of
 from ..priors import L1Ball
-from ..result import is_certified_optimal, optimality_gap
 from ..memory import check_memory
-from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism
+from ..progress import Progress, report
+from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
 #: utility values, LP). Measured (benchmarks/RESULTS.md): local DP at N = 18 (262,142 columns) 0.9 GB,
@@ -138,7 +138,7 @@ def maximal_leakage_columns(n: int) -> np.ndarray:
     return _binary_patterns(n)[:, 1:]
 
 
-def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
+def source_set_columns(priors: np.ndarray, boost: float, progress: Progress | None = None) -> np.ndarray:
     """Extreme rays of ``{v >= 0 : v_x <= e^ε P_k·v for all x, k}`` (PML over the priors ``P_k``).
 
     Lift with ``h >= max v``: the cone ``{(v, h) : 0 <= v <= h, h <= e^ε P_k·v}``. Scaled to
@@ -146,6 +146,7 @@ def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
     fixed by ``|F|`` binding priors ``P_k·v = e^{-ε}`` (``|B| = |F|``, non-singular). Enumerating
     ``(F, B)`` and the 0/1 pattern of the rest gives a superset of the extreme rays, of which the
     feasible ones are kept (Grosse et al., Cor. 1; for one prior ``|F| <= 1``, as in [15, Thm. 6]).
+    ``progress`` (a :class:`~mechdesign.progress.Progress` or ``None``) hears of every ``(F, B)`` choice.
     """
     k, n = priors.shape
     floor = 1.0 / boost
@@ -157,7 +158,7 @@ def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
             f"PML over {k} priors on n = {n} inputs has {active_sets:,} choices of binding priors, more than "
             f"MAX_ACTIVE_SETS = {MAX_ACTIVE_SETS:,}"
         )
-    blocks = []
+    blocks, done = [], 0
     for f in sizes:
         for free in itertools.combinations(range(n), f):
             rest = [i for i in range(n) if i not in free]
@@ -166,6 +167,8 @@ def source_set_columns(priors: np.ndarray, boost: float) -> np.ndarray:
                 block = _solve_free(priors, floor, list(free), rest, list(binding), patterns)
                 if block is not None:
                     blocks.append(block)
+            done += math.comb(k, f)
+            report(progress, done, active_sets, f"extreme columns: {f} free coordinates")
     return _feasible(np.hstack(blocks), lambda U: priors @ U, boost)
 
 
@@ -228,7 +231,8 @@ def _feasible(candidates: np.ndarray, masses: Callable[[np.ndarray], np.ndarray]
     return np.unique(np.round(kept, 12), axis=1)
 
 
-def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tuple[np.ndarray, bool]:
+def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
+                    progress: Progress | None = None) -> tuple[np.ndarray, bool]:
     """Candidate columns whose conic hull is the notion's feasible column set, exactly.
 
     Parameters
@@ -243,6 +247,9 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
         ε in nats.
     n_inputs
         Input alphabet size.
+    progress
+        A :class:`~mechdesign.progress.Progress` callback for the enumeration over binding priors
+        (maximal information and PML over several priors, the slow cases); ``None`` is silent.
 
     Returns
     -------
@@ -261,7 +268,7 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
                                   f"neighbours), not {notion.label}")
         return ldp_columns(n, boost), False
     if isinstance(notion, MaximalInformation):  # PML's cone with the numerator over every input
-        return source_set_columns(notion.source_set.extreme_points, boost), False
+        return source_set_columns(notion.source_set.extreme_points, boost, progress), False
     if isinstance(notion, PointwiseMaximalLeakage):
         uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
         if uncharged.size:
@@ -272,8 +279,8 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int) -> tupl
             center = prior_set.center.probabilities
             if prior_set.half_radius <= center.min():
                 return l1_ball_columns(center, prior_set.radius, boost), False
-            return source_set_columns(prior_set.extreme_points(), boost), False
-        return source_set_columns(prior_set.extreme_points, boost), False
+            return source_set_columns(prior_set.extreme_points(), boost, progress), False
+        return source_set_columns(prior_set.extreme_points, boost, progress), False
     raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
                           "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
 
@@ -343,7 +350,8 @@ def column_lp_upper_bound(columns: np.ndarray, values: np.ndarray, total_weight:
     return float(row_prices.sum() + budget_term + n * max(0.0, float(per_mass.max())))
 
 
-def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: ColumnUtility) -> Result:
+def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: ColumnUtility,
+                               progress: Progress | None = None) -> Result:
     """The mechanism maximizing a sub-convex utility under a privacy budget, exactly (an LP).
 
     Parameters
@@ -356,6 +364,9 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     utility
         The column utility ``μ`` (see :class:`ColumnUtility`, or
         :func:`~mechdesign.utility.information.mutual_information_utility`).
+    progress
+        A :class:`~mechdesign.progress.Progress` callback for the extreme-column enumeration;
+        ``None`` is silent.
 
     Returns
     -------
@@ -383,7 +394,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     if notion.n_inputs is not None and notion.n_inputs != utility.n_inputs:
         raise ShapeMismatchError(f"{notion.label} is on {notion.n_inputs} inputs, {utility.label} on {utility.n_inputs}")
     start = time.perf_counter()
-    columns, budget_row = extreme_columns(notion, budget, utility.n_inputs)
+    columns, budget_row = extreme_columns(notion, budget, utility.n_inputs, progress)
     values = utility.columns(columns)
     doubled = utility.columns(2.0 * columns)
     if not np.allclose(doubled, 2.0 * values, rtol=1e-9, atol=1e-12):

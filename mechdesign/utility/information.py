@@ -26,11 +26,18 @@ from .extreme_columns import ColumnUtility, maximize_sublinear_utility
 
 if TYPE_CHECKING:
     from ..privacy.base import PrivacyNotion
+    from ..progress import Progress
     from ..result import Result
 
 
 def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:
-    """``I(X; Y)`` in nats for input distribution ``prior`` and channel ``mechanism``."""
+    """``I(X; Y)`` in nats for input distribution ``prior`` and channel ``mechanism``.
+
+    Examples
+    --------
+    >>> round(mutual_information([0.5, 0.5], [[0.75, 0.25], [0.25, 0.75]]), 6)  # log 2 − h(1/4), nats
+    0.130812
+    """
     matrix = as_mechanism(mechanism).matrix
     p = as_prior(prior, matrix.shape[0]).probabilities
     joint = p[:, None] * matrix
@@ -60,6 +67,13 @@ class MutualInformation(Objective):
         The input distribution.
     n_outputs
         Output alphabet size; defaults to the input alphabet size.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior, randomized_response
+    >>> matrix = randomized_response(3, 1.0).matrix
+    >>> round(MutualInformation(Prior([0.5, 0.3, 0.2])).value(matrix), 6)  # I(X; Y), nats
+    0.11412
     """
 
     sense = "minimize"
@@ -105,11 +119,13 @@ def mutual_information_utility(prior: PriorLike) -> ColumnUtility:
     return ColumnUtility(lambda columns: mutual_information_columns(p, columns), p.size, "mutual_information")
 
 
-def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: PriorLike) -> "Result":
+def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: PriorLike,
+                                progress: "Progress | None" = None) -> "Result":
     """The mechanism maximizing ``I(X; Y)`` under ``prior`` within a privacy budget, exactly.
 
     The exact LP over extreme columns (:func:`~mechdesign.utility.extreme_columns.maximize_sublinear_utility`);
-    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage.
+    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage. ``progress``
+    (a :class:`~mechdesign.progress.Progress` or ``None``) hears of the column enumeration.
 
     Examples
     --------
@@ -118,4 +134,4 @@ def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: P
     >>> bool(result.success), round(result.objective, 6)  # binary randomized response
     (True, 0.110944)
     """
-    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior))
+    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)

@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -38,6 +39,8 @@ from .protocol import (
 METHOD_ATOL = 1e-12
 #: Bound checks (Property 1, Thms. 2 and 3) allow this round-off.
 BOUND_ATOL = 1e-9
+#: Progress descriptions print values with 6 significant digits (values here are below 10).
+PRINTED_ATOL = 1e-5
 
 
 @st.composite
@@ -165,9 +168,15 @@ def test_milp_progress_reports():
     matrix = rng.random((12, 12)) ** 4
     matrix /= matrix.sum(axis=1, keepdims=True)
     reports = []
-    result = measure_sml(matrix, np.arange(12) % 4, "milp", progress=lambda best, bound: reports.append((best, bound)))
-    assert result.exact and reports and reports[-1][0] == pytest.approx(result.value, abs=METHOD_ATOL)
-    assert all(best <= bound + 1e-9 for best, bound in reports)
+    result = measure_sml(matrix, np.arange(12) % 4, "milp",
+                         progress=lambda done, total, text: reports.append((done, total, text)))
+    assert result.exact and reports
+    assert [done for done, _, _ in reports] == list(range(1, len(reports) + 1))  # one call per improvement
+    assert all(total is None for _, total, _ in reports)  # the number of improvements is not known ahead
+    values = [re.fullmatch(r"SML MILP: best (\S+), bound (\S+) nats", text).groups() for _, _, text in reports]
+    best, bound = (np.array(column, dtype=float) for column in zip(*values))
+    assert best[-1] == pytest.approx(result.value, abs=METHOD_ATOL + PRINTED_ATOL)
+    assert (best <= bound + PRINTED_ATOL).all()
 
 
 @st.composite
@@ -234,6 +243,16 @@ def test_constraint_generation_matches_enumeration():
         label = StatisticMaximalLeakage(secret).label
         assert generated.measured[label] <= budget + 1e-6
         assert measure_sml(generated.mechanism, secret).value <= budget + 1e-6
+
+
+def test_constraint_generation_reports_every_round():
+    secret = Secret([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
+    reports = []
+    generated = design_under_sml(secret, 0.2, WorstCaseInputDistortion(10), strategy="generate",
+                                 progress=lambda done, total, text: reports.append((done, total, text)))
+    assert generated.success
+    assert [done for done, _, _ in reports] == list(range(1, generated.iterations + 1))
+    assert all(total is None and text.startswith("SML constraint generation round") for _, total, text in reports)
 
 
 def test_design_bad_input():

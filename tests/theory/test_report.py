@@ -57,12 +57,25 @@ def test_unknown_paper():
 
 
 def test_theory_check_put_cli(capsys):
-    """`mechdesign theory-check put` prints every row and exits 0 when every closed form agrees."""
+    """`mechdesign theory-check put` prints every row and exits 0 when every closed form agrees; with
+    standard error captured (not a terminal) it draws no progress bar."""
     assert main(["theory-check", "put"]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    out = captured.out
     assert "PUT Prop. 8(1) DP" in out and "PUT Thm 7(4) maximal leakage" in out and "PUT Prop. 12" in out
     summary = out.strip().splitlines()[-1]
     assert "mismatch" not in summary and "bound fails" not in summary and "solver failed" not in summary
+
+
+def test_check_put_reports_each_group_of_statements():
+    reports = []
+    rows = run_check("put", progress=lambda done, total, text: reports.append((done, total, text)))
+    stages = len(reports) - 1  # one report before each group of statements, one at the end
+    assert rows and [done for done, _, _ in reports] == list(range(stages + 1))
+    assert {total for _, total, _ in reports} == {stages}
+    assert all(text.startswith("theory-check put: ") for _, _, text in reports)
+    assert reports[-1][2] == "theory-check put: done"
 
 
 def test_format_table_counts():

@@ -425,3 +425,15 @@ def test_maximal_information_optimum(priors, epsilon):
     values = mutual_information_utility(reference).columns(vertices)
     weights, _, _ = solve_column_lp(vertices, values, None)
     assert result.objective == pytest.approx(float(values @ weights), abs=OPTIMUM_ATOL)
+
+
+def test_source_set_enumeration_reports_progress_up_to_the_number_of_active_sets():
+    # 4 inputs, 3 priors: Σ_f C(4, f) C(3, f) = 1 + 12 + 18 + 4 = 35 choices of (free, binding) sets.
+    priors = [[0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25]]
+    reports = []
+    result = maximize_mutual_information(PointwiseMaximalLeakage(SourceSet(priors)), 0.9, priors[0],
+                                         progress=lambda done, total, text: reports.append((done, total, text)))
+    assert result.success
+    done = [d for d, _, _ in reports]
+    assert done == sorted(done) and done[-1] == 35
+    assert {total for _, total, _ in reports} == {35}

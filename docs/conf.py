@@ -1,0 +1,57 @@
+"""Sphinx configuration of the mechdesign documentation (build: ``sphinx-build -W docs docs/_build``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import mechdesign
+
+DOCS = Path(__file__).resolve().parent
+NOTEBOOKS = DOCS.parent / "notebooks"
+#: The tutorials are the repository's notebooks, copied here at build time (never edited here).
+TUTORIALS = DOCS / "tutorials" / "notebooks"
+
+project = "mechdesign"
+author = "mechdesign developers"
+copyright = "mechdesign developers"
+release = mechdesign.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",  # numpydoc-style docstrings (the convention of numpy, scipy and cvxpy)
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "myst_nb",  # Markdown pages and the notebooks
+]
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+
+autosummary_generate = True
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"show-inheritance": True}
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_rtype = False
+
+myst_enable_extensions = ["dollarmath", "colon_fence"]
+myst_heading_anchors = 3
+#: The notebooks regenerate the papers' figures (minutes of solving): shown as written, not executed.
+nb_execution_mode = "off"
+
+html_theme = "alabaster"
+html_title = f"mechdesign {release}"
+
+
+
+def _copy_notebooks() -> None:
+    TUTORIALS.mkdir(parents=True, exist_ok=True)
+    for notebook in sorted(NOTEBOOKS.glob("*.ipynb")):
+        shutil.copyfile(notebook, TUTORIALS / notebook.name)
+
+
+_copy_notebooks()
