@@ -169,6 +169,7 @@ NOT_CALLED: dict[str, str] = {
     "ThetaStar": "a record built by theta_star, not from user input",
     "Objective": "an abstract base class (no constructor arguments)",
     "PrivacyNotion": "an abstract base class (no constructor arguments)",
+    "__version__": "a string, not a callable",
 }
 
 
