@@ -47,6 +47,16 @@ html_theme = "alabaster"
 html_title = f"mechdesign {release}"
 
 
+def _skip_foreign_members(app, what, name, obj, skip, options):  # noqa: ANN001 - Sphinx's hook signature
+    """Skip members a class inherits from another package (scikit-learn's ``set_*_request`` methods of
+    :class:`~mechdesign.privatizer.Privatizer`): their docstrings refer to that package's glossary."""
+    module = getattr(obj, "__module__", "") or ""
+    return True if module.split(".")[0] not in ("mechdesign", "") and what == "class" else skip
+
+
+def setup(app):  # noqa: ANN001 - Sphinx's extension entry point
+    app.connect("autodoc-skip-member", _skip_foreign_members)
+
 
 def _copy_notebooks() -> None:
     TUTORIALS.mkdir(parents=True, exist_ok=True)

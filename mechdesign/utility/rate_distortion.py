@@ -276,6 +276,7 @@ def distortion_rate_lower_bound(prior: PriorLike, cost: Any, rate: float, output
     Returns
     -------
     (bound, slope)
+        At ``R = 0`` the bound is exact, ``min_y Σ_x P(x) d(x, y)``, with slope 0.
 
     Examples
     --------
@@ -287,6 +288,8 @@ def distortion_rate_lower_bound(prior: PriorLike, cost: Any, rate: float, output
     p = as_prior(prior).probabilities
     matrix = _cost_for(p.size, cost)
     budget = as_budget(rate, "rate")
+    if budget == 0:  # I(X; Y) = 0: Y independent of X, so E[d] = Σ_y P_Y(y) (P·d)(y) >= min_y (P·d)(y)
+        return float((p @ matrix).min()), 0.0
     q = np.asarray(output, dtype=float)
     floor = matrix.min(axis=1)
     least = float(p @ floor)
