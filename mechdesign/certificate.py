@@ -31,6 +31,9 @@ from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, sta
 #: −6e-8, which the bound then pays for).
 CERTIFICATE_HIGHS_OPTIONS = {"output_flag": False, "primal_feasibility_tolerance": 1e-10,
                              "dual_feasibility_tolerance": 1e-10}
+#: Option sets tried in turn when HiGHS does not reach optimality: its default choice, the interior
+#: point method (with crossover), primal simplex without presolve.
+CERTIFICATE_FALLBACKS = ({}, {"solver": "ipm"}, {"solver": "simplex", "simplex_strategy": 4, "presolve": "off"})
 
 
 def lp_lower_bound(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
@@ -72,16 +75,19 @@ def solve_highs(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, r
     lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
     lp.a_matrix_.index_ = columns.indices.astype(np.int32)
     lp.a_matrix_.value_ = columns.data
-    highs = highspy.Highs()
-    for option, value in CERTIFICATE_HIGHS_OPTIONS.items():
-        highs.setOptionValue(option, value)
-    highs.passModel(lp)
-    highs.run()
-    status = highs.getModelStatus()
-    if status != highspy.HighsModelStatus.kOptimal:
-        return highs.modelStatusToString(status), None, None
-    solution = highs.getSolution()
-    return "optimal", np.asarray(solution.col_value), np.asarray(solution.row_dual)
+    statuses = []
+    for fallback in CERTIFICATE_FALLBACKS:  # HiGHS's default first; an ill-conditioned LP can end "Unknown"
+        highs = highspy.Highs()
+        for option, value in {**CERTIFICATE_HIGHS_OPTIONS, **fallback}.items():
+            highs.setOptionValue(option, value)
+        highs.passModel(lp)
+        highs.run()
+        status = highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kOptimal:
+            solution = highs.getSolution()
+            return "optimal", np.asarray(solution.col_value), np.asarray(solution.row_dual)
+        statuses.append(highs.modelStatusToString(status))
+    return "; ".join(statuses), None, None
 
 
 def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation,

@@ -21,10 +21,17 @@ import scipy.sparse as sp
 
 from .._validate import as_order
 from .._numeric import exp_budget
-from ..relaxation import LinearRelaxation, linear_rows, stack
+from ..relaxation import LinearRelaxation
 from .base import PrivacyNotion
 from .epigraph import Epigraph
 from .neighbours import OnNeighbours
+
+
+#: Tangent planes of ``a^α b^{1−α}`` at fixed ratios ``a/b`` (besides the linearization points' own):
+#: this many, geometrically spaced from 1e-6 up to where a coefficient ``(α − 1) r^α`` reaches
+#: :data:`LARGEST_TANGENT_COEFFICIENT` (larger ones make the certificate LP ill-conditioned).
+TANGENT_RATIO_COUNT = 13
+LARGEST_TANGENT_COEFFICIENT = 1e8
 
 
 def renyi_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) -> np.ndarray:
@@ -106,23 +113,34 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return self.epigraph(Q).at_most(scaled)
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """Tangent planes: ``φ(a, b) = a^α b^{1−α}`` is convex and 1-homogeneous, so
-        ``φ(a, b) >= α r^{α−1} a + (1−α) r^α b`` with ``r = ã/b̃`` for all ``a, b >= 0`` (equality at ``(ã, b̃)``).
-        One row ``Σ_y (…) <= e^{(α−1)ε}`` per ordered neighbour pair and point."""
-        return stack([self._tangent_rows(p, budget) for p in points], points[0].size)
-
-    def _tangent_rows(self, matrix: np.ndarray, budget: float) -> LinearRelaxation:
-        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
-        ratio = matrix[first] / matrix[second]
-        n_pairs, m = ratio.shape
-        rows = np.repeat(np.arange(n_pairs), m)
-        outputs = np.tile(np.arange(m), n_pairs)
-        coefficients = sp.csr_matrix(
-            (np.concatenate([(self.alpha * ratio ** (self.alpha - 1.0)).ravel(), ((1.0 - self.alpha) * ratio**self.alpha).ravel()]),
-             (np.concatenate([rows, rows]),
-              np.concatenate([np.repeat(first, m) * m + outputs, np.repeat(second, m) * m + outputs]))),
-            shape=(n_pairs, matrix.size))
-        return linear_rows(coefficients, np.full(n_pairs, self.scaled_budget(budget)))
+        """Tangent planes, entry by entry: ``φ(a, b) = a^α b^{1−α}`` is convex and 1-homogeneous, so
+        ``φ(a, b) >= α r^{α−1} a + (1−α) r^α b`` for every ratio ``r > 0`` and all ``a, b >= 0`` (equality
+        where ``a/b = r``). Each ordered neighbour pair ``k`` and output ``y`` gets an auxiliary
+        ``n[k, y] ∈ [0, e^{(α−1)ε}]`` above the tangents at a grid of ratios (:data:`TANGENT_RATIO_COUNT`) and at every point's
+        own ratio ``Q̃[x, y] / Q̃[x', y]``, and ``Σ_y n[k, y] <= e^{(α−1)ε}``."""
+        first, second = self.neighbours.ordered_pairs(points[0].shape[0])
+        n_pairs, m = len(first), points[0].shape[1]
+        largest = (LARGEST_TANGENT_COEFFICIENT / (self.alpha - 1.0)) ** (1.0 / self.alpha)
+        grid = np.geomspace(1e-6, largest, TANGENT_RATIO_COUNT)
+        # Any ratio gives a valid tangent: the points' own are clipped into the grid's well-conditioned range.
+        ratios = [np.full((n_pairs, m), r) for r in grid] + [np.clip(p[first] / p[second], grid[0], largest)
+                                                              for p in points]
+        numerators = np.repeat(first, m) * m + np.tile(np.arange(m), n_pairs)
+        denominators = np.repeat(second, m) * m + np.tile(np.arange(m), n_pairs)
+        entries, entry = n_pairs * m, np.arange(n_pairs * m)
+        blocks_q, blocks_aux = [], []
+        for ratio in ratios:
+            blocks_q.append(sp.csr_matrix(
+                (np.concatenate([(self.alpha * ratio ** (self.alpha - 1.0)).ravel(), ((1.0 - self.alpha) * ratio**self.alpha).ravel()]),
+                 (np.concatenate([entry, entry]), np.concatenate([numerators, denominators]))),
+                shape=(entries, points[0].size)))
+            blocks_aux.append(-sp.identity(entries, format="csr"))
+        scale = self.scaled_budget(budget)
+        blocks_q.append(sp.csr_matrix((n_pairs, points[0].size)))
+        blocks_aux.append(sp.csr_matrix(sp.kron(sp.identity(n_pairs), np.ones((1, m)))))
+        return LinearRelaxation(sp.csr_matrix(sp.vstack(blocks_q)), sp.csr_matrix(sp.vstack(blocks_aux)),
+                                np.concatenate([np.zeros(entries * len(ratios)), np.full(n_pairs, scale)]),
+                                np.zeros(entries), np.full(entries, scale))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
