@@ -6,7 +6,7 @@ Examples
 ``mechdesign measure mechanism.csv --prior 0.5,0.5 --delta 0.1 --json``
 ``mechdesign demo --out mechdesign-demo``
 ``mechdesign curve --notion maximal-leakage --n 4 --mode privacy --grid 0.05,0.75,8 --out ml``
-``mechdesign theory-check put``
+``mechdesign theory-check all --format json``
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from .privacy import (
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .solve import design
-from .theory.report import CHECKS
+from .checks import CHECKS, run_check
+from .checks.formats import FORMATS, format_rows
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
@@ -295,10 +296,13 @@ def _add_sml_commands(commands: Any) -> None:
 
 
 def _cmd_theory_check(args: argparse.Namespace) -> int:
-    from .theory.report import format_table, run_check
+    rows = run_check(args.paper, full=args.full)
+    print(format_rows(rows, args.format))
+    if args.plots:
+        from .checks.plots import write_plots
 
-    rows = run_check(args.paper)
-    print(format_table(rows))
+        for path in write_plots(rows, args.plots):
+            print(f"wrote {path}", file=sys.stderr)
     return 0 if all(row.ok for row in rows) else 1
 
 
@@ -351,8 +355,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.set_defaults(run=_cmd_demo)
     _add_sml_commands(commands)
 
-    p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
-    p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")
+    p_theory = commands.add_parser("theory-check", help="compare the papers' closed forms with the optimizer")
+    p_theory.add_argument("paper", choices=[*sorted(CHECKS), "all"],
+                          help="put: Zhong & Bu, Privacy-Utility Trade-Off; pml: Grosse et al., Privacy Mechanism Design "
+                               "based on Empirical Distributions; sml: Wang, Lin & Fanti, Statistic Maximal Leakage; "
+                               "summary: Wang et al., Guarding Multiple Secrets; all: every paper")
+    p_theory.add_argument("--format", choices=FORMATS, default="text", help="text table, Markdown table or JSON")
+    p_theory.add_argument("--full", action="store_true", help="the full grid (slow) instead of the fast one")
+    p_theory.add_argument("--plots", metavar="DIR", help="write one closed form vs optimizer plot per family into DIR")
     p_theory.set_defaults(run=_cmd_theory_check)
     return parser
 

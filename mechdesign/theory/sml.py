@@ -5,6 +5,25 @@ Histograms have precision ``τ`` over ``d`` categories (``d = d̂₀*`` when the
 interval length and ``ε`` the RR parameter. Binomial coefficients are handled in log space
 (:func:`~mechdesign.tabular.log_histogram_count`), so ``τ`` and ``d`` in the tens of thousands work.
 
+Statement → function:
+
+=======================================  =================================================================
+Thm. 2 (adaptive composition)            :func:`thm2_composition_bound`
+Lemma 2 (SML of a composition)           :func:`lemma2_composed_mechanism` (then Prop. 1 / ``measure_sml``)
+Thm. 3 (post-processing)                 :func:`thm3_post_processing_bound`
+Thm. 4 (RR)                              :func:`rr_sml`, :func:`rr_distortion`, :func:`rr_epsilon_for_sml`
+Thm. 4 (QM)                              :func:`qm_sml`, :func:`qm_distortion` (corrected),
+                                         :func:`qm_distortion_as_printed`, :func:`rr_qm_distortion_ratio_limit`
+Prop. 3 (robustness)                     :func:`qm_robustness_gap_bound`, :func:`rr_robustness_condition`
+Prop. 4 (upper bounds)                   :func:`rr_sml_upper_bound`, :func:`qm_sml_upper_bound` (App. I)
+Prop. 5 (lower bounds)                   :func:`rr_sml_lower_bound`, :func:`qm_sml_lower_bound`
+Prop. 6 (gaps)                           :func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`,
+                                         :func:`prop6_gap_limit_bound`
+App. H-D (distortion bounds)             :func:`rr_distortion_bounds`, :func:`qm_distortion_bounds`
+Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
+Prop. 8 (continuous parameter spaces)    not implemented: the library's parameter spaces are finite
+=======================================  =================================================================
+
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
 ``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
 (:func:`qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
@@ -17,6 +36,8 @@ proof uses base 2.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -336,3 +357,83 @@ def prop6_gap_limit_bound(s: int, d_star: int, d0: int, interval: int | None = N
         return 0.0 if missing >= values else 1.0
     size = as_positive_int(interval, "interval")
     return 0.0 if missing >= size or values % size == 0 else 1.0
+
+
+# ------------------------------------------------------------------------------- composition, Prop. 7
+def lemma2_composed_mechanism(first: Any, second: Any) -> np.ndarray:
+    """The composed mechanism of Lemma 2 for two (possibly adaptive) steps: ``Q[θ, (a, b)] = Q₁[θ, a] Q₂^{(a)}[θ, b]``.
+
+    Parameters
+    ----------
+    first
+        ``Q₁[θ, a]`` (inputs × first outputs).
+    second
+        ``Q₂[θ, b]`` for a non-adaptive second step, or one matrix per first output ``a``
+        (shape ``(n_first_outputs, inputs, second_outputs)``) for an adaptive one.
+
+    Returns
+    -------
+    numpy.ndarray
+        Inputs × (first outputs · second outputs), the pair ``(a, b)`` at column ``a · |B| + b``; its
+        SML (Prop. 1 on this matrix) is Lemma 2's value.
+
+    Examples
+    --------
+    >>> lemma2_composed_mechanism([[1.0, 0.0], [0.5, 0.5]], [[0.9, 0.1], [0.2, 0.8]]).shape
+    (2, 4)
+    """
+    Q1 = np.asarray(first, dtype=float)
+    Q2 = np.asarray(second, dtype=float)
+    if Q2.ndim == 2:
+        Q2 = np.broadcast_to(Q2, (Q1.shape[1], *Q2.shape))
+    if Q1.ndim != 2 or Q2.ndim != 3 or Q2.shape[0] != Q1.shape[1] or Q2.shape[1] != Q1.shape[0]:
+        raise MechDesignError(f"first must be inputs × A and second inputs × B (or A × inputs × B), "
+                              f"got shapes {Q1.shape} and {np.shape(second)}")
+    return np.einsum("ta,atb->tab", Q1, Q2).reshape(Q1.shape[0], -1)
+
+
+def thm2_composition_bound(leakages: Sequence[float]) -> float:
+    """Thm. 2: the SML of an adaptive composition is at most ``Σ_i Π_{M_i}`` (nats).
+
+    Examples
+    --------
+    >>> thm2_composition_bound([0.5, 0.25])
+    0.75
+    """
+    return float(sum(as_budget(value, "leakage") for value in leakages))
+
+
+def thm3_post_processing_bound(leakage: float) -> float:
+    """Thm. 3: post-processing ``M̃ ∘ M`` has SML at most ``Π_M`` (the bound is ``Π_M`` itself).
+
+    Examples
+    --------
+    >>> thm3_post_processing_bound(0.4)
+    0.4
+    """
+    return as_budget(leakage, "leakage")
+
+
+def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """The least μ for which the mechanism is μ-L_DP (App. K): ``max log Q(θ'|θ₁)/Q(θ'|θ₂)`` over
+    outputs θ' and inputs with ``g(θ₁) ≠ g(θ₂)`` (eq. (10); ``inf`` if a ratio is unbounded).
+
+    Prop. 7: the SML (and Π^inf) of a μ-L_DP mechanism is at most μ.
+
+    Examples
+    --------
+    >>> round(prop7_ldp_level([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)
+    1.098612
+    """
+    Q = np.asarray(mechanism, dtype=float)
+    values = np.asarray(secret_values)
+    if Q.ndim != 2 or values.shape != (Q.shape[0],):
+        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    level = 0.0
+    for a, b in zip(*np.nonzero(values[:, None] != values[None, :])):
+        positive = Q[a] > 0
+        if (Q[b][positive] == 0).any():
+            return math.inf
+        if positive.any():
+            level = max(level, float(np.max(np.log(Q[a][positive] / Q[b][positive]))))
+    return level

@@ -31,13 +31,9 @@ from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
 from mechdesign.mechanisms.global_framework import global_q_d, product_mechanism, product_prior
 from mechdesign.source_classes import theta_star
-from mechdesign.theory.report import (
-    CLOSED_FORM_ATOL,
-    DistortionOracle,
-    binary_product_search,
-    numeric_privacy_distortion,
-    product_space,
-)
+from mechdesign.checks.optimum import DistortionOracle, numeric_privacy_distortion
+from mechdesign.checks.put import binary_product_search, product_space
+from mechdesign.checks.rows import CLOSED_FORM_ATOL
 
 #: How far below a claimed ε* the budget is lowered to check that it no longer reaches D.
 BUDGET_STEP = 1e-4

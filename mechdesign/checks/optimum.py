@@ -1,0 +1,119 @@
+"""Numerical optima the closed forms are compared with: ``ε*(D)`` and ``D*(ε)`` (PUT Definition 4).
+
+``ε*(D)`` comes from :func:`~mechdesign.curves.privacy_distortion_curve` (direct minimization of the
+leakage, or bisection on the budget); ``D*(ε)`` from :class:`DistortionOracle`, which compiles one
+design problem and re-solves it, with the other solver when a solve is not certified optimal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from .. import DesignProblem
+from ..curves import privacy_distortion_curve
+from ..exceptions import MechDesignError
+from ..privacy.base import PrivacyNotion
+from ..result import Result
+from ..utility.base import Objective
+from .rows import CheckRow, ClosedForm, compare
+
+#: Bracket width of ε*(D) when it is found by bisection (nats).
+BISECTION_WIDTH = 1e-9
+#: Budget standing in for ε = 0 when no solver handles the degenerate ε = 0 problem (nats).
+ZERO_BUDGET = 1e-9
+#: The solvers tried in turn by :class:`DistortionOracle`.
+SOLVERS = ("highs", "clarabel")
+
+
+class DistortionOracle:
+    """``D*(ε)`` for one privacy notion and one distortion objective.
+
+    Parameters
+    ----------
+    notion
+        The privacy notion whose budget ε is varied.
+    objective
+        The distortion to minimize, e.g. :class:`~mechdesign.utility.ExpectedDistortion`.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> oracle = DistortionOracle(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)))
+    >>> round(oracle.distortion(0.0), 6)
+    0.5
+    """
+
+    def __init__(self, notion: PrivacyNotion, objective: Objective) -> None:
+        self.notion, self.objective = notion, objective
+        self._problems: dict[str, DesignProblem] = {}
+        self._cache: dict[float, float] = {}
+
+    def distortion(self, epsilon: float) -> float:
+        """``D*(ε)``: the least distortion within budget ε (NaN if every solve failed).
+
+        A solve that is not ``"optimal"`` is repeated with the other solver (HiGHS ↔ Clarabel: HiGHS
+        may stop on round-off of tiny entries of a ratio-type constraint, Clarabel may return a
+        certified-feasible but suboptimal point of a Rényi constraint). An optimal result wins;
+        otherwise the smallest certified distortion. At ε = 0 the cone constraints are degenerate; if
+        every solver fails there, ``ZERO_BUDGET`` is used.
+        """
+        if epsilon not in self._cache:
+            value = self._solve(epsilon)
+            if math.isnan(value) and epsilon == 0.0:
+                value = self._solve(ZERO_BUDGET)
+            self._cache[epsilon] = value
+        return self._cache[epsilon]
+
+    def _solve(self, epsilon: float) -> float:
+        results = []
+        for solver in SOLVERS:
+            result = self._attempt(solver, epsilon)
+            results.append(result)
+            if result is not None and result.success and result.status == "optimal":
+                return float(result.objective)
+        certified = [r.objective for r in results if r is not None and r.success]
+        return float(min(certified)) if certified else math.nan
+
+    def _attempt(self, solver: str, epsilon: float) -> Result | None:
+        """One solve, or None when cvxpy cannot unpack the solver's answer (a plain ``ValueError``,
+        "Cannot unpack invalid solution", when HiGHS ends with status UNKNOWN) or the solver is
+        unusable for this notion; input errors (:class:`MechDesignError`) still propagate."""
+        try:
+            if solver not in self._problems:
+                self._problems[solver] = DesignProblem(self.notion, self.objective, solver=solver)
+            return self._problems[solver].solve(epsilon)
+        except MechDesignError:
+            raise
+        except ValueError:
+            return None
+
+
+def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[float]:
+    """The optimizer's ``ε*(D)`` at each ``D`` (NaN where it fails).
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> [round(v, 6) for v in numeric_privacy_distortion(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.5])]
+    [0.0]
+    """
+    curve = privacy_distortion_curve(notion, objective, distortions, tolerance=BISECTION_WIDTH)
+    return [float(v) for v in curve.y]
+
+
+def epsilon_rows(formula: str, setting: dict[str, float | int | str], notion: PrivacyNotion, objective: Objective,
+                 closed: Callable[[float], ClosedForm], distortions: Sequence[float]) -> list[CheckRow]:
+    """Rows comparing ``closed(D)`` (a privacy-distortion value or bound) with the optimizer's ε*(D).
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> from mechdesign.theory import put
+    >>> rows = epsilon_rows("PUT Prop. 8(1) DP", {"m": 2}, DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)),
+    ...                     lambda D: put.prop8_epsilon_dp(2, D), [0.2])
+    >>> rows[0].verdict
+    'match'
+    """
+    numeric = numeric_privacy_distortion(notion, objective, distortions)
+    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value) for D, value in zip(distortions, numeric)]

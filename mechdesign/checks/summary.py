@@ -1,0 +1,152 @@
+"""Multi-secret closed forms (Wang et al., "Guarding Multiple Secrets: Enhanced Summary Statistic
+Privacy for Data Sharing") against the exact optimum and exact measurements on finite parameter spaces.
+
+* Thms. 4.1, 5.1, 5.3, 5.4 and Props. C.1, C.3 (corrected: γ_max, no ceiling; docs/errata.md): lower
+  bounds on the least worst-case distortion, whose exact value comes from
+  :func:`~mechdesign.privacy.summary.worst_case_tradeoff` (one LP per distortion threshold);
+* Props. 5.2 and 5.5: ``Δ_inter ≤ Δ_lp ≤ Δ_union`` between those optima;
+* Props. C.2, C.4, C.6: privacy and distortion of the quantization mechanisms (Algs. 1–3) measured on
+  grids of spacing h (the grid privacy lies within ``Σ_i h/s_i`` above the continuous closed form).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
+from ..parameter_spaces import ParameterSpace
+from ..privacy import IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
+from ..privacy.summary import worst_case_tradeoff
+from ..theory import summary
+from .rows import CheckRow, compare, lower_bound
+
+#: Closed-form distances and probabilities on a grid agree to round-off.
+EXACT_ATOL = 1e-9
+#: Privacy budgets T at which the lower bounds are compared with the optimum.
+FAST_BUDGETS = (0.15, 0.35, 0.55, 0.75, 0.95)
+FULL_BUDGETS = tuple(np.round(np.linspace(0.05, 0.95, 19), 2))
+
+
+def least_distortion(curve: tuple[np.ndarray, np.ndarray], T: float) -> float:
+    """The least worst-case distortion whose optimal privacy is at most ``T`` (inf if none).
+
+    Examples
+    --------
+    >>> least_distortion((np.array([0.0, 1.0]), np.array([1.0, 0.2])), 0.5)
+    1.0
+    """
+    thresholds, values = curve
+    feasible = thresholds[values <= T + EXACT_ATOL]
+    return float(feasible.min()) if feasible.size else math.inf
+
+
+def reachable(curve: tuple[np.ndarray, np.ndarray], budgets: Sequence[float]) -> list[float]:
+    """The budgets at least the least privacy any mechanism reaches on the space (below it Δ* = ∞ and
+    there is nothing to compare).
+
+    Examples
+    --------
+    >>> reachable((np.array([0.0, 1.0]), np.array([1.0, 0.2])), [0.1, 0.5])
+    [0.5]
+    """
+    return [float(T) for T in budgets if T >= float(curve[1].min()) - EXACT_ATOL]
+
+
+def _lower_bounds(space: ParameterSpace, name: str, budgets: Sequence[float]) -> list[CheckRow]:
+    """Corrected Thm. 4.1 / Prop. C.1 (union), Thm. 5.1, Thm. 5.3 (β = 1, 2), Thm. 5.4 (p = 1, 2, ∞),
+    at the budgets the union optimum reaches (intersection and ℓp privacy are never larger)."""
+    eps, d = space.tolerances, len(space.tolerances)
+    g_max, g_ari = summary.gamma_max(space), summary.gamma_arithmetic(space)
+    union, inter = worst_case_tradeoff(UnionPrivacy(space)), worst_case_tradeoff(IntersectionPrivacy(space))
+    norms = {p: worst_case_tradeoff(LpNormPrivacy(space, p, summary.prop_5_5_tolerance(eps, p))) for p in (1, 2, math.inf)}
+    rows = []
+    for T in reachable(union, budgets):
+        setting = {"space": name, "T": T}
+        u, i = least_distortion(union, T), least_distortion(inter, T)
+        rows.append(compare("Multi-secret Thm. 4.1 union (corrected: γ_max)", setting, "distortion",
+                            lower_bound(summary.thm_4_1(T, eps, g_max)), u))
+        if d >= 2:
+            rows.append(compare("Multi-secret Thm. 5.3 groups β=d (corrected: γ_max)", setting, "distortion",
+                                lower_bound(summary.thm_5_3(T, eps, g_max, d)), u))
+        rows.append(compare("Multi-secret Thm. 5.1 intersection", setting, "distortion", lower_bound(summary.thm_5_1(T, eps, g_ari)), i))
+        rows.append(compare("Multi-secret Thm. 5.3 groups β=1", setting, "distortion", lower_bound(summary.thm_5_3(T, eps, g_ari, 1)), i))
+        rows.append(compare("Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union", setting, "distortion", (-math.inf, u), i))
+        for p, curve in norms.items():
+            value = least_distortion(curve, T)
+            tolerance = summary.prop_5_5_tolerance(eps, p)
+            rows.append(compare(f"Multi-secret Thm. 5.4 ℓ{p:g} norm", setting, "distortion",
+                                lower_bound(summary.thm_5_4(T, tolerance, p, d, g_ari)), value))
+            rows.append(compare(f"Multi-secret Prop. 5.5 Δ_inter ≤ Δ_ℓ{p:g} ≤ Δ_union", setting, "distortion", (i, u), value))
+    return rows
+
+
+def _gaussian_lower_bounds(budgets: Sequence[float]) -> list[CheckRow]:
+    """Props. C.1 (1-D Gaussian, μ and σ) and C.3 (diagonal Gaussian, three secrets), corrected."""
+    one = ParameterSpace.gaussian_1d(np.arange(5) * 0.25, 1 + np.arange(5) * 0.25, [0.1, 0.1])
+    three = ParameterSpace.diagonal_gaussian([[0.0, 0.3, 0.6], [0.0, 0.3]], [[1.0, 1.3, 1.6], [1.0]],
+                                             ["mu1", "mu2", "sigma1"], [0.1, 0.1, 0.1])
+    rows = []
+    for name, space, bound in (("1-D Gaussian 5×5", one, summary.prop_c1), ("diagonal Gaussian 3×2×3", three, summary.prop_c3)):
+        curve = worst_case_tradeoff(UnionPrivacy(space))
+        formula = "Multi-secret Prop. C.1 (corrected)" if space is one else "Multi-secret Prop. C.3 (corrected)"
+        rows += [compare(formula, {"space": name, "T": T}, "distortion", lower_bound(bound(T, space.tolerances)),
+                         least_distortion(curve, T)) for T in reachable(curve, budgets)]
+    return rows
+
+
+def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
+    """Props. C.2 (Alg. 1), C.4 (Alg. 2, three secrets) and C.6 (Alg. 3, distortion) on grids."""
+    rows = []
+    steps, eps = np.array([1.0, 2.0]), np.array([0.3, 0.45])
+    privacy, distortion = summary.prop_c2(eps, steps)
+    for h in spacings:
+        levels = [lower + np.arange(round(c * s / h)) * h for lower, c, s in zip((0.0, 1.0), (3, 2), steps)]
+        space = ParameterSpace.gaussian_1d(levels[0], levels[1], eps)
+        release = lambda rows_, s=steps: algorithm1(rows_, [0.0, 1.0], s)  # noqa: E731
+        space = space.with_outputs(release(space.points), keep=False)
+        Q = space.deterministic_mechanism(release)
+        setting = {"h": h}
+        rows.append(compare("Multi-secret Prop. C.2 privacy (grid within Σh/s)", setting, "privacy",
+                            (privacy, privacy + float((h / steps).sum())), UnionPrivacy(space).measure(Q), EXACT_ATOL))
+        rows.append(compare("Multi-secret Prop. C.2 distortion", setting, "distortion", distortion,
+                            space.support_distortion().value(Q), EXACT_ATOL))
+    h, steps3, eps3 = 0.25, np.array([1.0, 0.5, 0.75]), np.array([0.2, 0.1, 0.3])
+    space = ParameterSpace.diagonal_gaussian([np.arange(8) * h, np.arange(6) * h], [1 + np.arange(4) * h, [2.0]],
+                                             ["mu1", "sigma1", "mu2"], eps3)
+    release = lambda rows_: algorithm2(rows_, [0, 2, 1], [0.0, 1.0, 0.0], steps3)  # noqa: E731
+    space = space.with_outputs(release(space.points), keep=False)
+    Q = space.deterministic_mechanism(release)
+    privacy, distortion = summary.prop_c4(eps3, steps3)
+    rows.append(compare("Multi-secret Prop. C.4 privacy (grid within Σh/s)", {"h": h}, "privacy",
+                        (privacy, privacy + float((h / steps3).sum())), UnionPrivacy(space).measure(Q), EXACT_ATOL))
+    rows.append(compare("Multi-secret Prop. C.4 distortion", {"h": h}, "distortion", distortion,
+                        space.support_distortion().value(Q), EXACT_ATOL))
+    levels = [np.arange(3) * 0.5, [0.0], (1 + np.arange(4) * 0.5) ** 2, (1 + np.arange(4) * 0.5) ** 2, [0.3, 1.1]]
+    secrets, steps6 = ["mu1", "sigma1", "sigma2"], [1.5, 1.0, 2.0, 2.0]
+    space = ParameterSpace.gaussian_2d(levels, secrets, [0.1, 0.1, 0.1])
+    release = lambda rows_: algorithm3(rows_, secrets, [0.0, 0.0, 1.0, 1.0], steps6)  # noqa: E731
+    space = space.with_outputs(release(space.points), keep=False)
+    Q = space.deterministic_mechanism(release)
+    rows.append(compare("Multi-secret Prop. C.6 distortion", {"secrets": "mu1,sigma1,sigma2"}, "distortion",
+                        summary.prop_c6_distortion(secrets, steps6), space.support_distortion().value(Q), EXACT_ATOL))
+    return rows
+
+
+def check_summary(full: bool = False) -> list[CheckRow]:
+    """Multi-secret closed forms against the exact optimum (fast grid, or ``full``).
+
+    Examples
+    --------
+    >>> rows = check_summary()
+    >>> all(row.ok for row in rows)
+    True
+    """
+    budgets = FULL_BUDGETS if full else FAST_BUDGETS
+    one = ParameterSpace.gaussian_1d(np.arange(5) * 0.25, 1 + np.arange(5) * 0.25, [0.1, 0.1])
+    rows = _lower_bounds(one, "1-D Gaussian 5×5", budgets)
+    rows += _gaussian_lower_bounds(budgets)
+    rows += _quantization((0.25, 0.125) if full else (0.25,))
+    return rows
