@@ -36,6 +36,7 @@ from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualI
 from .solve import design
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
+from .checks.plots import plots_directory, write_plots
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
 
@@ -296,12 +297,11 @@ def _add_sml_commands(commands: Any) -> None:
 
 
 def _cmd_theory_check(args: argparse.Namespace) -> int:
+    folder = plots_directory(args.plots) if args.plots else None  # a bad directory fails before the solves
     rows = run_check(args.paper, full=args.full)
     print(format_rows(rows, args.format))
-    if args.plots:
-        from .checks.plots import write_plots
-
-        for path in write_plots(rows, args.plots):
+    if folder is not None:
+        for path in write_plots(rows, folder):
             print(f"wrote {path}", file=sys.stderr)
     return 0 if all(row.ok for row in rows) else 1
 

@@ -102,18 +102,20 @@ def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, dist
     return [float(v) for v in curve.y]
 
 
-def epsilon_rows(formula: str, setting: dict[str, float | int | str], notion: PrivacyNotion, objective: Objective,
-                 closed: Callable[[float], ClosedForm], distortions: Sequence[float]) -> list[CheckRow]:
-    """Rows comparing ``closed(D)`` (a privacy-distortion value or bound) with the optimizer's ε*(D).
+def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]], setting: dict[str, float | int | str],
+                 notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[CheckRow]:
+    """Rows comparing each statement's ``closed(D)`` (a privacy-distortion value or bound) with the
+    optimizer's ε*(D), solved once per ``D`` for all the statements.
 
     Examples
     --------
     >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
     >>> from mechdesign.theory import put
-    >>> rows = epsilon_rows("PUT Prop. 8(1) DP", {"m": 2}, DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)),
-    ...                     lambda D: put.prop8_epsilon_dp(2, D), [0.2])
+    >>> rows = epsilon_rows([("PUT Prop. 8(1) DP", lambda D: put.prop8_epsilon_dp(2, D))], {"m": 2},
+    ...                     DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.2])
     >>> rows[0].verdict
     'match'
     """
     numeric = numeric_privacy_distortion(notion, objective, distortions)
-    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value) for D, value in zip(distortions, numeric)]
+    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value)
+            for formula, closed in statements for D, value in zip(distortions, numeric)]

@@ -74,6 +74,25 @@ def _draw(ax: object, rows: list[CheckRow], colour: str, label: str) -> None:
     ax.plot(xs, numeric, "o", color=colour, markersize=4, label=f"{label} numeric")  # type: ignore[attr-defined]
 
 
+def plots_directory(directory: str | Path) -> Path:
+    """``directory``, created if missing; a named error if it is an existing file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> plots_directory(tempfile.mkdtemp()).is_dir()
+    True
+    """
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise MechDesignError(f"--plots must name a directory, got the file {str(directory)!r}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise MechDesignError(f"--plots directory {str(directory)!r} cannot be created: {error}") from error
+    return folder
+
+
 def write_plots(rows: Sequence[CheckRow], directory: str | Path) -> list[Path]:
     """One PNG per statement with at least one swept parameter; returns the paths written.
 
@@ -90,10 +109,7 @@ def write_plots(rows: Sequence[CheckRow], directory: str | Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise MechDesignError(f"--plots must name a directory, got the file {str(directory)!r}")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = plots_directory(directory)
     by_formula: dict[str, list[CheckRow]] = {}
     for row in rows:
         if swept(row) is not None:

@@ -80,30 +80,29 @@ def _local_class_one(ms: Sequence[int], delta: float, alphas: Sequence[float]) -
         simplex, uniform = SourceSet.simplex(m), Prior.uniform(m)
         worst, at_uniform = WorstCaseDistortion(simplex), ExpectedDistortion(uniform)
         zero = put.zero_threshold(m)
-        cases: list[tuple[str, PrivacyNotion, Objective, Callable[[float], ClosedForm], float]] = [
-            ("PUT Prop. 8(1) DP", DifferentialPrivacy(), worst, lambda D, m=m: put.prop8_epsilon_dp(m, D), zero),
-            (f"PUT Prop. 8(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta), worst,
-             lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta), (1 - delta) * zero),
-            ("PUT Prop. 8(3) maximal information", MaximalInformation(simplex), worst,
-             lambda D, m=m, s=simplex: put.prop8_maximal_information(m, D, s), zero),
-            ("PUT Prop. 8(4) maximal leakage", MaximalLeakage(), worst, lambda D, m=m: put.prop8_epsilon_ml(m, D), zero),
-            ("PUT Prop. 8(7) mutual information", MutualInformationPrivacy(uniform), at_uniform,
-             lambda D, m=m: put.prop8_mutual_information(m, D), zero),
+        Statements = list[tuple[str, Callable[[float], ClosedForm]]]
+        cases: list[tuple[Statements, PrivacyNotion, Objective, float]] = [
+            ([("PUT Prop. 8(1) DP", lambda D, m=m: put.prop8_epsilon_dp(m, D))], DifferentialPrivacy(), worst, zero),
+            ([(f"PUT Prop. 8(2) approx DP δ={delta:g}", lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta))],
+             ApproximateDifferentialPrivacy(delta), worst, (1 - delta) * zero),
+            ([("PUT Prop. 8(3) maximal information", lambda D, m=m, s=simplex: put.prop8_maximal_information(m, D, s))],
+             MaximalInformation(simplex), worst, zero),
+            ([("PUT Prop. 8(4) maximal leakage", lambda D, m=m: put.prop8_epsilon_ml(m, D))], MaximalLeakage(), worst, zero),
+            ([("PUT Prop. 8(7) mutual information", lambda D, m=m: put.prop8_mutual_information(m, D))],
+             MutualInformationPrivacy(uniform), at_uniform, zero),
         ]
         for alpha in alphas:
             cases += [
-                (f"PUT Prop. 8(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha), worst,
-                 lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a), zero),
-                (f"PUT Prop. 8(5) Rényi DP α={alpha:g}, value = upper bound", RenyiDifferentialPrivacy(alpha), worst,
-                 lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)[1], zero),
-                (f"PUT Prop. 8(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, uniform), at_uniform,
-                 lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a), zero),
-                (f"PUT Prop. 8(6) Sibson α={alpha:g}, value = upper bound", SibsonMutualInformation(alpha, uniform), at_uniform,
-                 lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)[1], zero),
+                ([(f"PUT Prop. 8(5) Rényi DP α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)),
+                  (f"PUT Prop. 8(5) Rényi DP α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)[1])],
+                 RenyiDifferentialPrivacy(alpha), worst, zero),
+                ([(f"PUT Prop. 8(6) Sibson α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)),
+                  (f"PUT Prop. 8(6) Sibson α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)[1])],
+                 SibsonMutualInformation(alpha, uniform), at_uniform, zero),
             ]
-        for formula, notion, distortion, closed, breakpoint in cases:
+        for statements, notion, distortion, breakpoint in cases:
             where = "simplex" if distortion is worst else "uniform"
-            rows += epsilon_rows(formula, {"m": m, "source": where}, notion, distortion, closed, distortion_grid([breakpoint]))
+            rows += epsilon_rows(statements, {"m": m, "source": where}, notion, distortion, distortion_grid([breakpoint]))
     return rows
 
 
@@ -119,7 +118,7 @@ def _known_prior(prior: Sequence[float], delta: float) -> list[CheckRow]:
         ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.theorem14_maximal_leakage(prior, D), levels),
     ]
     for formula, notion, closed, breaks in cases:
-        rows += epsilon_rows(formula, {"P": _prior_label(prior)}, notion, objective, closed, distortion_grid(breaks))
+        rows += epsilon_rows([(formula, closed)], {"P": _prior_label(prior)}, notion, objective, distortion_grid(breaks))
     return rows
 
 
@@ -128,8 +127,8 @@ def _class_two(source: Sequence[Sequence[float]], delta: float, epsilons: Sequen
     objective = WorstCaseDistortion(SourceSet(source))
     setting = {"priors": len(source)}
     breaks = sorted({float(b) for p in source for b in (1 - delta) * put.breakpoints(p)[1:-1]})
-    rows = epsilon_rows(f"PUT Prop. 12 approx DP δ={delta:g}", setting, ApproximateDifferentialPrivacy(delta), objective,
-                        lambda D: put.prop12_approx_dp(source, D, delta), distortion_grid(breaks))
+    rows = epsilon_rows([(f"PUT Prop. 12 approx DP δ={delta:g}", lambda D: put.prop12_approx_dp(source, D, delta))], setting,
+                        ApproximateDifferentialPrivacy(delta), objective, distortion_grid(breaks))
     leakage = DistortionOracle(MaximalLeakage(), objective)
     for eps in epsilons:
         rows.append(compare("PUT Cor. 15 maximal leakage", {**setting, "ε": float(eps)}, "distortion",
@@ -157,7 +156,7 @@ def _global(m: int, n: int, delta: float, alpha: float) -> list[CheckRow]:
     grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
     rows = []
     for formula, notion, closed in cases:
-        rows += epsilon_rows(formula, {"m": m, "n": n}, notion, objective, closed, grid)
+        rows += epsilon_rows([(formula, closed)], {"m": m, "n": n}, notion, objective, grid)
     return rows
 
 
@@ -207,7 +206,7 @@ def _theorem6(single: Sequence[float], n: int, delta: float, alpha: float) -> li
     grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
     rows = []
     for formula, notion, closed in cases:
-        rows += epsilon_rows(formula, {"P": f"{_prior_label(single)}^⊗{n}"}, notion, objective, closed, grid)
+        rows += epsilon_rows([(formula, closed)], {"P": f"{_prior_label(single)}^⊗{n}"}, notion, objective, grid)
     return rows
 
 

@@ -1,0 +1,21 @@
+"""Tests of mechdesign.checks: the registry behind `mechdesign theory-check`."""
+
+import pytest
+
+from mechdesign.checks import CHECKS, run_check
+from mechdesign.exceptions import MechDesignError
+
+
+def test_every_paper_is_registered():
+    assert sorted(CHECKS) == ["pml", "put", "sml", "summary"]
+
+
+def test_unknown_paper():
+    with pytest.raises(MechDesignError, match="no theory check for 'nope'"):
+        run_check("nope")
+
+
+def test_all_concatenates_the_papers(monkeypatch):
+    for name in CHECKS:
+        monkeypatch.setitem(CHECKS, name, lambda full=False, name=name: [name, full])
+    assert run_check("all", full=True) == ["put", True, "pml", True, "sml", True, "summary", True]

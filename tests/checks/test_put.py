@@ -1,0 +1,53 @@
+"""Tests of mechdesign.checks.put: the PUT closed forms (Zhong & Bu, "Privacy-Utility Trade-Off") agree
+with the optimizer on the fast grid (default tests) and on the full grid (slow)."""
+
+import pytest
+
+from mechdesign.checks.put import FULL_GLOBAL_SIZES, SIDE, binary_product_search, check_put, distortion_grid
+from mechdesign.checks.rows import MATCH
+
+
+def test_distortion_grid_has_every_breakpoint_and_both_sides():
+    grid = distortion_grid([0.3, 2 / 3], upper=1.0, base=(0.05,))
+    for b in (0.3, 2 / 3):
+        assert any(abs(g - b) < 1e-12 for g in grid)
+        assert any(abs(g - (b - SIDE)) < 1e-12 for g in grid) and any(abs(g - (b + SIDE)) < 1e-12 for g in grid)
+    assert distortion_grid([1.0], upper=1.0, base=()) == [1.0 - SIDE, 1.0]  # nothing above the range
+
+
+def test_binary_product_search_finds_the_erratum_value():
+    """docs/errata.md, PUT entry 1: Q = [[0.9, 0.1], [0.1, 0.9]] beats Theorem 18(1) as printed (log 8)."""
+    assert binary_product_search((0.6, 0.4), 2, 0.1, 0.1) == pytest.approx(2.0655, abs=1e-4)
+
+
+def statements(rows):
+    return {row.formula for row in rows}
+
+
+def test_fast_grid_agrees_with_the_optimizer():
+    rows = check_put()
+    bad = [row for row in rows if not row.ok]
+    assert not bad, bad[:5]
+    names = statements(rows)
+    for number in range(1, 8):
+        assert any(name.startswith(f"PUT Prop. 8({number})") for name in names)
+        assert any(name.startswith(f"PUT Thm 7({number})") for name in names)
+        assert any(name.startswith(f"PUT Thm 6({number})") for name in names)
+    for statement in ("PUT Thm 13 DP", "PUT Thm 14 maximal leakage", "PUT Cor. 15 maximal leakage",
+                      "PUT Lemma 10 zero threshold", "PUT Thm 18(2) maximal leakage"):
+        assert statement in names
+    # Prop. 8(5)/(6): the value is the upper bound (docs/errata.md, PUT entry 9)
+    exact = [row for row in rows if row.formula.endswith("value = upper bound")]
+    assert exact and all(row.verdict == MATCH for row in exact)
+    # m = 3: the breakpoint (m − 1)/m and both sides of it
+    ds = {row.parameters["D"] for row in rows if row.formula == "PUT Prop. 8(1) DP" and row.parameters["m"] == 3}
+    assert {round(2 / 3 - SIDE, 12), round(2 / 3, 12), round(2 / 3 + SIDE, 12)} <= {round(d, 12) for d in ds}
+
+
+@pytest.mark.slow
+def test_full_grid_agrees_with_the_optimizer():
+    rows = check_put(full=True)
+    bad = [row for row in rows if not row.ok]
+    assert not bad, bad[:5]
+    sizes = {(row.parameters["m"], row.parameters["n"]) for row in rows if row.formula.startswith("PUT Thm 7(")}
+    assert sizes == set(FULL_GLOBAL_SIZES)
