@@ -31,8 +31,10 @@ from ..theory import put
 from ..utility import ExpectedDistortion, WorstCaseDistortion
 from ..utility.base import Objective
 from .optimum import DistortionOracle, epsilon_rows, numeric_privacy_distortion
-from .rows import CheckRow, ClosedForm, compare
+from .rows import CheckRow, ClosedForm, compare, upper_bound
 
+#: Seed of the random mechanisms of the Appendix A lemmas.
+SEED = 20
 #: The Fig. 4 prior of the PUT paper.
 FIG4_PRIOR = (0.4, 0.3, 0.2, 0.1)
 #: Distance of the points on both sides of a breakpoint.
@@ -270,6 +272,59 @@ def _products(m: int, n: int, prior: Sequence[float], delta: float, alpha: float
     return rows
 
 
+def _measured_losses(Q: np.ndarray, prior: Prior, deltas: Sequence[float], alphas: Sequence[float]) -> dict[str, float]:
+    """Every loss of PUT Definition 19 measured on ``Q`` (local framework: every pair of inputs neighbours)."""
+    losses = {"dp": DifferentialPrivacy().measure(Q), "mi": MutualInformationPrivacy(prior).measure(Q),
+              "ml": MaximalLeakage().measure(Q)}
+    losses.update({f"approx:{d:g}": ApproximateDifferentialPrivacy(d).measure(Q) for d in deltas})
+    losses.update({f"renyi:{a:g}": RenyiDifferentialPrivacy(a).measure(Q) for a in alphas})
+    losses.update({f"sibson:{a:g}": SibsonMutualInformation(a, prior).measure(Q) for a in alphas})
+    return losses
+
+
+def renyi_divergence(p: np.ndarray, q: np.ndarray, alpha: float) -> float:
+    """``D_α(P‖Q) = log(Σ p^α q^{1−α})/(α−1)`` for full-support ``q``.
+
+    Examples
+    --------
+    >>> round(renyi_divergence(np.array([0.5, 0.5]), np.array([0.5, 0.5]), 2.0), 12)
+    0.0
+    """
+    return float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / (alpha - 1))
+
+
+def _appendix_a(trials: int, m: int = 3) -> list[CheckRow]:
+    """Lemma 20 (orderings between the losses), Lemma 22 (Rényi) and Lemma 23 (Sibson probability
+    preservation) on seeded random mechanisms; for the lemmas, the tightest of every event (Lemma 22:
+    all non-empty subsets of the outputs) or of 64 random events of X × Y (Lemma 23)."""
+    rng = np.random.default_rng(SEED)
+    rows = []
+    deltas, alphas = (0.0, 0.05, 0.2), (1.5, 2.0, 4.0)
+    subsets = [np.array(mask, dtype=bool) for mask in np.ndindex(*(2,) * m) if any(mask)]
+    for trial in range(trials):
+        prior = Prior(rng.dirichlet(np.ones(m)))
+        Q = rng.dirichlet(np.ones(m), size=m)
+        losses = _measured_losses(Q, prior, deltas, alphas)
+        for smaller, larger in put.lemma20_orderings(losses):
+            rows.append(compare(f"PUT Lemma 20 {smaller} ≤ {larger}", {"trial": trial}, "nats",
+                                upper_bound(losses[larger]), losses[smaller]))
+        rows.append(compare("PUT Lemma 20(4) ε_{δ=0} = ε_DP", {"trial": trial}, "nats", losses["dp"], losses["approx:0"]))
+        for alpha in alphas:
+            p, q = Q[0], Q[1]
+            divergence = renyi_divergence(p, q, alpha)
+            margins = [(put.lemma22_probability_bound(divergence, float(q[s].sum()), alpha), float(p[s].sum())) for s in subsets]
+            bound, value = min(margins, key=lambda pair: pair[0] - pair[1])
+            rows.append(compare(f"PUT Lemma 22(2) Rényi α={alpha:g}", {"trial": trial}, "probability", upper_bound(bound), value))
+            sibson = losses[f"sibson:{alpha:g}"]
+            joint = prior.probabilities[:, None] * Q
+            events = rng.random((64, m, m)) < 0.5
+            margins = [(put.lemma23_probability_bound(sibson, float((prior.probabilities[:, None] * e).sum(axis=0).max()), alpha),
+                        float(joint[e].sum())) for e in events]
+            bound, value = min(margins, key=lambda pair: pair[0] - pair[1])
+            rows.append(compare(f"PUT Lemma 23 Sibson α={alpha:g}", {"trial": trial}, "probability", upper_bound(bound), value))
+    return rows
+
+
 def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = FIG4_PRIOR) -> list[CheckRow]:
     """PUT closed forms against the optimizer.
 
@@ -300,4 +355,5 @@ def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = F
         rows += _global(m, n, delta, 2.0)
     rows += _theorem6((0.6, 0.4), 2, delta, 2.0)
     rows += _products(2, 2, prior, delta, 2.0)
+    rows += _appendix_a(20 if full else 4)
     return rows

@@ -10,6 +10,25 @@ order. Class I source sets (Definition 1) contain the uniform distribution in th
 Statements the numerics contradict are implemented in their corrected form; ``docs/errata.md``
 (section "PUT (Zhong & Bu)") records each one with the evidence.
 
+Statement → function
+--------------------
+=====================================  =====================================================================
+Lemma 5(2)                             :func:`zero_threshold`
+Thm 6(1)–(7)                           :func:`theorem6_dp`, :func:`theorem6_approx_dp`, :func:`theorem6_maximal_information`
+                                       (:func:`qd_maximal_information`), :func:`theorem6_maximal_leakage`,
+                                       :func:`theorem6_renyi_dp` (:func:`qd_renyi_dp`), :func:`theorem6_sibson`
+                                       (:func:`qd_sibson`), :func:`theorem6_mutual_information` (:func:`qd_mutual_information`)
+Thm 7(1)–(7)                           ``theorem7_*`` (Theorem 6 with θ* = 1)
+Prop. 8(1)–(7)                         ``prop8_*`` and the inverses :func:`prop8_distortion_dp`,
+                                       :func:`prop8_distortion_approx_dp`, :func:`prop8_distortion_ml`
+Thm 9, Lemma 10, Thm 13                :func:`theorem9_approx_dp`, :func:`lemma10_zero_threshold`, :func:`theorem13_dp`
+Prop. 12, Thm 14, Cor. 15              :func:`prop12_approx_dp`, :func:`theorem14_maximal_leakage`, :func:`cor15_distortion_ml`
+Lemma 16, Thms 17, 18                  :func:`lemma16_product_epsilon`, ``theorem17_*``, ``theorem18_*``
+Lemma 20(4), (8), (9)                  :func:`lemma20_orderings` (the chains of inequalities between the losses)
+Lemma 22 (Rényi preservation)          :func:`lemma22_probability_bound`
+Lemma 23 (Sibson preservation)         :func:`lemma23_probability_bound`
+=====================================  =====================================================================
+
 Conventions shared by every function
 ------------------------------------
 * ``max{0, log x}`` is 0 whenever ``x <= 1`` *or* the expression is undefined because the quantity
@@ -665,3 +684,66 @@ def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: flo
         middle = 0.5 * (low + high)
         low, high = (low, middle) if epsilon_of_D(middle) <= budget else (middle, high)
     return high
+
+
+
+# ----------------------------------------------------------------------------------------------
+# Appendix A — relations between the losses, probability preservation
+# ----------------------------------------------------------------------------------------------
+def lemma20_orderings(losses: dict[str, float]) -> list[tuple[str, str]]:
+    """The pairs ``(smaller, larger)`` that PUT Lemma 20 orders, among the given losses (nats).
+
+    Keys: ``"dp"`` (ε_DP), ``"approx:<δ>"`` (ε_δ), ``"renyi:<α>"`` (ε_{α,DP}), ``"sibson:<α>"`` (ε_{α,M}),
+    ``"mi"`` (ε_M), ``"ml"`` (ε_ML). Lemma 20(4): ``ε_{δ₂} <= ε_{δ₁}`` for ``δ₁ <= δ₂`` (``δ = 0`` is DP);
+    (8): ``ε_{α,DP}`` non-decreasing in α and ``<= ε_DP`` (its limit, (5)); (9): ``ε_{α,M}`` non-decreasing in
+    α, ``>= ε_M`` (its limit at α → 1, (6)) and ``<= ε_DP``; with (7), ``ε_{α,M} <= ε_ML``.
+
+    Examples
+    --------
+    >>> lemma20_orderings({"dp": 1.0, "renyi:2": 0.5, "renyi:4": 0.7})
+    [('renyi:2', 'dp'), ('renyi:4', 'dp'), ('renyi:2', 'renyi:4')]
+    """
+    def order(kind: str) -> list[tuple[float, str]]:
+        return sorted((float(key.split(":")[1]), key) for key in losses if key.startswith(kind + ":"))
+
+    pairs: list[tuple[str, str]] = []
+    approx, renyi, sibson = order("approx"), order("renyi"), order("sibson")
+    if "dp" in losses:
+        pairs += [(key, "dp") for _, key in approx + renyi + sibson]
+    pairs += [(larger_delta, smaller_delta) for (_, smaller_delta), (_, larger_delta) in zip(approx, approx[1:])]
+    for chain in (renyi, sibson):
+        pairs += [(low, high) for (_, low), (_, high) in zip(chain, chain[1:])]
+    if "mi" in losses:
+        pairs += [("mi", key) for _, key in sibson]
+    if "ml" in losses:
+        pairs += [(key, "ml") for _, key in sibson]
+    return pairs
+
+
+def lemma22_probability_bound(divergence: float, q_event: float, alpha: float) -> float:
+    """``(e^{D_α(P‖Q)} Q(A))^{(α−1)/α}``: the bound on ``P(A)`` of PUT Lemma 22(2) (Rényi divergence).
+
+    Examples
+    --------
+    >>> round(lemma22_probability_bound(0.0, 0.25, 2.0), 6)
+    0.5
+    """
+    order = as_order(alpha)
+    value = as_budget(divergence, "divergence")
+    probability = as_finite(q_event, "q_event")
+    if not 0.0 <= probability <= 1.0:
+        raise MechDesignError(f"q_event must be a probability, got {q_event!r}")
+    return (math.exp(value) * probability) ** ((order - 1) / order)
+
+
+def lemma23_probability_bound(sibson: float, largest_section: float, alpha: float) -> float:
+    """``(max_y P_X(E_y) · e^{I_α(X;Y)})^{(α−1)/α}``: the bound on ``P_XY(E)`` of PUT Lemma 23.
+
+    ``largest_section`` is ``max_y P_X(E_y)``, the largest prior mass of a section ``E_y = {x : (x, y) ∈ E}``.
+
+    Examples
+    --------
+    >>> round(lemma23_probability_bound(0.0, 0.25, 2.0), 6)
+    0.5
+    """
+    return lemma22_probability_bound(sibson, largest_section, alpha)

@@ -8,6 +8,7 @@ Exact statements agree to ``CLOSED_FORM_ATOL`` (1e-6). Grids include every break
 ``(1−δ)D^(k)`` and both sides of each. Errata are in docs/errata.md, section "PUT (Zhong & Bu)".
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -709,3 +710,37 @@ def test_lemma10_threshold_is_robust_to_round_off():
         assert put.theorem13_dp(prior, D) == 0.0
         assert put.prop12_approx_dp([prior], D, 0.0) == 0.0
     assert put.theorem13_dp(prior, 1 - max(prior) - 1e-9) == pytest.approx(math.log(0.6963 / 0.1992), abs=1e-6)
+
+
+# --- Appendix A: Lemma 20 orderings, Lemmas 22 and 23 (probability preservation) ---------------------
+
+
+def test_lemma20_orderings_name_every_chain():
+    """PUT Lemma 20(4), (8), (9) (and the limits (5)–(7) as bounds): the pairs (smaller, larger)."""
+    losses = {"dp": 1.0, "approx:0.1": 0.8, "approx:0.3": 0.5, "renyi:2": 0.4, "renyi:4": 0.6,
+              "sibson:2": 0.2, "mi": 0.1, "ml": 0.3}
+    pairs = set(put.lemma20_orderings(losses))
+    assert ("approx:0.3", "approx:0.1") in pairs and ("renyi:2", "renyi:4") in pairs
+    assert {("mi", "sibson:2"), ("sibson:2", "ml"), ("sibson:2", "dp"), ("renyi:4", "dp")} <= pairs
+    assert all(losses[small] <= losses[large] for small, large in pairs)
+
+
+def test_lemma22_and_23_bounds_hold_on_every_event():
+    """PUT Lemma 22(2): P(A) <= (e^{D_α(P‖Q)} Q(A))^{(α−1)/α} for every event A (brute force over subsets);
+    Lemma 23 with the section masses P_X(E_y) of every event E of a 2 × 2 product space."""
+    rng = np.random.default_rng(5)
+    for alpha in (1.5, 2.0, 4.0):
+        p, q = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
+        divergence = float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / (alpha - 1))
+        for mask in itertools.product([False, True], repeat=4):
+            event = np.array(mask)
+            assert p[event].sum() <= put.lemma22_probability_bound(divergence, q[event].sum(), alpha) + 1e-12
+        prior, channel = rng.dirichlet(np.ones(2)), rng.dirichlet(np.ones(2), size=2)
+        sibson = SibsonMutualInformation(alpha, Prior(prior)).measure(channel)
+        for mask in itertools.product([False, True], repeat=4):
+            event = np.array(mask).reshape(2, 2)
+            section = float((prior[:, None] * event).sum(axis=0).max())
+            assert (prior[:, None] * channel)[event].sum() <= put.lemma23_probability_bound(sibson, section, alpha) + 1e-12
+    assert put.lemma22_probability_bound(0.0, 1.0, 2.0) == 1.0
+    with pytest.raises(MechDesignError, match="q_event must be a probability"):
+        put.lemma22_probability_bound(0.0, 1.5, 2.0)

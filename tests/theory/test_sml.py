@@ -7,6 +7,7 @@ distance of the explicit mechanism (Lemma 1).
 
 import math
 
+import numpy as np
 import pytest
 
 from mechdesign.exceptions import MechDesignError
@@ -285,3 +286,32 @@ def test_prop6_domain_errors():
         prop6_gap_limit_bound(0, 3, 2)
     with pytest.raises(MechDesignError, match="interval"):
         prop6_gap_limit_bound(4, 3, 2, interval=0)
+
+
+def test_lemma2_composed_mechanism_and_thm2_thm3_prop7():
+    """SML Lemma 2 (the composed channel), Thm. 2 (composition bound), Thm. 3 (post-processing), Prop. 7 (L_DP)."""
+    from mechdesign.theory.sml import (
+        lemma2_composed_mechanism,
+        prop7_ldp_level,
+        thm2_composition_bound,
+        thm3_post_processing_bound,
+    )
+
+    first = np.array([[0.7, 0.3], [0.2, 0.8], [0.5, 0.5]])
+    second = np.array([[0.6, 0.4], [0.1, 0.9], [0.3, 0.7]])
+    composed = lemma2_composed_mechanism(first, second)
+    assert composed.shape == (3, 4) and np.allclose(composed.sum(axis=1), 1.0)
+    assert composed[1, 3] == pytest.approx(0.8 * 0.9, abs=1e-15)  # (a, b) = (1, 1) at column 1·2 + 1
+    adaptive = lemma2_composed_mechanism(first, np.stack([second, second[::-1]]))
+    assert adaptive[0, 2] == pytest.approx(0.3 * second[2, 0], abs=1e-15)  # a = 1 uses the second branch
+    secret = [0, 1, 1]
+    total = thm2_composition_bound([measure_sml(first, secret).value, measure_sml(second, secret).value])
+    assert measure_sml(composed, secret).value <= total + EXACT_ATOL
+    assert measure_sml(first @ second[:2], secret).value <= thm3_post_processing_bound(measure_sml(first, secret).value) + EXACT_ATOL
+    assert prop7_ldp_level(first, secret) == pytest.approx(math.log(0.7 / 0.2), abs=1e-12)
+    assert measure_sml(first, secret).value <= prop7_ldp_level(first, secret) + EXACT_ATOL
+    assert prop7_ldp_level([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
+    with pytest.raises(MechDesignError, match="first must be inputs"):
+        lemma2_composed_mechanism(first, second[:2])
+    with pytest.raises(MechDesignError, match="secret_values needs one value per row"):
+        prop7_ldp_level(first, [0, 1])
