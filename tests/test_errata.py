@@ -522,8 +522,8 @@ def test_multisecret_thm41_thm53_gamma_counterexample() -> None:
 def test_multisecret_prop_c1_sparse_gaussian_prior() -> None:
     """Multi-secret Prop. C.1: 1-D Gaussians (μ, σ) = (i, π(i) + 1), i = 0..7, uniform prior, ε = (0.49, 0.49),
     T = 1/4. Releasing N(3.5, 4.5²) always has union privacy 2/8 and Δ = W2 = √(3.5² + 0.5²) = 3.536, below
-    the printed bound (4.851 with its ceiling, 4.479 without); γ of eq. (4) on this support is √2/2 as the
-    paper says. With γ = 1/2 (no √d) the bound is 3.167 < 3.536."""
+    the printed bound (4.851 with its ceiling, 4.479 without; Prop. D.3 with β = d = 2 also 4.479); γ of
+    eq. (4) on this support is √2/2 as the paper says. With γ = 1/2 (no √d) the bound is 3.167 < 3.536."""
     params = np.array([[i, PERM[i] + 1.0] for i in range(8)])
     weights = np.full(8, 1.0 / 8)
     eps, T = np.array([0.49, 0.49]), 0.25
@@ -541,6 +541,12 @@ def test_multisecret_prop_c1_sparse_gaussian_prior() -> None:
     assert printed_plain == pytest.approx(4.479, abs=1e-3)
     assert factor * math.sqrt(np.prod(eps)) == pytest.approx(3.167, abs=1e-3)  # γ = 1/2
     assert factor * math.sqrt(np.prod(eps)) < delta_mech
+    # Prop. D.3 (group privacy of diagonal Gaussians) with β = d = 2 singleton groups is union privacy:
+    # printed √d [(1 − (1−T)^{1/β})^{−β/d}] (Π ε)^{1/d} − (1/√d) Σ ε, also above the achieved 3.536
+    d, beta = 2, 2
+    printed_d3 = (math.sqrt(d) * (1 - (1 - T) ** (1 / beta)) ** (-beta / d) * math.sqrt(np.prod(eps))
+                  - eps.sum() / math.sqrt(d))
+    assert printed_d3 == pytest.approx(4.479, abs=1e-3) and printed_d3 > delta_mech
 
 
 def test_multisecret_prop_c1_ceiling_counterexample() -> None:
