@@ -4,6 +4,18 @@ Empirical Distributions" (PML under an uncertain, estimated prior).
 Every function checks its domain and names the statement it implements. Logarithms are natural; ``ε``
 is a PML budget in nats, ``β`` an ℓ1-radius, ``m`` a number of samples and ``N`` the alphabet size.
 Exact values to compare with live in :mod:`mechdesign.privacy.pml_analysis`.
+
+Statement → function:
+
+=================================  =====================================================================
+Thm. 2 (Weissman et al.), φ, κ     :func:`thm2_deviation_bound`, :func:`weissman_phi`, :func:`weissman_kappa`
+Eqs. (7), (8), Cor. 3              :func:`~mechdesign.priors.l1_radius` (eq. (7)), :func:`eq8_epsilon_prime`,
+                                   :func:`cor3_delta_min_bound`
+Thm. 3                             :func:`thm3_lipschitz_bound`
+Thm. 4, eq. (6); Cor. 2            :func:`thm4_sensitivity_bound`, :func:`cor2_leakage_bound`
+Prop. 2, eq. (13)                  :func:`eq13_modified_epsilon`
+Thm. 5 (binary mechanism)          :func:`~mechdesign.mechanisms.binary_robust_pml_mechanism`
+=================================  =====================================================================
 """
 
 from __future__ import annotations

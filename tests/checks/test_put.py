@@ -34,7 +34,8 @@ def test_fast_grid_agrees_with_the_optimizer():
         assert any(name.startswith(f"PUT Thm 7({number})") for name in names)
         assert any(name.startswith(f"PUT Thm 6({number})") for name in names)
     for statement in ("PUT Thm 13 DP", "PUT Thm 14 maximal leakage", "PUT Cor. 15 maximal leakage",
-                      "PUT Lemma 10 zero threshold", "PUT Thm 18(2) maximal leakage"):
+                      "PUT Lemma 10 zero threshold", "PUT Thm 18(2) maximal leakage", "PUT Lemma 20(4) ε_{δ=0} = ε_DP",
+                      "PUT Lemma 20 mi ≤ sibson:2", "PUT Lemma 22(2) Rényi α=2", "PUT Lemma 23 Sibson α=4"):
         assert statement in names
     # Prop. 8(5)/(6): the value is the upper bound (docs/errata.md, PUT entry 9)
     exact = [row for row in rows if row.formula.endswith("value = upper bound")]

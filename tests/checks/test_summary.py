@@ -19,7 +19,10 @@ def test_fast_grid_agrees():
     assert all(row.ok for row in rows), [row for row in rows if not row.ok][:5]
     names = {row.formula.split(" (")[0] for row in rows}
     for statement in ("Multi-secret Thm. 4.1 union", "Multi-secret Thm. 5.1 intersection", "Multi-secret Prop. C.1",
-                      "Multi-secret Prop. C.2 privacy", "Multi-secret Prop. C.6 distortion", "Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union"):
+                      "Multi-secret Prop. C.2 privacy", "Multi-secret Prop. C.6 distortion", "Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union",
+                      "Multi-secret Prop. C.5 2-D Gaussian", "Multi-secret Prop. D.1", "Multi-secret Prop. D.2 intersection privacy",
+                      "Multi-secret Prop. D.4 group privacy", "Multi-secret Prop. D.6 ℓinf privacy bound", "Multi-secret Prop. B.2 Δ_ℓinf ≤ Δ_ℓ2",
+                      "Multi-secret Lemma C.8 W2² lower bound"):
         assert statement in names
 
 
