@@ -89,6 +89,21 @@ class DistortionOracle:
             return None
 
 
+def certified_privacy_distortion(notion: PrivacyNotion, objective: Objective,
+                                 distortions: Sequence[float]) -> list[tuple[float, bool]]:
+    """The optimizer's ``ε*(D)`` at each ``D`` (NaN where it fails) and whether its solve was
+    ``"optimal"`` (certified) rather than, e.g., ``"optimal_inaccurate"``.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> [(round(v, 6), ok) for v, ok in certified_privacy_distortion(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.5])]
+    [(0.0, True)]
+    """
+    curve = privacy_distortion_curve(notion, objective, distortions, tolerance=BISECTION_WIDTH)
+    return [(float(v), getattr(result, "status", None) == "optimal") for v, result in zip(curve.y, curve.results)]
+
+
 def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[float]:
     """The optimizer's ``ε*(D)`` at each ``D`` (NaN where it fails).
 
@@ -98,14 +113,14 @@ def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, dist
     >>> [round(v, 6) for v in numeric_privacy_distortion(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.5])]
     [0.0]
     """
-    curve = privacy_distortion_curve(notion, objective, distortions, tolerance=BISECTION_WIDTH)
-    return [float(v) for v in curve.y]
+    return [value for value, _ in certified_privacy_distortion(notion, objective, distortions)]
 
 
 def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]], setting: dict[str, float | int | str],
                  notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[CheckRow]:
     """Rows comparing each statement's ``closed(D)`` (a privacy-distortion value or bound) with the
-    optimizer's ε*(D), solved once per ``D`` for all the statements.
+    optimizer's ε*(D), solved once per ``D`` for all the statements (a disagreement with a solve
+    that is not certified optimal is ``failed``: see :func:`~mechdesign.checks.rows.compare`).
 
     Examples
     --------
@@ -116,6 +131,6 @@ def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]]
     >>> rows[0].verdict
     'match'
     """
-    numeric = numeric_privacy_distortion(notion, objective, distortions)
-    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value)
-            for formula, closed in statements for D, value in zip(distortions, numeric)]
+    numeric = certified_privacy_distortion(notion, objective, distortions)
+    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value, certified=certified)
+            for formula, closed in statements for D, (value, certified) in zip(distortions, numeric)]

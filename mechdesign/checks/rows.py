@@ -73,8 +73,12 @@ def _short(value: float | int | str) -> str:
 
 
 def compare(formula: str, parameters: Parameters, quantity: str, closed_form: ClosedForm, numeric: float,
-            atol: float = CLOSED_FORM_ATOL) -> CheckRow:
+            atol: float = CLOSED_FORM_ATOL, *, certified: bool = True) -> CheckRow:
     """Build the row comparing ``closed_form`` (a number or ``(lower, upper)``) with ``numeric``.
+
+    ``certified=False`` marks a numerical value the solver did not certify optimal (e.g. cvxpy's
+    ``"optimal_inaccurate"``): agreement still counts, but a disagreement is the solver's ``failed``,
+    not the paper's ``mismatch`` or ``bound fails``.
 
     Examples
     --------
@@ -82,6 +86,8 @@ def compare(formula: str, parameters: Parameters, quantity: str, closed_form: Cl
     'match'
     >>> compare("f", {"D": 0.2}, "epsilon", (0.0, 0.5), 0.7).verdict
     'bound fails'
+    >>> compare("f", {"D": 0.2}, "epsilon", (0.0, 0.5), 0.7, certified=False).verdict
+    'failed'
     """
     parameters = dict(parameters)
     if not math.isfinite(numeric):
@@ -89,10 +95,13 @@ def compare(formula: str, parameters: Parameters, quantity: str, closed_form: Cl
     if isinstance(closed_form, tuple):
         lower, upper = closed_form
         gap = min(numeric - lower, upper - numeric)
-        return CheckRow(formula, parameters, quantity, closed_form, numeric, gap,
-                        BOUND_HOLDS if gap >= -atol else BOUND_FAILS, atol)
-    gap = closed_form - numeric
-    return CheckRow(formula, parameters, quantity, closed_form, numeric, gap, MATCH if abs(gap) <= atol else MISMATCH, atol)
+        verdict = BOUND_HOLDS if gap >= -atol else BOUND_FAILS
+    else:
+        gap = closed_form - numeric
+        verdict = MATCH if abs(gap) <= atol else MISMATCH
+    if not certified and verdict in (MISMATCH, BOUND_FAILS):
+        verdict = FAILED
+    return CheckRow(formula, parameters, quantity, closed_form, numeric, gap, verdict, atol)
 
 
 def lower_bound(value: float) -> tuple[float, float]:

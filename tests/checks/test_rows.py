@@ -41,3 +41,10 @@ def test_label_and_counts():
     assert row.label == "m=3, D=0.1235, P=(0.5,0.5)"
     rows = [row, compare("g", {}, "x", 1.0, 2.0), compare("h", {}, "x", 1.0, 1.0)]
     assert verdict_counts(rows) == {MATCH: 2, MISMATCH: 1}
+
+
+def test_an_uncertified_disagreement_is_a_failed_solve_not_a_wrong_formula():
+    assert compare("f", {}, "x", 1.0, 1.5, certified=False).verdict == FAILED
+    assert compare("f", {}, "x", (0.0, 1.0), 1.5, certified=False).verdict == FAILED
+    assert compare("f", {}, "x", 1.0, 1.0, certified=False).verdict == MATCH
+    assert compare("f", {}, "x", (0.0, 1.0), 0.5, certified=False).verdict == BOUND_HOLDS
