@@ -46,6 +46,12 @@ class CheckRow:
         ``min(numeric − lower, upper − numeric)``, negative when the bound is violated.
     verdict
         One of :data:`VERDICTS`.
+
+    Examples
+    --------
+    >>> row = compare("PUT Prop. 8(1) DP", {"m": 3, "D": 0.2}, "epsilon", 2.079442, 2.0794415)
+    >>> row.verdict, row.label, row.ok
+    ('match', 'm=3, D=0.2', True)
     """
 
     formula: str

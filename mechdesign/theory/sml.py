@@ -63,21 +63,39 @@ def _log_rr_r(epsilon: float, tau: int, d: int) -> float:
 
 
 def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
-    """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4)."""
+    """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4).
+
+    Examples
+    --------
+    >>> round(rr_sml(1.0, 9, 8, 3), 6)
+    0.257921
+    """
     log_r = _log_rr_r(epsilon, tau, d)
     values = as_positive_int(s, "s")
     return float(np.logaddexp(0.0, math.log(values) + log_r) - np.logaddexp(0.0, log_r))
 
 
 def rr_distortion(epsilon: float, tau: int, d: int) -> float:
-    """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4)."""
+    """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4).
+
+    Examples
+    --------
+    >>> round(rr_distortion(1.0, 8, 3), 6)
+    0.642147
+    """
     log_r = _log_rr_r(epsilon, tau, d)
     return float((d - 1) / d * math.exp(-np.logaddexp(0.0, log_r)))
 
 
 def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
     """The ``ε`` at which RR's SML equals ``budget < log s`` (inverse of :func:`rr_sml`):
-    ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``."""
+    ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``.
+
+    Examples
+    --------
+    >>> round(rr_epsilon_for_sml(math.log(3), 9, 8, 3), 6)
+    2.772589
+    """
     target = as_budget(budget, "SML budget")
     values = as_positive_int(s, "s")
     if target >= math.log(values):
@@ -89,7 +107,13 @@ def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
 
 
 def qm_sml(s: int, interval: int) -> float:
-    """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values."""
+    """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values.
+
+    Examples
+    --------
+    >>> round(qm_sml(9, 3), 6)
+    1.098612
+    """
     return math.log(math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval")))
 
 
@@ -107,6 +131,11 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
     The worst input has category 1 at the bottom of the first bin (fraction 0) and all its mass on one
     other category; the output puts ``⌊I/2⌋`` counts on category 1 and spreads ``τ − ⌊I/2⌋`` uniformly
     over the other ``d − 1`` categories, so ``E[D_TV] = 1 − (τ − ⌊I/2⌋)/(τ (d − 1))``.
+
+    Examples
+    --------
+    >>> round(qm_distortion(8, 3, 3), 6)
+    0.5625
     """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
@@ -114,7 +143,13 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
 
 
 def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
-    """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata)."""
+    """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata).
+
+    Examples
+    --------
+    >>> round(qm_distortion_as_printed(2, 3, 1), 6)
+    0.25
+    """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
     return 0.5 + (categories * (size // 2) - t) / (2 * t * (categories - 1))
@@ -131,6 +166,11 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
         A fixed ``I ≥ 2``: the limit is ``(d − 1)² (I − 1) / (d (d − 2) I)`` (≥ 1 iff ``I ≥ (d − 1)²``).
     alpha
         Instead, ``I/τ → α ∈ [0, 1]``: the limit is ``2 (d − 1)² / (d (2d − 4 + α))`` (≥ 1 iff ``α ≤ 2/d``).
+
+    Examples
+    --------
+    >>> round(rr_qm_distortion_ratio_limit(4, interval=9), 6)
+    1.0
     """
     categories = _check_d(d, 3)
     if (interval is None) == (alpha is None):
@@ -147,14 +187,26 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
 
 
 def qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
-    """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust)."""
+    """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust).
+
+    Examples
+    --------
+    >>> round(qm_robustness_gap_bound(4, 3, 2, 1), 6)
+    0.587787
+    """
     t = as_positive_int(tau, "tau")
     missing = _missing(d_star, d0, d1)
     return missing * math.log1p(t / (t + d0 + d1 - 2))
 
 
 def rr_robustness_condition(epsilon: float, tau: int, d_hat: int, s: int) -> bool:
-    """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``."""
+    """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``.
+
+    Examples
+    --------
+    >>> rr_robustness_condition(0.5, 4, 3, 5)
+    True
+    """
     log_r = _log_rr_r(epsilon, tau, d_hat)
     return log_r <= -math.log(as_positive_int(s, "s"))
 
@@ -168,7 +220,13 @@ def _missing(d_star: int, d0: int, d1: int) -> int:
 
 def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """App. I's upper bound on QM's SML under a mis-specified support (from Prop. 4):
-    ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``."""
+    ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``.
+
+    Examples
+    --------
+    >>> round(qm_sml_upper_bound(4, 5, 2, 3, 2, 1), 6)
+    1.686399
+    """
     t = as_positive_int(tau, "tau")
     missing = _missing(d_star, d0, d1)
     bins = math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval"))
@@ -182,7 +240,13 @@ def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
 
 def app_i_alpha(tau: int, s: int, interval: int, d0: int) -> float:
     """App. I's threshold ``α = (log s − log ⌈s/I⌉) / log(1 + r)``, ``r = τ/(τ + d̂₀*)``: with ``d* − d̂₀* < α``
-    QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``."""
+    QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``.
+
+    Examples
+    --------
+    >>> round(app_i_alpha(4, 5, 2, 2), 6)
+    1.0
+    """
     t = as_positive_int(tau, "tau")
     r = t / (t + as_positive_int(d0, "d0"))
     return (math.log(as_positive_int(s, "s")) - qm_sml(s, interval)) / math.log1p(r)
@@ -192,6 +256,11 @@ def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
     """``log Π_RR`` (the log of :func:`rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
 
     ``Π_RR = log1p(z)`` with ``z = (s − 1) r / (1 + r)``; for tiny ``z``, ``log Π_RR = log z + O(z)``.
+
+    Examples
+    --------
+    >>> round(rr_log_sml(1.0, 9, 8, 3), 6)
+    -1.3551
     """
     values = as_positive_int(s, "s")
     if values == 1 or as_budget(epsilon) == 0:
@@ -213,7 +282,13 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     ``log(s(e^ε − 1)/(A + e^ε − 1) + B/(B + e^ε − 1) · (1 + τ/(τ + d̂₀ + d̂₁ − 1))^{d* − d̂₀})`` and
     ``log(1 + s − s ((d̂₀ + d̂₁)/(τ + d* + d̂₁ − 1))^{d* − d̂₀} / (1 + (e^ε − 1)/B))``, with
     ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)`` and ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (the first term is
-    read from App. G's derivation, whose typesetting is garbled in the source)."""
+    read from App. G's derivation, whose typesetting is garbled in the source).
+
+    Examples
+    --------
+    >>> round(rr_sml_upper_bound(1.0, 4, 5, 3, 2, 1), 6)
+    0.743158
+    """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
     log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
@@ -227,14 +302,26 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
 
 def rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
     """App. H-D: ``(d̂ − 1)/(d̂ (1 + r₁)) <= Δ_RR <= (d* + d̂₁ − 1)/((d* + d̂₁)(1 + r₂))`` with ``d̂ = d̂₀ + d̂₁``,
-    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``."""
+    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in rr_distortion_bounds(1.0, 4, 3, 2, 1))
+    (0.598148, 0.714903)
+    """
     _missing(d_star, d0, d1)
     return rr_distortion(epsilon, tau, d0 + d1), rr_distortion(epsilon, tau, d_star + d1)
 
 
 def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
     """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`qm_distortion` with
-    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form)."""
+    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in qm_distortion_bounds(4, 3, 2, 1, 2))
+    (0.625, 0.75)
+    """
     _missing(d_star, d0, d1)
     return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
 
@@ -252,7 +339,13 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     * ``m >= s``: ``log(s − (s − 1)((d̂₀ + d̂₁ + ζ − 1)/(τ + d̂₀ + d̂₁))^ζ)``, ``ζ = ⌊m/s⌋``;
 
     ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)``, ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (garbled in the source;
-    this reading holds on every exact case checked)."""
+    this reading holds on every exact case checked).
+
+    Examples
+    --------
+    >>> round(rr_sml_lower_bound(1.0, 4, 5, 3, 2, 1), 6)
+    0.415895
+    """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
     if missing >= values:
@@ -276,6 +369,11 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
     As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
     with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
     A lower bound below 0 is replaced by the trivial 0.
+
+    Examples
+    --------
+    >>> round(qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
+    0.398195
     """
     t, size = _check_interval(tau, interval)
     missing = _missing(d_star, d0, d1)
@@ -296,14 +394,26 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
 
 def rr_sml_bound_gap(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{RR,τ}`` of Prop. 6: the upper bound (Prop. 4, capped by the trivial ``log s`` that Prop. 6's
-    proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support."""
+    proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support.
+
+    Examples
+    --------
+    >>> round(rr_sml_bound_gap(1.0, 4, 5, 3, 2, 1), 6)
+    0.327263
+    """
     upper = min(rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
 
 
 def qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{QM,τ}`` of Prop. 6: App. I's upper bound (from Prop. 4; capped by ``log s``) minus Prop. 5's
-    *corrected* lower bound on QM's SML under a mis-specified support."""
+    *corrected* lower bound on QM's SML under a mis-specified support.
+
+    Examples
+    --------
+    >>> round(qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
+    1.211242
+    """
     upper = min(qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
 
@@ -319,6 +429,11 @@ def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
       ``log s``): 0 for ``m <= log s``, ``min(m, log₂ s) log 2 − log 2 · log s`` above — which exceeds
       Prop. 6's bound 1 once ``s >= 27`` and ``m >= log₂ s`` (Prop. 6's proof reads the exponent as
       ``log₂ s``, ``2^{log s} = s``).
+
+    Examples
+    --------
+    >>> round(rr_sml_bound_gap_limit(30, 12, 2, 0), 6)
+    1.043667
     """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
@@ -337,6 +452,11 @@ def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int)
       ``m <= log I``, else ``log I``). For ``m <= log I`` it is at most ``log(⌈s/I⌉/⌊s/I⌋) <= log 2``
       (0 if ``I`` divides ``s``), as stated; above it can exceed 0 although ``I`` divides ``s`` and
       exceed 1 (again Prop. 6's proof uses ``2^{log I} = I``).
+
+    Examples
+    --------
+    >>> round(qm_sml_bound_gap_limit(8, 4, 4, 2, 0), 6)
+    0.425388
     """
     missing = _missing(d_star, d0, d1)
     values, size = as_positive_int(s, "s"), as_positive_int(interval, "interval")
@@ -350,7 +470,13 @@ def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int)
 
 def prop6_gap_limit_bound(s: int, d_star: int, d0: int, interval: int | None = None) -> float:
     """Prop. 6 as printed: the claimed bound on ``lim_{τ→∞} Δ_τ`` — RR (``interval=None``): 1 if
-    ``m < s``, 0 if ``m >= s``; QM: 0 if ``m >= I`` or ``I`` divides ``s``, else 1."""
+    ``m < s``, 0 if ``m >= s``; QM: 0 if ``m >= I`` or ``I`` divides ``s``, else 1.
+
+    Examples
+    --------
+    >>> prop6_gap_limit_bound(8, 4, 2, interval=4)
+    0.0
+    """
     missing = _missing(d_star, d0, 0)
     values = as_positive_int(s, "s")
     if interval is None:

@@ -81,20 +81,44 @@ def _pair_ratios(space: ParameterSpace, spread: str) -> np.ndarray:
 
 def gamma_geometric(space: ParameterSpace) -> float:
     """γ of Thm. 4.1, eq. (4): ``inf D/R`` with ``D = ½𝔇`` and ``R = Π_i |g_i(θ1) − g_i(θ2)|^{1/d}``,
-    over pairs of supported parameters with ``R > 0`` (``inf`` if there is none)."""
+    over pairs of supported parameters with ``R > 0`` (``inf`` if there is none).
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_geometric(space), 6)
+    0.707107
+    """
     ratios = _pair_ratios(space, "geometric")
     return float(ratios.min()) if ratios.size else math.inf
 
 
 def gamma_arithmetic(space: ParameterSpace) -> float:
-    """γ of Thms. 5.1, 5.3, 5.4 (eqs. (7), (9)): ``R = (1/d) Σ_i |g_i(θ1) − g_i(θ2)|``."""
+    """γ of Thms. 5.1, 5.3, 5.4 (eqs. (7), (9)): ``R = (1/d) Σ_i |g_i(θ1) − g_i(θ2)|``.
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_arithmetic(space), 6)
+    0.707107
+    """
     ratios = _pair_ratios(space, "arithmetic")
     return float(ratios.min()) if ratios.size else math.inf
 
 
 def gamma_max(space: ParameterSpace) -> float:
     """``inf D / max_i |g_i(θ1) − g_i(θ2)|`` — the conversion parameter of the corrected bounds
-    (docs/errata.md): it bounds ``Δ ≥ γ_max (H_i − L_i)`` for every secret separately."""
+    (docs/errata.md): it bounds ``Δ ≥ γ_max (H_i − L_i)`` for every secret separately.
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_max(space), 6)
+    0.5
+    """
     ratios = _pair_ratios(space, "max")
     return float(ratios.min()) if ratios.size else math.inf
 
@@ -102,7 +126,13 @@ def gamma_max(space: ParameterSpace) -> float:
 # --------------------------------------------------------------------------------- lower bounds
 def union_factor(T: float, d: int) -> float:
     """``1/(1 − (1−T)^{1/d}) − 1``: the factor of Thm. 4.1 (the lower bound on the geometric mean of
-    ``N_i − 1`` in its proof, App. B.1)."""
+    ``N_i − 1`` in its proof, App. B.1).
+
+    Examples
+    --------
+    >>> round(union_factor(0.5, 2), 6)
+    2.414214
+    """
     value, dims = _check_T(T), as_positive_int(d, "d")
     return 1.0 / (1.0 - (1.0 - value) ** (1.0 / dims)) - 1.0
 
@@ -114,6 +144,11 @@ def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     As printed the bracket may read as a ceiling; the proof (App. B.1) supports the plain factor,
     which is what is returned (a ceiling of it is not implied for ``d > 1``). With γ of eq. (4) the
     statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(thm_4_1(0.5, [0.1, 0.2], 0.5), 6)
+    0.341421
     """
     d, geometric, _ = _means(tolerances)
     return 2.0 * _check_gamma(gamma) * union_factor(T, d) * geometric
@@ -121,7 +156,13 @@ def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
 
 def thm_5_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     """Intersection privacy lower bound, Wang et al. Thm. 5.1 eq. (8):
-    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`gamma_arithmetic`)."""
+    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`gamma_arithmetic`).
+
+    Examples
+    --------
+    >>> round(thm_5_1(0.2, [0.1, 0.2], 0.5), 6)
+    0.166228
+    """
     d, geometric, arithmetic = _means(tolerances)
     g = _check_gamma(gamma)
     return 2.0 * g * math.ceil(1.0 / _check_T(T) - 1e-12) ** (1.0 / d) * geometric - 2.0 * g * arithmetic
@@ -132,6 +173,11 @@ def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) 
     ``Δ > 2γ (1 − (1−T)^{1/β})^{−β/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` with β groups.
 
     With γ of eq. (9) the statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(thm_5_3(0.5, [0.1, 0.2], 0.5, 2), 6)
+    0.332843
     """
     d, geometric, arithmetic = _means(tolerances)
     beta, value, g = as_positive_int(n_groups, "n_groups"), _check_T(T), _check_gamma(gamma)
@@ -142,7 +188,13 @@ def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) 
 
 
 def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float:
-    """ℓp norm privacy lower bound, Wang et al. Thm. 5.4: ``Δ > 2γ (⌈1/T⌉^{1/d} − 1) ε_p / d^{1/p}``."""
+    """ℓp norm privacy lower bound, Wang et al. Thm. 5.4: ``Δ > 2γ (⌈1/T⌉^{1/d} − 1) ε_p / d^{1/p}``.
+
+    Examples
+    --------
+    >>> round(thm_5_4(0.2, 0.3, 2, 2, 0.5), 6)
+    0.26221
+    """
     order, dims = as_norm_order(p), as_positive_int(d, "d")
     eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
     scale = 1.0 if order == math.inf else dims ** (1.0 / order)
@@ -151,7 +203,13 @@ def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float
 
 def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
     """Wang et al. Prop. 5.5: the ℓp tolerance ``ε_p = (Σ ε_i^p)^{1/p}`` under which
-    ``Δ_inter ≤ Δ_lp ≤ Δ_union`` (``max ε_i`` for ``p = inf``)."""
+    ``Δ_inter ≤ Δ_lp ≤ Δ_union`` (``max ε_i`` for ``p = inf``).
+
+    Examples
+    --------
+    >>> round(prop_5_5_tolerance([0.3, 0.4], 2), 6)
+    0.5
+    """
     eps, order = as_positive_vector(tolerances, "tolerances"), as_norm_order(p)
     return float(eps.max()) if order == math.inf else float((eps**order).sum() ** (1.0 / order))
 
@@ -166,6 +224,11 @@ def prop_c1(T: float, tolerances: Sequence[float]) -> float:
 
     As printed, ``√2 [·]`` (γ = √2/2) — and with a ceiling — it is false for some priors
     (docs/errata.md); :func:`prop_c1_printed` returns the printed value.
+
+    Examples
+    --------
+    >>> round(prop_c1(0.25, [0.49, 0.49]), 6)
+    3.16741
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
@@ -173,7 +236,13 @@ def prop_c1(T: float, tolerances: Sequence[float]) -> float:
 
 
 def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
-    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`."""
+    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`.
+
+    Examples
+    --------
+    >>> round(prop_c1_printed(0.25, [0.49, 0.49]), 6)
+    4.479394
+    """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
     return thm_4_1(T, tolerances, math.sqrt(2.0) / 2.0)
@@ -182,7 +251,13 @@ def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
 def prop_c3(T: float, tolerances: Sequence[float]) -> float:
     """Wang et al. Props. C.3 (diagonal Gaussian) and C.5 (2-D Gaussian, d ≤ 4), corrected:
     ``Δ > [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ = ½; printed with ``√d`` instead of 1, which
-    is false for some priors: docs/errata.md)."""
+    is false for some priors: docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_c3(0.3, [0.1, 0.1, 0.1]), 6)
+    0.792093
+    """
     return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
 
 
@@ -192,14 +267,26 @@ prop_c5 = prop_c3
 # ------------------------------------------------------------------------- quantization mechanisms
 def prop_c4(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Props. C.2 (d = 2) and C.4: Algorithms 1–2 under uniform priors have
-    ``Π = 1 − Π_i (1 − 2ε_i / s_i)`` and ``Δ = ½ √(Σ_i s_i²)``; returns ``(Π, Δ)``. Needs ``2ε_i ≤ s_i``."""
+    ``Π = 1 − Π_i (1 − 2ε_i / s_i)`` and ``Δ = ½ √(Σ_i s_i²)``; returns ``(Π, Δ)``. Needs ``2ε_i ≤ s_i``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop_c4([0.2, 0.1, 0.3], [1.0, 0.5, 0.75]))
+    (0.928, 0.673146)
+    """
     s = as_positive_vector(steps, "steps")
     return float(1.0 - np.prod(1.0 - _covered_fractions(tolerances, s))), float(0.5 * np.sqrt((s**2).sum()))
 
 
 def prop_c2(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Prop. C.2 (Algorithm 1): ``Π = 2ε1/s_μ + 2ε2/s_σ − (2ε1/s_μ)(2ε2/s_σ)``,
-    ``Δ = ½ √(s_μ² + s_σ²)``; returns ``(Π, Δ)``."""
+    ``Δ = ½ √(s_μ² + s_σ²)``; returns ``(Π, Δ)``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop_c2([0.3, 0.45], [1.0, 2.0]))
+    (0.78, 1.118034)
+    """
     if len(tolerances) != 2 or len(steps) != 2:
         raise MechDesignError("Prop. C.2 has two secrets (μ, σ) and two steps (s_μ, s_σ)")
     return prop_c4(tolerances, steps)
@@ -209,7 +296,13 @@ def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float
     """``c_{ε,s} = c_ε c_2 / (c_1 (1 − 2 c_2))`` of Props. C.2/C.4 (App. C.5.2, C.5.4), with
     ``x_i = ε_i/s_i``, ``c_1 = min x_i``, ``c_2 = max x_i`` and ``c_ε = √(mean ε_i²) / (Π ε_i)^{1/d}``:
     the claimed ratio ``Δ < c_{ε,s} Δ_opt``. Needs ``2 c_2 < 1``. It rests on the printed Prop. C.3;
-    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md)."""
+    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(ratio_constant([0.2, 0.2], [1.0, 1.0]), 6)
+    np.float64(1.666667)
+    """
     eps = as_positive_vector(tolerances, "tolerances")
     s = as_positive_vector(steps, "steps", size=eps.size)
     x = eps / s
@@ -221,7 +314,13 @@ def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float
 
 def prop_c6_distortion(secrets: Sequence[str], steps: Sequence[float]) -> float:
     """Wang et al. Prop. C.6 (Algorithm 3): ``Δ = ½ √(Σ_{μ_i ∈ G} s_{μ_i}² + 1[{σ1, σ2} ∩ G ≠ ∅](s_a² + s_b²))``;
-    ``steps = (s_μ1, s_μ2, s_a, s_b)``."""
+    ``steps = (s_μ1, s_μ2, s_a, s_b)``.
+
+    Examples
+    --------
+    >>> round(prop_c6_distortion(['mu1', 'sigma1'], [1.5, 1.0, 2.0, 2.0]), 6)
+    1.600781
+    """
     s = as_positive_vector(steps, "steps", size=4)
     unknown = set(secrets) - {"mu1", "mu2", "sigma1", "sigma2"}
     if unknown or not secrets:
@@ -244,6 +343,11 @@ def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], s
     ``0 < α < π/2``. ``P_μ = 1 − Π_i (1 − 1[μ_i ∈ G] 2ε_μi/s_μi)`` and ``P_σ`` is ``P_σ1``, ``P_σ2`` or
     ``P_σ1,σ2`` (each ``1 − ½ L^α L^β/(s_a s_b)`` when both lengths are positive, else 1) with the
     lengths ``L`` printed in Prop. C.6.
+
+    Examples
+    --------
+    >>> round(prop_c6_privacy_bound(['mu1', 'sigma1'], [0.1, 0.1], [1.5, 1.0, 2.0, 2.0], 0.8), 6)
+    np.float64(0.716716)
     """
     s = as_positive_vector(steps, "steps", size=4)
     eps = dict(zip(secrets, as_positive_vector(tolerances, "tolerances", size=len(secrets))))
@@ -371,18 +475,36 @@ def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> 
 def prop_d1(T: float, tolerances: Sequence[float]) -> float:
     """Prop. D.1 (diagonal Gaussian, intersection privacy), corrected:
     ``Δ > ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − (1/d) Σ ε_i`` (Thm. 5.1 with γ = γ_max = ½; printed with γ = √d/2,
-    for which no counterexample is known but which the proof does not support: docs/errata.md)."""
+    for which no counterexample is known but which the proof does not support: docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_d1(0.2, [0.1, 0.2]), 6)
+    0.166228
+    """
     return thm_5_1(T, tolerances, GAUSSIAN_GAMMA)
 
 
 def prop_d3(T: float, tolerances: Sequence[float], n_groups: int) -> float:
     """Prop. D.3 (diagonal Gaussian, group privacy with β groups), corrected: Thm. 5.3 with γ = ½.
-    As printed (γ = √d/2) it fails for β = d on a sparse prior (docs/errata.md)."""
+    As printed (γ = √d/2) it fails for β = d on a sparse prior (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_d3(0.5, [0.1, 0.2], 2), 6)
+    0.332843
+    """
     return thm_5_3(T, tolerances, GAUSSIAN_GAMMA, n_groups)
 
 
 def prop_d5(T: float, tolerance: float, p: float, d: int) -> float:
-    """Prop. D.5 (diagonal Gaussian, ℓp privacy), corrected: Thm. 5.4 with γ = ½."""
+    """Prop. D.5 (diagonal Gaussian, ℓp privacy), corrected: Thm. 5.4 with γ = ½.
+
+    Examples
+    --------
+    >>> round(prop_d5(0.2, 0.3, 2, 2), 6)
+    0.26221
+    """
     return thm_5_4(T, tolerance, p, d, GAUSSIAN_GAMMA)
 
 

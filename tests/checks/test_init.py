@@ -19,3 +19,15 @@ def test_all_concatenates_the_papers(monkeypatch):
     for name in CHECKS:
         monkeypatch.setitem(CHECKS, name, lambda full=False, name=name: [name, full])
     assert run_check("all", full=True) == ["put", True, "pml", True, "sml", True, "summary", True]
+
+
+@pytest.mark.parametrize("name", ["rows", "formats", "optimum", "plots", "put", "pml", "sml", "summary"])
+def test_docstring_examples(name):
+    """The Examples sections of every mechdesign.checks module run (the whole-grid ones are skipped: the
+    per-paper tests run them)."""
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"mechdesign.checks.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
