@@ -49,8 +49,16 @@ def _thm4(spaces: list[tuple[int, int]]) -> list[CheckRow]:
     return rows
 
 
-def _misspecified_spaces(tau: int, d_star: int, d0: int, d1: int) -> tuple[HistogramSpace, HistogramSpace, list[int]]:
-    """Inputs on Γ* = {0..d*−1}; Γ̂* = {0..d̂₀−1} ∪ d̂₁ infeasible categories; outputs on Γ̂* ∪ Γ*."""
+def misspecified_spaces(tau: int, d_star: int, d0: int, d1: int) -> tuple[HistogramSpace, HistogramSpace, list[int]]:
+    """Inputs on Γ* = {0..d*−1}; Γ̂* = {0..d̂₀−1} ∪ d̂₁ infeasible categories; outputs on Γ̂* ∪ Γ*
+    (SML paper §V-C: the data holder's estimate misses ``d* − d̂₀*`` feasible categories).
+
+    Examples
+    --------
+    >>> inputs, outputs, estimated = misspecified_spaces(2, 3, 2, 1)
+    >>> estimated
+    [0, 1, 3]
+    """
     universe = d_star + d1
     estimated = list(range(d0)) + list(range(d_star, universe))
     inputs = HistogramSpace(tau, universe, support=range(d_star))
@@ -62,7 +70,7 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
     """Props. 3, 4, 5 (QM corrected), App. H-D and App. I at every interval length and RR budget."""
     rows = []
     for tau, d_star, d0, d1 in cases:
-        inputs, outputs, estimated = _misspecified_spaces(tau, d_star, d0, d1)
+        inputs, outputs, estimated = misspecified_spaces(tau, d_star, d0, d1)
         secret, cost, s = category_fraction_secret(inputs, 0), tv_cost(inputs, outputs), tau + 1
         base = {"τ": tau, "d*": d_star, "d̂0": d0, "d̂1": d1}
         for interval in range(1, s + 1):
