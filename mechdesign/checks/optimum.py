@@ -16,7 +16,7 @@ from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion
 from ..result import Result
 from ..utility.base import Objective
-from .rows import CheckRow, ClosedForm, compare
+from .rows import BOUND_FAILS, CLOSED_FORM_ATOL, MISMATCH, CheckRow, ClosedForm, compare
 
 #: Bracket width of ε*(D) when it is found by bisection (nats).
 BISECTION_WIDTH = 1e-9
@@ -119,8 +119,12 @@ def numeric_privacy_distortion(notion: PrivacyNotion, objective: Objective, dist
 def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]], setting: dict[str, float | int | str],
                  notion: PrivacyNotion, objective: Objective, distortions: Sequence[float]) -> list[CheckRow]:
     """Rows comparing each statement's ``closed(D)`` (a privacy-distortion value or bound) with the
-    optimizer's ε*(D), solved once per ``D`` for all the statements (a disagreement with a solve
-    that is not certified optimal is ``failed``: see :func:`~mechdesign.checks.rows.compare`).
+    optimizer's ε*(D), solved once per ``D`` for all the statements.
+
+    A disagreement with a solve that is not certified optimal is ``failed`` (see
+    :func:`~mechdesign.checks.rows.compare`); so is a numerical ε*(D) *above* the closed-form value
+    (or upper bound) when the closed-form budget itself reaches ``D`` (:func:`closed_budget_reaches`):
+    then the optimizer's search for the least budget went wrong, not the paper.
 
     Examples
     --------
@@ -132,5 +136,29 @@ def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]]
     'match'
     """
     numeric = certified_privacy_distortion(notion, objective, distortions)
-    return [compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value, certified=certified)
-            for formula, closed in statements for D, (value, certified) in zip(distortions, numeric)]
+    oracle = DistortionOracle(notion, objective)
+    rows = []
+    for formula, closed in statements:
+        for D, (value, certified) in zip(distortions, numeric):
+            row = compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value, certified=certified)
+            if row.verdict in (MISMATCH, BOUND_FAILS) and closed_budget_reaches(oracle, row, D):
+                row = compare(formula, row.parameters, "epsilon", row.closed_form, value, certified=False)
+            rows.append(row)
+    return rows
+
+
+def closed_budget_reaches(oracle: DistortionOracle, row: CheckRow, D: float) -> bool:
+    """Whether the row's numerical ε* exceeds its closed-form value (or upper bound) although the optimal
+    distortion at that closed-form budget is already at most ``D`` (within ``CLOSED_FORM_ATOL``).
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> oracle = DistortionOracle(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)))
+    >>> closed_budget_reaches(oracle, compare("f", {}, "epsilon", 0.0, 0.3), 0.5)
+    True
+    """
+    budget = row.closed_form[1] if isinstance(row.closed_form, tuple) else row.closed_form
+    if not (math.isfinite(budget) and row.numeric > budget):
+        return False
+    return oracle.distortion(max(budget, 0.0)) <= D + CLOSED_FORM_ATOL
