@@ -29,6 +29,8 @@ from .rows import CheckRow, compare, upper_bound
 
 #: Exact values (vertex enumeration, enumeration of count vectors) agree with closed forms to round-off.
 EXACT_ATOL = 1e-9
+#: Distance of the budgets on both sides of the end of privacy region 1 (nats).
+SIDE = 1e-3
 #: Example 1 of the paper: a prior and an extremal mechanism in privacy region 1 at ε = log(9/8).
 EXAMPLE1_PRIOR = (0.4, 0.2, 0.2, 0.2)
 EXAMPLE1_MECHANISM = ((0.325, 0.225, 0.225, 0.225), (0.45, 0.1, 0.225, 0.225),
@@ -66,13 +68,14 @@ def _thm2(priors: Sequence[tuple[Sequence[float], int]], betas: Sequence[float])
 
 
 def _sensitivity_bounds(priors: Sequence[Sequence[float]], fractions: Sequence[float]) -> list[CheckRow]:
-    """Thm. 3, Thm. 4 eq. (6) and Cor. 2 on the optimal ε-PML mechanism (expected Hamming distortion)."""
+    """Thm. 3, Thm. 4 eq. (6) and Cor. 2 on the optimal ε-PML mechanism (expected Hamming distortion), at
+    budgets ``fractions × ε_max`` and at the end ``−log(1 − p_min)`` of privacy region 1 and both sides of it."""
     rows = []
     for prior in priors:
         p = np.asarray(prior, dtype=float)
-        epsilon_max = -math.log(p.min())
-        for fraction in fractions:
-            budget = fraction * epsilon_max
+        region_one = -math.log(1 - p.min())  # Thm. 4 changes form at the end of privacy region 1
+        budgets = sorted({f * -math.log(p.min()) for f in fractions} | {region_one - SIDE, region_one, region_one + SIDE})
+        for budget in budgets:
             result = design(PointwiseMaximalLeakage(Prior(p)), budget, ExpectedDistortion(Prior(p)))
             if not result.success:
                 rows.append(compare("PML Thm. 4 eq. (6) sensitivity bound", {"P": str(tuple(prior)), "ε": budget},

@@ -28,9 +28,25 @@ from .rows import CheckRow, compare, lower_bound, upper_bound
 
 #: Closed-form distances and probabilities on a grid agree to round-off.
 EXACT_ATOL = 1e-9
+#: Distance of the budgets on both sides of a breakpoint ``T = 1/k`` of ``⌈1/T⌉`` (Thms. 5.1, 5.4).
+SIDE = 1e-3
+
+
+def budget_grid(base: Sequence[float], ks: Sequence[int]) -> tuple[float, ...]:
+    """``base`` and every breakpoint ``T = 1/k`` of ``⌈1/T⌉`` with both sides of it.
+
+    Examples
+    --------
+    >>> budget_grid([0.9], [2])
+    (0.499, 0.5, 0.501, 0.9)
+    """
+    points = set(base) | {round(1 / k + side, 12) for k in ks for side in (-SIDE, 0.0, SIDE)}
+    return tuple(sorted(points))
+
+
 #: Privacy budgets T at which the lower bounds are compared with the optimum.
-FAST_BUDGETS = (0.15, 0.35, 0.55, 0.75, 0.95)
-FULL_BUDGETS = tuple(np.round(np.linspace(0.05, 0.95, 19), 2))
+FAST_BUDGETS = budget_grid((0.15, 0.75, 0.95), (2, 3))
+FULL_BUDGETS = budget_grid(tuple(np.round(np.linspace(0.05, 0.95, 19), 2)), (2, 3, 4, 5, 8))
 #: Seed of the random 2-D Gaussians of Lemmas C.8, C.10, C.11.
 SEED = 7
 
