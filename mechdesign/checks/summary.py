@@ -188,16 +188,16 @@ def _appendix_d_bounds(budgets: Sequence[float]) -> list[CheckRow]:
     rows = []
     for T in reachable(union, budgets):
         setting = {"space": "diagonal Gaussian 3×2×3", "T": T}
-        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion", lower_bound(summary.prop_d1(T, eps)),
+        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion", lower_bound(summary.prop_d1_distortion_bound(T, eps)),
                             least_distortion(inter, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=2 (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d3(T, eps, 2)), least_distortion(groups, T)))
+                            lower_bound(summary.prop_d3_distortion_bound(T, eps, 2)), least_distortion(groups, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=d (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d3(T, eps, d)), least_distortion(union, T)))
+                            lower_bound(summary.prop_d3_distortion_bound(T, eps, d)), least_distortion(union, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓinf (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d5(T, tolerance_inf, math.inf, d)), least_distortion(norm_inf, T)))
+                            lower_bound(summary.prop_d5_distortion_bound(T, tolerance_inf, math.inf, d)), least_distortion(norm_inf, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓ2 (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d5(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
+                            lower_bound(summary.prop_d5_distortion_bound(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
         if summary.prop_b2_tolerance_condition(tolerance_2, tolerance_inf, 2, math.inf, d):
             rows.append(compare("Multi-secret Prop. B.2 Δ_ℓinf ≤ Δ_ℓ2", setting, "distortion",
                                 upper_bound(least_distortion(norm_2, T)), least_distortion(norm_inf, T)))

@@ -23,7 +23,7 @@ Props. C.2, C.4, C.6                   :func:`prop_c2`, :func:`prop_c4`, :func:`
 Lemma C.8                              :func:`lemma_c8_w2_squared_lower_bound`
 Lemma C.10                             :func:`lemma_c10_cross_term_bound`
 Lemma C.11                             :func:`lemma_c11_shifts`
-Props. D.1, D.3, D.5 (corrected)       :func:`prop_d1`, :func:`prop_d3`, :func:`prop_d5`
+Props. D.1, D.3, D.5 (corrected)       :func:`prop_d1_distortion_bound`, :func:`prop_d3_distortion_bound`, :func:`prop_d5_distortion_bound`
 Props. D.2, D.4, D.6                   :func:`prop_d2_privacy`, :func:`prop_d4_privacy`, :func:`prop_d6_privacy_bound`
                                        (distortion: :func:`prop_c4`)
 =====================================  ===================================================================
@@ -472,37 +472,37 @@ def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> 
 
 
 # ------------------------------------------------- App. D: Gaussian instances of Thms. 5.1, 5.3, 5.4
-def prop_d1(T: float, tolerances: Sequence[float]) -> float:
+def prop_d1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
     """Prop. D.1 (diagonal Gaussian, intersection privacy), corrected:
     ``Δ > ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − (1/d) Σ ε_i`` (Thm. 5.1 with γ = γ_max = ½; printed with γ = √d/2,
     for which no counterexample is known but which the proof does not support: docs/errata.md).
 
     Examples
     --------
-    >>> round(prop_d1(0.2, [0.1, 0.2]), 6)
+    >>> round(prop_d1_distortion_bound(0.2, [0.1, 0.2]), 6)
     0.166228
     """
     return thm_5_1(T, tolerances, GAUSSIAN_GAMMA)
 
 
-def prop_d3(T: float, tolerances: Sequence[float], n_groups: int) -> float:
+def prop_d3_distortion_bound(T: float, tolerances: Sequence[float], n_groups: int) -> float:
     """Prop. D.3 (diagonal Gaussian, group privacy with β groups), corrected: Thm. 5.3 with γ = ½.
     As printed (γ = √d/2) it fails for β = d on a sparse prior (docs/errata.md).
 
     Examples
     --------
-    >>> round(prop_d3(0.5, [0.1, 0.2], 2), 6)
+    >>> round(prop_d3_distortion_bound(0.5, [0.1, 0.2], 2), 6)
     0.332843
     """
     return thm_5_3(T, tolerances, GAUSSIAN_GAMMA, n_groups)
 
 
-def prop_d5(T: float, tolerance: float, p: float, d: int) -> float:
+def prop_d5_distortion_bound(T: float, tolerance: float, p: float, d: int) -> float:
     """Prop. D.5 (diagonal Gaussian, ℓp privacy), corrected: Thm. 5.4 with γ = ½.
 
     Examples
     --------
-    >>> round(prop_d5(0.2, 0.3, 2, 2), 6)
+    >>> round(prop_d5_distortion_bound(0.2, 0.3, 2, 2), 6)
     0.26221
     """
     return thm_5_4(T, tolerance, p, d, GAUSSIAN_GAMMA)

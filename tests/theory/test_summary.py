@@ -419,9 +419,9 @@ def test_lemma_c11_shifts_move_the_sd_by_at_least_epsilon(secret):
 def test_appendix_d_closed_forms():
     """Props. D.1, D.3, D.5 are Thms. 5.1, 5.3, 5.4 at γ = ½; D.2, D.4, D.6 hand-computed."""
     eps = [0.1, 0.2, 0.3]
-    assert theory.prop_d1(0.3, eps) == theory.thm_5_1(0.3, eps, 0.5)
-    assert theory.prop_d3(0.3, eps, 2) == theory.thm_5_3(0.3, eps, 0.5, 2)
-    assert theory.prop_d5(0.3, 0.2, 2, 3) == theory.thm_5_4(0.3, 0.2, 2, 3, 0.5)
+    assert theory.prop_d1_distortion_bound(0.3, eps) == theory.thm_5_1(0.3, eps, 0.5)
+    assert theory.prop_d3_distortion_bound(0.3, eps, 2) == theory.thm_5_3(0.3, eps, 0.5, 2)
+    assert theory.prop_d5_distortion_bound(0.3, 0.2, 2, 3) == theory.thm_5_4(0.3, 0.2, 2, 3, 0.5)
     assert theory.prop_d2_privacy([0.1, 0.25], [1.0, 1.0]) == pytest.approx(0.2 * 0.5, abs=EXACT_ATOL)
     assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0, 1]]) == pytest.approx(0.1, abs=EXACT_ATOL)  # one group: intersection
     assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0], [1]]) == pytest.approx(
