@@ -6,12 +6,17 @@ enumeration, flow or MILP) and its distortion is the worst-case expected total v
 
 * Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
 * Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected);
-* Thms. 2–3, Lemma 2 and Prop. 7 on random mechanisms (seeded): composition, post-processing, L_DP.
+* Thms. 2–3, Lemma 2 and Prop. 7 on random mechanisms (seeded): composition, post-processing, L_DP;
+* Prop. 8 (continuous outputs): Gaussian noise on four inputs, the quadrature against ``log 2Φ(Δ/2σ)``
+  and against the exact SML of the binned outputs (a post-processing, so at most Prop. 8's value).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from scipy.stats import norm
 
 from ..mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from ..privacy.sml import measure_sml
@@ -124,6 +129,27 @@ def _random_mechanisms(trials: int) -> list[CheckRow]:
     return rows
 
 
+#: Inputs (means) and secret of the Gaussian-noise mechanism of the Prop. 8 check.
+PROP8_MEANS = (0.0, 1.0, 2.0, 3.0)
+PROP8_SECRET = (0, 0, 1, 1)
+
+
+def _prop8(sigmas: tuple[float, ...], widths: tuple[float, ...]) -> list[CheckRow]:
+    rows = []
+    gap = max(abs(a - b) for a, s in zip(PROP8_MEANS, PROP8_SECRET) for b, r in zip(PROP8_MEANS, PROP8_SECRET) if s != r)
+    for sigma in sigmas:
+        value = sml.prop8_continuous_sml([norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
+                                         breakpoints=PROP8_MEANS)
+        rows.append(compare("SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", {"σ": sigma}, "SML", value,
+                            math.log(2 * norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
+        for width in widths:
+            edges = np.concatenate([[-np.inf], np.arange(-6 * sigma, 3 + 6 * sigma + width, width), [np.inf]])
+            binned = np.diff(norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
+            rows.append(compare("SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)", {"σ": sigma, "bin": width}, "SML",
+                                upper_bound(value), measure_sml(binned, PROP8_SECRET).value, EXACT_ATOL))
+    return rows
+
+
 def check_sml(full: bool = False) -> list[CheckRow]:
     """SML closed forms against exact computation (fast grid, or ``full``: τ ≤ 6, d ≤ 4).
 
@@ -136,4 +162,5 @@ def check_sml(full: bool = False) -> list[CheckRow]:
     spaces = [(tau, d) for tau in range(1, 7 if full else 4) for d in range(2, 5 if full else 4)]
     cases = [(tau, d_star, d0, d1) for tau in range(1, 4 if full else 3) for d_star in ((2, 3, 4) if full else (2, 3))
              for d0 in range(1, d_star + 1) for d1 in range(3 if full else 2) if d0 + d1 >= 2]
-    return _thm4(spaces) + _misspecified(cases) + _random_mechanisms(20 if full else 6)
+    prop8 = _prop8((0.5, 1.0, 2.0), (0.5, 0.1, 0.02)) if full else _prop8((1.0,), (0.5, 0.1))
+    return _thm4(spaces) + _misspecified(cases) + _random_mechanisms(20 if full else 6) + prop8

@@ -315,3 +315,21 @@ def test_lemma2_composed_mechanism_and_thm2_thm3_prop7():
         lemma2_composed_mechanism(first, second[:2])
     with pytest.raises(MechDesignError, match="secret_values needs one value per row"):
         prop7_ldp_level(first, [0, 1])
+
+
+def test_prop8_continuous_sml_against_gaussian_total_variation():
+    """SML Prop. 8 for Gaussian noise N(θ, σ²) on finite inputs: with two secret values the best selection is
+    the farthest pair (a, b), and ∫ max(f_a, f_b) = 1 + TV = 2Φ(|a − b|/2σ); with three secret values at
+    0, 2, 4 and σ = 1, ∫ max of the three densities = Φ(1) + (Φ(1) − Φ(−1)) + Φ(1) = 4Φ(1) − 1."""
+    from scipy.stats import norm
+
+    from mechdesign.theory.sml import prop8_continuous_sml
+
+    for sigma in (0.3, 1.0, 5.0):
+        densities = [norm(loc=m, scale=sigma).pdf for m in (0.0, 0.5, 2.0)]
+        value = prop8_continuous_sml(densities, ["a", "b", "b"], breakpoints=[0.0, 0.5, 2.0])
+        assert value == pytest.approx(math.log(2 * norm.cdf(2.0 / (2 * sigma))), abs=1e-9)
+    three = [norm(loc=m).pdf for m in (0.0, 2.0, 4.0)]
+    assert prop8_continuous_sml(three, [0, 1, 2], breakpoints=[1.0, 3.0]) == pytest.approx(math.log(4 * norm.cdf(1) - 1), abs=1e-9)
+    with pytest.raises(MechDesignError, match="one value per density"):
+        prop8_continuous_sml(three, [0, 1])
