@@ -61,6 +61,8 @@ Bounds = tuple[float, float]
 #: jumps there (from log(P_1/P_2) to 0), and D^(m−1) summed from the small end differs from 1 − P_1
 #: by round-off.
 THRESHOLD_ATOL = 1e-12
+#: An event probability summed from a distribution may leave [0, 1] by this much (round-off); it is clipped.
+PROBABILITY_ATOL = 1e-12
 #: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
 PROP12_ALPHA_TOL = 1e-10
 
@@ -985,9 +987,9 @@ def lemma22_probability_bound(divergence: float, q_event: float, alpha: float) -
     order = as_order(alpha)
     value = as_budget(divergence, "divergence")
     probability = as_finite(q_event, "q_event")
-    if not 0.0 <= probability <= 1.0:
+    if not -PROBABILITY_ATOL <= probability <= 1.0 + PROBABILITY_ATOL:
         raise MechDesignError(f"q_event must be a probability, got {q_event!r}")
-    return (math.exp(value) * probability) ** ((order - 1) / order)
+    return (math.exp(value) * min(max(probability, 0.0), 1.0)) ** ((order - 1) / order)
 
 
 def lemma23_probability_bound(sibson: float, largest_section: float, alpha: float) -> float:

@@ -742,5 +742,6 @@ def test_lemma22_and_23_bounds_hold_on_every_event():
             section = float((prior[:, None] * event).sum(axis=0).max())
             assert (prior[:, None] * channel)[event].sum() <= put.lemma23_probability_bound(sibson, section, alpha) + 1e-12
     assert put.lemma22_probability_bound(0.0, 1.0, 2.0) == 1.0
+    assert put.lemma22_probability_bound(0.0, 1.0 + 2e-16, 2.0) == 1.0  # a summed event's round-off
     with pytest.raises(MechDesignError, match="q_event must be a probability"):
         put.lemma22_probability_bound(0.0, 1.5, 2.0)
