@@ -6,7 +6,7 @@ Examples
 ``mechdesign measure mechanism.csv --prior 0.5,0.5 --delta 0.1 --json``
 ``mechdesign demo --out mechdesign-demo``
 ``mechdesign curve --notion maximal-leakage --n 4 --mode privacy --grid 0.05,0.75,8 --out ml``
-``mechdesign theory-check put``
+``mechdesign theory-check all --format json``
 ``mechdesign privatize data.csv --column education --notion dp --epsilon 1 --out private.csv``
 ``mechdesign estimate private.csv --column education --mechanism private.mechanism.json``
 """
@@ -41,7 +41,9 @@ from .privacy import (
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .progress import terminal_progress
 from .solve import design
-from .theory.report import CHECKS
+from .checks import CHECKS, run_check
+from .checks.formats import FORMATS, format_rows
+from .checks.plots import plots_directory, write_plots
 from .units import UNITS, from_nats, to_nats
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
@@ -562,11 +564,13 @@ def _add_deploy_commands(commands: Any) -> None:
 
 
 def _cmd_theory_check(args: argparse.Namespace) -> int:
-    from .theory.report import format_table, run_check
-
+    folder = plots_directory(args.plots) if args.plots else None  # a bad directory fails before the solves
     with terminal_progress(args.quiet) as progress:
-        rows = run_check(args.paper, progress)
-    print(format_table(rows))
+        rows = run_check(args.paper, full=args.full, progress=progress)
+    print(format_rows(rows, args.format))
+    if folder is not None:
+        for path in write_plots(rows, folder):
+            print(f"wrote {path}", file=sys.stderr)
     return 0 if all(row.ok for row in rows) else 1
 
 
@@ -664,8 +668,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sml_commands(commands)
     _add_deploy_commands(commands)
 
-    p_theory = commands.add_parser("theory-check", help="compare a paper's closed forms with the optimizer")
-    p_theory.add_argument("paper", choices=sorted(CHECKS), help="paper short name (put: Zhong & Bu, Privacy-Utility Trade-Off)")
+    p_theory = commands.add_parser("theory-check", help="compare the papers' closed forms with the optimizer")
+    p_theory.add_argument("paper", choices=[*sorted(CHECKS), "all"],
+                          help="put: Zhong & Bu, Privacy-Utility Trade-Off; pml: Grosse et al., Privacy Mechanism Design "
+                               "based on Empirical Distributions; sml: Wang, Lin & Fanti, Statistic Maximal Leakage; "
+                               "summary: Wang et al., Guarding Multiple Secrets; all: every paper")
+    p_theory.add_argument("--format", choices=FORMATS, default="text", help="text table, Markdown table or JSON")
+    p_theory.add_argument("--full", action="store_true", help="the full grid (slow) instead of the fast one")
+    p_theory.add_argument("--plots", metavar="DIR", help="write one closed form vs optimizer plot per family into DIR")
     _add_quiet_option(p_theory)
     p_theory.set_defaults(run=_cmd_theory_check)
     return parser

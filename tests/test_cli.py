@@ -432,3 +432,44 @@ def test_progress_is_silent_when_standard_error_is_not_a_terminal(capsys):
     assert main(["sml-design", "--secret", "0,0,0,1,1,1,2,2,2,3,3,3", "--budget", "0.2"]) == 0
     captured = capsys.readouterr()
     assert "status: optimal" in captured.out and captured.err == ""
+
+
+# --- theory-check -----------------------------------------------------------------------------
+
+
+def test_theory_check_json_is_strict_and_exits_0_when_everything_agrees(tmp_path, capsys):
+    """`mechdesign theory-check pml --format json --plots DIR`: strict JSON rows, one PNG per statement."""
+    assert main(["theory-check", "pml", "--format", "json", "--plots", str(tmp_path / "plots")]) == 0
+    captured = capsys.readouterr()
+
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON token {token}")
+
+    document = json.loads(captured.out, parse_constant=refuse)
+    assert document["rows"] and {row["verdict"] for row in document["rows"]} <= {"match", "bound holds"}
+    assert all(row["formula"].startswith("PML ") for row in document["rows"])
+    assert list((tmp_path / "plots").glob("*.png")) and "wrote" in captured.err
+
+
+def test_theory_check_markdown(capsys):
+    assert main(["theory-check", "sml", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| formula | parameters |") and "SML Thm. 4 RR SML" in out
+
+
+@pytest.mark.parametrize("verdict_row", [("mismatch", 1.0, 2.0), ("bound fails", (0.0, 1.0), 2.0), ("failed", 1.0, math.nan)])
+def test_theory_check_exits_1_on_a_mismatch_a_failed_bound_or_a_failed_solve(monkeypatch, capsys, verdict_row):
+    from mechdesign.checks import CHECKS
+    from mechdesign.checks.rows import compare
+
+    verdict, closed, numeric = verdict_row
+    monkeypatch.setitem(CHECKS, "pml", lambda full=False: [compare("f", {"D": 0.1}, "epsilon", closed, numeric)])
+    assert main(["theory-check", "pml"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == f"1 rows: {verdict} 1"
+
+
+def test_theory_check_bad_plots_directory_is_a_named_error(tmp_path, capsys):
+    target = tmp_path / "file"
+    target.write_text("x")
+    assert main(["theory-check", "pml", "--plots", str(target)]) == 2
+    assert "--plots must name a directory" in capsys.readouterr().err

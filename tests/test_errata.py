@@ -10,11 +10,13 @@ from __future__ import annotations
 import itertools
 import math
 
+import cvxpy as cp
 import numpy as np
 import pytest
 from scipy.optimize import linprog
 
 TOL = 1e-7  # LP / arithmetic tolerance for exact comparisons
+CONE_TOL = 1e-5  # tolerance on optimal values of the small cvxpy (Clarabel) cone programs
 LP_TOL = 1e-6  # tolerance on LP optimal values (HiGHS)
 
 
@@ -520,8 +522,8 @@ def test_multisecret_thm41_thm53_gamma_counterexample() -> None:
 def test_multisecret_prop_c1_sparse_gaussian_prior() -> None:
     """Multi-secret Prop. C.1: 1-D Gaussians (μ, σ) = (i, π(i) + 1), i = 0..7, uniform prior, ε = (0.49, 0.49),
     T = 1/4. Releasing N(3.5, 4.5²) always has union privacy 2/8 and Δ = W2 = √(3.5² + 0.5²) = 3.536, below
-    the printed bound (4.851 with its ceiling, 4.479 without); γ of eq. (4) on this support is √2/2 as the
-    paper says. With γ = 1/2 (no √d) the bound is 3.167 < 3.536 (docs/errata.md prints 3.200: a slip)."""
+    the printed bound (4.851 with its ceiling, 4.479 without; Prop. D.3 with β = d = 2 also 4.479); γ of
+    eq. (4) on this support is √2/2 as the paper says. With γ = 1/2 (no √d) the bound is 3.167 < 3.536."""
     params = np.array([[i, PERM[i] + 1.0] for i in range(8)])
     weights = np.full(8, 1.0 / 8)
     eps, T = np.array([0.49, 0.49]), 0.25
@@ -537,8 +539,14 @@ def test_multisecret_prop_c1_sparse_gaussian_prior() -> None:
     printed_plain = math.sqrt(2) * factor * math.sqrt(np.prod(eps))
     assert printed_ceil > printed_plain > delta_mech
     assert printed_plain == pytest.approx(4.479, abs=1e-3)
-    assert factor * math.sqrt(np.prod(eps)) == pytest.approx(3.167, abs=1e-3)  # γ = 1/2 (erratum says 3.200)
+    assert factor * math.sqrt(np.prod(eps)) == pytest.approx(3.167, abs=1e-3)  # γ = 1/2
     assert factor * math.sqrt(np.prod(eps)) < delta_mech
+    # Prop. D.3 (group privacy of diagonal Gaussians) with β = d = 2 singleton groups is union privacy:
+    # printed √d [(1 − (1−T)^{1/β})^{−β/d}] (Π ε)^{1/d} − (1/√d) Σ ε, also above the achieved 3.536
+    d, beta = 2, 2
+    printed_d3 = (math.sqrt(d) * (1 - (1 - T) ** (1 / beta)) ** (-beta / d) * math.sqrt(np.prod(eps))
+                  - eps.sum() / math.sqrt(d))
+    assert printed_d3 == pytest.approx(4.479, abs=1e-3) and printed_d3 > delta_mech
 
 
 def test_multisecret_prop_c1_ceiling_counterexample() -> None:
@@ -881,3 +889,97 @@ def test_put_theorem6_3_sum_runs_to_n() -> None:
 
         assert closed(n) == pytest.approx(measured, abs=1e-12)
         assert abs(closed(m) - measured) > 1e-3
+
+
+# ---------------------------------------------------------------------------------------------
+# PUT Proposition 8(5), 8(6): randomized response attains the upper bounds
+# ---------------------------------------------------------------------------------------------
+
+
+def randomized_response_matrix(m: int, D: float) -> np.ndarray:
+    """Q_D: keep the input with probability 1 − D, else one of the other m − 1 symbols uniformly."""
+    return np.full((m, m), D / (m - 1)) + (1 - D - D / (m - 1)) * np.eye(m)
+
+
+def least_distortion_renyi2(m: int, budget: float) -> float:
+    """min max_x (1 − Q(x|x)) under Rényi DP of order 2 (Definition 3(5)): Σ_y Q(y|x)²/Q(y|x') <= e^ε
+    for every x ≠ x' — the worst-case distortion over the whole simplex (no prior knowledge)."""
+    Q = cp.Variable((m, m), nonneg=True)
+    constraints = [cp.sum(Q, axis=1) == 1]
+    constraints += [sum(cp.quad_over_lin(Q[a, y], Q[b, y]) for y in range(m)) <= math.exp(budget)
+                    for a in range(m) for b in range(m) if a != b]
+    problem = cp.Problem(cp.Minimize(cp.max(1 - cp.diag(Q))), constraints)
+    problem.solve(solver=cp.CLARABEL)
+    assert problem.status == cp.OPTIMAL
+    return float(problem.value)
+
+
+def least_distortion_sibson2(m: int, budget: float) -> float:
+    """min E_U[1 − Q(X|X)] under Sibson information of order 2 at the uniform prior U (Definition 3(6)):
+    2 log Σ_y (Σ_x U(x) Q(y|x)²)^{1/2} <= ε."""
+    Q = cp.Variable((m, m), nonneg=True)
+    column_norms = sum(cp.norm(Q[:, y] / math.sqrt(m), 2) for y in range(m))
+    constraints = [cp.sum(Q, axis=1) == 1, column_norms <= math.exp(budget / 2)]
+    problem = cp.Problem(cp.Minimize(1 - cp.trace(Q) / m), constraints)
+    problem.solve(solver=cp.CLARABEL)
+    assert problem.status == cp.OPTIMAL
+    return float(problem.value)
+
+
+@pytest.mark.parametrize("m", [2, 3, 4])
+@pytest.mark.parametrize("fraction", [0.2, 0.5, 0.9])
+def test_put_prop8_renyi_and_sibson_upper_bounds_are_attained(m: int, fraction: float) -> None:
+    """PUT Proposition 8(5), 8(6) (α = 2): at the budget ε(Q_D) of randomized response, no mechanism has
+    less distortion than Q_D itself, so the printed upper bounds max{0, ε_{α}(Q_D)} are the values of
+    ε*_{α,DP} (worst case over the simplex) and ε*_{α,M} (uniform prior)."""
+    D = fraction * (m - 1) / m
+    Q = randomized_response_matrix(m, D)
+    renyi = max(math.log(float(np.sum(Q[a] ** 2 / Q[b]))) for a in range(m) for b in range(m) if a != b)
+    sibson = 2 * math.log(float(np.sum(np.sqrt(np.mean(Q ** 2, axis=0)))))
+    printed_renyi_upper = math.log(D / (m - 1) * (m - 2 + ((1 - D) * (m - 1) / D) ** 2 + D / ((1 - D) * (m - 1))))
+    printed_sibson_upper = math.log(m * ((1 - D) ** 2 + D ** 2 / (m - 1)))
+    assert renyi == pytest.approx(printed_renyi_upper, abs=TOL)
+    assert sibson == pytest.approx(printed_sibson_upper, abs=TOL)
+    assert least_distortion_renyi2(m, renyi) == pytest.approx(D, abs=CONE_TOL)
+    assert least_distortion_sibson2(m, sibson) == pytest.approx(D, abs=CONE_TOL)
+    # and the printed lower bounds are strictly below: the upper bound is the sharper statement
+    assert math.log((m - 1) * (1 - D) ** 2 / D) < renyi - 1e-3
+    assert max(0.0, math.log(m * (1 - D) ** 2)) < sibson - 1e-3
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-secret Props. C.2 and C.4: the privacy formula needs 2ε_i <= s_i
+# ---------------------------------------------------------------------------------------------
+#: Points per axis of the grid on one quantization bin (the secret is uniform on the bin).
+BIN_GRID = 400
+
+
+def quantized_union_privacy(eps: tuple[float, float], steps: tuple[float, float]) -> float:
+    """Union privacy of Algs. 1/2 (two secrets, uniform prior): the output names the bin, the secret pair
+    is uniform on it, and the attacker picks one guess per secret; success if either lands within ε_i.
+    Brute force over guesses on the grid (a window's best position is among the grid points)."""
+    cells = [(np.arange(BIN_GRID) + 0.5) / BIN_GRID * s for s in steps]
+    best = 0.0
+    for g1 in cells[0][:: BIN_GRID // 40]:
+        hit1 = np.abs(cells[0] - g1) <= eps[0]
+        for g2 in cells[1][:: BIN_GRID // 40]:
+            hit2 = np.abs(cells[1] - g2) <= eps[1]
+            best = max(best, float(np.mean(hit1[:, None] | hit2[None, :])))
+    return best
+
+
+@pytest.mark.parametrize("eps, steps", [((0.6, 0.1), (1.0, 1.0)), ((0.6, 0.6), (1.0, 1.0)), ((0.1, 0.2), (1.0, 1.0))])
+def test_multisecret_prop_c2_c4_need_two_eps_below_s(eps: tuple[float, float], steps: tuple[float, float]) -> None:
+    """Multi-secret Props. C.2/C.4: Π = 1 − Π_i (1 − 2ε_i/s_i) is the union privacy of the quantization
+    mechanism only when 2ε_i <= s_i; beyond, the measured privacy is 1 while the printed value is above 1
+    (one factor negative: 1.16) or below it (two: 0.96). Corrected: 1 − Π_i (1 − min{1, 2ε_i/s_i})."""
+    measured = quantized_union_privacy(eps, steps)
+    printed = 1 - math.prod(1 - 2 * e / s for e, s in zip(eps, steps))
+    corrected = 1 - math.prod(1 - min(1.0, 2 * e / s) for e, s in zip(eps, steps))
+    grid_resolution = 2.0 / BIN_GRID  # a window's coverage is exact up to one grid cell per side
+    assert measured == pytest.approx(corrected, abs=grid_resolution)
+    if all(2 * e <= s for e, s in zip(eps, steps)):
+        assert printed == pytest.approx(corrected, abs=TOL)
+    else:
+        assert measured == 1.0
+        assert abs(printed - 1.0) > 0.03

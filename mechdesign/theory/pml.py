@@ -4,6 +4,18 @@ Empirical Distributions" (PML under an uncertain, estimated prior).
 Every function checks its domain and names the statement it implements. Logarithms are natural; ``ε``
 is a PML budget in nats, ``β`` an ℓ1-radius, ``m`` a number of samples and ``N`` the alphabet size.
 Exact values to compare with live in :mod:`mechdesign.privacy.pml_analysis`.
+
+Statement → function:
+
+=================================  =====================================================================
+Thm. 2 (Weissman et al.), φ, κ     :func:`thm2_deviation_bound`, :func:`weissman_phi`, :func:`weissman_kappa`
+Eqs. (7), (8), Cor. 3              :func:`~mechdesign.priors.l1_radius` (eq. (7)), :func:`eq8_epsilon_prime`,
+                                   :func:`cor3_delta_min_bound`
+Thm. 3                             :func:`thm3_lipschitz_bound`
+Thm. 4, eq. (6); Cor. 2            :func:`thm4_sensitivity_bound`, :func:`cor2_leakage_bound`
+Prop. 2, eq. (13)                  :func:`eq13_modified_epsilon`
+Thm. 5 (binary mechanism)          :func:`~mechdesign.mechanisms.binary_robust_pml_mechanism`
+=================================  =====================================================================
 """
 
 from __future__ import annotations
@@ -33,6 +45,11 @@ def thm3_lipschitz_bound(capacity: float, distance: float) -> float:
         The 𝒫-local leakage capacity ``C(Q, 𝒫)`` (Definition 5); ``inf`` gives the vacuous bound ``inf``.
     distance
         ``‖P − P'‖₁``.
+
+    Examples
+    --------
+    >>> round(thm3_lipschitz_bound(0.5, 0.1), 6)
+    0.164872
     """
     radius = as_budget(distance, "distance")
     if capacity == math.inf:
@@ -49,6 +66,11 @@ def thm4_sensitivity_bound(prior: PriorLike, epsilon: float, beta: float) -> flo
     ``ε = ε_min(Q, P)`` and every column has a zero (docs/errata.md).
 
     Domain: ``P`` of full support, ``0 <= β < 2 p_min`` and ``ε <= ε_max = −log p_min``.
+
+    Examples
+    --------
+    >>> round(thm4_sensitivity_bound([0.4, 0.2, 0.2, 0.2], math.log(9 / 8), 0.1), 6)
+    0.031749
     """
     probabilities = as_prior(prior, full_support=True).probabilities
     p_min = float(probabilities.min())
@@ -72,6 +94,11 @@ def cor2_leakage_bound(epsilon: float, distance: float) -> float:
 
     Domain: ``‖P − P'‖₁ < 2 e^{−ε}``. (The proof of Theorem 4's second case holds for any such
     ``P'``; ``‖P − P'‖₁ < 2 p_min`` is not needed.)
+
+    Examples
+    --------
+    >>> round(cor2_leakage_bound(0.5, 0.1), 6)
+    0.586033
     """
     budget, radius = as_budget(epsilon), as_budget(distance, "distance")
     if radius == 0:
@@ -88,6 +115,11 @@ def eq13_modified_epsilon(epsilon: float, beta: float) -> float:
 
     ``M(ε', P̂) ⊆ M(ε, B_β(P̂))``: a mechanism that is ε'-PML for ``P̂`` is ε-PML for the whole ball.
     ``ε'`` is negative when ``e^ε (1 − β/2) < 1`` (then no mechanism is ε'-PML for ``P̂``).
+
+    Examples
+    --------
+    >>> round(eq13_modified_epsilon(1.0, 0.2), 6)
+    0.759545
     """
     budget, radius = as_budget(epsilon), as_budget(beta, "radius beta")
     return budget - math.log1p(radius / 2 * math.exp(budget))
@@ -98,6 +130,11 @@ def eq8_epsilon_prime(epsilon: float, delta: float, n_samples: int, size: int) -
 
     A mechanism that is ε-PML for an estimate from ``m`` samples is ε'(δ)-PML for the true prior
     with probability at least ``1 − δ``. Domain: ``β*(δ) e^ε < 2`` (else the bound is vacuous).
+
+    Examples
+    --------
+    >>> round(eq8_epsilon_prime(1.0, 0.01, 10000, 4), 6)
+    1.05312
     """
     return cor2_leakage_bound(epsilon, l1_radius(delta, n_samples, size))
 
@@ -106,6 +143,11 @@ def weissman_phi(p: float) -> float:
     """``φ(p) = log((1 − p)/p) / (1 − 2p)`` on ``[0, 1/2]``, ``φ(1/2) = 2`` (Section II-B, Weissman et al.).
 
     Written as ``2 atanh(u)/u`` with ``u = 1 − 2p``, stable near ``p = 1/2``; ``φ(0) = inf``.
+
+    Examples
+    --------
+    >>> round(weissman_phi(0.25), 6)
+    2.197225
     """
     value = float(p)
     if not 0.0 <= value <= 0.5:
@@ -122,6 +164,11 @@ def weissman_kappa(prior: PriorLike) -> float:
     """``κ_P = max_{A ⊆ 𝒳} min(P(A), 1 − P(A))`` (Section II-B): the subset mass closest to 1/2.
 
     Exact, by enumerating the 2^N subset sums (``N <= KAPPA_MAX_SIZE``).
+
+    Examples
+    --------
+    >>> round(weissman_kappa([0.6, 0.3, 0.1]), 6)
+    0.4
     """
     probabilities = as_prior(prior).probabilities
     if probabilities.size > KAPPA_MAX_SIZE:
@@ -137,6 +184,11 @@ def thm2_deviation_bound(beta: float, n_samples: int, size: int, phi: float = 2.
 
     With the default ``φ = 2`` (``φ(κ) >= 2``) the bound holds for every prior. Returned as printed,
     so it may exceed 1 (vacuous).
+
+    Examples
+    --------
+    >>> round(thm2_deviation_bound(0.3, 100, 3), 6)
+    0.066654
     """
     radius = as_budget(beta, "radius beta")
     m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size")
@@ -152,6 +204,11 @@ def cor3_delta_min_bound(epsilon: float, epsilon_prime: float, n_samples: int, s
 
     A mechanism that is ε-PML for an estimate from ``m`` samples is ε'-PML for the true prior except
     with probability at most this (eqs. (7) and (8) solved for δ). May exceed 1 (vacuous).
+
+    Examples
+    --------
+    >>> round(cor3_delta_min_bound(1.0, 1.2, 10000, 4), 6)
+    0.0
     """
     budget, target = as_budget(epsilon), as_budget(epsilon_prime, "epsilon_prime")
     if target <= budget:

@@ -10,6 +10,25 @@ order. Class I source sets (Definition 1) contain the uniform distribution in th
 Statements the numerics contradict are implemented in their corrected form; ``docs/errata.md``
 (section "PUT (Zhong & Bu)") records each one with the evidence.
 
+Statement → function
+--------------------
+=====================================  =====================================================================
+Lemma 5(2)                             :func:`zero_threshold`
+Thm 6(1)–(7)                           :func:`theorem6_dp`, :func:`theorem6_approx_dp`, :func:`theorem6_maximal_information`
+                                       (:func:`qd_maximal_information`), :func:`theorem6_maximal_leakage`,
+                                       :func:`theorem6_renyi_dp` (:func:`qd_renyi_dp`), :func:`theorem6_sibson`
+                                       (:func:`qd_sibson`), :func:`theorem6_mutual_information` (:func:`qd_mutual_information`)
+Thm 7(1)–(7)                           ``theorem7_*`` (Theorem 6 with θ* = 1)
+Prop. 8(1)–(7)                         ``prop8_*`` and the inverses :func:`prop8_distortion_dp`,
+                                       :func:`prop8_distortion_approx_dp`, :func:`prop8_distortion_ml`
+Thm 9, Lemma 10, Thm 13                :func:`theorem9_approx_dp`, :func:`lemma10_zero_threshold`, :func:`theorem13_dp`
+Prop. 12, Thm 14, Cor. 15              :func:`prop12_approx_dp`, :func:`theorem14_maximal_leakage`, :func:`cor15_distortion_ml`
+Lemma 16, Thms 17, 18                  :func:`lemma16_product_epsilon`, ``theorem17_*``, ``theorem18_*``
+Lemma 20(4), (8), (9)                  :func:`lemma20_orderings` (the chains of inequalities between the losses)
+Lemma 22 (Rényi preservation)          :func:`lemma22_probability_bound`
+Lemma 23 (Sibson preservation)         :func:`lemma23_probability_bound`
+=====================================  =====================================================================
+
 Conventions shared by every function
 ------------------------------------
 * ``max{0, log x}`` is 0 whenever ``x <= 1`` *or* the expression is undefined because the quantity
@@ -43,6 +62,8 @@ Bounds = tuple[float, float]
 #: jumps there (from log(P_1/P_2) to 0), and D^(m−1) summed from the small end differs from 1 − P_1
 #: by round-off.
 THRESHOLD_ATOL = 1e-12
+#: An event probability summed from a distribution may leave [0, 1] by this much (round-off); it is clipped.
+PROBABILITY_ATOL = 1e-12
 #: Width of the α₁ bracket at which the golden-section search of Proposition 12 stops.
 PROP12_ALPHA_TOL = 1e-10
 
@@ -93,7 +114,13 @@ def _sorted_prior(prior: Any) -> np.ndarray:
 
 
 def breakpoints(prior: Any) -> np.ndarray:
-    """``D^(k)`` for ``k = 0..m``: the mass of the ``k`` least likely symbols (PUT Theorem 9)."""
+    """``D^(k)`` for ``k = 0..m``: the mass of the ``k`` least likely symbols (PUT Theorem 9).
+
+    Examples
+    --------
+    >>> breakpoints([0.1, 0.4, 0.2, 0.3]).round(6).tolist()
+    [0.0, 0.1, 0.3, 0.6, 1.0]
+    """
     return np.concatenate([[0.0], np.cumsum(_sorted_prior(prior)[::-1])])
 
 
@@ -102,6 +129,11 @@ def zero_threshold(m: int, n: int = 1) -> float:
 
     PUT Lemma 5(2) (the uniform mechanism ``Q_U`` is (𝒫, D)-valid). The printed range
     ``n(m−1)/m <= D <= 1`` should read ``<= n`` (errata).
+
+    Examples
+    --------
+    >>> round(zero_threshold(3, 2), 6)
+    1.333333
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     return blocks * (size - 1) / size
@@ -123,6 +155,11 @@ def theorem6_dp(m: int, n: int, D: float, theta: float) -> Bounds:
 
     ``max{0, log((m−1)(θ*n − D)/D)} <= ε̃* <= max{0, log((m−1)(n − D)/D)}``, with
     ``θ* = m^n max_{P∈𝒫} min_x P(x)``; both are 0 for ``D >= n(m−1)/m``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_dp(2, 2, 0.4, 0.64))
+    (0.788457, 1.386294)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -136,6 +173,11 @@ def theorem6_approx_dp(m: int, n: int, D: float, delta: float, theta: float) -> 
 
     Lower ``max{0, log((m−1)(θ*n(1 − δm^{n−1}) − D)/D)}``; upper
     ``max{0, log((m−1)(n − D)/D · (1 − δ(1 − D/n)^{−n}))}`` (the loss of ``Q_D``).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_approx_dp(2, 2, 0.4, 0.05, 0.64))
+    (0.631272, 1.304949)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta, delta = _check_distortion(D, blocks), _check_theta(theta), _check_delta(delta)
@@ -153,6 +195,11 @@ def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
     should read ``n`` (the distances ``l`` go from 0 to n; errata). ``source`` is a prior, a
     :class:`~mechdesign.priors.SourceSet` or an array of priors over the ``m^n`` inputs (ordered as
     :func:`~mechdesign.mechanisms.global_framework.hamming_distances`). The minimum over the convex hull is attained at an extreme point.
+
+    Examples
+    --------
+    >>> round(qd_maximal_information(2, 2, 0.4, [0.25] * 4), 6)
+    0.940007
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D = _check_distortion(D, blocks)
@@ -168,6 +215,11 @@ def theorem6_maximal_information(m: int, n: int, D: float, theta: float, source:
     """Bounds on ε̃*_MI(𝒫, D): PUT Theorem 6(3).
 
     Lower ``max{0, log(m(1 − D/(θ*n)))}``; upper :func:`qd_maximal_information`.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_maximal_information(2, 2, 0.4, 1.0, [0.25] * 4))
+    (0.470004, 0.940007)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -181,6 +233,11 @@ def theorem6_maximal_leakage(m: int, n: int, D: float, theta: float) -> Bounds:
     """Bounds on ε̃*_ML(𝒫, D): PUT Theorem 6(4).
 
     ``max{0, log(m(1 − D/(θ*n)))} <= ε̃* <= max{0, n log(m(1 − D/n))}``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_maximal_leakage(2, 2, 0.4, 0.64))
+    (0.318454, 0.940007)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -193,6 +250,11 @@ def qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
     """ε̃_{α,DP}(Q_D) = (1/(α−1)) log[D/(n(m−1)) (m − 2 + A^α + A^{1−α})], ``A = (n−D)(m−1)/D``.
 
     PUT Theorem 6(5) upper bound (proof step 1.1); clipped at 0.
+
+    Examples
+    --------
+    >>> round(qd_renyi_dp(3, 1, 0.2, 2.0), 6)
+    1.873723
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D = _check_distortion(D, blocks)
@@ -209,6 +271,11 @@ def theorem6_renyi_dp(m: int, n: int, D: float, alpha: float, theta: float) -> B
 
     Lower ``max{0, log[(m−1)(n − D/θ*)^{α/(α−1)} / (D/θ*)] − log(n m^{n−1})/(α−1)}``; upper
     :func:`qd_renyi_dp`.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_renyi_dp(3, 1, 0.2, 2.0, 1.0))
+    (1.856298, 1.873723)
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -226,6 +293,11 @@ def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
 
     PUT Theorem 6(6)/7(6) upper bound, clipped at 0: the Sibson information of ``Q_D`` (the product
     of ``n`` randomized responses of distortion ``D/n``) at the uniform prior, which maximizes it.
+
+    Examples
+    --------
+    >>> round(qd_sibson(3, 1, 0.2, 2.0), 6)
+    0.683097
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D = _check_distortion(D, blocks)
@@ -241,6 +313,11 @@ def theorem6_sibson(m: int, n: int, D: float, alpha: float, theta: float) -> Bou
 
     Lower ``max{0, (α−n)/(α−1) log m + α/(α−1) log[(1 − D/n) / (½(1−θ*)(n+1)m + θ*)]}``; upper
     :func:`qd_sibson`.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_sibson(3, 1, 0.2, 2.0, 1.0))
+    (0.652325, 0.683097)
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -254,7 +331,13 @@ def theorem6_sibson(m: int, n: int, D: float, alpha: float, theta: float) -> Bou
 
 
 def qd_mutual_information(m: int, n: int, D: float) -> float:
-    """``n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))``, clipped at 0: I(P_U; Q_D), PUT Thm 6(7)/7(7)."""
+    """``n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))``, clipped at 0: I(P_U; Q_D), PUT Thm 6(7)/7(7).
+
+    Examples
+    --------
+    >>> round(qd_mutual_information(2, 1, 0.1), 6)
+    0.368064
+    """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D = _check_distortion(D, blocks)
     if _in_zero_region(size, blocks, D):
@@ -267,6 +350,11 @@ def theorem6_mutual_information(m: int, n: int, D: float, theta: float, eta: flo
 
     Lower ``max{0, θ*n log(η^{−1/n}(1 − D/(nθ*))) + θ*D log(D/((m−1)(nθ* − D)))}`` with
     ``η = max_x P'(x)``, ``P'`` the maximizer of ``min_x P(x)``; upper :func:`qd_mutual_information`.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem6_mutual_information(2, 2, 0.4, 0.64, 0.36))
+    (0.0, 0.38549)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
@@ -280,28 +368,58 @@ def theorem6_mutual_information(m: int, n: int, D: float, theta: float, eta: flo
 
 
 def theorem7_dp(m: int, n: int, D: float) -> float:
-    """ε̃*_DP(𝒫, D) = max{0, log((m−1)(n − D)/D)} for Class I: PUT Theorem 7(1)."""
+    """ε̃*_DP(𝒫, D) = max{0, log((m−1)(n − D)/D)} for Class I: PUT Theorem 7(1).
+
+    Examples
+    --------
+    >>> round(theorem7_dp(2, 2, 0.4), 6)
+    1.386294
+    """
     lower, upper = theorem6_dp(m, n, D, 1.0)
     return upper
 
 
 def theorem7_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
-    """Bounds on ε̃*_δ(𝒫, D) for Class I: PUT Theorem 7(2) (Theorem 6(2) with θ* = 1)."""
+    """Bounds on ε̃*_δ(𝒫, D) for Class I: PUT Theorem 7(2) (Theorem 6(2) with θ* = 1).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem7_approx_dp(2, 2, 0.4, 0.05))
+    (1.252763, 1.304949)
+    """
     return theorem6_approx_dp(m, n, D, delta, 1.0)
 
 
 def theorem7_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
-    """Bounds on ε̃*_MI(𝒫, D) for Class I: PUT Theorem 7(3) (Theorem 6(3) with θ* = 1)."""
+    """Bounds on ε̃*_MI(𝒫, D) for Class I: PUT Theorem 7(3) (Theorem 6(3) with θ* = 1).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem7_maximal_information(2, 2, 0.4, [0.25] * 4))
+    (0.470004, 0.940007)
+    """
     return theorem6_maximal_information(m, n, D, 1.0, _class_one(source, m, n))
 
 
 def theorem7_maximal_leakage(m: int, n: int, D: float) -> Bounds:
-    """Bounds on ε̃*_ML(𝒫, D) for Class I: PUT Theorem 7(4)."""
+    """Bounds on ε̃*_ML(𝒫, D) for Class I: PUT Theorem 7(4).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem7_maximal_leakage(2, 2, 0.4))
+    (0.470004, 0.940007)
+    """
     return theorem6_maximal_leakage(m, n, D, 1.0)
 
 
 def theorem7_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
-    """Bounds on ε̃*_{α,DP}(𝒫, D) for Class I: PUT Theorem 7(5)."""
+    """Bounds on ε̃*_{α,DP}(𝒫, D) for Class I: PUT Theorem 7(5).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem7_renyi_dp(2, 2, 0.4, 2.0))
+    (0.470004, 1.178655)
+    """
     return theorem6_renyi_dp(m, n, D, alpha, 1.0)
 
 
@@ -310,13 +428,24 @@ def theorem7_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
 
     Lower ``max{0, ε̃*_M(𝒫, D), log(m^{α−n}(1 − D/n)^α)/(α−1)}`` (Sibson information is at least
     mutual information, Lemma 20(9)); upper :func:`qd_sibson`.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem7_sibson(2, 2, 0.4, 2.0))
+    (0.38549, 0.614969)
     """
     lower, upper = theorem6_sibson(m, n, D, alpha, 1.0)
     return max(lower, theorem7_mutual_information(m, n, D)), upper
 
 
 def theorem7_mutual_information(m: int, n: int, D: float) -> float:
-    """ε̃*_M(𝒫, D) = max{0, n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))} for Class I: PUT Thm 7(7)."""
+    """ε̃*_M(𝒫, D) = max{0, n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))} for Class I: PUT Thm 7(7).
+
+    Examples
+    --------
+    >>> round(theorem7_mutual_information(2, 2, 0.4), 6)
+    0.38549
+    """
     return qd_mutual_information(m, n, D)
 
 
@@ -335,12 +464,23 @@ def prop8_epsilon_dp(m: int, D: float) -> float:
     """ε*_DP(𝒫, D) for a class-I source set: PUT Proposition 8(1).
 
     ``log((m−1)(1−D)/D)`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
+
+    Examples
+    --------
+    >>> round(prop8_epsilon_dp(3, 0.2), 6)
+    2.079442
     """
     return theorem7_dp(m, 1, D)
 
 
 def prop8_distortion_dp(m: int, epsilon: float) -> float:
-    """D*_DP(𝒫, ε), the inverse of Proposition 8(1): ``(m−1)/(e^ε + m − 1)`` (randomized response)."""
+    """D*_DP(𝒫, ε), the inverse of Proposition 8(1): ``(m−1)/(e^ε + m − 1)`` (randomized response).
+
+    Examples
+    --------
+    >>> round(prop8_distortion_dp(3, 2.0), 6)
+    0.213014
+    """
     size, budget = _check_alphabet(m), as_budget(epsilon)
     return (size - 1) / (exp_budget(budget) + size - 1)
 
@@ -350,13 +490,24 @@ def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
 
     ``log((m−1)(1−D−δ)/D)`` for ``0 < D < (1−δ)(m−1)/m``, else 0 (the lower and upper bounds of
     Theorem 7(2) coincide for ``n = 1``).
+
+    Examples
+    --------
+    >>> round(prop8_epsilon_approx_dp(3, 0.2, 0.1), 6)
+    1.94591
     """
     lower, upper = theorem7_approx_dp(m, 1, D, delta)
     return upper
 
 
 def prop8_distortion_approx_dp(m: int, epsilon: float, delta: float) -> float:
-    """D*_δ(𝒫, ε), the inverse of Proposition 8(2): ``(m−1)(1−δ)/(e^ε + m − 1)``."""
+    """D*_δ(𝒫, ε), the inverse of Proposition 8(2): ``(m−1)(1−δ)/(e^ε + m − 1)``.
+
+    Examples
+    --------
+    >>> round(prop8_distortion_approx_dp(3, 1.0, 0.1), 6)
+    0.381495
+    """
     size, budget, slack = _check_alphabet(m), as_budget(epsilon), _check_delta(delta)
     return (size - 1) * (1 - slack) / (exp_budget(budget) + size - 1)
 
@@ -366,6 +517,11 @@ def prop8_maximal_information(m: int, D: float, source: Any) -> Bounds:
 
     ``log(m(1−D)) <= ε* <= log[(1−D) / (P*(1 − D − D/(m−1)) + D/(m−1))]`` for
     ``D < (m−1)/m`` (0 beyond), with ``P* = min_{P∈𝒫} min_i P_i``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop8_maximal_information(3, 0.2, [1 / 3] * 3))
+    (0.875469, 0.875469)
     """
     return theorem7_maximal_information(m, 1, D, source)
 
@@ -374,13 +530,24 @@ def prop8_epsilon_ml(m: int, D: float) -> float:
     """ε*_ML(𝒫, D) for a class-I source set: PUT Proposition 8(4).
 
     ``log(m(1−D))`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
+
+    Examples
+    --------
+    >>> round(prop8_epsilon_ml(3, 0.2), 6)
+    0.875469
     """
     lower, upper = theorem7_maximal_leakage(m, 1, D)
     return upper
 
 
 def prop8_distortion_ml(m: int, epsilon: float) -> float:
-    """D*_ML(𝒫, ε), the inverse of Proposition 8(4): ``1 − e^ε/m`` for ``e^ε <= m``, else 0."""
+    """D*_ML(𝒫, ε), the inverse of Proposition 8(4): ``1 − e^ε/m`` for ``e^ε <= m``, else 0.
+
+    Examples
+    --------
+    >>> round(prop8_distortion_ml(3, 0.5), 6)
+    0.450426
+    """
     size, budget = _check_alphabet(m), as_budget(epsilon)
     return max(0.0, 1.0 - exp_budget(budget) / size)
 
@@ -389,6 +556,11 @@ def prop8_renyi_dp(m: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε*_{α,DP}(𝒫, D) for Class I: PUT Proposition 8(5).
 
     ``max{0, log((m−1)(1−D)^{α/(α−1)}/D)} <= ε* <= max{0, ε_{α,DP}(Q_D)}``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop8_renyi_dp(3, 0.2, 2.0))
+    (1.856298, 1.873723)
     """
     return theorem7_renyi_dp(m, 1, D, alpha)
 
@@ -397,12 +569,23 @@ def prop8_sibson(m: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε*_{α,M}(𝒫, D) for Class I: PUT Proposition 8(6).
 
     ``max{ε*_M, log(m(1−D)^{α/(α−1)})} <= ε* <= log(m((1−D)^α + D^α(m−1)^{1−α})^{1/(α−1)})``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop8_sibson(3, 0.2, 2.0))
+    (0.652325, 0.683097)
     """
     return theorem7_sibson(m, 1, D, alpha)
 
 
 def prop8_mutual_information(m: int, D: float) -> float:
-    """ε*_M(𝒫, D) for Class I: PUT Proposition 8(7), ``log(m(1−D)(D/((m−1)(1−D)))^D)``, 0 beyond."""
+    """ε*_M(𝒫, D) for Class I: PUT Proposition 8(7), ``log(m(1−D)(D/((m−1)(1−D)))^D)``, 0 beyond.
+
+    Examples
+    --------
+    >>> round(prop8_mutual_information(3, 0.2), 6)
+    0.45958
+    """
     return theorem7_mutual_information(m, 1, D)
 
 
@@ -413,6 +596,11 @@ def lemma10_zero_threshold(prior: Any, delta: float) -> float:
     """``(1−δ)D^(m−1) = (1−δ)(1 − P_1)``: ε*_δ(P, D) = 0 iff D is at least this (PUT Lemma 10).
 
     Also valid for ``δ = 0`` (Theorem 13).
+
+    Examples
+    --------
+    >>> round(lemma10_zero_threshold([0.4, 0.3, 0.2, 0.1], 0.1), 6)
+    np.float64(0.54)
     """
     return (1 - as_delta(delta)) * (1 - _sorted_prior(prior)[0])
 
@@ -425,6 +613,11 @@ def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
     there). The minimum runs over *every* ``k`` with
     ``D > (1−δ)D^(k−1)``; the summary at the end of the printed proof drops the last such ``k``,
     which the numerics refute (errata).
+
+    Examples
+    --------
+    >>> round(theorem9_approx_dp([0.5, 0.3, 0.2], 0.4, 0.1), 6)
+    0.820981
     """
     slack = as_delta(delta)
     P = _sorted_prior(prior)
@@ -439,7 +632,13 @@ def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
 
 
 def theorem13_dp(prior: Any, D: float) -> float:
-    """ε*_DP(P, D) = max{0, min_{D > D^(k−1)} log[(m−k)(1−D)/(D − D^(k−1))]}: PUT Theorem 13."""
+    """ε*_DP(P, D) = max{0, min_{D > D^(k−1)} log[(m−k)(1−D)/(D − D^(k−1))]}: PUT Theorem 13.
+
+    Examples
+    --------
+    >>> round(theorem13_dp([0.4, 0.3, 0.2, 0.1], 0.2), 6)
+    2.484907
+    """
     return theorem9_approx_dp(prior, D, 0.0)
 
 
@@ -476,6 +675,11 @@ def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
     ``min_{γ₂≥0} d(α₁, γ₂)`` with the ``γ₂`` term of (12) included. The ratio is quasi-convex in
     α₁ (a convex numerator over a positive affine denominator), so α₁ is found by golden section.
     The value is 0 when ``D >= (1−δ)(1 − P_1)`` for every prior (Lemma 10's ``Q_δ`` is valid).
+
+    Examples
+    --------
+    >>> round(prop12_approx_dp([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 0.2, 0.1), 6)
+    2.351375
     """
     slack = as_delta(delta)
     D = _check_distortion(D)
@@ -516,6 +720,11 @@ def theorem14_maximal_leakage(prior: Any, D: float) -> float:
 
     PUT Theorem 14 (Saeidian et al.): linear interpolation of ``e^ε`` between ``m − k`` at
     ``D^(k)`` and ``m − k + 1`` at ``D^(k−1)``.
+
+    Examples
+    --------
+    >>> round(theorem14_maximal_leakage([0.4, 0.3, 0.2, 0.1], 0.2), 6)
+    0.916291
     """
     P = _sorted_prior(prior)
     D = _check_distortion(D)
@@ -531,6 +740,11 @@ def cor15_distortion_ml(source: Any, epsilon: float) -> float:
 
     ``D*_ML(P, ε) = D^(m−k) + P_{k+1}(k − e^ε)`` for ``log k <= ε < log(k+1)``, ``1 <= k < m``, and 0
     for ``ε >= log m``. It is linear in P for a fixed order, so the maximum is over extreme points.
+
+    Examples
+    --------
+    >>> round(cor15_distortion_ml([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 1.0), 6)
+    0.156344
     """
     budget = as_budget(epsilon)
     return max(_ml_distortion(p, budget) for p in _ordered_points(source))
@@ -556,6 +770,12 @@ def lemma16_product_epsilon(notion: PrivacyNotion, n: int, single_letter_epsilon
     maximal leakage, Sibson and mutual information; the factor is
     :func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`. Approximate DP is
     not covered (see :func:`theorem17_approx_dp`).
+
+    Examples
+    --------
+    >>> from mechdesign.privacy import MaximalLeakage
+    >>> lemma16_product_epsilon(MaximalLeakage(), 3, 0.5)
+    1.5
     """
     return parallel_composition_factor(notion, n) * as_budget(single_letter_epsilon, "single_letter_epsilon")
 
@@ -576,6 +796,11 @@ def theorem17_dp(m: int, n: int, D: float) -> float:
     """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I.
 
     Proposition 8(1) at ``D/n`` (Lemma 16(1)).
+
+    Examples
+    --------
+    >>> round(theorem17_dp(2, 2, 0.4), 6)
+    1.386294
     """
     _, d = _per_letter(n, D)
     return prop8_epsilon_dp(m, d)
@@ -587,17 +812,34 @@ def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
     The printed bounds are Theorem 7(2)'s: the lower bound is ε*_{δm^{n−1}}(D/n) (the proof's
     bracket ``ε_{δm^{n−1}}(Q) <= ε̂_δ(Q^{⊗n}) <= ε_δ(Q)``), the upper one ε̂_δ of the product of
     randomized responses ``Q_D``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem17_approx_dp(2, 2, 0.4, 0.05))
+    (1.252763, 1.304949)
     """
     return theorem7_approx_dp(m, n, D, delta)
 
 
 def theorem17_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
-    """Bounds on ε̂*_MI(𝒫, D): PUT Theorem 17(3), ``n ×`` Proposition 8(3) at ``D/n``."""
+    """Bounds on ε̂*_MI(𝒫, D): PUT Theorem 17(3), ``n ×`` Proposition 8(3) at ``D/n``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem17_maximal_information(2, 2, 0.4, [0.5, 0.5]))
+    (0.940007, 0.940007)
+    """
     return _additive_bounds(prop8_maximal_information, m, n, D, source)
 
 
 def theorem17_maximal_leakage(m: int, n: int, D: float) -> float:
-    """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4) (Lemma 16(2))."""
+    """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4) (Lemma 16(2)).
+
+    Examples
+    --------
+    >>> round(theorem17_maximal_leakage(2, 2, 0.4), 6)
+    0.940007
+    """
     blocks, d = _per_letter(n, D)
     return blocks * prop8_epsilon_ml(m, d)
 
@@ -607,18 +849,35 @@ def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
 
     Lower ``max{0, log(n(m−1)(1 − D/n)^{α/(α−1)}/D)}`` — the printed bound lacks the ``log``
     (errata).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem17_renyi_dp(2, 2, 0.4, 2.0))
+    (1.163151, 1.178655)
     """
     _, d = _per_letter(n, D)
     return prop8_renyi_dp(m, d, alpha)
 
 
 def theorem17_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
-    """Bounds on ε̂*_{α,M}(𝒫, D): PUT Theorem 17(6), ``n ×`` Proposition 8(6) at ``D/n``."""
+    """Bounds on ε̂*_{α,M}(𝒫, D): PUT Theorem 17(6), ``n ×`` Proposition 8(6) at ``D/n``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem17_sibson(2, 2, 0.4, 2.0))
+    (0.49372, 0.614969)
+    """
     return _additive_bounds(prop8_sibson, m, n, D, alpha)
 
 
 def theorem17_mutual_information(m: int, n: int, D: float) -> float:
-    """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7) (Lemma 16(2))."""
+    """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7) (Lemma 16(2)).
+
+    Examples
+    --------
+    >>> round(theorem17_mutual_information(2, 2, 0.4), 6)
+    0.38549
+    """
     blocks, d = _per_letter(n, D)
     return blocks * prop8_mutual_information(m, d)
 
@@ -630,6 +889,11 @@ def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
     coordinate is divided by the other coordinates' probabilities, so
     ``ε_{δm^{n−1}}(Q) <= ε̂_δ(Q^{⊗n}) <= ε_δ(Q)``, and the optimum only lies between Theorem 9 at
     ``δm^{n−1}`` (0 if that is ≥ 1) and Theorem 9 at ``δ``; the printed equality fails (errata).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in theorem18_approx_dp([0.6, 0.4], 2, 0.1, 0.1))
+    (1.94591, 2.079442)
     """
     blocks = as_positive_int(n, "n")
     slack = _check_delta(delta)
@@ -640,7 +904,13 @@ def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
 
 
 def theorem18_maximal_leakage(prior: Any, n: int, D: float) -> float:
-    """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2)."""
+    """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2).
+
+    Examples
+    --------
+    >>> round(theorem18_maximal_leakage([0.4, 0.3, 0.2, 0.1], 2, 0.2), 6)
+    1.832581
+    """
     return as_positive_int(n, "n") * theorem14_maximal_leakage(prior, D)
 
 
@@ -657,6 +927,11 @@ def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: flo
     Used to draw a privacy-distortion function as a distortion-privacy function (and to compare it
     with the optimizer's ``D*(ε)``), including flat stretches where ``ε*`` jumps (Theorem 9 at
     ``(1−δ)D^(m−1)``). Returns 0 if every ``D > 0`` meets ε.
+
+    Examples
+    --------
+    >>> round(distortion_from_epsilon(lambda D: prop8_epsilon_dp(3, D), 1.0), 6)
+    0.423883
     """
     budget = as_budget(epsilon)
     if epsilon_of_D(upper) > budget:
@@ -666,3 +941,66 @@ def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: flo
         middle = 0.5 * (low + high)
         low, high = (low, middle) if epsilon_of_D(middle) <= budget else (middle, high)
     return high
+
+
+
+# ----------------------------------------------------------------------------------------------
+# Appendix A — relations between the losses, probability preservation
+# ----------------------------------------------------------------------------------------------
+def lemma20_orderings(losses: dict[str, float]) -> list[tuple[str, str]]:
+    """The pairs ``(smaller, larger)`` that PUT Lemma 20 orders, among the given losses (nats).
+
+    Keys: ``"dp"`` (ε_DP), ``"approx:<δ>"`` (ε_δ), ``"renyi:<α>"`` (ε_{α,DP}), ``"sibson:<α>"`` (ε_{α,M}),
+    ``"mi"`` (ε_M), ``"ml"`` (ε_ML). Lemma 20(4): ``ε_{δ₂} <= ε_{δ₁}`` for ``δ₁ <= δ₂`` (``δ = 0`` is DP);
+    (8): ``ε_{α,DP}`` non-decreasing in α and ``<= ε_DP`` (its limit, (5)); (9): ``ε_{α,M}`` non-decreasing in
+    α, ``>= ε_M`` (its limit at α → 1, (6)) and ``<= ε_DP``; with (7), ``ε_{α,M} <= ε_ML``.
+
+    Examples
+    --------
+    >>> lemma20_orderings({"dp": 1.0, "renyi:2": 0.5, "renyi:4": 0.7})
+    [('renyi:2', 'dp'), ('renyi:4', 'dp'), ('renyi:2', 'renyi:4')]
+    """
+    def order(kind: str) -> list[tuple[float, str]]:
+        return sorted((float(key.split(":")[1]), key) for key in losses if key.startswith(kind + ":"))
+
+    pairs: list[tuple[str, str]] = []
+    approx, renyi, sibson = order("approx"), order("renyi"), order("sibson")
+    if "dp" in losses:
+        pairs += [(key, "dp") for _, key in approx + renyi + sibson]
+    pairs += [(larger_delta, smaller_delta) for (_, smaller_delta), (_, larger_delta) in zip(approx, approx[1:])]
+    for chain in (renyi, sibson):
+        pairs += [(low, high) for (_, low), (_, high) in zip(chain, chain[1:])]
+    if "mi" in losses:
+        pairs += [("mi", key) for _, key in sibson]
+    if "ml" in losses:
+        pairs += [(key, "ml") for _, key in sibson]
+    return pairs
+
+
+def lemma22_probability_bound(divergence: float, q_event: float, alpha: float) -> float:
+    """``(e^{D_α(P‖Q)} Q(A))^{(α−1)/α}``: the bound on ``P(A)`` of PUT Lemma 22(2) (Rényi divergence).
+
+    Examples
+    --------
+    >>> round(lemma22_probability_bound(0.0, 0.25, 2.0), 6)
+    0.5
+    """
+    order = as_order(alpha)
+    value = as_budget(divergence, "divergence")
+    probability = as_finite(q_event, "q_event")
+    if not -PROBABILITY_ATOL <= probability <= 1.0 + PROBABILITY_ATOL:
+        raise MechDesignError(f"q_event must be a probability, got {q_event!r}")
+    return (math.exp(value) * min(max(probability, 0.0), 1.0)) ** ((order - 1) / order)
+
+
+def lemma23_probability_bound(sibson: float, largest_section: float, alpha: float) -> float:
+    """``(max_y P_X(E_y) · e^{I_α(X;Y)})^{(α−1)/α}``: the bound on ``P_XY(E)`` of PUT Lemma 23.
+
+    ``largest_section`` is ``max_y P_X(E_y)``, the largest prior mass of a section ``E_y = {x : (x, y) ∈ E}``.
+
+    Examples
+    --------
+    >>> round(lemma23_probability_bound(0.0, 0.25, 2.0), 6)
+    0.5
+    """
+    return lemma22_probability_bound(sibson, largest_section, alpha)

@@ -5,6 +5,25 @@ Histograms have precision ``τ`` over ``d`` categories (``d = d̂₀*`` when the
 interval length and ``ε`` the RR parameter. Binomial coefficients are handled in log space
 (:func:`~mechdesign.tabular.log_histogram_count`), so ``τ`` and ``d`` in the tens of thousands work.
 
+Statement → function:
+
+=======================================  =================================================================
+Thm. 2 (adaptive composition)            :func:`thm2_composition_bound`
+Lemma 2 (SML of a composition)           :func:`lemma2_composed_mechanism` (then Prop. 1 / ``measure_sml``)
+Thm. 3 (post-processing)                 :func:`thm3_post_processing_bound`
+Thm. 4 (RR)                              :func:`rr_sml`, :func:`rr_distortion`, :func:`rr_epsilon_for_sml`
+Thm. 4 (QM)                              :func:`qm_sml`, :func:`qm_distortion` (corrected),
+                                         :func:`qm_distortion_as_printed`, :func:`rr_qm_distortion_ratio_limit`
+Prop. 3 (robustness)                     :func:`qm_robustness_gap_bound`, :func:`rr_robustness_condition`
+Prop. 4 (upper bounds)                   :func:`rr_sml_upper_bound`, :func:`qm_sml_upper_bound` (App. I)
+Prop. 5 (lower bounds)                   :func:`rr_sml_lower_bound`, :func:`qm_sml_lower_bound`
+Prop. 6 (gaps)                           :func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`,
+                                         :func:`prop6_gap_limit_bound`
+App. H-D (distortion bounds)             :func:`rr_distortion_bounds`, :func:`qm_distortion_bounds`
+Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
+Prop. 8 (continuous outputs)            :func:`prop8_continuous_sml` (finite inputs, densities on the line)
+=======================================  =================================================================
+
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
 ``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
 (:func:`qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
@@ -16,7 +35,10 @@ proof uses base 2.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,8 +68,8 @@ def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
 
     Examples
     --------
-    >>> round(rr_sml(1.0, 2, 4, 3), 6)  # ε = 1, binary secret, τ = 4, d = 3
-    0.097833
+    >>> round(rr_sml(1.0, 9, 8, 3), 6)
+    0.257921
     """
     log_r = _log_rr_r(epsilon, tau, d)
     values = as_positive_int(s, "s")
@@ -59,8 +81,8 @@ def rr_distortion(epsilon: float, tau: int, d: int) -> float:
 
     Examples
     --------
-    >>> round(rr_distortion(1.0, 4, 3), 6)
-    0.598148
+    >>> round(rr_distortion(1.0, 8, 3), 6)
+    0.642147
     """
     log_r = _log_rr_r(epsilon, tau, d)
     return float((d - 1) / d * math.exp(-np.logaddexp(0.0, log_r)))
@@ -72,8 +94,8 @@ def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
 
     Examples
     --------
-    >>> round(rr_epsilon_for_sml(rr_sml(1.0, 2, 4, 3), 2, 4, 3), 6)  # inverts rr_sml
-    1.0
+    >>> round(rr_epsilon_for_sml(math.log(3), 9, 8, 3), 6)
+    2.772589
     """
     target = as_budget(budget, "SML budget")
     values = as_positive_int(s, "s")
@@ -90,7 +112,7 @@ def qm_sml(s: int, interval: int) -> float:
 
     Examples
     --------
-    >>> round(qm_sml(6, 2), 6)  # log ⌈6/2⌉ = log 3
+    >>> round(qm_sml(9, 3), 6)
     1.098612
     """
     return math.log(math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval")))
@@ -113,8 +135,8 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
 
     Examples
     --------
-    >>> round(qm_distortion(4, 3, 2), 6)
-    0.625
+    >>> round(qm_distortion(8, 3, 3), 6)
+    0.5625
     """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
@@ -126,8 +148,8 @@ def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
 
     Examples
     --------
-    >>> round(qm_distortion_as_printed(4, 3, 2), 6)  # differs from qm_distortion
-    0.4375
+    >>> round(qm_distortion_as_printed(2, 3, 1), 6)
+    0.25
     """
     t, size = _check_interval(tau, interval)
     categories = _check_d(d)
@@ -145,6 +167,11 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
         A fixed ``I ≥ 2``: the limit is ``(d − 1)² (I − 1) / (d (d − 2) I)`` (≥ 1 iff ``I ≥ (d − 1)²``).
     alpha
         Instead, ``I/τ → α ∈ [0, 1]``: the limit is ``2 (d − 1)² / (d (2d − 4 + α))`` (≥ 1 iff ``α ≤ 2/d``).
+
+    Examples
+    --------
+    >>> round(rr_qm_distortion_ratio_limit(4, interval=9), 6)
+    1.0
     """
     categories = _check_d(d, 3)
     if (interval is None) == (alpha is None):
@@ -161,14 +188,26 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
 
 
 def qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
-    """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust)."""
+    """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust).
+
+    Examples
+    --------
+    >>> round(qm_robustness_gap_bound(4, 3, 2, 1), 6)
+    0.587787
+    """
     t = as_positive_int(tau, "tau")
     missing = _missing(d_star, d0, d1)
     return missing * math.log1p(t / (t + d0 + d1 - 2))
 
 
 def rr_robustness_condition(epsilon: float, tau: int, d_hat: int, s: int) -> bool:
-    """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``."""
+    """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``.
+
+    Examples
+    --------
+    >>> rr_robustness_condition(0.5, 4, 3, 5)
+    True
+    """
     log_r = _log_rr_r(epsilon, tau, d_hat)
     return log_r <= -math.log(as_positive_int(s, "s"))
 
@@ -182,7 +221,13 @@ def _missing(d_star: int, d0: int, d1: int) -> int:
 
 def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """App. I's upper bound on QM's SML under a mis-specified support (from Prop. 4):
-    ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``."""
+    ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``.
+
+    Examples
+    --------
+    >>> round(qm_sml_upper_bound(4, 5, 2, 3, 2, 1), 6)
+    1.686399
+    """
     t = as_positive_int(tau, "tau")
     missing = _missing(d_star, d0, d1)
     bins = math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval"))
@@ -196,7 +241,13 @@ def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
 
 def app_i_alpha(tau: int, s: int, interval: int, d0: int) -> float:
     """App. I's threshold ``α = (log s − log ⌈s/I⌉) / log(1 + r)``, ``r = τ/(τ + d̂₀*)``: with ``d* − d̂₀* < α``
-    QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``."""
+    QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``.
+
+    Examples
+    --------
+    >>> round(app_i_alpha(4, 5, 2, 2), 6)
+    1.0
+    """
     t = as_positive_int(tau, "tau")
     r = t / (t + as_positive_int(d0, "d0"))
     return (math.log(as_positive_int(s, "s")) - qm_sml(s, interval)) / math.log1p(r)
@@ -209,8 +260,8 @@ def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
 
     Examples
     --------
-    >>> round(rr_log_sml(1.0, 2, 4, 3), 6)
-    -2.324493
+    >>> round(rr_log_sml(1.0, 9, 8, 3), 6)
+    -1.3551
     """
     values = as_positive_int(s, "s")
     if values == 1 or as_budget(epsilon) == 0:
@@ -232,7 +283,13 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     ``log(s(e^ε − 1)/(A + e^ε − 1) + B/(B + e^ε − 1) · (1 + τ/(τ + d̂₀ + d̂₁ − 1))^{d* − d̂₀})`` and
     ``log(1 + s − s ((d̂₀ + d̂₁)/(τ + d* + d̂₁ − 1))^{d* − d̂₀} / (1 + (e^ε − 1)/B))``, with
     ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)`` and ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (the first term is
-    read from App. G's derivation, whose typesetting is garbled in the source)."""
+    read from App. G's derivation, whose typesetting is garbled in the source).
+
+    Examples
+    --------
+    >>> round(rr_sml_upper_bound(1.0, 4, 5, 3, 2, 1), 6)
+    0.743158
+    """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
     log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
@@ -246,14 +303,26 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
 
 def rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
     """App. H-D: ``(d̂ − 1)/(d̂ (1 + r₁)) <= Δ_RR <= (d* + d̂₁ − 1)/((d* + d̂₁)(1 + r₂))`` with ``d̂ = d̂₀ + d̂₁``,
-    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``."""
+    ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in rr_distortion_bounds(1.0, 4, 3, 2, 1))
+    (0.598148, 0.714903)
+    """
     _missing(d_star, d0, d1)
     return rr_distortion(epsilon, tau, d0 + d1), rr_distortion(epsilon, tau, d_star + d1)
 
 
 def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
     """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`qm_distortion` with
-    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form)."""
+    ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form).
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in qm_distortion_bounds(4, 3, 2, 1, 2))
+    (0.625, 0.75)
+    """
     _missing(d_star, d0, d1)
     return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
 
@@ -271,7 +340,13 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     * ``m >= s``: ``log(s − (s − 1)((d̂₀ + d̂₁ + ζ − 1)/(τ + d̂₀ + d̂₁))^ζ)``, ``ζ = ⌊m/s⌋``;
 
     ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)``, ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (garbled in the source;
-    this reading holds on every exact case checked)."""
+    this reading holds on every exact case checked).
+
+    Examples
+    --------
+    >>> round(rr_sml_lower_bound(1.0, 4, 5, 3, 2, 1), 6)
+    0.415895
+    """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
     if missing >= values:
@@ -295,6 +370,11 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
     As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
     with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
     A lower bound below 0 is replaced by the trivial 0.
+
+    Examples
+    --------
+    >>> round(qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
+    0.398195
     """
     t, size = _check_interval(tau, interval)
     missing = _missing(d_star, d0, d1)
@@ -315,14 +395,26 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
 
 def rr_sml_bound_gap(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{RR,τ}`` of Prop. 6: the upper bound (Prop. 4, capped by the trivial ``log s`` that Prop. 6's
-    proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support."""
+    proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support.
+
+    Examples
+    --------
+    >>> round(rr_sml_bound_gap(1.0, 4, 5, 3, 2, 1), 6)
+    0.327263
+    """
     upper = min(rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
 
 
 def qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{QM,τ}`` of Prop. 6: App. I's upper bound (from Prop. 4; capped by ``log s``) minus Prop. 5's
-    *corrected* lower bound on QM's SML under a mis-specified support."""
+    *corrected* lower bound on QM's SML under a mis-specified support.
+
+    Examples
+    --------
+    >>> round(qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
+    1.211242
+    """
     upper = min(qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
 
@@ -338,6 +430,11 @@ def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
       ``log s``): 0 for ``m <= log s``, ``min(m, log₂ s) log 2 − log 2 · log s`` above — which exceeds
       Prop. 6's bound 1 once ``s >= 27`` and ``m >= log₂ s`` (Prop. 6's proof reads the exponent as
       ``log₂ s``, ``2^{log s} = s``).
+
+    Examples
+    --------
+    >>> round(rr_sml_bound_gap_limit(30, 12, 2, 0), 6)
+    1.043667
     """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
@@ -356,6 +453,11 @@ def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int)
       ``m <= log I``, else ``log I``). For ``m <= log I`` it is at most ``log(⌈s/I⌉/⌊s/I⌋) <= log 2``
       (0 if ``I`` divides ``s``), as stated; above it can exceed 0 although ``I`` divides ``s`` and
       exceed 1 (again Prop. 6's proof uses ``2^{log I} = I``).
+
+    Examples
+    --------
+    >>> round(qm_sml_bound_gap_limit(8, 4, 4, 2, 0), 6)
+    0.425388
     """
     missing = _missing(d_star, d0, d1)
     values, size = as_positive_int(s, "s"), as_positive_int(interval, "interval")
@@ -369,10 +471,142 @@ def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int)
 
 def prop6_gap_limit_bound(s: int, d_star: int, d0: int, interval: int | None = None) -> float:
     """Prop. 6 as printed: the claimed bound on ``lim_{τ→∞} Δ_τ`` — RR (``interval=None``): 1 if
-    ``m < s``, 0 if ``m >= s``; QM: 0 if ``m >= I`` or ``I`` divides ``s``, else 1."""
+    ``m < s``, 0 if ``m >= s``; QM: 0 if ``m >= I`` or ``I`` divides ``s``, else 1.
+
+    Examples
+    --------
+    >>> prop6_gap_limit_bound(8, 4, 2, interval=4)
+    0.0
+    """
     missing = _missing(d_star, d0, 0)
     values = as_positive_int(s, "s")
     if interval is None:
         return 0.0 if missing >= values else 1.0
     size = as_positive_int(interval, "interval")
     return 0.0 if missing >= size or values % size == 0 else 1.0
+
+
+# ------------------------------------------------------------------------------- composition, Prop. 7
+def lemma2_composed_mechanism(first: Any, second: Any) -> np.ndarray:
+    """The composed mechanism of Lemma 2 for two (possibly adaptive) steps: ``Q[θ, (a, b)] = Q₁[θ, a] Q₂^{(a)}[θ, b]``.
+
+    Parameters
+    ----------
+    first
+        ``Q₁[θ, a]`` (inputs × first outputs).
+    second
+        ``Q₂[θ, b]`` for a non-adaptive second step, or one matrix per first output ``a``
+        (shape ``(n_first_outputs, inputs, second_outputs)``) for an adaptive one.
+
+    Returns
+    -------
+    numpy.ndarray
+        Inputs × (first outputs · second outputs), the pair ``(a, b)`` at column ``a · |B| + b``; its
+        SML (Prop. 1 on this matrix) is Lemma 2's value.
+
+    Examples
+    --------
+    >>> lemma2_composed_mechanism([[1.0, 0.0], [0.5, 0.5]], [[0.9, 0.1], [0.2, 0.8]]).shape
+    (2, 4)
+    """
+    Q1 = np.asarray(first, dtype=float)
+    Q2 = np.asarray(second, dtype=float)
+    if Q2.ndim == 2:
+        Q2 = np.broadcast_to(Q2, (Q1.shape[1], *Q2.shape))
+    if Q1.ndim != 2 or Q2.ndim != 3 or Q2.shape[0] != Q1.shape[1] or Q2.shape[1] != Q1.shape[0]:
+        raise MechDesignError(f"first must be inputs × A and second inputs × B (or A × inputs × B), "
+                              f"got shapes {Q1.shape} and {np.shape(second)}")
+    return np.einsum("ta,atb->tab", Q1, Q2).reshape(Q1.shape[0], -1)
+
+
+def thm2_composition_bound(leakages: Sequence[float]) -> float:
+    """Thm. 2: the SML of an adaptive composition is at most ``Σ_i Π_{M_i}`` (nats).
+
+    Examples
+    --------
+    >>> thm2_composition_bound([0.5, 0.25])
+    0.75
+    """
+    return float(sum(as_budget(value, "leakage") for value in leakages))
+
+
+def thm3_post_processing_bound(leakage: float) -> float:
+    """Thm. 3: post-processing ``M̃ ∘ M`` has SML at most ``Π_M`` (the bound is ``Π_M`` itself).
+
+    Examples
+    --------
+    >>> thm3_post_processing_bound(0.4)
+    0.4
+    """
+    return as_budget(leakage, "leakage")
+
+
+def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """The least μ for which the mechanism is μ-L_DP (App. K): ``max log Q(θ'|θ₁)/Q(θ'|θ₂)`` over
+    outputs θ' and inputs with ``g(θ₁) ≠ g(θ₂)`` (eq. (10); ``inf`` if a ratio is unbounded).
+
+    Prop. 7: the SML (and Π^inf) of a μ-L_DP mechanism is at most μ.
+
+    Examples
+    --------
+    >>> round(prop7_ldp_level([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)
+    1.098612
+    """
+    Q = np.asarray(mechanism, dtype=float)
+    values = np.asarray(secret_values)
+    if Q.ndim != 2 or values.shape != (Q.shape[0],):
+        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    level = 0.0
+    for a, b in zip(*np.nonzero(values[:, None] != values[None, :])):
+        positive = Q[a] > 0
+        if (Q[b][positive] == 0).any():
+            return math.inf
+        if positive.any():
+            level = max(level, float(np.max(np.log(Q[a][positive] / Q[b][positive]))))
+    return level
+
+
+
+#: Relative and absolute error requested from the quadrature of Prop. 8.
+PROP8_QUADRATURE_TOL = 1e-10
+
+
+def prop8_continuous_sml(densities: Sequence[Callable[[float], float]], secret_values: Sequence[Any],
+                         lower: float = -math.inf, upper: float = math.inf, breakpoints: Sequence[float] = ()) -> float:
+    """Prop. 8: the SML of a mechanism with continuous outputs, ``sup log ∫ sup_g f(θ'|θ_g) dθ'`` over the
+    selections of one input θ_g per secret value (the priors of Prop. 8 put all of ``f_G(g)`` on one θ_g).
+
+    Parameters
+    ----------
+    densities
+        ``f(·|θ)`` for each input θ of a finite input set, densities on the real line.
+    secret_values
+        ``g(θ)`` for each input.
+    lower, upper
+        The integration range (the densities' support).
+    breakpoints
+        Points where the densities change fast: the range is split there for the quadrature.
+
+    Examples
+    --------
+    >>> from scipy.stats import norm
+    >>> densities = [norm(loc=mean).pdf for mean in (0.0, 1.0, 3.0)]
+    >>> round(prop8_continuous_sml(densities, [0, 0, 1], breakpoints=[0.0, 1.0, 3.0]), 6)  # log 2Φ(3/2)
+    0.624...
+    """
+    from scipy.integrate import quad
+
+    values = list(secret_values)
+    if len(values) != len(densities) or not values:
+        raise MechDesignError(f"secret_values needs one value per density ({len(densities)}), got {len(values)}")
+    groups: dict[Any, list[int]] = {}
+    for index, value in enumerate(values):
+        groups.setdefault(value, []).append(index)
+    edges = [float(lower), *sorted(b for b in map(float, breakpoints) if lower < b < upper), float(upper)]
+    best = -math.inf
+    for selection in itertools.product(*groups.values()):
+        chosen = [densities[i] for i in selection]
+        total = sum(quad(lambda x: max(f(x) for f in chosen), a, b, epsabs=PROP8_QUADRATURE_TOL,
+                         epsrel=PROP8_QUADRATURE_TOL, limit=500)[0] for a, b in zip(edges, edges[1:]))
+        best = max(best, math.log(total))
+    return best

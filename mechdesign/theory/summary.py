@@ -6,6 +6,27 @@ parameters γ (eqs. (4), (7)) computed on a finite parameter space, and the priv
 the quantization mechanisms (Props. C.2, C.4, C.6). Budgets T are probabilities; every function checks
 its domain. See docs/errata.md (## Multi-secret summary statistic privacy (Wang et al.)) for the
 statements that the numerics contradict and their corrections.
+
+Statement → function:
+
+=====================================  ===================================================================
+Thm. 4.1, eq. (4)                      :func:`thm_4_1`, :func:`gamma_geometric`, :func:`union_factor`
+Thm. 5.1, Thm. 5.3, Thm. 5.4, eq. (7)  :func:`thm_5_1`, :func:`thm_5_3`, :func:`thm_5_4`, :func:`gamma_arithmetic`
+(corrected conversion parameter)       :func:`gamma_max`
+Prop. B.1                              :func:`prop_b1_union_exceeds_group`
+Prop. 5.2                              no closed form (Δ_union ≥ Δ_inter between optima: :mod:`mechdesign.checks.summary`)
+Prop. 5.5                              :func:`prop_5_5_tolerance`
+Prop. B.2                              :func:`prop_b2_tolerance_condition`
+Props. C.1, C.3, C.5 (corrected)       :func:`prop_c1` (:func:`prop_c1_printed`), :func:`prop_c3`, :func:`prop_c5`
+Props. C.2, C.4, C.6                   :func:`prop_c2`, :func:`prop_c4`, :func:`ratio_constant`,
+                                       :func:`prop_c6_distortion`, :func:`prop_c6_privacy_bound`
+Lemma C.8                              :func:`lemma_c8_w2_squared_lower_bound`
+Lemma C.10                             :func:`lemma_c10_cross_term_bound`
+Lemma C.11                             :func:`lemma_c11_shifts`
+Props. D.1, D.3, D.5 (corrected)       :func:`prop_d1_distortion_bound`, :func:`prop_d3_distortion_bound`, :func:`prop_d5_distortion_bound`
+Props. D.2, D.4, D.6                   :func:`prop_d2_privacy`, :func:`prop_d4_privacy`, :func:`prop_d6_privacy_bound`
+                                       (distortion: :func:`prop_c4`)
+=====================================  ===================================================================
 """
 
 from __future__ import annotations
@@ -60,20 +81,44 @@ def _pair_ratios(space: ParameterSpace, spread: str) -> np.ndarray:
 
 def gamma_geometric(space: ParameterSpace) -> float:
     """γ of Thm. 4.1, eq. (4): ``inf D/R`` with ``D = ½𝔇`` and ``R = Π_i |g_i(θ1) − g_i(θ2)|^{1/d}``,
-    over pairs of supported parameters with ``R > 0`` (``inf`` if there is none)."""
+    over pairs of supported parameters with ``R > 0`` (``inf`` if there is none).
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_geometric(space), 6)
+    0.707107
+    """
     ratios = _pair_ratios(space, "geometric")
     return float(ratios.min()) if ratios.size else math.inf
 
 
 def gamma_arithmetic(space: ParameterSpace) -> float:
-    """γ of Thms. 5.1, 5.3, 5.4 (eqs. (7), (9)): ``R = (1/d) Σ_i |g_i(θ1) − g_i(θ2)|``."""
+    """γ of Thms. 5.1, 5.3, 5.4 (eqs. (7), (9)): ``R = (1/d) Σ_i |g_i(θ1) − g_i(θ2)|``.
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_arithmetic(space), 6)
+    0.707107
+    """
     ratios = _pair_ratios(space, "arithmetic")
     return float(ratios.min()) if ratios.size else math.inf
 
 
 def gamma_max(space: ParameterSpace) -> float:
     """``inf D / max_i |g_i(θ1) − g_i(θ2)|`` — the conversion parameter of the corrected bounds
-    (docs/errata.md): it bounds ``Δ ≥ γ_max (H_i − L_i)`` for every secret separately."""
+    (docs/errata.md): it bounds ``Δ ≥ γ_max (H_i − L_i)`` for every secret separately.
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
+    >>> round(gamma_max(space), 6)
+    0.5
+    """
     ratios = _pair_ratios(space, "max")
     return float(ratios.min()) if ratios.size else math.inf
 
@@ -85,7 +130,7 @@ def union_factor(T: float, d: int) -> float:
 
     Examples
     --------
-    >>> round(union_factor(0.5, 2), 6)  # 1/(1 − √0.5) − 1
+    >>> round(union_factor(0.5, 2), 6)
     2.414214
     """
     value, dims = _check_T(T), as_positive_int(d, "d")
@@ -99,6 +144,11 @@ def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     As printed the bracket may read as a ceiling; the proof (App. B.1) supports the plain factor,
     which is what is returned (a ceiling of it is not implied for ``d > 1``). With γ of eq. (4) the
     statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(thm_4_1(0.5, [0.1, 0.2], 0.5), 6)
+    0.341421
     """
     d, geometric, _ = _means(tolerances)
     return 2.0 * _check_gamma(gamma) * union_factor(T, d) * geometric
@@ -106,7 +156,13 @@ def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
 
 def thm_5_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     """Intersection privacy lower bound, Wang et al. Thm. 5.1 eq. (8):
-    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`gamma_arithmetic`)."""
+    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`gamma_arithmetic`).
+
+    Examples
+    --------
+    >>> round(thm_5_1(0.2, [0.1, 0.2], 0.5), 6)
+    0.166228
+    """
     d, geometric, arithmetic = _means(tolerances)
     g = _check_gamma(gamma)
     return 2.0 * g * math.ceil(1.0 / _check_T(T) - 1e-12) ** (1.0 / d) * geometric - 2.0 * g * arithmetic
@@ -117,6 +173,11 @@ def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) 
     ``Δ > 2γ (1 − (1−T)^{1/β})^{−β/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` with β groups.
 
     With γ of eq. (9) the statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(thm_5_3(0.5, [0.1, 0.2], 0.5, 2), 6)
+    0.332843
     """
     d, geometric, arithmetic = _means(tolerances)
     beta, value, g = as_positive_int(n_groups, "n_groups"), _check_T(T), _check_gamma(gamma)
@@ -127,7 +188,13 @@ def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) 
 
 
 def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float:
-    """ℓp norm privacy lower bound, Wang et al. Thm. 5.4: ``Δ > 2γ (⌈1/T⌉^{1/d} − 1) ε_p / d^{1/p}``."""
+    """ℓp norm privacy lower bound, Wang et al. Thm. 5.4: ``Δ > 2γ (⌈1/T⌉^{1/d} − 1) ε_p / d^{1/p}``.
+
+    Examples
+    --------
+    >>> round(thm_5_4(0.2, 0.3, 2, 2, 0.5), 6)
+    0.26221
+    """
     order, dims = as_norm_order(p), as_positive_int(d, "d")
     eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
     scale = 1.0 if order == math.inf else dims ** (1.0 / order)
@@ -140,7 +207,7 @@ def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
 
     Examples
     --------
-    >>> round(prop_5_5_tolerance([0.3, 0.4], 2), 6)  # ℓ2 norm
+    >>> round(prop_5_5_tolerance([0.3, 0.4], 2), 6)
     0.5
     """
     eps, order = as_positive_vector(tolerances, "tolerances"), as_norm_order(p)
@@ -160,8 +227,8 @@ def prop_c1(T: float, tolerances: Sequence[float]) -> float:
 
     Examples
     --------
-    >>> round(prop_c1(0.5, [0.1, 0.2]), 6)
-    0.341421
+    >>> round(prop_c1(0.25, [0.49, 0.49]), 6)
+    3.16741
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
@@ -173,8 +240,8 @@ def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
 
     Examples
     --------
-    >>> round(prop_c1_printed(0.5, [0.1, 0.2]), 6)
-    0.482843
+    >>> round(prop_c1_printed(0.25, [0.49, 0.49]), 6)
+    4.479394
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
@@ -184,7 +251,13 @@ def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
 def prop_c3(T: float, tolerances: Sequence[float]) -> float:
     """Wang et al. Props. C.3 (diagonal Gaussian) and C.5 (2-D Gaussian, d ≤ 4), corrected:
     ``Δ > [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ = ½; printed with ``√d`` instead of 1, which
-    is false for some priors: docs/errata.md)."""
+    is false for some priors: docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_c3(0.3, [0.1, 0.1, 0.1]), 6)
+    0.792093
+    """
     return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
 
 
@@ -194,17 +267,26 @@ prop_c5 = prop_c3
 # ------------------------------------------------------------------------- quantization mechanisms
 def prop_c4(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Props. C.2 (d = 2) and C.4: Algorithms 1–2 under uniform priors have
-    ``Π = 1 − Π_i (1 − 2ε_i / s_i)`` and ``Δ = ½ √(Σ_i s_i²)``; returns ``(Π, Δ)``. Needs ``2ε_i ≤ s_i``."""
-    eps = as_positive_vector(tolerances, "tolerances")
-    s = as_positive_vector(steps, "steps", size=eps.size)
-    if (2 * eps > s).any():
-        raise MechDesignError(f"Props. C.2/C.4 need 2 ε_i <= s_i, got tolerances {eps.tolist()} and steps {s.tolist()}")
-    return float(1.0 - np.prod(1.0 - 2.0 * eps / s)), float(0.5 * np.sqrt((s**2).sum()))
+    ``Π = 1 − Π_i (1 − 2ε_i / s_i)`` and ``Δ = ½ √(Σ_i s_i²)``; returns ``(Π, Δ)``. Needs ``2ε_i ≤ s_i``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop_c4([0.2, 0.1, 0.3], [1.0, 0.5, 0.75]))
+    (0.928, 0.673146)
+    """
+    s = as_positive_vector(steps, "steps")
+    return float(1.0 - np.prod(1.0 - _covered_fractions(tolerances, s))), float(0.5 * np.sqrt((s**2).sum()))
 
 
 def prop_c2(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Prop. C.2 (Algorithm 1): ``Π = 2ε1/s_μ + 2ε2/s_σ − (2ε1/s_μ)(2ε2/s_σ)``,
-    ``Δ = ½ √(s_μ² + s_σ²)``; returns ``(Π, Δ)``."""
+    ``Δ = ½ √(s_μ² + s_σ²)``; returns ``(Π, Δ)``.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in prop_c2([0.3, 0.45], [1.0, 2.0]))
+    (0.78, 1.118034)
+    """
     if len(tolerances) != 2 or len(steps) != 2:
         raise MechDesignError("Prop. C.2 has two secrets (μ, σ) and two steps (s_μ, s_σ)")
     return prop_c4(tolerances, steps)
@@ -214,7 +296,13 @@ def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float
     """``c_{ε,s} = c_ε c_2 / (c_1 (1 − 2 c_2))`` of Props. C.2/C.4 (App. C.5.2, C.5.4), with
     ``x_i = ε_i/s_i``, ``c_1 = min x_i``, ``c_2 = max x_i`` and ``c_ε = √(mean ε_i²) / (Π ε_i)^{1/d}``:
     the claimed ratio ``Δ < c_{ε,s} Δ_opt``. Needs ``2 c_2 < 1``. It rests on the printed Prop. C.3;
-    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md)."""
+    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(ratio_constant([0.2, 0.2], [1.0, 1.0]), 6)
+    np.float64(1.666667)
+    """
     eps = as_positive_vector(tolerances, "tolerances")
     s = as_positive_vector(steps, "steps", size=eps.size)
     x = eps / s
@@ -226,7 +314,13 @@ def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float
 
 def prop_c6_distortion(secrets: Sequence[str], steps: Sequence[float]) -> float:
     """Wang et al. Prop. C.6 (Algorithm 3): ``Δ = ½ √(Σ_{μ_i ∈ G} s_{μ_i}² + 1[{σ1, σ2} ∩ G ≠ ∅](s_a² + s_b²))``;
-    ``steps = (s_μ1, s_μ2, s_a, s_b)``."""
+    ``steps = (s_μ1, s_μ2, s_a, s_b)``.
+
+    Examples
+    --------
+    >>> round(prop_c6_distortion(['mu1', 'sigma1'], [1.5, 1.0, 2.0, 2.0]), 6)
+    1.600781
+    """
     s = as_positive_vector(steps, "steps", size=4)
     unknown = set(secrets) - {"mu1", "mu2", "sigma1", "sigma2"}
     if unknown or not secrets:
@@ -249,6 +343,11 @@ def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], s
     ``0 < α < π/2``. ``P_μ = 1 − Π_i (1 − 1[μ_i ∈ G] 2ε_μi/s_μi)`` and ``P_σ`` is ``P_σ1``, ``P_σ2`` or
     ``P_σ1,σ2`` (each ``1 − ½ L^α L^β/(s_a s_b)`` when both lengths are positive, else 1) with the
     lengths ``L`` printed in Prop. C.6.
+
+    Examples
+    --------
+    >>> round(prop_c6_privacy_bound(['mu1', 'sigma1'], [0.1, 0.1], [1.5, 1.0, 2.0, 2.0], 0.8), 6)
+    np.float64(0.716716)
     """
     s = as_positive_vector(steps, "steps", size=4)
     eps = dict(zip(secrets, as_positive_vector(tolerances, "tolerances", size=len(secrets))))
@@ -272,3 +371,192 @@ def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], s
     else:
         p_sigma = 0.0
     return p_mu + p_sigma - p_mu * p_sigma
+
+
+
+# ------------------------------------------------------------------ comparisons of the bounds
+def prop_b1_union_exceeds_group(T: float, tolerances: Sequence[float], gamma_union: float, gamma_group: float) -> float:
+    """Prop. B.1: ``thm_4_1(γ_union) − thm_5_3(γ_group, β = d)``, non-negative when ``γ_union ≥ γ_group``
+    (Thm. 4.1 is the tighter union bound).
+
+    Examples
+    --------
+    >>> prop_b1_union_exceeds_group(0.3, [0.1, 0.2, 0.3], 0.5, 0.5) >= 0
+    True
+    """
+    d = len(tolerances)
+    return thm_4_1(T, tolerances, gamma_union) - thm_5_3(T, tolerances, gamma_group, d)
+
+
+def prop_b2_tolerance_condition(tolerance_tau: float, tolerance_alpha: float, tau: float, alpha: float, d: int) -> bool:
+    """Prop. B.2's condition ``ε_τ/ε_α ≥ d^{1/τ − 1/α}`` (``α ≥ τ``), under which ``Δ_{ℓα} ≤ Δ_{ℓτ}``.
+
+    Examples
+    --------
+    >>> prop_b2_tolerance_condition(0.2, 0.1, 1.0, 2.0, 4)
+    True
+    """
+    low, high = as_norm_order(tau), as_norm_order(alpha)
+    if high < low:
+        raise MechDesignError(f"Prop. B.2 needs alpha >= tau, got alpha = {alpha!r} < tau = {tau!r}")
+    dims = as_positive_int(d, "d")
+    exponent = (0.0 if low == math.inf else 1.0 / low) - (0.0 if high == math.inf else 1.0 / high)
+    eps_tau = float(as_positive_vector(tolerance_tau, "tolerance_tau", size=1)[0])
+    eps_alpha = float(as_positive_vector(tolerance_alpha, "tolerance_alpha", size=1)[0])
+    return eps_tau / eps_alpha >= dims**exponent * (1 - 1e-12)
+
+
+# ------------------------------------------------------------- 2-D Gaussians (App. C.3, C.5.6–C.5.10)
+def _sds_2d(theta: Any) -> tuple[float, float, float, float, float, float]:
+    """``(μ1, μ2, σ1, σ2, λ1, λ2)`` of ``θ = (μ1, μ2, λ1, λ2, α)`` (σ_i the marginal SDs)."""
+    values = np.asarray(theta, dtype=float)
+    if values.shape != (5,) or not np.all(np.isfinite(values)) or values[2] <= 0 or values[3] <= 0:
+        raise MechDesignError(f"theta must be (mu1, mu2, lambda1 > 0, lambda2 > 0, alpha), got {theta!r}")
+    m1, m2, l1, l2, angle = values
+    c2, s2 = math.cos(angle) ** 2, math.sin(angle) ** 2
+    return m1, m2, math.sqrt(l1 * c2 + l2 * s2), math.sqrt(l1 * s2 + l2 * c2), l1, l2
+
+
+def lemma_c8_w2_squared_lower_bound(theta: Any, theta_prime: Any) -> float:
+    """Lemma C.8: ``W2(θ, θ')² ≥ (μ1 − μ1')² + (μ2 − μ2')² + (σ1 − σ1')² + (σ2 − σ2')²`` for 2-D Gaussians
+    ``θ = (μ1, μ2, λ1, λ2, α)`` (covariance ``R_α diag(λ1, λ2) R_αᵀ``, ``σ_i`` the marginal SDs).
+
+    Examples
+    --------
+    >>> lemma_c8_w2_squared_lower_bound((0, 0, 1, 1, 0), (1, 0, 4, 1, 0))
+    2.0
+    """
+    a, b = _sds_2d(theta), _sds_2d(theta_prime)
+    return float(sum((x - y) ** 2 for x, y in zip(a[:4], b[:4])))
+
+
+def lemma_c10_cross_term_bound(theta: Any, theta_prime: Any) -> float:
+    """Lemma C.10's right side, ``√((λ1λ1' + λ2λ2') cos²(α−α') + (λ1λ2' + λ2λ1') sin²(α−α') + 2√(λ1λ1'λ2λ2'))``
+    (= ``tr (Σ^{1/2} Σ' Σ^{1/2})^{1/2}``), which is at most ``σ1σ1' + σ2σ2'``.
+
+    Examples
+    --------
+    >>> lemma_c10_cross_term_bound((0, 0, 1, 1, 0), (0, 0, 1, 1, 0))
+    2.0
+    """
+    *_, l1, l2 = _sds_2d(theta)
+    *_, k1, k2 = _sds_2d(theta_prime)
+    turn = float(np.asarray(theta, dtype=float)[4] - np.asarray(theta_prime, dtype=float)[4])
+    inner = ((l1 * k1 + l2 * k2) * math.cos(turn) ** 2 + (l1 * k2 + l2 * k1) * math.sin(turn) ** 2
+             + 2 * math.sqrt(l1 * k1 * l2 * k2))
+    return math.sqrt(inner)
+
+
+def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> tuple[tuple[float, float], tuple[float, float]]:
+    """Lemma C.11's shifts of the axes ``(a, b)`` (square roots of λ1, λ2) for an SD secret.
+
+    Returns ``((δ_α, δ_β), (δ'_α, δ'_β))``: moving ``(a, b)`` out by ``(δ_α, δ_β)`` raises ``σ`` by at
+    least ε, moving it in by ``(δ'_α, δ'_β)`` (when ``a ≥ δ'_α, b ≥ δ'_β``) lowers it by at least ε. For
+    ``σ1``: ``δ = (ε/cos α, ε/sin α)``, ``δ' = (ε/cos α + √2 ε cos α, ε/sin α + √2 ε sin α)``; ``σ2`` swaps
+    cos and sin.
+
+    Examples
+    --------
+    >>> lemma_c11_shifts(0.1, math.pi / 4)[0]  # doctest: +ELLIPSIS
+    (0.1414..., 0.1414...)
+    """
+    eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
+    angle = float(alpha)
+    if not 0.0 < angle < math.pi / 2:
+        raise MechDesignError(f"Lemma C.11 needs 0 < alpha < pi/2, got {alpha!r}")
+    if secret not in ("sigma1", "sigma2"):
+        raise MechDesignError(f"secret must be 'sigma1' or 'sigma2', got {secret!r}")
+    c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
+    root2 = math.sqrt(2.0)
+    return (eps / c, eps / s), (eps / c + root2 * eps * c, eps / s + root2 * eps * s)
+
+
+# ------------------------------------------------- App. D: Gaussian instances of Thms. 5.1, 5.3, 5.4
+def prop_d1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
+    """Prop. D.1 (diagonal Gaussian, intersection privacy), corrected:
+    ``Δ > ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − (1/d) Σ ε_i`` (Thm. 5.1 with γ = γ_max = ½; printed with γ = √d/2,
+    for which no counterexample is known but which the proof does not support: docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_d1_distortion_bound(0.2, [0.1, 0.2]), 6)
+    0.166228
+    """
+    return thm_5_1(T, tolerances, GAUSSIAN_GAMMA)
+
+
+def prop_d3_distortion_bound(T: float, tolerances: Sequence[float], n_groups: int) -> float:
+    """Prop. D.3 (diagonal Gaussian, group privacy with β groups), corrected: Thm. 5.3 with γ = ½.
+    As printed (γ = √d/2) it fails for β = d on a sparse prior (docs/errata.md).
+
+    Examples
+    --------
+    >>> round(prop_d3_distortion_bound(0.5, [0.1, 0.2], 2), 6)
+    0.332843
+    """
+    return thm_5_3(T, tolerances, GAUSSIAN_GAMMA, n_groups)
+
+
+def prop_d5_distortion_bound(T: float, tolerance: float, p: float, d: int) -> float:
+    """Prop. D.5 (diagonal Gaussian, ℓp privacy), corrected: Thm. 5.4 with γ = ½.
+
+    Examples
+    --------
+    >>> round(prop_d5_distortion_bound(0.2, 0.3, 2, 2), 6)
+    0.26221
+    """
+    return thm_5_4(T, tolerance, p, d, GAUSSIAN_GAMMA)
+
+
+def _covered_fractions(tolerances: Sequence[float], steps: Sequence[float]) -> np.ndarray:
+    """``2ε_i/s_i``, the chance that a window of half-width ε_i around the bin midpoint holds a secret
+    uniform on a bin of length s_i; needs ``2ε_i ≤ s_i`` (docs/errata.md, Props. C.2/C.4)."""
+    eps = as_positive_vector(tolerances, "tolerances")
+    s = as_positive_vector(steps, "steps", size=eps.size)
+    if (2 * eps > s).any():
+        raise MechDesignError(f"the quantization privacy needs 2 ε_i <= s_i, got tolerances {eps.tolist()} and steps {s.tolist()}")
+    return 2.0 * eps / s
+
+
+def prop_d2_privacy(tolerances: Sequence[float], steps: Sequence[float]) -> float:
+    """Prop. D.2: Alg. 2 under intersection privacy and uniform priors has ``Π = Π_i 2ε_i/s_i``
+    (distortion as in :func:`prop_c4`).
+
+    Examples
+    --------
+    >>> prop_d2_privacy([0.1, 0.2], [1.0, 1.0])  # doctest: +ELLIPSIS
+    0.08...
+    """
+    return float(np.prod(_covered_fractions(tolerances, steps)))
+
+
+def prop_d4_privacy(tolerances: Sequence[float], steps: Sequence[float], groups: Sequence[Sequence[int]]) -> float:
+    """Prop. D.4: Alg. 2 under group privacy, ``Π = 1 − Π_b (1 − Π_{i ∈ I_b} 2ε_i/s_i)``.
+
+    Examples
+    --------
+    >>> round(prop_d4_privacy([0.1, 0.2], [1.0, 1.0], [[0], [1]]), 6)  # singleton groups: union privacy
+    0.52
+    """
+    x = _covered_fractions(tolerances, steps)
+    members = [list(g) for g in groups]
+    flat = sorted(i for g in members for i in g)
+    if not members or any(not g for g in members) or flat != sorted(set(flat)) or flat[-1] >= x.size or flat[0] < 0:
+        raise MechDesignError(f"groups must be disjoint, non-empty lists of secret indices below {x.size}, got {groups!r}")
+    return float(1.0 - np.prod([1.0 - np.prod(x[g]) for g in members]))
+
+
+def prop_d6_privacy_bound(tolerance: float, p: float, steps: Sequence[float]) -> float:
+    """Prop. D.6: Alg. 2 under ℓp privacy, ``Π ≤ 1 − Π_i (1 − 2ε_p/(d^{1/p} s_i))`` (a guess within ε_p
+    in ℓp norm is within ``ε_p/d^{1/p}`` in some coordinate).
+
+    Examples
+    --------
+    >>> round(prop_d6_privacy_bound(0.2, 2.0, [1.0, 1.0]), 6)
+    0.485685
+    """
+    s = as_positive_vector(steps, "steps")
+    order = as_norm_order(p)
+    scale = 1.0 if order == math.inf else s.size ** (1.0 / order)
+    eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0]) / scale
+    return float(1.0 - np.prod(1.0 - _covered_fractions(np.full(s.size, eps), s)))

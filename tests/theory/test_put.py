@@ -8,6 +8,7 @@ Exact statements agree to ``CLOSED_FORM_ATOL`` (1e-6). Grids include every break
 ``(1−δ)D^(k)`` and both sides of each. Errata are in docs/errata.md, section "PUT (Zhong & Bu)".
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -31,13 +32,9 @@ from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.theory import put
 from mechdesign.mechanisms.global_framework import global_q_d, product_mechanism, product_prior
 from mechdesign.source_classes import theta_star
-from mechdesign.theory.report import (
-    CLOSED_FORM_ATOL,
-    DistortionOracle,
-    binary_product_search,
-    numeric_privacy_distortion,
-    product_space,
-)
+from mechdesign.checks.optimum import DistortionOracle, numeric_privacy_distortion
+from mechdesign.checks.put import binary_product_search, product_space
+from mechdesign.checks.rows import CLOSED_FORM_ATOL
 
 #: How far below a claimed ε* the budget is lowered to check that it no longer reaches D.
 BUDGET_STEP = 1e-4
@@ -720,3 +717,38 @@ def test_closed_forms_at_budgets_beyond_the_float_range_of_e_epsilon():
     assert put.prop8_distortion_dp(3, 800.0) == 0.0
     assert put.prop8_distortion_approx_dp(3, 800.0, 0.1) == 0.0
     assert put.prop8_distortion_ml(3, 800.0) == 0.0
+
+
+# --- Appendix A: Lemma 20 orderings, Lemmas 22 and 23 (probability preservation) ---------------------
+
+
+def test_lemma20_orderings_name_every_chain():
+    """PUT Lemma 20(4), (8), (9) (and the limits (5)–(7) as bounds): the pairs (smaller, larger)."""
+    losses = {"dp": 1.0, "approx:0.1": 0.8, "approx:0.3": 0.5, "renyi:2": 0.4, "renyi:4": 0.6,
+              "sibson:2": 0.2, "mi": 0.1, "ml": 0.3}
+    pairs = set(put.lemma20_orderings(losses))
+    assert ("approx:0.3", "approx:0.1") in pairs and ("renyi:2", "renyi:4") in pairs
+    assert {("mi", "sibson:2"), ("sibson:2", "ml"), ("sibson:2", "dp"), ("renyi:4", "dp")} <= pairs
+    assert all(losses[small] <= losses[large] for small, large in pairs)
+
+
+def test_lemma22_and_23_bounds_hold_on_every_event():
+    """PUT Lemma 22(2): P(A) <= (e^{D_α(P‖Q)} Q(A))^{(α−1)/α} for every event A (brute force over subsets);
+    Lemma 23 with the section masses P_X(E_y) of every event E of a 2 × 2 product space."""
+    rng = np.random.default_rng(5)
+    for alpha in (1.5, 2.0, 4.0):
+        p, q = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
+        divergence = float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / (alpha - 1))
+        for mask in itertools.product([False, True], repeat=4):
+            event = np.array(mask)
+            assert p[event].sum() <= put.lemma22_probability_bound(divergence, q[event].sum(), alpha) + 1e-12
+        prior, channel = rng.dirichlet(np.ones(2)), rng.dirichlet(np.ones(2), size=2)
+        sibson = SibsonMutualInformation(alpha, Prior(prior)).measure(channel)
+        for mask in itertools.product([False, True], repeat=4):
+            event = np.array(mask).reshape(2, 2)
+            section = float((prior[:, None] * event).sum(axis=0).max())
+            assert (prior[:, None] * channel)[event].sum() <= put.lemma23_probability_bound(sibson, section, alpha) + 1e-12
+    assert put.lemma22_probability_bound(0.0, 1.0, 2.0) == 1.0
+    assert put.lemma22_probability_bound(0.0, 1.0 + 2e-16, 2.0) == 1.0  # a summed event's round-off
+    with pytest.raises(MechDesignError, match="q_event must be a probability"):
+        put.lemma22_probability_bound(0.0, 1.5, 2.0)

@@ -7,6 +7,7 @@ distance of the explicit mechanism (Lemma 1).
 
 import math
 
+import numpy as np
 import pytest
 
 from mechdesign.exceptions import MechDesignError
@@ -285,3 +286,50 @@ def test_prop6_domain_errors():
         prop6_gap_limit_bound(0, 3, 2)
     with pytest.raises(MechDesignError, match="interval"):
         prop6_gap_limit_bound(4, 3, 2, interval=0)
+
+
+def test_lemma2_composed_mechanism_and_thm2_thm3_prop7():
+    """SML Lemma 2 (the composed channel), Thm. 2 (composition bound), Thm. 3 (post-processing), Prop. 7 (L_DP)."""
+    from mechdesign.theory.sml import (
+        lemma2_composed_mechanism,
+        prop7_ldp_level,
+        thm2_composition_bound,
+        thm3_post_processing_bound,
+    )
+
+    first = np.array([[0.7, 0.3], [0.2, 0.8], [0.5, 0.5]])
+    second = np.array([[0.6, 0.4], [0.1, 0.9], [0.3, 0.7]])
+    composed = lemma2_composed_mechanism(first, second)
+    assert composed.shape == (3, 4) and np.allclose(composed.sum(axis=1), 1.0)
+    assert composed[1, 3] == pytest.approx(0.8 * 0.9, abs=1e-15)  # (a, b) = (1, 1) at column 1·2 + 1
+    adaptive = lemma2_composed_mechanism(first, np.stack([second, second[::-1]]))
+    assert adaptive[0, 2] == pytest.approx(0.3 * second[2, 0], abs=1e-15)  # a = 1 uses the second branch
+    secret = [0, 1, 1]
+    total = thm2_composition_bound([measure_sml(first, secret).value, measure_sml(second, secret).value])
+    assert measure_sml(composed, secret).value <= total + EXACT_ATOL
+    assert measure_sml(first @ second[:2], secret).value <= thm3_post_processing_bound(measure_sml(first, secret).value) + EXACT_ATOL
+    assert prop7_ldp_level(first, secret) == pytest.approx(math.log(0.7 / 0.2), abs=1e-12)
+    assert measure_sml(first, secret).value <= prop7_ldp_level(first, secret) + EXACT_ATOL
+    assert prop7_ldp_level([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
+    with pytest.raises(MechDesignError, match="first must be inputs"):
+        lemma2_composed_mechanism(first, second[:2])
+    with pytest.raises(MechDesignError, match="secret_values needs one value per row"):
+        prop7_ldp_level(first, [0, 1])
+
+
+def test_prop8_continuous_sml_against_gaussian_total_variation():
+    """SML Prop. 8 for Gaussian noise N(θ, σ²) on finite inputs: with two secret values the best selection is
+    the farthest pair (a, b), and ∫ max(f_a, f_b) = 1 + TV = 2Φ(|a − b|/2σ); with three secret values at
+    0, 2, 4 and σ = 1, ∫ max of the three densities = Φ(1) + (Φ(1) − Φ(−1)) + Φ(1) = 4Φ(1) − 1."""
+    from scipy.stats import norm
+
+    from mechdesign.theory.sml import prop8_continuous_sml
+
+    for sigma in (0.3, 1.0, 5.0):
+        densities = [norm(loc=m, scale=sigma).pdf for m in (0.0, 0.5, 2.0)]
+        value = prop8_continuous_sml(densities, ["a", "b", "b"], breakpoints=[0.0, 0.5, 2.0])
+        assert value == pytest.approx(math.log(2 * norm.cdf(2.0 / (2 * sigma))), abs=1e-9)
+    three = [norm(loc=m).pdf for m in (0.0, 2.0, 4.0)]
+    assert prop8_continuous_sml(three, [0, 1, 2], breakpoints=[1.0, 3.0]) == pytest.approx(math.log(4 * norm.cdf(1) - 1), abs=1e-9)
+    with pytest.raises(MechDesignError, match="one value per density"):
+        prop8_continuous_sml(three, [0, 1])

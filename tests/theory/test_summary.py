@@ -348,3 +348,86 @@ def test_prop_c4_monte_carlo_continuous_uniform_prior():
     assert abs(empirical - closed_privacy) <= MC_SIGMAS * np.sqrt(closed_privacy * (1 - closed_privacy) / samples)
     distances = np.linalg.norm(released - theta, axis=1)  # W2 of diagonal Gaussians (Lemma C.7)
     assert distances.max() <= closed_distortion and distances.max() > 0.99 * closed_distortion
+
+
+# --- Props. B.1, B.2, 5.2, Lemmas C.8, C.10, C.11, Props. D.1–D.6 ----------------------------------------
+
+
+def test_prop_b1_compares_the_bounds():
+    """Prop. B.1: Thm. 4.1 ≥ Thm. 5.3 with β = d at equal γ. (Prop. 5.2 relates the optima, not the bounds:
+    Thm. 5.1's bound can exceed Thm. 4.1's near T = 1; it is checked against the LP in tests/checks.)"""
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        tolerances = rng.uniform(0.01, 1.0, int(rng.integers(1, 5)))
+        T = float(rng.uniform(0.01, 0.99))
+        assert theory.prop_b1_union_exceeds_group(T, tolerances, 0.5, 0.5) >= -EXACT_ATOL
+
+
+def test_prop_b2_condition():
+    assert theory.prop_b2_tolerance_condition(0.1 * 3**0.5, 0.1, 2, math.inf, 3)
+    assert not theory.prop_b2_tolerance_condition(0.1 * 3**0.5 * 0.99, 0.1, 2, math.inf, 3)
+    assert theory.prop_b2_tolerance_condition(0.1, 0.1, 2, 2, 5)  # equal orders: ε_τ ≥ ε_α
+    with pytest.raises(MechDesignError, match="alpha >= tau"):
+        theory.prop_b2_tolerance_condition(0.1, 0.1, 2, 1, 3)
+
+
+def test_lemma_c8_c10_against_matrix_square_roots():
+    """Lemmas C.8, C.10 against W2 computed with matrix square roots (Givens & Shortt), on random pairs;
+    C.10's right side equals tr (Σ^{1/2} Σ' Σ^{1/2})^{1/2}."""
+    from scipy.linalg import sqrtm
+
+    from mechdesign.parameter_spaces import gaussian_w2
+
+    rng = np.random.default_rng(2)
+
+    def covariance(theta):
+        c, s = math.cos(theta[4]), math.sin(theta[4])
+        rotation = np.array([[c, -s], [s, c]])
+        return rotation @ np.diag(theta[2:4]) @ rotation.T
+
+    for _ in range(100):
+        a, b = ([*rng.normal(size=2), *rng.uniform(0.1, 3, 2), rng.uniform(0, math.pi)] for _ in range(2))
+        Sa, Sb = covariance(a), covariance(b)
+        w2 = gaussian_w2(a[:2], Sa, b[:2], Sb)
+        assert w2**2 >= theory.lemma_c8_w2_squared_lower_bound(a, b) - 1e-9
+        root = sqrtm(Sa)
+        cross = np.trace(sqrtm(root @ Sb @ root))
+        assert abs(cross.imag) < 1e-9
+        assert theory.lemma_c10_cross_term_bound(a, b) == pytest.approx(cross.real, abs=1e-9)
+        assert float(np.sqrt(np.diag(Sa)) @ np.sqrt(np.diag(Sb))) >= theory.lemma_c10_cross_term_bound(a, b) - 1e-9
+    with pytest.raises(MechDesignError, match="theta must be"):
+        theory.lemma_c8_w2_squared_lower_bound((0, 0, -1, 1, 0), (0, 0, 1, 1, 0))
+
+
+@pytest.mark.parametrize("secret", ["sigma1", "sigma2"])
+def test_lemma_c11_shifts_move_the_sd_by_at_least_epsilon(secret):
+    rng = np.random.default_rng(3)
+    for angle in (0.1, 0.7, 1.5):
+        c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
+        for eps in (0.01, 0.2, 1.0):
+            (da, db), (qa, qb) = theory.lemma_c11_shifts(eps, angle, secret)
+            a, b = rng.uniform(0, 5, size=(2, 500))
+            sd = lambda x, y: np.sqrt(x**2 * c**2 + y**2 * s**2)  # noqa: E731
+            assert np.all(sd(a + da, b + db) >= sd(a, b) + eps - 1e-12)
+            assert np.all(sd(a + qa, b + qb) - eps >= sd(a, b) - 1e-12)  # (a + δ', b + δ') moved in by δ'
+    with pytest.raises(MechDesignError, match="0 < alpha < pi/2"):
+        theory.lemma_c11_shifts(0.1, 2.0)
+    with pytest.raises(MechDesignError, match="secret must be"):
+        theory.lemma_c11_shifts(0.1, 0.5, "mu1")
+
+
+def test_appendix_d_closed_forms():
+    """Props. D.1, D.3, D.5 are Thms. 5.1, 5.3, 5.4 at γ = ½; D.2, D.4, D.6 hand-computed."""
+    eps = [0.1, 0.2, 0.3]
+    assert theory.prop_d1_distortion_bound(0.3, eps) == theory.thm_5_1(0.3, eps, 0.5)
+    assert theory.prop_d3_distortion_bound(0.3, eps, 2) == theory.thm_5_3(0.3, eps, 0.5, 2)
+    assert theory.prop_d5_distortion_bound(0.3, 0.2, 2, 3) == theory.thm_5_4(0.3, 0.2, 2, 3, 0.5)
+    assert theory.prop_d2_privacy([0.1, 0.25], [1.0, 1.0]) == pytest.approx(0.2 * 0.5, abs=EXACT_ATOL)
+    assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0, 1]]) == pytest.approx(0.1, abs=EXACT_ATOL)  # one group: intersection
+    assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0], [1]]) == pytest.approx(
+        theory.prop_c4([0.1, 0.25], [1.0, 1.0])[0], abs=EXACT_ATOL)  # singletons: union
+    assert theory.prop_d6_privacy_bound(0.2, math.inf, [1.0, 1.0]) == pytest.approx(1 - 0.6**2, abs=EXACT_ATOL)
+    with pytest.raises(MechDesignError, match="groups must be disjoint"):
+        theory.prop_d4_privacy([0.1, 0.2], [1.0, 1.0], [[0, 1], [1]])
+    with pytest.raises(MechDesignError, match="2 ε_i <= s_i"):
+        theory.prop_d2_privacy([0.6], [1.0])

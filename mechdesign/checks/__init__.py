@@ -1,0 +1,50 @@
+"""Closed forms of the four papers compared with the optimizer or an exact computation.
+
+One module per paper (:mod:`.put`, :mod:`.pml`, :mod:`.sml`, :mod:`.summary`), each with a
+``check_<paper>(full=False)`` returning :class:`~mechdesign.checks.rows.CheckRow` objects;
+:data:`CHECKS` maps the short names of ``mechdesign theory-check`` to them. The closed forms
+themselves live in :mod:`mechdesign.theory`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..exceptions import MechDesignError
+from ..progress import Progress, report
+from .pml import check_pml
+from .put import check_put
+from .rows import CheckRow
+from .sml import check_sml
+from .summary import check_summary
+
+#: Paper short name → check (``full=True`` runs the full grid).
+CHECKS: dict[str, Callable[..., list[CheckRow]]] = {"put": check_put, "pml": check_pml, "sml": check_sml,
+                                                    "summary": check_summary}
+
+
+def run_check(paper: str, full: bool = False, progress: Progress | None = None) -> list[CheckRow]:
+    """The rows of ``paper`` (a key of :data:`CHECKS`, or ``"all"`` for every paper in turn).
+
+    ``progress`` (:mod:`mechdesign.progress`) is told each paper before its rows are computed, and
+    ``done`` at the end.
+
+    Examples
+    --------
+    >>> run_check("nope")
+    Traceback (most recent call last):
+    ...
+    mechdesign.exceptions.MechDesignError: no theory check for 'nope'; available: ['all', 'pml', 'put', 'sml', 'summary']
+    """
+    if paper != "all" and paper not in CHECKS:
+        raise MechDesignError(f"no theory check for {paper!r}; available: {sorted([*CHECKS, 'all'])}")
+    papers = list(CHECKS) if paper == "all" else [paper]
+    rows: list[CheckRow] = []
+    for index, name in enumerate(papers):
+        report(progress, index, len(papers), f"theory-check {name}")
+        rows += CHECKS[name](full=full)
+    report(progress, len(papers), len(papers), "theory-check done")
+    return rows
+
+
+__all__ = ["CHECKS", "CheckRow", "run_check"]

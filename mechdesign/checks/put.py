@@ -1,0 +1,359 @@
+"""PUT closed forms (Zhong & Bu, "Privacy-Utility Trade-Off") against the optimizer.
+
+Every statement of :mod:`mechdesign.theory.put` whose notion the library implements: Prop. 8,
+Thms. 6, 7, 9, 13, 14, 17, 18, Lemmas 10, 16, 20, 22, 23, Prop. 12 and Cor. 15. Each distortion grid
+holds every breakpoint and both sides of it (:func:`distortion_grid`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .. import DesignProblem
+from ..mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism, product_prior
+from ..priors import Prior, SourceSet
+from ..privacy import (
+    ApproximateDifferentialPrivacy,
+    DifferentialPrivacy,
+    MaximalInformation,
+    MaximalLeakage,
+    MutualInformationPrivacy,
+    RenyiDifferentialPrivacy,
+    SibsonMutualInformation,
+)
+from ..privacy.base import PrivacyNotion
+from ..privacy.neighbours import Neighbours
+from ..source_classes import theta_star
+from ..theory import put
+from ..utility import ExpectedDistortion, WorstCaseDistortion
+from ..utility.base import Objective
+from .optimum import DistortionOracle, epsilon_rows, numeric_privacy_distortion
+from .rows import CheckRow, ClosedForm, compare, upper_bound
+
+#: Seed of the random mechanisms of the Appendix A lemmas.
+SEED = 20
+#: The Fig. 4 prior of the PUT paper.
+FIG4_PRIOR = (0.4, 0.3, 0.2, 0.1)
+#: Distance of the points on both sides of a breakpoint.
+SIDE = 1e-3
+#: (m, n) of the global framework (Theorem 7) in the fast and the full grid.
+FAST_GLOBAL_SIZES = ((2, 2),)
+FULL_GLOBAL_SIZES = ((2, 2), (3, 2), (2, 3), (2, 4), (3, 3))
+
+
+def distortion_grid(breaks: Iterable[float], upper: float = 1.0, base: Iterable[float] = (0.05, 0.2)) -> list[float]:
+    """Distortions: ``base``, every breakpoint and both sides of it (``± SIDE``), within ``(0, upper]``.
+
+    Examples
+    --------
+    >>> distortion_grid([0.5])
+    [0.05, 0.2, 0.499, 0.5, 0.501]
+    """
+    points = set(base)
+    for b in breaks:
+        points.update({b - SIDE, b, b + SIDE})
+    return sorted(round(p, 12) for p in points if 0 < p <= upper)
+
+
+def product_space(m: int, n: int) -> tuple[np.ndarray, Neighbours]:
+    """Hamming distances on ``{1..m}^n`` and the neighbour relation (distance 1): PUT Section III.
+
+    Examples
+    --------
+    >>> product_space(2, 2)[0].shape
+    (4, 4)
+    """
+    return hamming_distances(m, n), hamming_neighbours(m, n)
+
+
+def _prior_label(P: Sequence[float]) -> str:
+    return "(" + ",".join(f"{p:g}" for p in P) + ")"
+
+
+def _local_class_one(ms: Sequence[int], delta: float, alphas: Sequence[float]) -> list[CheckRow]:
+    """Proposition 8 for Class I sets: the whole simplex (worst-case distortion) for the LP notions and
+    Rényi DP; the uniform prior (the singleton Class I set) for Sibson and mutual information. The
+    Rényi and Sibson upper bounds are the values (docs/errata.md, PUT entry 9): both rows are checked."""
+    rows = []
+    for m in ms:
+        simplex, uniform = SourceSet.simplex(m), Prior.uniform(m)
+        worst, at_uniform = WorstCaseDistortion(simplex), ExpectedDistortion(uniform)
+        zero = put.zero_threshold(m)
+        Statements = list[tuple[str, Callable[[float], ClosedForm]]]
+        cases: list[tuple[Statements, PrivacyNotion, Objective, float]] = [
+            ([("PUT Prop. 8(1) DP", lambda D, m=m: put.prop8_epsilon_dp(m, D))], DifferentialPrivacy(), worst, zero),
+            ([(f"PUT Prop. 8(2) approx DP δ={delta:g}", lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta))],
+             ApproximateDifferentialPrivacy(delta), worst, (1 - delta) * zero),
+            ([("PUT Prop. 8(3) maximal information", lambda D, m=m, s=simplex: put.prop8_maximal_information(m, D, s))],
+             MaximalInformation(simplex), worst, zero),
+            ([("PUT Prop. 8(4) maximal leakage", lambda D, m=m: put.prop8_epsilon_ml(m, D))], MaximalLeakage(), worst, zero),
+            ([("PUT Prop. 8(7) mutual information", lambda D, m=m: put.prop8_mutual_information(m, D))],
+             MutualInformationPrivacy(uniform), at_uniform, zero),
+        ]
+        for alpha in alphas:
+            cases += [
+                ([(f"PUT Prop. 8(5) Rényi DP α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)),
+                  (f"PUT Prop. 8(5) Rényi DP α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)[1])],
+                 RenyiDifferentialPrivacy(alpha), worst, zero),
+                ([(f"PUT Prop. 8(6) Sibson α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)),
+                  (f"PUT Prop. 8(6) Sibson α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)[1])],
+                 SibsonMutualInformation(alpha, uniform), at_uniform, zero),
+            ]
+        for statements, notion, distortion, breakpoint in cases:
+            where = "simplex" if distortion is worst else "uniform"
+            rows += epsilon_rows(statements, {"m": m, "source": where}, notion, distortion, distortion_grid([breakpoint]))
+    return rows
+
+
+def _known_prior(prior: Sequence[float], delta: float) -> list[CheckRow]:
+    """Theorems 13 (DP), 9 (approximate DP) and 14 (maximal leakage) at a known prior."""
+    rows = []
+    objective = ExpectedDistortion(Prior(prior))
+    levels = put.breakpoints(prior)[1:-1]
+    cases = [
+        ("PUT Thm 13 DP", DifferentialPrivacy(), lambda D: put.theorem13_dp(prior, D), levels),
+        (f"PUT Thm 9 approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta),
+         lambda D: put.theorem9_approx_dp(prior, D, delta), (1 - delta) * levels),
+        ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.theorem14_maximal_leakage(prior, D), levels),
+    ]
+    for formula, notion, closed, breaks in cases:
+        rows += epsilon_rows([(formula, closed)], {"P": _prior_label(prior)}, notion, objective, distortion_grid(breaks))
+    return rows
+
+
+def _class_two(source: Sequence[Sequence[float]], delta: float, epsilons: Sequence[float]) -> list[CheckRow]:
+    """Proposition 12 (approximate DP) and Corollary 15 (maximal leakage) over a Class II set."""
+    objective = WorstCaseDistortion(SourceSet(source))
+    setting = {"priors": len(source)}
+    breaks = sorted({float(b) for p in source for b in (1 - delta) * put.breakpoints(p)[1:-1]})
+    rows = epsilon_rows([(f"PUT Prop. 12 approx DP δ={delta:g}", lambda D: put.prop12_approx_dp(source, D, delta))], setting,
+                        ApproximateDifferentialPrivacy(delta), objective, distortion_grid(breaks))
+    leakage = DistortionOracle(MaximalLeakage(), objective)
+    for eps in epsilons:
+        rows.append(compare("PUT Cor. 15 maximal leakage", {**setting, "ε": float(eps)}, "distortion",
+                            put.cor15_distortion_ml(source, eps), leakage.distortion(eps)))
+    return rows
+
+
+def _global(m: int, n: int, delta: float, alpha: float) -> list[CheckRow]:
+    """Theorem 7 (1)–(7) on ``{1..m}^n`` at the uniform prior (Class I)."""
+    distances, adjacency = product_space(m, n)
+    prior = Prior.uniform(m**n)
+    objective = ExpectedDistortion(prior, cost=distances)
+    cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
+        ("PUT Thm 7(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem7_dp(m, n, D)),
+        (f"PUT Thm 7(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
+         lambda D: put.theorem7_approx_dp(m, n, D, delta)),
+        ("PUT Thm 7(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem7_maximal_leakage(m, n, D)),
+        ("PUT Thm 7(3) maximal information", MaximalInformation(prior),
+         lambda D: put.theorem7_maximal_information(m, n, D, prior)),
+        (f"PUT Thm 7(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
+         lambda D: put.theorem7_renyi_dp(m, n, D, alpha)),
+        (f"PUT Thm 7(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior), lambda D: put.theorem7_sibson(m, n, D, alpha)),
+        ("PUT Thm 7(7) mutual information", MutualInformationPrivacy(prior), lambda D: put.theorem7_mutual_information(m, n, D)),
+    ]
+    grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    rows = []
+    for formula, notion, closed in cases:
+        rows += epsilon_rows([(formula, closed)], {"m": m, "n": n}, notion, objective, grid)
+    return rows
+
+
+def binary_product_search(prior: Sequence[float], n: int, D: float, delta: float, points: int = 2001) -> float:
+    """``min ε̂_δ(Q^{⊗n})`` over binary ``Q`` of per-letter distortion exactly ``D`` (grid over Q(1|1)).
+
+    A grid search (an upper estimate of the optimum over binary product mechanisms, which is not a
+    convex problem); used for PUT Theorems 17(2) and 18(1).
+
+    Examples
+    --------
+    >>> round(binary_product_search((0.6, 0.4), 2, 0.1, 0.1), 4)
+    2.0655
+    """
+    _, adjacency = product_space(2, n)
+    notion = ApproximateDifferentialPrivacy(delta, neighbours=adjacency)
+    best = math.inf
+    for keep in np.linspace(0.0, 1.0, points):
+        other = 1 - (D - prior[0] * (1 - keep)) / prior[1]
+        if 0 <= other <= 1:
+            best = min(best, notion.measure(product_mechanism([[keep, 1 - keep], [1 - other, other]], n)))
+    return best
+
+
+def _theorem6(single: Sequence[float], n: int, delta: float, alpha: float) -> list[CheckRow]:
+    """Theorem 6(1)–(7) for the singleton ``{P^{⊗n}}`` (θ* = m^n min P, η = max P)."""
+    m = len(single)
+    prior = product_prior(single, n)
+    star = theta_star(prior)
+    theta, eta = star.theta, star.eta
+    distances, adjacency = product_space(m, n)
+    objective = ExpectedDistortion(prior, cost=distances)
+    cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
+        ("PUT Thm 6(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem6_dp(m, n, D, theta)),
+        (f"PUT Thm 6(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
+         lambda D: put.theorem6_approx_dp(m, n, D, delta, theta)),
+        ("PUT Thm 6(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem6_maximal_leakage(m, n, D, theta)),
+        ("PUT Thm 6(3) maximal information", MaximalInformation(prior),
+         lambda D: put.theorem6_maximal_information(m, n, D, theta, prior)),
+        (f"PUT Thm 6(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
+         lambda D: put.theorem6_renyi_dp(m, n, D, alpha, theta)),
+        (f"PUT Thm 6(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior),
+         lambda D: put.theorem6_sibson(m, n, D, alpha, theta)),
+        ("PUT Thm 6(7) mutual information", MutualInformationPrivacy(prior),
+         lambda D: put.theorem6_mutual_information(m, n, D, theta, eta)),
+    ]
+    grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    rows = []
+    for formula, notion, closed in cases:
+        rows += epsilon_rows([(formula, closed)], {"P": f"{_prior_label(single)}^⊗{n}"}, notion, objective, grid)
+    return rows
+
+
+def _lemma10(prior: Sequence[float], deltas: Sequence[float]) -> list[CheckRow]:
+    """Lemma 10: D*_δ(P, 0) = (1−δ)(1 − P_1), the distortion from which ε*_δ = 0."""
+    rows = []
+    for delta in deltas:
+        notion = ApproximateDifferentialPrivacy(delta) if delta else DifferentialPrivacy()
+        numeric = DistortionOracle(notion, ExpectedDistortion(Prior(prior))).distortion(0.0)
+        rows.append(compare("PUT Lemma 10 zero threshold", {"P": _prior_label(prior), "δ": float(delta)}, "distortion",
+                            put.lemma10_zero_threshold(prior, delta), numeric))
+    return rows
+
+
+def _products(m: int, n: int, prior: Sequence[float], delta: float, alpha: float) -> list[CheckRow]:
+    """Lemma 16, Theorems 17 and 18 on product mechanisms.
+
+    Exact statements (Thm 17(1), (4), (7); Thm 18(2)): the numeric value is the measured loss, on
+    ``{1..m}^n``, of the product of the optimal single-letter mechanism at distortion ``D/n`` (the
+    optimum over products by Lemma 16). Bounds of Thm 17(3), (5), (6): Lemma 16 applied to the
+    single-letter optimum. Brackets (Thm 17(2), corrected Thm 18(1)): a grid search over binary
+    product mechanisms.
+    """
+    rows = []
+    _, adjacency = product_space(m, n)
+    uniform, single_uniform = Prior.uniform(m**n), Prior.uniform(m)
+    exact = [
+        ("PUT Thm 17(1) DP", DifferentialPrivacy(), DifferentialPrivacy(adjacency), put.theorem17_dp, put.prop8_epsilon_dp),
+        ("PUT Thm 17(4) maximal leakage", MaximalLeakage(), MaximalLeakage(), put.theorem17_maximal_leakage,
+         put.prop8_epsilon_ml),
+        ("PUT Thm 17(7) mutual information", MutualInformationPrivacy(single_uniform), MutualInformationPrivacy(uniform),
+         put.theorem17_mutual_information, put.prop8_mutual_information),
+    ]
+    distortions = (0.2, 0.5 * put.zero_threshold(m, n), 0.9 * put.zero_threshold(m, n))
+    for D in distortions:
+        for formula, single_notion, product_notion, closed, single_closed in exact:
+            result = DesignProblem(single_notion, ExpectedDistortion(single_uniform)).solve(single_closed(m, D / n))
+            numeric = product_notion.measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
+            rows.append(compare(formula, {"m": m, "n": n, "D": float(D)}, "epsilon", closed(m, n, D), numeric))
+    bounded = [(MaximalInformation(single_uniform), "PUT Thm 17(3) maximal information",
+                lambda D: put.theorem17_maximal_information(m, n, D, single_uniform)),
+               (RenyiDifferentialPrivacy(alpha), f"PUT Thm 17(5) Rényi DP α={alpha:g}", lambda D: put.theorem17_renyi_dp(m, n, D, alpha)),
+               (SibsonMutualInformation(alpha, single_uniform), f"PUT Thm 17(6) Sibson α={alpha:g}",
+                lambda D: put.theorem17_sibson(m, n, D, alpha))]
+    for notion, formula, bounds in bounded:  # the product optimum is Lemma 16 applied to the single-letter one
+        single = numeric_privacy_distortion(notion, ExpectedDistortion(single_uniform), [D / n for D in distortions])
+        rows += [compare(formula, {"m": m, "n": n, "D": float(D)}, "epsilon", bounds(D), put.lemma16_product_epsilon(notion, n, value))
+                 for D, value in zip(distortions, single)]
+    known = Prior(prior)
+    for D in put.breakpoints(prior)[1:-1]:
+        result = DesignProblem(MaximalLeakage(), ExpectedDistortion(known)).solve(put.theorem14_maximal_leakage(prior, D))
+        numeric = MaximalLeakage().measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
+        rows.append(compare("PUT Thm 18(2) maximal leakage", {"P": _prior_label(prior), "n": n, "D per letter": float(D)},
+                            "epsilon", put.theorem18_maximal_leakage(prior, n, D), numeric))
+    binary = (0.6, 0.4)
+    for D in (0.1, 0.2, 0.3):
+        rows.append(compare(f"PUT Thm 18(1) approx DP δ={delta:g} (corrected)", {"P": _prior_label(binary), "n": n, "D per letter": D},
+                            "epsilon", put.theorem18_approx_dp(binary, n, D, delta), binary_product_search(binary, n, D, delta)))
+        rows.append(compare(f"PUT Thm 17(2) approx DP δ={delta:g} (products)", {"m": 2, "n": n, "D": 2 * D}, "epsilon",
+                            put.theorem17_approx_dp(2, n, 2 * D, delta), binary_product_search((0.5, 0.5), n, D, delta)))
+    return rows
+
+
+def _measured_losses(Q: np.ndarray, prior: Prior, deltas: Sequence[float], alphas: Sequence[float]) -> dict[str, float]:
+    """Every loss of PUT Definition 19 measured on ``Q`` (local framework: every pair of inputs neighbours)."""
+    losses = {"dp": DifferentialPrivacy().measure(Q), "mi": MutualInformationPrivacy(prior).measure(Q),
+              "ml": MaximalLeakage().measure(Q)}
+    losses.update({f"approx:{d:g}": ApproximateDifferentialPrivacy(d).measure(Q) for d in deltas})
+    losses.update({f"renyi:{a:g}": RenyiDifferentialPrivacy(a).measure(Q) for a in alphas})
+    losses.update({f"sibson:{a:g}": SibsonMutualInformation(a, prior).measure(Q) for a in alphas})
+    return losses
+
+
+def renyi_divergence(p: np.ndarray, q: np.ndarray, alpha: float) -> float:
+    """``D_α(P‖Q) = log(Σ p^α q^{1−α})/(α−1)`` for full-support ``q``.
+
+    Examples
+    --------
+    >>> round(renyi_divergence(np.array([0.5, 0.5]), np.array([0.5, 0.5]), 2.0), 12)
+    0.0
+    """
+    return float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / (alpha - 1))
+
+
+def _appendix_a(trials: int, m: int = 3) -> list[CheckRow]:
+    """Lemma 20 (orderings between the losses), Lemma 22 (Rényi) and Lemma 23 (Sibson probability
+    preservation) on seeded random mechanisms; for the lemmas, the tightest of every event (Lemma 22:
+    all non-empty subsets of the outputs) or of 64 random events of X × Y (Lemma 23)."""
+    rng = np.random.default_rng(SEED)
+    rows = []
+    deltas, alphas = (0.0, 0.05, 0.2), (1.5, 2.0, 4.0)
+    subsets = [np.array(mask, dtype=bool) for mask in np.ndindex(*(2,) * m) if any(mask)]
+    for trial in range(trials):
+        prior = Prior(rng.dirichlet(np.ones(m)))
+        Q = rng.dirichlet(np.ones(m), size=m)
+        losses = _measured_losses(Q, prior, deltas, alphas)
+        for smaller, larger in put.lemma20_orderings(losses):
+            rows.append(compare(f"PUT Lemma 20 {smaller} ≤ {larger}", {"trial": trial}, "nats",
+                                upper_bound(losses[larger]), losses[smaller]))
+        rows.append(compare("PUT Lemma 20(4) ε_{δ=0} = ε_DP", {"trial": trial}, "nats", losses["dp"], losses["approx:0"]))
+        for alpha in alphas:
+            p, q = Q[0], Q[1]
+            divergence = renyi_divergence(p, q, alpha)
+            margins = [(put.lemma22_probability_bound(divergence, float(q[s].sum()), alpha), float(p[s].sum())) for s in subsets]
+            bound, value = min(margins, key=lambda pair: pair[0] - pair[1])
+            rows.append(compare(f"PUT Lemma 22(2) Rényi α={alpha:g}", {"trial": trial}, "probability", upper_bound(bound), value))
+            sibson = losses[f"sibson:{alpha:g}"]
+            joint = prior.probabilities[:, None] * Q
+            events = rng.random((64, m, m)) < 0.5
+            margins = [(put.lemma23_probability_bound(sibson, float((prior.probabilities[:, None] * e).sum(axis=0).max()), alpha),
+                        float(joint[e].sum())) for e in events]
+            bound, value = min(margins, key=lambda pair: pair[0] - pair[1])
+            rows.append(compare(f"PUT Lemma 23 Sibson α={alpha:g}", {"trial": trial}, "probability", upper_bound(bound), value))
+    return rows
+
+
+def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = FIG4_PRIOR) -> list[CheckRow]:
+    """PUT closed forms against the optimizer.
+
+    Parameters
+    ----------
+    full
+        The full grid (alphabets 2–4, Rényi/Sibson orders 1.5, 2, 4, the global framework up to
+        ``(m, n) = (2, 4)`` and ``(3, 3)``) instead of the fast one (``m = 2, 3``, order 2, ``(2, 2)``).
+    delta
+        δ of approximate DP.
+    prior
+        Known prior for Theorems 9, 13, 14 (default: the paper's Fig. 4 prior); with
+        ``(0.5, 0.3, 0.1, 0.1)`` it is the Class II set of Prop. 12 and Cor. 15.
+
+    Examples
+    --------
+    >>> rows = check_put()  # doctest: +SKIP
+    >>> all(row.ok for row in rows)  # doctest: +SKIP
+    True
+    """
+    ms, alphas = ((2, 3, 4), (1.5, 2.0, 4.0)) if full else ((2, 3), (2.0,))
+    epsilons = (0.0, 0.5, math.log(2), 1.0, math.log(3), 2.0)
+    rows = _local_class_one(ms, delta, alphas)
+    rows += _known_prior(prior, delta)
+    rows += _class_two([list(prior), [0.5, 0.3, 0.1, 0.1]], delta, epsilons)
+    rows += _lemma10(prior, (0.0, delta, 0.3))
+    for m, n in FULL_GLOBAL_SIZES if full else FAST_GLOBAL_SIZES:
+        rows += _global(m, n, delta, 2.0)
+    rows += _theorem6((0.6, 0.4), 2, delta, 2.0)
+    rows += _products(2, 2, prior, delta, 2.0)
+    rows += _appendix_a(20 if full else 4)
+    return rows

@@ -1,0 +1,166 @@
+"""SML closed forms (Wang, Lin & Fanti, "Statistic Maximal Leakage") against exact computation.
+
+On small histogram spaces (precision τ over d categories, secret = the fraction of category 0) every
+mechanism is explicit and its SML is computed exactly (:func:`~mechdesign.privacy.sml.measure_sml`:
+enumeration, flow or MILP) and its distortion is the worst-case expected total variation (Lemma 1):
+
+* Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
+* Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected);
+* Thms. 2–3, Lemma 2 and Prop. 7 on random mechanisms (seeded): composition, post-processing, L_DP;
+* Prop. 8 (continuous outputs): Gaussian noise on four inputs, the quadrature against ``log 2Φ(Δ/2σ)``
+  and against the exact SML of the binned outputs (a post-processing, so at most Prop. 8's value).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import norm
+
+from ..mechanisms.histogram import histogram_quantization, histogram_randomized_response
+from ..privacy.sml import measure_sml
+from ..tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
+from ..theory import sml
+from .rows import CheckRow, compare, upper_bound
+
+#: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
+EXACT_ATOL = 1e-9
+#: Budgets of randomized response.
+RR_EPSILONS = (0.0, 0.7, 2.5, 6.0)
+#: Seed of the random mechanisms of the composition and post-processing checks.
+SEED = 2024
+
+
+def _thm4(spaces: list[tuple[int, int]]) -> list[CheckRow]:
+    rows = []
+    for tau, d in spaces:
+        space = HistogramSpace(tau, d)
+        secret, distortion = category_fraction_secret(space, 0), tv_distortion(space)
+        for eps in RR_EPSILONS:
+            Q = histogram_randomized_response(space, eps)
+            setting = {"τ": tau, "d": d, "ε": eps}
+            rows.append(compare("SML Thm. 4 RR SML", setting, "SML", sml.rr_sml(eps, tau + 1, tau, d),
+                                measure_sml(Q, secret).value, EXACT_ATOL))
+            rows.append(compare("SML Thm. 4 RR distortion", setting, "TV distortion", sml.rr_distortion(eps, tau, d),
+                                distortion.value(Q), EXACT_ATOL))
+        for interval in range(1, tau + 2):
+            Q = histogram_quantization(space, 0, interval)
+            setting = {"τ": tau, "d": d, "I": interval}
+            rows.append(compare("SML Thm. 4 QM SML", setting, "SML", sml.qm_sml(tau + 1, interval),
+                                measure_sml(Q, secret).value, EXACT_ATOL))
+            rows.append(compare("SML Thm. 4 QM distortion (corrected)", setting, "TV distortion",
+                                sml.qm_distortion(tau, d, interval), distortion.value(Q), EXACT_ATOL))
+    return rows
+
+
+def misspecified_spaces(tau: int, d_star: int, d0: int, d1: int) -> tuple[HistogramSpace, HistogramSpace, list[int]]:
+    """Inputs on Γ* = {0..d*−1}; Γ̂* = {0..d̂₀−1} ∪ d̂₁ infeasible categories; outputs on Γ̂* ∪ Γ*
+    (SML paper §V-C: the data holder's estimate misses ``d* − d̂₀*`` feasible categories).
+
+    Examples
+    --------
+    >>> inputs, outputs, estimated = misspecified_spaces(2, 3, 2, 1)
+    >>> estimated
+    [0, 1, 3]
+    """
+    universe = d_star + d1
+    estimated = list(range(d0)) + list(range(d_star, universe))
+    inputs = HistogramSpace(tau, universe, support=range(d_star))
+    outputs = HistogramSpace(tau, universe, support=sorted(set(range(d_star)) | set(estimated)))
+    return inputs, outputs, estimated
+
+
+def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
+    """Props. 3, 4, 5 (QM corrected), App. H-D and App. I at every interval length and RR budget."""
+    rows = []
+    for tau, d_star, d0, d1 in cases:
+        inputs, outputs, estimated = misspecified_spaces(tau, d_star, d0, d1)
+        secret, cost, s = category_fraction_secret(inputs, 0), tv_cost(inputs, outputs), tau + 1
+        base = {"τ": tau, "d*": d_star, "d̂0": d0, "d̂1": d1}
+        for interval in range(1, s + 1):
+            Q = histogram_quantization(inputs, 0, interval, outputs, estimated)
+            value = measure_sml(Q, secret).value
+            setting = {**base, "I": interval}
+            rows.append(compare("SML Prop. 3 QM robustness gap", setting, "SML gap",
+                                upper_bound(sml.qm_robustness_gap_bound(tau, d_star, d0, d1)), value - sml.qm_sml(s, interval),
+                                EXACT_ATOL))
+            upper = sml.qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) if tau + d0 + d1 > 2 else np.inf
+            rows.append(compare("SML Prop. 4/App. I, Prop. 5 (corrected) QM SML bounds", setting, "SML",
+                                (sml.qm_sml_lower_bound(tau, s, interval, d_star, d0, d1), float(upper)), value, EXACT_ATOL))
+            rows.append(compare("SML App. H-D QM distortion bounds (corrected)", setting, "TV distortion",
+                                sml.qm_distortion_bounds(tau, d_star, d0, d1, interval),
+                                float((Q.matrix * cost).sum(axis=1).max()), EXACT_ATOL))
+        for eps in RR_EPSILONS:
+            Q = histogram_randomized_response(inputs, eps, outputs, estimated)
+            value = measure_sml(Q, secret).value
+            setting = {**base, "ε": eps}
+            rows.append(compare("SML Props. 4–5 RR SML bounds", setting, "SML",
+                                (sml.rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
+                                value, EXACT_ATOL))
+            rows.append(compare("SML App. H-D RR distortion bounds", setting, "TV distortion",
+                                sml.rr_distortion_bounds(eps, tau, d_star, d0, d1), float((Q.matrix * cost).sum(axis=1).max()),
+                                EXACT_ATOL))
+    return rows
+
+
+def _random_mechanisms(trials: int) -> list[CheckRow]:
+    """Thm. 2 (with Lemma 2's composed channel), Thm. 3 and Prop. 7 on seeded random mechanisms."""
+    rng = np.random.default_rng(SEED)
+    rows = []
+    for trial in range(trials):
+        n, outputs = int(rng.integers(3, 6)), int(rng.integers(2, 4))
+        secret = rng.integers(0, 2, size=n)
+        secret[:2] = (0, 1)  # both secret values occur
+        first = rng.dirichlet(np.ones(outputs), size=n)
+        adaptive = rng.dirichlet(np.ones(2), size=(outputs, n))
+        composed = sml.lemma2_composed_mechanism(first, adaptive)
+        leak_first = measure_sml(first, secret).value
+        leak_second = max(measure_sml(adaptive[a], secret).value for a in range(outputs))
+        setting = {"n": n, "trial": trial}
+        rows.append(compare("SML Thm. 2 adaptive composition (Lemma 2)", setting, "SML",
+                            upper_bound(sml.thm2_composition_bound([leak_first, leak_second])), measure_sml(composed, secret).value,
+                            EXACT_ATOL))
+        post = rng.dirichlet(np.ones(3), size=outputs)
+        rows.append(compare("SML Thm. 3 post-processing", setting, "SML", upper_bound(sml.thm3_post_processing_bound(leak_first)),
+                            measure_sml(first @ post, secret).value, EXACT_ATOL))
+        rows.append(compare("SML Prop. 7 μ-L_DP bounds the SML", setting, "SML",
+                            upper_bound(sml.prop7_ldp_level(first, secret)), leak_first, EXACT_ATOL))
+    return rows
+
+
+#: Inputs (means) and secret of the Gaussian-noise mechanism of the Prop. 8 check.
+PROP8_MEANS = (0.0, 1.0, 2.0, 3.0)
+PROP8_SECRET = (0, 0, 1, 1)
+
+
+def _prop8(sigmas: tuple[float, ...], widths: tuple[float, ...]) -> list[CheckRow]:
+    rows = []
+    gap = max(abs(a - b) for a, s in zip(PROP8_MEANS, PROP8_SECRET) for b, r in zip(PROP8_MEANS, PROP8_SECRET) if s != r)
+    for sigma in sigmas:
+        value = sml.prop8_continuous_sml([norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
+                                         breakpoints=PROP8_MEANS)
+        rows.append(compare("SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", {"σ": sigma}, "SML", value,
+                            math.log(2 * norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
+        for width in widths:
+            edges = np.concatenate([[-np.inf], np.arange(-6 * sigma, 3 + 6 * sigma + width, width), [np.inf]])
+            binned = np.diff(norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
+            rows.append(compare("SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)", {"σ": sigma, "bin": width}, "SML",
+                                upper_bound(value), measure_sml(binned, PROP8_SECRET).value, EXACT_ATOL))
+    return rows
+
+
+def check_sml(full: bool = False) -> list[CheckRow]:
+    """SML closed forms against exact computation (fast grid, or ``full``: τ ≤ 6, d ≤ 4).
+
+    Examples
+    --------
+    >>> rows = check_sml()  # doctest: +SKIP
+    >>> all(row.ok for row in rows)  # doctest: +SKIP
+    True
+    """
+    spaces = [(tau, d) for tau in range(1, 7 if full else 4) for d in range(2, 5 if full else 4)]
+    cases = [(tau, d_star, d0, d1) for tau in range(1, 4 if full else 3) for d_star in ((2, 3, 4) if full else (2, 3))
+             for d0 in range(1, d_star + 1) for d1 in range(3 if full else 2) if d0 + d1 >= 2]
+    prop8 = _prop8((0.5, 1.0, 2.0), (0.5, 0.1, 0.02)) if full else _prop8((1.0,), (0.5, 0.1))
+    return _thm4(spaces) + _misspecified(cases) + _random_mechanisms(20 if full else 6) + prop8

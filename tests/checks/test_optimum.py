@@ -1,0 +1,59 @@
+"""Tests of mechdesign.checks.optimum: the optimizer's ε*(D) and D*(ε) that closed forms are compared with."""
+
+import math
+
+import pytest
+
+from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
+from mechdesign.checks.optimum import DistortionOracle, epsilon_rows, numeric_privacy_distortion
+from mechdesign.checks.rows import CLOSED_FORM_ATOL, MATCH, MISMATCH, compare
+from mechdesign.theory import put
+
+
+def test_numeric_values_match_randomized_response():
+    """ε*(D) equals PUT Prop. 8(1) (randomized response); the oracle's D*(ε) equals its inverse."""
+    objective = ExpectedDistortion(Prior.uniform(3))
+    distortions = [0.1, 0.4, 2 / 3, 0.9]
+    numeric = numeric_privacy_distortion(DifferentialPrivacy(), objective, distortions)
+    assert numeric == pytest.approx([put.prop8_epsilon_dp(3, D) for D in distortions], abs=CLOSED_FORM_ATOL)
+    assert DistortionOracle(DifferentialPrivacy(), objective).distortion(1.0) == pytest.approx(
+        put.prop8_distortion_dp(3, 1.0), abs=CLOSED_FORM_ATOL)
+
+
+def test_the_comparison_flags_a_wrong_formula():
+    """Not trivially green: the refuted summary of the proof of PUT Thm 9 (docs/errata.md, PUT entry 2)
+    is a mismatch at P = (0.5, 0.3, 0.2), δ = 0.1, D = 0.4, where Thm 9 itself matches."""
+    prior, delta, D = (0.5, 0.3, 0.2), 0.1, 0.4
+    numeric, = numeric_privacy_distortion(ApproximateDifferentialPrivacy(delta), ExpectedDistortion(Prior(prior)), [D])
+    assert compare("summary", {}, "epsilon", math.log(2 * (1 - D - delta) / D), numeric).verdict == MISMATCH
+    assert compare("Thm 9", {}, "epsilon", put.theorem9_approx_dp(prior, D, delta), numeric).verdict == MATCH
+
+
+def test_epsilon_rows_share_one_solve_per_distortion():
+    statements = [("exact", lambda D: put.prop8_epsilon_dp(2, D)), ("wrong", lambda D: put.prop8_epsilon_dp(2, D) + 0.1)]
+    rows = epsilon_rows(statements, {"m": 2}, DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.1, 0.3])
+    assert [(r.formula, r.parameters["D"], r.verdict) for r in rows] == [
+        ("exact", 0.1, MATCH), ("exact", 0.3, MATCH), ("wrong", 0.1, MISMATCH), ("wrong", 0.3, MISMATCH)]
+    assert rows[0].numeric == rows[2].numeric
+
+
+def test_a_numeric_epsilon_above_a_budget_that_may_reach_d_is_a_failed_search():
+    """The optimizer's ε*(D) can overshoot (seen for DP on Hamming neighbours of {1,2}^4 near the zero
+    threshold, and by 4e-6 for Rényi DP on {1,2}^4); unless the optimizer certifies that the closed-form
+    budget cannot reach D, the row is the solver's failure. A numeric ε* *below* a closed form is never
+    excused this way."""
+    from mechdesign.checks.optimum import closed_budget_not_excluded
+    from mechdesign.checks.rows import BOUND_FAILS, FAILED
+
+    objective = ExpectedDistortion(Prior.uniform(3))
+    oracle = DistortionOracle(DifferentialPrivacy(), objective)
+    D = 0.4
+    exact = put.prop8_epsilon_dp(3, D)
+    overshoot = compare("f", {}, "epsilon", exact, exact + 0.05)
+    assert overshoot.verdict == MISMATCH and closed_budget_not_excluded(oracle, overshoot, D)
+    assert not closed_budget_not_excluded(oracle, compare("f", {}, "epsilon", exact - 0.05, exact), D)  # wrong formula stays
+    assert not closed_budget_not_excluded(oracle, compare("f", {}, "epsilon", exact + 0.05, exact), D)  # numeric below
+    bound = compare("f", {}, "epsilon", (0.0, exact - 0.05), exact)
+    assert bound.verdict == BOUND_FAILS and not closed_budget_not_excluded(oracle, bound, D)
+    assert compare("f", {}, "epsilon", exact, exact + 0.05, certified=False).verdict == FAILED
+    assert oracle.distortion_lower_bound(exact) <= oracle.distortion(exact) + CLOSED_FORM_ATOL

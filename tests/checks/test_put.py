@@ -1,0 +1,70 @@
+"""Tests of mechdesign.checks.put: the PUT closed forms (Zhong & Bu, "Privacy-Utility Trade-Off") agree
+with the optimizer on the fast grid (default tests) and on the full grid (slow)."""
+
+import pytest
+
+from mechdesign.checks.put import FULL_GLOBAL_SIZES, SIDE, binary_product_search, check_put, distortion_grid
+from mechdesign.checks.rows import BOUND_FAILS, FAILED, MATCH, MISMATCH
+
+
+def test_distortion_grid_has_every_breakpoint_and_both_sides():
+    grid = distortion_grid([0.3, 2 / 3], upper=1.0, base=(0.05,))
+    for b in (0.3, 2 / 3):
+        assert any(abs(g - b) < 1e-12 for g in grid)
+        assert any(abs(g - (b - SIDE)) < 1e-12 for g in grid) and any(abs(g - (b + SIDE)) < 1e-12 for g in grid)
+    assert distortion_grid([1.0], upper=1.0, base=()) == [1.0 - SIDE, 1.0]  # nothing above the range
+
+
+def test_binary_product_search_finds_the_erratum_value():
+    """docs/errata.md, PUT entry 1: Q = [[0.9, 0.1], [0.1, 0.9]] beats Theorem 18(1) as printed (log 8)."""
+    assert binary_product_search((0.6, 0.4), 2, 0.1, 0.1) == pytest.approx(2.0655, abs=1e-4)
+
+
+def statements(rows):
+    return {row.formula for row in rows}
+
+
+def test_fast_grid_agrees_with_the_optimizer():
+    rows = check_put()
+    bad = [row for row in rows if not row.ok]
+    assert not bad, bad[:5]
+    names = statements(rows)
+    for number in range(1, 8):
+        assert any(name.startswith(f"PUT Prop. 8({number})") for name in names)
+        assert any(name.startswith(f"PUT Thm 7({number})") for name in names)
+        assert any(name.startswith(f"PUT Thm 6({number})") for name in names)
+    for statement in ("PUT Thm 13 DP", "PUT Thm 14 maximal leakage", "PUT Cor. 15 maximal leakage",
+                      "PUT Lemma 10 zero threshold", "PUT Thm 18(2) maximal leakage", "PUT Lemma 20(4) ε_{δ=0} = ε_DP",
+                      "PUT Lemma 20 mi ≤ sibson:2", "PUT Lemma 22(2) Rényi α=2", "PUT Lemma 23 Sibson α=4"):
+        assert statement in names
+    # Prop. 8(5)/(6): the value is the upper bound (docs/errata.md, PUT entry 9)
+    exact = [row for row in rows if row.formula.endswith("value = upper bound")]
+    assert exact and all(row.verdict == MATCH for row in exact)
+    # m = 3: the breakpoint (m − 1)/m and both sides of it
+    ds = {row.parameters["D"] for row in rows if row.formula == "PUT Prop. 8(1) DP" and row.parameters["m"] == 3}
+    assert {round(2 / 3 - SIDE, 12), round(2 / 3, 12), round(2 / 3 + SIDE, 12)} <= {round(d, 12) for d in ds}
+
+
+@pytest.fixture(scope="module")
+def full_rows():
+    return check_put(full=True)
+
+
+@pytest.mark.slow
+def test_full_grid_never_contradicts_a_closed_form(full_rows):
+    """No mismatch and no failed bound on the full grid, including the global framework at (m, n) up to
+    (2, 4) and (3, 3)."""
+    contradicted = [row for row in full_rows if row.verdict in (MISMATCH, BOUND_FAILS)]
+    assert not contradicted, contradicted[:5]
+    sizes = {(row.parameters["m"], row.parameters["n"]) for row in full_rows if row.formula.startswith("PUT Thm 7(")}
+    assert sizes == set(FULL_GLOBAL_SIZES)
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=False, reason=(
+    "solver layer (mechdesign/solve.py, curves.py), measured with the certified solver: Rényi DP α=4 at D=0.05 "
+    "(m=3, 4) ends optimal_inaccurate at ε above Q_D's (4.064 vs 3.620); Rényi DP α=2 on {1,2}^4 and {1,2,3}^3 at "
+    "D=0.2 returns ε* 4e-6 above Q_D's loss while D* at Q_D's budget is only 'suboptimal' (gap 5e-6)"))
+def test_full_grid_every_solve_succeeds(full_rows):
+    failed = [row for row in full_rows if row.verdict == FAILED]
+    assert not failed, [(row.formula, row.label) for row in failed]
