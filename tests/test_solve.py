@@ -25,6 +25,7 @@ from mechdesign import (
     WorstCaseDistortion,
     WorstCaseInputDistortion,
     design,
+    trace_curve,
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from mechdesign.result import GAP_RTOL
@@ -269,3 +270,76 @@ def test_every_optimal_result_is_certified_and_units_never_matter(instance):
         assert result.gap <= GAP_RTOL * max(unit, abs(result.objective))
         if reference.status == "optimal":
             assert result.objective / unit == pytest.approx(reference.objective * scale / unit, abs=REFERENCE_ATOL)
+
+
+# --- regressions: each case the certified-optimality issue listed -------------------------------------
+
+
+def test_pml_at_a_large_budget_is_the_identity_not_the_constant():
+    # Was: the constant mechanism (distortion 0.5) reported "optimal"; the identity (0) is feasible.
+    uniform = Prior([0.5, 0.5])
+    result = design(PointwiseMaximalLeakage(uniform), 30, ExpectedDistortion(uniform))
+    assert result.status == "optimal" and result.objective == 0.0 and result.bound == 0.0
+
+
+@pytest.mark.parametrize("epsilon", [32.0, 33.0, 36.0, 100.0, 1e4, math.inf])
+def test_large_budgets_never_fail_and_are_certified(epsilon):
+    # Was: InvalidMechanismError (NaN from HiGHS) at ε = 33 and "highs returned status 'Not Set'" from 32–36.
+    for notion in (DifferentialPrivacy(), PointwiseMaximalLeakage(SKEWED), ApproximateDifferentialPrivacy(0.05),
+                   MaximalInformation(SKEWED)):
+        result = design(notion, epsilon, ExpectedDistortion(SKEWED, np.arange(16.0).reshape(4, 4) % 5))
+        assert result.status == "optimal" and result.gap <= GAP_RTOL * result.unit, (notion.label, epsilon)
+
+
+@pytest.mark.parametrize("epsilon", [20.0, 50.0])
+def test_renyi_on_a_binary_prior_at_large_budgets(epsilon):
+    # Was: a Clarabel error for every ε >= 20.
+    result = design(RenyiDifferentialPrivacy(2), epsilon, ExpectedDistortion(Prior([0.5, 0.5])))
+    assert result.status == "optimal" and result.objective <= 1e-7
+
+
+def test_hockey_stick_curve_agrees_with_design_and_both_are_certified():
+    # Was: trace_curve gave D*(0) = 0.3201 and D*(20) = 0.4346 while design(…, 20) gave 0.2092.
+    rng = np.random.default_rng(0)
+    cost, prior = rng.random((5, 5)), Prior(rng.dirichlet(np.ones(5)))
+    notion, objective = ApproximateDifferentialPrivacy(0.05, "hockey_stick"), ExpectedDistortion(prior, cost)
+    curve = trace_curve(notion, objective, [0.0, 20.0])
+    assert curve.optimal
+    for budget, value in zip(curve.x, curve.y):
+        assert value == pytest.approx(design(notion, budget, objective).objective, abs=REFERENCE_ATOL)
+    assert curve.y[1] <= curve.y[0]
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
+def test_the_units_of_the_cost_do_not_change_the_answer(scale):
+    # Was: Hamming × 1e-12 under 1-LDP gave 0.654 (rescaled) as "optimal" instead of 0.4815; × 1e12
+    # gave "unbounded"/"infeasible". Checked on the general LP path (solver named) and by default.
+    for solver in (None, "highs", "clarabel"):
+        for notion in (DifferentialPrivacy(), ApproximateDifferentialPrivacy(0.05, "hockey_stick"),
+                       MaximalInformation(SKEWED), MutualInformationPrivacy(SKEWED)):
+            if solver == "highs" and not notion.is_linear:
+                continue
+            result = design(notion, 1.0, ExpectedDistortion(SKEWED, scale * (1 - np.eye(4))), solver=solver)
+            reference = design(notion, 1.0, ExpectedDistortion(SKEWED))
+            assert result.status == "optimal", (notion.label, solver, result.message)
+            assert result.objective / scale == pytest.approx(reference.objective, abs=REFERENCE_ATOL)
+
+
+def test_privacy_distortion_on_the_global_framework_is_exact():
+    # Was: ε* = 0.0136 with success=True at D = 1.998; PUT paper Thm. 7: ε* = log(2.002/1.998).
+    from mechdesign import privacy_distortion
+    from mechdesign.mechanisms import hamming_distances, hamming_neighbours
+
+    value = privacy_distortion(DifferentialPrivacy(hamming_neighbours(2, 4)), 1.998,
+                               ExpectedDistortion(Prior.uniform(16), hamming_distances(2, 4)))
+    assert value.success and value.epsilon == pytest.approx(math.log(2.002 / 1.998), abs=1e-8)
+
+
+def test_maximize_mutual_information_is_exact_at_n16():
+    # Was: 1.2e-8 short of the optimum (HiGHS's default 1e-7 tolerances) while reporting an exact optimum.
+    from mechdesign import maximize_mutual_information
+
+    prior = np.full(16, 1 / 16)
+    result = maximize_mutual_information(DifferentialPrivacy(), 1.0, prior)
+    assert result.status == "optimal" and result.method == "extreme-columns"
+    assert result.bound - result.objective <= GAP_RTOL
