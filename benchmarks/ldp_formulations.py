@@ -19,7 +19,7 @@ import cvxpy as cp
 import numpy as np
 
 from mechdesign import DesignProblem, DifferentialPrivacy, ExpectedDistortion, Prior
-from mechdesign.solve import DEFAULT_SOLVER_OPTIONS
+from mechdesign.solvers import DEFAULT_SOLVER_OPTIONS
 
 EPSILON = 1.0
 AGREEMENT_ATOL = 1e-7

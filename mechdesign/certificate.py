@@ -21,10 +21,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import highspy
 import numpy as np
 import scipy.sparse as sp
 
+from .solvers import solve_highs_lp
 from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, stack
 
 #: HiGHS options for certificate LPs: tight tolerances (HiGHS's default 1e-7 leaves reduced costs of
@@ -62,34 +62,6 @@ def lp_lower_bound(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
     return total if not math.isnan(total) else -math.inf
 
 
-def solve_highs(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
-                col_lower: np.ndarray, col_upper: np.ndarray) -> tuple[str, np.ndarray | None, np.ndarray | None]:
-    """Solve an LP with HiGHS: ``(status, primal, row duals)``; the vectors are ``None`` unless optimal."""
-    columns = sp.csc_matrix(matrix)
-    lp = highspy.HighsLp()
-    lp.num_row_, lp.num_col_ = columns.shape
-    lp.col_cost_ = np.asarray(costs, dtype=float)
-    lp.col_lower_, lp.col_upper_ = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
-    lp.row_lower_, lp.row_upper_ = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = columns.indices.astype(np.int32)
-    lp.a_matrix_.value_ = columns.data
-    statuses = []
-    for fallback in CERTIFICATE_FALLBACKS:  # HiGHS's default first; an ill-conditioned LP can end "Unknown"
-        highs = highspy.Highs()
-        for option, value in {**CERTIFICATE_HIGHS_OPTIONS, **fallback}.items():
-            highs.setOptionValue(option, value)
-        highs.passModel(lp)
-        highs.run()
-        status = highs.getModelStatus()
-        if status == highspy.HighsModelStatus.kOptimal:
-            solution = highs.getSolution()
-            return "optimal", np.asarray(solution.col_value), np.asarray(solution.row_dual)
-        statuses.append(highs.modelStatusToString(status))
-    return "; ".join(statuses), None, None
-
-
 def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation,
                            shape: tuple[int, int]) -> tuple[float, np.ndarray | None]:
     """A lower bound on ``min f(S)`` over row-stochastic ``S`` meeting ``relaxation`` (module docstring),
@@ -110,7 +82,8 @@ def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     row_upper = np.concatenate([np.ones(n), relaxation.rhs])
     col_lower = np.concatenate([np.zeros(n * m), relaxation.aux_lower])
     col_upper = np.concatenate([np.ones(n * m), relaxation.aux_upper])
-    _, primal, duals = solve_highs(costs, matrix, row_lower, row_upper, col_lower, col_upper)
+    _, primal, duals = solve_highs_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper,
+                                      tuple({**CERTIFICATE_HIGHS_OPTIONS, **f} for f in CERTIFICATE_FALLBACKS))
     minimizer = None if primal is None else primal[: n * m].reshape(shape)
     if duals is None:
         duals = np.zeros(matrix.shape[0])

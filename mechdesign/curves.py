@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import math
 import os
-import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -35,7 +34,8 @@ from .exceptions import InvalidBudgetError
 from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
-from .solve import DEFAULT_SOLVER_OPTIONS, LIMIT_ATOL, DesignProblem, Result, design
+from .solve import LIMIT_ATOL, DesignProblem, Result, design
+from .solvers import solve_cvxpy
 from .utility.base import Objective
 
 
@@ -279,16 +279,8 @@ class _PrivacyDistortionSolver:
 
     def _direct(self, limit: float) -> PrivacyDistortion:
         self.limit.value = limit
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # reduced accuracy: the certificate re-measures
-            # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
-            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-            try:
-                self.direct.solve(solver=cp.CLARABEL, **DEFAULT_SOLVER_OPTIONS["clarabel"])
-            except cp.error.SolverError:
-                return self._bisection(limit)  # fall back to the method that needs no leakage expression
-        if self.direct.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-            return self._bisection(limit)
+        if not solve_cvxpy(self.direct, "clarabel").solved:
+            return self._bisection(limit)  # fall back to the method that needs no leakage expression
         epsilon = self.notion.budget_from_scaled(float(self.direct.value))
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
@@ -366,11 +358,8 @@ def _least_distortion(objective: Objective) -> float:
         return objective.value(optimum)
     Q = cp.Variable(objective.shape, nonneg=True)
     problem = cp.Problem(cp.Minimize(objective.expression(Q)), [cp.sum(Q, axis=1) == 1])
-    with warnings.catch_warnings():
-        # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
-        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-        problem.solve(solver=cp.HIGHS if objective.is_linear else cp.CLARABEL)
-    return float(problem.value)
+    outcome = solve_cvxpy(problem, "highs" if objective.is_linear else "clarabel")
+    return float(problem.value) if outcome.solved else -math.inf
 
 
 def privacy_distortion(

@@ -42,6 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .certificate import lp_lower_bound
+from .solvers import run_highs
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
 from .privacy.maximal_leakage import MaximalLeakage
@@ -156,15 +157,15 @@ class WarmLinearProgram(ABC):
         self._set_budget(epsilon)
         if cold:
             self.highs.clearSolver()
-        self.highs.run()
-        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        outcome = run_highs(self.highs)
+        if not outcome.solved:
             # A warm start can stall on tiny coefficients (e^ε − 1 = 1e-9 gave status "Unknown"):
             # retry from scratch before giving up.
             self.highs.clearSolver()
-            self.highs.run()
+            outcome = run_highs(self.highs)
         status = self.highs.modelStatusToString(self.highs.getModelStatus())
-        iterations = int(self.highs.getInfo().simplex_iteration_count)
-        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        iterations = outcome.iterations
+        if not outcome.solved:
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
         matrix = self._mechanism(np.asarray(solution.col_value), epsilon)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
@@ -42,6 +41,7 @@ from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
+from .solvers import SOLVER_NAMES, solve_cvxpy
 from .result import (
     BUDGET_ATOL,
     GAP_RTOL,
@@ -71,12 +71,7 @@ BYTES_PER_NONZERO = 3_000
 #: 0.41–0.43 kB at n = 150–200, numpy temporaries included).
 DIRECT_BYTES_PER_NONZERO = 500
 
-_SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
-#: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
-#: leave round-off that shows in ratio-type measures; 1e-10 costs a few iterations.
-DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
-    "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
-}
+_SOLVER_NAMES = SOLVER_NAMES
 
 
 def _unique_labels(items: Sequence[Any]) -> list[str]:
@@ -353,24 +348,10 @@ class DesignProblem:
             parameter.set(budget)
         for parameter, value in zip(self.limit_parameters, limits):
             parameter.value = value
-        options = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **self.user_solver_options}
-        try:
-            with warnings.catch_warnings():
-                # cvxpy warns of reduced accuracy; the status and the re-measurement report it.
-                warnings.simplefilter("ignore", UserWarning)
-                # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
-                warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-                problem.solve(solver=_SOLVER_NAMES[solver], **options)
-        except cp.error.SolverError as exc:
-            return _Attempt("solver_error", None, None, None, solver, "cvxpy", f"{solver} failed: {exc}")
-        except ValueError as exc:
-            # cvxpy raises "Cannot unpack invalid solution" when the solver ends with an unknown status
-            # (seen with HiGHS on near-degenerate LPs): a failed solve, not an input error.
-            if "invalid solution" not in str(exc):
-                raise
-            return _Attempt("solver_error", None, None, None, solver, "cvxpy",
-                            f"{solver} ended without a usable solution: {exc}")
-        iterations = getattr(problem.solver_stats, "num_iters", None)
+        outcome = solve_cvxpy(problem, solver, self.user_solver_options)
+        if outcome.status == "solver_error":
+            return _Attempt("solver_error", None, None, None, solver, "cvxpy", outcome.note)
+        iterations = outcome.iterations
         matrix = self.Q.value
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")

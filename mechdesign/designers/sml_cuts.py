@@ -30,6 +30,7 @@ import scipy.sparse as sp
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret, StatisticMaximalLeakage, measure_sml
 from ..progress import Progress, report
+from ..solvers import run_highs
 from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
 from ..result import clean_mechanism
 from ..utility.base import Objective
@@ -147,8 +148,7 @@ class SelectionCutProgram:
 
     def solve(self) -> tuple[np.ndarray | None, float, float]:
         """Re-solve from the previous basis: ``(Q or None, HiGHS's value, numpy-checked lower bound)``."""
-        self.highs.run()
-        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        if not run_highs(self.highs).solved:
             return None, math.nan, -math.inf
         solution = self.highs.getSolution()
         n, m = self.shape

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 import cvxpy as cp
 import numpy as np
 
+from ..solvers import solve_cvxpy
+
 #: Solver tolerances of the two small convex problems (over mixture weights and over ``r``).
 HULL_SOLVER_OPTIONS = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
 #: Bracket width (relative to ``max(1, |lower|)``) at which the fixed-point polish stops.
@@ -121,16 +123,8 @@ class ConcaveInPrior(ABC):
 
 def _solve(problem: cp.Problem) -> bool:
     """Solve with tight tolerances, falling back to Clarabel's defaults; whether a solution came back."""
-    for options in (HULL_SOLVER_OPTIONS, {}):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # "may be inaccurate": both sides stay valid bounds
-            try:
-                problem.solve(solver=cp.CLARABEL, **options)
-            except cp.error.SolverError:
-                continue
-        if problem.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-            return True
-    return False
+    # "may be inaccurate" is fine: both sides stay valid bounds.
+    return any(solve_cvxpy(problem, "clarabel", options).solved for options in (HULL_SOLVER_OPTIONS, {}))
 
 
 def _as_weights(values: np.ndarray | None) -> np.ndarray | None:

@@ -52,7 +52,6 @@ identity (with validation) and ``measure`` returns a probability. The constraint
 from __future__ import annotations
 
 import time
-import warnings
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
@@ -76,6 +75,7 @@ from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
 from ..relaxation import LinearRelaxation, ObjectiveMinorant, column_weight_rows, entry_index, linear_rows, stack
 from ..result import BUDGET_ATOL, Result
+from ..solvers import solve_cvxpy
 from ..result import clean_mechanism
 from .base import PrivacyNotion
 
@@ -425,13 +425,9 @@ class EnclosingBall:
         shift = points.mean(axis=0)  # centred data: better conditioned
         parameter.value = points - shift
         self.solves += 1
-        try:
-            with warnings.catch_warnings():  # "may be inaccurate": the caller verifies the centre anyway
-                warnings.simplefilter("ignore", UserWarning)
-                problem.solve(solver=cp.CLARABEL, tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
-        except cp.error.SolverError:
-            return None
-        return None if centre.value is None else centre.value + shift
+        # "may be inaccurate" is fine: the caller verifies the centre anyway.
+        outcome = solve_cvxpy(problem, "clarabel", {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12})
+        return None if outcome.status == "solver_error" or centre.value is None else centre.value + shift
 
 
 #: Points within this relative gap of the farthest one support the smallest enclosing ball; a
@@ -579,11 +575,7 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     Q = cp.Variable(space.cost.shape, nonneg=True)
     problem = cp.Problem(cp.Minimize(notion.leakage_expression(Q)),
                          [cp.sum(Q, axis=1) == 1, Q[forbidden] == 0] if forbidden.any() else [cp.sum(Q, axis=1) == 1])
-    with warnings.catch_warnings():
-        # cvxpy's bound propagation multiplies 0 by inf on unbounded auxiliaries (harmless).
-        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-        problem.solve(solver=SOLVERS[as_choice(solver, SOLVERS, "solver")])
-    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or Q.value is None:
+    if not solve_cvxpy(problem, as_choice(solver, SOLVERS, "solver")).solved or Q.value is None:
         return np.inf, None
     matrix = np.where(forbidden, 0.0, np.clip(Q.value, 0.0, None))
     return float(problem.value), clean_mechanism(matrix)

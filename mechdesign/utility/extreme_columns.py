@@ -57,6 +57,7 @@ from ..privacy.pml import PointwiseMaximalLeakage, support_of
 from ..priors import L1Ball
 from ..memory import check_memory
 from ..progress import Progress, report
+from ..solvers import run_highs
 from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
@@ -318,10 +319,9 @@ def solve_column_lp(
     for option, value in HIGHS_OPTIONS.items():
         highs.setOptionValue(option, value)
     highs.passModel(lp)
-    highs.run()
-    status = highs.getModelStatus()
-    if status != highspy.HighsModelStatus.kOptimal:
-        raise RuntimeError(f"HiGHS returned {highs.modelStatusToString(status)}")
+    outcome = run_highs(highs)
+    if not outcome.solved:
+        raise RuntimeError(outcome.note)
     solution = highs.getSolution()
     # HiGHS minimizes −values·w: the maximization's prices are the negated row duals.
     prices = -np.asarray(solution.row_dual)

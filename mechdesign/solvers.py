@@ -1,0 +1,147 @@
+"""The one place where cvxpy and HiGHS are run and their outcomes read.
+
+Every solve in the package goes through :func:`solve_cvxpy` (a cvxpy problem) or :func:`run_highs`
+(a HiGHS model held by the caller, e.g. a warm-started one) / :func:`solve_highs_lp` (an LP given as
+arrays). Each maps whatever the solver did — an exception, an unknown status, a missing solution —
+to a :class:`SolveOutcome` the same way, so that a solver failure is reported as ``"solver_error"``
+and never surfaces as bad input, infeasibility or unboundedness.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cvxpy as cp
+import highspy
+import numpy as np
+import scipy.sparse as sp
+
+#: The solvers a design may name, and cvxpy's identifiers for them.
+SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
+#: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
+#: leave round-off that shows in ratio-type measures; 1e-10 costs a few iterations.
+DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
+    "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
+}
+#: Statuses with a usable solution.
+SOLVED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+
+
+@dataclass(frozen=True)
+class SolveOutcome:
+    """What a solver run ended with.
+
+    Attributes
+    ----------
+    status
+        cvxpy's status vocabulary (``"optimal"``, ``"optimal_inaccurate"``, ``"infeasible"``, …) or
+        ``"solver_error"`` when the solver raised or ended without a usable solution.
+    note
+        Why, for a ``"solver_error"``.
+    iterations
+        Solver iterations, when reported.
+    """
+
+    status: str
+    note: str = ""
+    iterations: int | None = None
+
+    @property
+    def solved(self) -> bool:
+        """Whether a solution came back (``"optimal"`` or ``"optimal_inaccurate"``)."""
+        return self.status in SOLVED
+
+
+def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | None = None) -> SolveOutcome:
+    """Solve a cvxpy problem with ``solver`` (a key of :data:`SOLVER_NAMES`) and the default options.
+
+    cvxpy's "may be inaccurate" warnings are silenced (the status says so and callers re-measure), as is
+    its bound propagation's harmless ``0 · inf``. A ``SolverError``, or the ``ValueError`` cvxpy raises
+    when a solver ends with an unknown status ("Cannot unpack invalid solution", seen with HiGHS on
+    near-degenerate LPs), is a ``"solver_error"`` outcome; any other exception propagates.
+
+    Examples
+    --------
+    >>> x = cp.Variable(nonneg=True)
+    >>> solve_cvxpy(cp.Problem(cp.Minimize(x), [x >= 1]), "clarabel").status
+    'optimal'
+    """
+    settings = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **(options or {})}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
+            problem.solve(solver=SOLVER_NAMES[solver], **settings)
+    except cp.error.SolverError as exc:
+        return SolveOutcome("solver_error", f"{solver} failed: {exc}")
+    except ValueError as exc:
+        if "invalid solution" not in str(exc):
+            raise
+        return SolveOutcome("solver_error", f"{solver} ended without a usable solution: {exc}")
+    iterations = getattr(problem.solver_stats, "num_iters", None)
+    return SolveOutcome(problem.status, iterations=iterations)
+
+
+def run_highs(highs: highspy.Highs) -> SolveOutcome:
+    """Run a HiGHS model the caller holds (warm starts keep their basis): ``"optimal"`` or HiGHS's status.
+
+    Examples
+    --------
+    >>> outcome = run_highs(highspy.Highs())  # an empty model
+    >>> outcome.status in ("optimal", "solver_error")
+    True
+    """
+    highs.run()
+    status = highs.getModelStatus()
+    iterations = int(highs.getInfo().simplex_iteration_count)
+    if status == highspy.HighsModelStatus.kOptimal:
+        return SolveOutcome(cp.OPTIMAL, iterations=iterations)
+    return SolveOutcome("solver_error", f"highs returned status {highs.modelStatusToString(status)!r}", iterations)
+
+
+def highs_model(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
+                col_lower: np.ndarray, col_upper: np.ndarray) -> highspy.HighsLp:
+    """The HiGHS LP ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` (``A`` column-wise)."""
+    columns = sp.csc_matrix(matrix)
+    lp = highspy.HighsLp()
+    lp.num_row_, lp.num_col_ = columns.shape
+    lp.col_cost_ = np.asarray(costs, dtype=float)
+    lp.col_lower_, lp.col_upper_ = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
+    lp.row_lower_, lp.row_upper_ = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = columns.indices.astype(np.int32)
+    lp.a_matrix_.value_ = columns.data
+    return lp
+
+
+def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
+                   col_lower: np.ndarray, col_upper: np.ndarray, option_sets: tuple[Mapping[str, Any], ...]
+                   ) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
+    """Solve an LP given as arrays, trying each of ``option_sets`` until HiGHS reaches optimality.
+
+    Returns the outcome, the primal values and the row duals (``None`` unless optimal).
+
+    Examples
+    --------
+    >>> outcome, x, y = solve_highs_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1),
+    ...                                np.zeros(2), np.full(2, np.inf), ({"output_flag": False},))
+    >>> outcome.status, abs(x).tolist(), y.tolist()
+    ('optimal', [1.0, 0.0], [1.0])
+    """
+    lp = highs_model(costs, matrix, row_lower, row_upper, col_lower, col_upper)
+    notes = []
+    for options in option_sets:
+        highs = highspy.Highs()
+        for option, value in options.items():
+            highs.setOptionValue(option, value)
+        highs.passModel(lp)
+        outcome = run_highs(highs)
+        if outcome.solved:
+            solution = highs.getSolution()
+            return outcome, np.asarray(solution.col_value), np.asarray(solution.row_dual)
+        notes.append(outcome.note)
+    return SolveOutcome("solver_error", "; ".join(notes)), None, None

@@ -1,0 +1,67 @@
+"""Tests of mechdesign.solvers: the one place where cvxpy and HiGHS run and their outcomes are read."""
+
+import cvxpy as cp
+import highspy
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from mechdesign.solvers import SolveOutcome, run_highs, solve_cvxpy, solve_highs_lp
+
+
+def _problem():
+    x = cp.Variable(nonneg=True)
+    return cp.Problem(cp.Minimize(x), [x >= 1]), x
+
+
+def test_a_solved_problem_reports_its_status_and_iterations():
+    problem, x = _problem()
+    outcome = solve_cvxpy(problem, "clarabel")
+    assert outcome.solved and outcome.status == "optimal" and outcome.iterations is not None
+    assert x.value == pytest.approx(1.0, abs=1e-8)
+
+
+def test_solver_failures_are_outcomes_not_exceptions(monkeypatch):
+    problem, _ = _problem()
+
+    def fails(*args, **kwargs):
+        raise cp.error.SolverError("boom")
+
+    monkeypatch.setattr(problem, "solve", fails)
+    assert solve_cvxpy(problem, "highs") == SolveOutcome("solver_error", "highs failed: boom")
+
+    def unknown(*args, **kwargs):  # what cvxpy raises when HiGHS ends with status UNKNOWN
+        raise ValueError("Cannot unpack invalid solution")
+
+    monkeypatch.setattr(problem, "solve", unknown)
+    outcome = solve_cvxpy(problem, "highs")
+    assert outcome.status == "solver_error" and "without a usable solution" in outcome.note
+
+    def other(*args, **kwargs):
+        raise ValueError("something else")
+
+    monkeypatch.setattr(problem, "solve", other)
+    with pytest.raises(ValueError, match="something else"):  # not a solver failure: not swallowed
+        solve_cvxpy(problem, "highs")
+
+
+def test_infeasibility_is_reported_as_the_solver_proves_it():
+    x = cp.Variable(nonneg=True)
+    outcome = solve_cvxpy(cp.Problem(cp.Minimize(x), [x <= -1]), "highs")
+    assert outcome.status == "infeasible" and not outcome.solved
+
+
+def test_highs_runs_map_to_the_same_vocabulary():
+    # min x0 + 2 x1 s.t. x0 + x1 = 1, x >= 0: x = (1, 0), the unique dual 1.
+    outcome, x, y = solve_highs_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1),
+                                   np.zeros(2), np.full(2, np.inf), ({"output_flag": False},))
+    assert outcome.status == "optimal" and x == pytest.approx([1.0, 0.0]) and y.tolist() == [1.0]
+    # An infeasible LP (x0 + x1 = 3 with x <= 1): every option set is tried, then a solver_error.
+    outcome, x, y = solve_highs_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.full(1, 3.0),
+                                   np.full(1, 3.0), np.zeros(2), np.ones(2),
+                                   ({"output_flag": False}, {"output_flag": False, "solver": "ipm"}))
+    assert outcome.status == "solver_error" and x is None and y is None
+    assert outcome.note.count("highs returned status") == 2
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    assert run_highs(highs).status in ("optimal", "solver_error")
