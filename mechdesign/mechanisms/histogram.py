@@ -36,6 +36,7 @@ from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
+from ..solvers import run_highs
 from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost
 
 RandomState = Union[np.random.Generator, int, None]
@@ -424,9 +425,9 @@ def _unsaturated_overlap(candidates: np.ndarray, ceiling: np.ndarray, tau: int) 
               matrix.nnz, matrix.indptr[:-1].astype(np.int32), matrix.indices.astype(np.int32), matrix.data)
     integer = np.r_[x + np.arange(n_x), z + pairs].astype(np.int32)
     h.changeColsIntegrality(integer.size, integer, np.array([highspy.HighsVarType.kInteger] * integer.size))
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise RuntimeError(f"MaxL worst-case MILP ended with status {h.modelStatusToString(h.getModelStatus())}")
+    outcome = run_highs(h)
+    if not outcome.solved:
+        raise RuntimeError(f"MaxL worst-case MILP: {outcome.note}")
     # Re-evaluate the optimal point in integers rather than trusting the solver's objective.
     point = np.zeros(candidates.shape[1], dtype=np.int64)
     point[used] = np.rint(np.asarray(h.getSolution().col_value[:n_x])).astype(np.int64)

@@ -51,6 +51,7 @@ from .._validate import as_budget, as_callable, as_choice, as_solver, as_positiv
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
+from ..solvers import run_highs
 from ..progress import Progress, report
 from .base import PrivacyNotion
 
@@ -367,7 +368,7 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
         report(progress, improvements, None, f"SML MILP: best {best_nats:.6g}, bound {bound_nats:.6g} nats")
 
     h.cbMipImprovingSolution.subscribe(on_improvement)
-    h.run()
+    outcome = run_highs(h)
     status = h.getModelStatus()
     info = h.getInfo()
     if info.primal_solution_status != 2:  # no feasible point (only possible on an early stop)
@@ -377,7 +378,7 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
     selection = np.array([group[np.argmax(z[group])] for group in secret.groups], dtype=np.intp)
     # Re-evaluate the selection in numpy rather than trusting the solver's objective.
     value = math.log(matrix[selection].max(axis=0).sum())
-    exact = status == highspy.HighsModelStatus.kOptimal
+    exact = outcome.solved
     upper = value if exact else math.log(max(-info.mip_dual_bound, 1.0))
     return SMLMeasurement(value, selection, "milp", exact=exact, upper=max(upper, value))
 
