@@ -18,6 +18,7 @@ Two bounds, both valid for *any* dual point — the solver's duals only make the
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,6 +96,9 @@ def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
 INTERIOR_WEIGHT = 1e-9
 #: Cutting-plane rounds for convex notions: each adds tangent planes at the last relaxation's minimizer.
 CUTTING_PLANE_ROUNDS = 8
+#: No new cutting-plane round starts after this many seconds (the first always runs): a bound that is
+#: still short of the gap tolerance then leaves the result "suboptimal", with its gap.
+CUTTING_PLANE_SECONDS = 5.0
 
 
 def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearRelaxation | None:
@@ -132,12 +136,14 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     -------
     (bound, reason)
         ``bound`` is ``None`` when some notion, limit or the objective offers no relaxation;
-        ``reason`` then says which. For convex notions up to :data:`CUTTING_PLANE_ROUNDS` rounds add
-        tangent planes at the previous relaxation's minimizer (Kelley's cutting planes); the best
-        bound of any round is returned.
+        ``reason`` then says which. For convex notions up to :data:`CUTTING_PLANE_ROUNDS` rounds
+        (within :data:`CUTTING_PLANE_SECONDS`) add tangent planes at the previous relaxation's
+        minimizer (Kelley's cutting planes); the best bound of any round is returned.
     """
+    start = time.perf_counter()
     points = [interior_point(matrix, INTERIOR_WEIGHT)]
-    missing = [n.label for n, budget in constraints if n.relaxation(points, budget) is None]
+    blocks = [n.relaxation(points, budget) for n, budget in constraints]
+    missing = [n.label for (n, _), block in zip(constraints, blocks) if block is None]
     missing += [q.label for q, _ in limits if q.minorant(points[0]) is None]
     if objective.minorant(points[0]) is None:
         missing.append(objective.label)
@@ -147,14 +153,16 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     if target is not None and best >= target:
         return best, ""
     linear = all(n.is_linear for n, _ in constraints) and all(q.is_linear for q, _ in limits) and objective.is_linear
-    for _ in range(1 if linear else CUTTING_PLANE_ROUNDS):
+    for round_number in range(1 if linear else CUTTING_PLANE_ROUNDS):
+        if round_number:
+            blocks = [n.relaxation(points, budget) for n, budget in constraints]
         minorant = objective.minorant(points[-1])
-        blocks = [n.relaxation(points, budget) for n, budget in constraints]
-        blocks += [limit_relaxation(q, p, value) for q, value in limits for p in points]
-        relaxation = stack([minorant.relaxation, *blocks], matrix.size)
+        limit_blocks = [limit_relaxation(q, p, value) for q, value in limits for p in points]
+        relaxation = stack([minorant.relaxation, *blocks, *limit_blocks], matrix.size)
         bound, minimizer = relaxation_lower_bound(minorant, relaxation, matrix.shape)
         best = max(best, bound)
-        if minimizer is None or (target is not None and best >= target):
+        if (minimizer is None or (target is not None and best >= target)
+                or time.perf_counter() - start > CUTTING_PLANE_SECONDS):
             break
         points.append(interior_point(np.clip(minimizer, 0.0, None), INTERIOR_WEIGHT))
     return best, ""
