@@ -116,15 +116,17 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         """Tangent planes, entry by entry: ``φ(a, b) = a^α b^{1−α}`` is convex and 1-homogeneous, so
         ``φ(a, b) >= α r^{α−1} a + (1−α) r^α b`` for every ratio ``r > 0`` and all ``a, b >= 0`` (equality
         where ``a/b = r``). Each ordered neighbour pair ``k`` and output ``y`` gets an auxiliary
-        ``n[k, y] ∈ [0, e^{(α−1)ε}]`` above the tangents at a grid of ratios (:data:`TANGENT_RATIO_COUNT`) and at every point's
-        own ratio ``Q̃[x, y] / Q̃[x', y]``, and ``Σ_y n[k, y] <= e^{(α−1)ε}``."""
+        ``n[k, y] ∈ [0, e^{(α−1)ε}]`` above the tangents at every point's own ratio ``Q̃[x, y] / Q̃[x', y]``
+        and, once there is more than one point (a refinement), at a grid of ratios
+        (:data:`TANGENT_RATIO_COUNT`); and ``Σ_y n[k, y] <= e^{(α−1)ε}``."""
         first, second = self.neighbours.ordered_pairs(points[0].shape[0])
         n_pairs, m = len(first), points[0].shape[1]
         largest = (LARGEST_TANGENT_COEFFICIENT / (self.alpha - 1.0)) ** (1.0 / self.alpha)
         grid = np.geomspace(1e-6, largest, TANGENT_RATIO_COUNT)
         # Any ratio gives a valid tangent: the points' own are clipped into the grid's well-conditioned range.
-        ratios = [np.full((n_pairs, m), r) for r in grid] + [np.clip(p[first] / p[second], grid[0], largest)
-                                                              for p in points]
+        own = [np.clip(p[first] / p[second], grid[0], largest) for p in points]
+        # One point (the first relaxation) gets its own tangents only; refinements add the grid.
+        ratios = own if len(points) == 1 else [np.full((n_pairs, m), r) for r in grid] + own
         numerators = np.repeat(first, m) * m + np.tile(np.arange(m), n_pairs)
         denominators = np.repeat(second, m) * m + np.tile(np.arange(m), n_pairs)
         entries, entry = n_pairs * m, np.arange(n_pairs * m)
