@@ -74,7 +74,7 @@ def test_measure_errors(tmp_path, capsys):
 def test_demo_writes_table_and_plot(tmp_path, capsys):
     assert main(["demo", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "all points certified: True" in out
+    assert "every point private: True, certified optimal: True" in out
     assert (tmp_path / "curve.png").stat().st_size > 10_000
     table = np.loadtxt(tmp_path / "curve.csv", delimiter=",", skiprows=1)
     assert np.allclose(table[:, 1], table[:, 2], atol=1e-8) and np.allclose(table[:, 3], table[:, 4], atol=1e-8)
