@@ -400,6 +400,14 @@ def privacy_distortion(
     -------
     PrivacyDistortion
         ``success=False`` with ``smallest_distortion`` when ``D`` is not reached.
+
+    Examples
+    --------
+    >>> import math
+    >>> from mechdesign import MaximalLeakage, ExpectedDistortion, Prior
+    >>> value = privacy_distortion(MaximalLeakage(), 0.5, ExpectedDistortion(Prior.uniform(4)))
+    >>> value.success, round(value.epsilon, 6), round(math.log(2), 6)  # PUT Prop. 8(4): D = 1 − e^ε/4
+    (True, 0.693147, 0.693147)
     """
     return _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options).solve(distortion)
 
@@ -416,6 +424,13 @@ def distortion_privacy(
 
     With :class:`~mechdesign.utility.distortion.WorstCaseDistortion` as ``objective`` this is the
     paper's ``min_{ε(Q) <= ε} max_{P ∈ 𝒫} E_{P,Q}[d]``. The value is ``result.objective``.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> result = distortion_privacy(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(3)))
+    >>> result.status, round(result.objective, 6)  # PUT Prop. 8(1): (m − 1) / (e^ε + m − 1)
+    ('optimal', 0.423883)
     """
     return design(notion, epsilon, objective, solver=solver, solver_options=solver_options)
 
@@ -436,6 +451,13 @@ def privacy_distortion_curve(
     ``x`` holds the distortions and ``y`` the ε* (NaN where ``D`` is not reached; that point's result
     says why and gives the least distortion reached in ``smallest_feasible``). ``progress`` is an
     optional callback ``progress(done, total, description)`` called after each point.
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage, ExpectedDistortion, Prior
+    >>> curve = privacy_distortion_curve(MaximalLeakage(), ExpectedDistortion(Prior.uniform(4)), [0.5, 0.75])
+    >>> curve.y.round(6).tolist()  # ε*(D) = log(4 (1 − D))
+    [0.693147, 0.0]
     """
     engine = _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options)
     limits = as_number_list(distortions, "distortions", as_finite)
