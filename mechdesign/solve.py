@@ -41,7 +41,7 @@ from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
-from .solvers import SOLVER_NAMES, solve_cvxpy
+from .solvers import SOLVER_NAMES, largest_violation, solve_cvxpy
 from .result import (
     BUDGET_ATOL,
     GAP_RTOL,
@@ -355,8 +355,7 @@ class DesignProblem:
         matrix = self.Q.value
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
-        max_violation = max(float(np.max(c.violation())) for c in problem.constraints)
-        return _Attempt(problem.status, matrix, max_violation, iterations, solver, "cvxpy")
+        return _Attempt(problem.status, matrix, largest_violation(problem), iterations, solver, "cvxpy")
 
     def _run_direct(self, budget: float, cold: bool) -> _Attempt:
         """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
