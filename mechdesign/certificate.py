@@ -98,7 +98,7 @@ INTERIOR_WEIGHT = 1e-9
 CUTTING_PLANE_ROUNDS = 8
 #: No new cutting-plane round starts after this many seconds (the first always runs): a bound that is
 #: still short of the gap tolerance then leaves the result "suboptimal", with its gap.
-CUTTING_PLANE_SECONDS = 5.0
+CUTTING_PLANE_SECONDS = 2.0
 
 
 def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearRelaxation | None:

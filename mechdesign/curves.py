@@ -320,7 +320,7 @@ class _PrivacyDistortionSolver:
         """Whether ``D*(budget) <= limit``: yes when a private mechanism reaches it, no when the certified
         lower bound exceeds it, ``None`` when the solve decides neither (never read as "not reached")."""
         scale = max(self.distortion_at.unit, abs(limit))
-        result = self.distortion_at.solve(budget)
+        result = self.distortion_at.solve(budget, threshold=limit + REACH_ATOL * scale)
         if result.success and result.objective <= limit + REACH_ATOL * scale:
             return True
         if result.bound is not None and result.bound > limit + REACH_ATOL * scale:

@@ -249,8 +249,14 @@ class DesignProblem:
 
     # --- solving ------------------------------------------------------------------------------------
 
-    def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = ()) -> Result:
-        """Solve for the given budgets (one per notion, nats; ``math.inf`` allowed) and limit values."""
+    def solve(self, budgets: Union[float, Sequence[float]], limits: Sequence[float] = (), *,
+              threshold: float | None = None) -> Result:
+        """Solve for the given budgets (one per notion, nats; ``math.inf`` allowed) and limit values.
+
+        ``threshold`` (for bisection, which only asks on which side of it the optimum lies): the
+        certificate is not computed when the mechanism's objective is at most ``threshold``, and stops
+        as soon as its bound exceeds it; the result is then ``"suboptimal"`` unless certified anyway.
+        """
         budget_values = self._as_values(budgets, self.notion_labels, "budget",
                                         lambda value, name: as_budget(value, name, infinite=True))
         limit_values = self._as_values(limits, self.limit_labels, "limit", as_finite)
@@ -266,6 +272,7 @@ class DesignProblem:
         solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
         candidates: list[_Candidate] = []
         best_bound, bound_note = -math.inf, ""
+        decision = None if threshold is None else as_finite(threshold, "threshold") / self.unit
         for run in self._attempts():
             attempt = run(solved, solved_limits)
             candidate = self._candidate(attempt, budget_map, limit_map)
@@ -273,18 +280,23 @@ class DesignProblem:
             if not candidate.private:
                 continue
             value = self.solved_objective.value(candidate.mechanism)
+            if decision is not None and value <= decision:
+                bound_note = "not certified: below the threshold asked, which is all a bisection needs"
+                break
             bound = attempt.bound
             if bound is None or not is_certified_optimal(value, bound):
+                target = value - gap_tolerance(value)
                 certified, bound_note = design_lower_bound(
                     self.solved_objective, list(zip(self.notions, solved)),
                     list(zip(self.solved_limits, solved_limits)), candidate.mechanism.matrix,
-                    target=value - gap_tolerance(value))
+                    target=target if decision is None else min(target, decision + gap_tolerance(decision)))
                 bound = max(bound if bound is not None else -math.inf,
                             certified if certified is not None else -math.inf)
             if capped_note:  # a bound at the smaller budget is no bound at the budget asked
                 bound = self._unconstrained_value()
             best_bound = max(best_bound, bound)
-            if is_certified_optimal(self._best_value(candidates), best_bound):
+            if is_certified_optimal(self._best_value(candidates), best_bound) or (
+                    decision is not None and best_bound > decision + gap_tolerance(decision)):
                 break
         return self._assemble(candidates, best_bound, bound_note, capped_note, budget_map, limit_map, start)
 
