@@ -325,7 +325,8 @@ def _appendix_a(trials: int, m: int = 3) -> list[CheckRow]:
     return rows
 
 
-def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = FIG4_PRIOR) -> list[CheckRow]:
+def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = FIG4_PRIOR,
+              global_sizes: Sequence[tuple[int, int]] | None = None) -> list[CheckRow]:
     """PUT closed forms against the optimizer.
 
     Parameters
@@ -339,6 +340,10 @@ def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = F
         Known prior for Theorems 9, 13, 14 (default: the paper's Fig. 4 prior); with
         ``(0.5, 0.3, 0.1, 0.1)`` it is the Class II set of Prop. 12 and Cor. 15.
 
+    global_sizes
+        The ``(m, n)`` of the global framework rows (default: :data:`FULL_GLOBAL_SIZES` with ``full``,
+        else :data:`FAST_GLOBAL_SIZES`).
+
     Examples
     --------
     >>> rows = check_put()  # doctest: +SKIP
@@ -351,7 +356,9 @@ def check_put(full: bool = False, delta: float = 0.1, prior: Sequence[float] = F
     rows += _known_prior(prior, delta)
     rows += _class_two([list(prior), [0.5, 0.3, 0.1, 0.1]], delta, epsilons)
     rows += _lemma10(prior, (0.0, delta, 0.3))
-    for m, n in FULL_GLOBAL_SIZES if full else FAST_GLOBAL_SIZES:
+    if global_sizes is None:
+        global_sizes = FULL_GLOBAL_SIZES if full else FAST_GLOBAL_SIZES
+    for m, n in global_sizes:
         rows += _global(m, n, delta, 2.0)
     rows += _theorem6((0.6, 0.4), 2, delta, 2.0)
     rows += _products(2, 2, prior, delta, 2.0)
