@@ -299,7 +299,8 @@ def as_probability_budget(value: Any, name: str = "T") -> float:
 
 def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.ndarray:
     """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps)."""
-    vector = _as_float_array(np.atleast_1d(values), name, 1, MechDesignError)
+    scalar = isinstance(values, (int, float, np.number)) and not isinstance(values, bool)
+    vector = _as_float_array([values] if scalar else values, name, 1, MechDesignError)
     if size is not None and vector.size != size:
         raise ShapeMismatchError(f"{name} has {vector.size} entries, expected {size}")
     if (vector <= 0).any():

@@ -21,7 +21,7 @@ Prop. 6 (gaps)                           :func:`rr_sml_bound_gap_limit`, :func:`
                                          :func:`prop6_gap_limit_bound`
 App. H-D (distortion bounds)             :func:`rr_distortion_bounds`, :func:`qm_distortion_bounds`
 Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
-Prop. 8 (continuous outputs)            :func:`prop8_continuous_sml` (finite inputs, densities on the line)
+Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite inputs, densities on the line)
 =======================================  =================================================================
 
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
