@@ -41,7 +41,7 @@ from .exceptions import MechDesignError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
-from .solvers import SOLVER_NAMES, largest_violation, solve_cvxpy
+from .solvers import largest_violation, solve_cvxpy
 from .result import (
     BUDGET_ATOL,
     GAP_RTOL,
@@ -70,8 +70,6 @@ BYTES_PER_NONZERO = 3_000
 #: The same for the compact LDP LP of mechdesign.direct, per entry of its ``4 n m`` estimate (measured
 #: 0.41–0.43 kB at n = 150–200, numpy temporaries included).
 DIRECT_BYTES_PER_NONZERO = 500
-
-_SOLVER_NAMES = SOLVER_NAMES
 
 
 def _unique_labels(items: Sequence[Any]) -> list[str]:
