@@ -35,6 +35,7 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
+from .designers import hockey_stick
 from .designers.closed_form import closed_form_design
 from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ShapeMismatchError
@@ -530,5 +531,7 @@ def design(
         closed = closed_form_design(notions, budgets, objective, limits=quantities)
         if closed is not None:
             return closed
+        if hockey_stick.applies(notions, objective, quantities):
+            return hockey_stick.design_hockey_stick(notions, budgets, objective)
     problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
     return problem.solve(budgets, [value for _, value in limits])

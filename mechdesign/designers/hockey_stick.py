@@ -1,0 +1,334 @@
+"""Design under hockey-stick (ε, δ)-DP by lazy constraint generation, straight in HiGHS.
+
+The hockey-stick form of (ε, δ)-DP (Dwork & Roth, "The Algorithmic Foundations of Differential
+Privacy", Definition 2.4, on a finite output space) asks ``Σ_y max(0, Q[i, y] − e^ε Q[j, y]) <= δ``
+for every ordered neighbour pair ``(i, j)``. The hinge sum is the largest of the linear forms
+``Σ_{y ∈ S} (Q[i, y] − e^ε Q[j, y])`` over output subsets ``S``, so the constraint is equivalent to the
+*subset cuts*
+
+    Σ_{y ∈ S} Q[i, y] − e^ε Σ_{y ∈ S} Q[j, y] <= δ      for every pair (i, j) and every S,
+
+and for a given ``Q`` the most violated cut of a pair is ``S = {y : Q[i, y] > e^ε Q[j, y]}``, whose
+left side is the pair's hockey-stick divergence. The full problem has ``n (n − 1) 2^m`` such cuts
+(or, with hinge auxiliaries, ``n (n − 1) m`` variables: 8·10⁶ at n = 200); only few are active at the
+optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each
+round computes every pair's divergence exactly in numpy (in blocks, to bound memory), adds the most
+violated pairs' cuts as rows, and re-solves by the dual simplex from the previous basis, until every
+divergence is within :data:`CUT_TOLERANCE` of δ.
+
+Certificate: the working-set LP is a relaxation of the full problem (it keeps a subset of its
+constraints), so the safe bound :func:`~mechdesign.certificate.lp_lower_bound` at HiGHS's duals is a
+lower bound on the full optimum. The final mechanism is cleaned, re-measured with the notion's own
+numpy measure (and repaired by mixing in the constant mechanism if round-off needs it, through
+:func:`~mechdesign.result.certify_mechanism`), and reported ``"optimal"`` only when the bound is within
+``GAP_RTOL`` of its objective.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any, Union
+
+import highspy
+import numpy as np
+import scipy.sparse as sp
+
+from .._validate import as_budget
+from ..certificate import lp_lower_bound
+from ..exceptions import MechDesignError
+from ..mechanism import Mechanism
+from ..privacy.approx_dp import ApproximateDifferentialPrivacy
+from ..privacy.base import PrivacyNotion
+from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
+from ..solvers import run_highs
+from ..utility.base import Objective
+from ..utility.distortion import ExpectedDistortion
+
+#: As mechdesign.direct: dual simplex (warm after adding rows), no presolve, tight tolerances.
+HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
+                 "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+#: A pair's cut is added when its divergence exceeds δ by more than this; rounds stop when none does.
+CUT_TOLERANCE = 1e-9
+#: Most cuts added per round, as a multiple of the number of inputs (the most violated pairs first).
+CUTS_PER_INPUT = 4
+#: Largest number of ordered pairs whose ``m`` differences are held in memory at once by the separation.
+SEPARATION_BLOCK_ENTRIES = 2_000_000
+#: Rounds before constraint generation gives up (the result then says so; never reached in the tests).
+MAX_ROUNDS = 500
+#: Largest ``e^ε`` the cuts are written with; larger budgets are solved at ``log`` of it (a mechanism within
+#: the smaller budget is within the one asked) and certified by the unconstrained optimum's value.
+MAX_CUT_SCALE = 1e12
+#: Smallest number of inputs routed here by :func:`~mechdesign.solve.design`; below it the cvxpy path with
+#: hinge auxiliaries is as fast (benchmarks/hockey_stick.py, benchmarks/RESULTS.md).
+MIN_INPUTS = 8
+
+
+def applies(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: Objective,
+            limits: Sequence[Any] = ()) -> bool:
+    """Whether :func:`design_hockey_stick` handles the problem, and whether ``design`` should route it here.
+
+    One :class:`~mechdesign.privacy.approx_dp.ApproximateDifferentialPrivacy` in its ``"hockey_stick"``
+    variant, an :class:`~mechdesign.utility.distortion.ExpectedDistortion` objective, no limits, and
+    at least :data:`MIN_INPUTS` inputs.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> applies(ApproximateDifferentialPrivacy(0.1, "hockey_stick"), ExpectedDistortion(Prior.uniform(10)))
+    True
+    >>> applies(ApproximateDifferentialPrivacy(0.1), ExpectedDistortion(Prior.uniform(10)))  # pointwise
+    False
+    """
+    return _hockey_stick_notion(notions, objective, limits) is not None and objective.shape[0] >= MIN_INPUTS
+
+
+def _hockey_stick_notion(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: Objective,
+                         limits: Sequence[Any] = ()) -> ApproximateDifferentialPrivacy | None:
+    """The one hockey-stick notion of a problem this module solves (any size), else ``None``."""
+    notion_list = [notions] if isinstance(notions, PrivacyNotion) else list(notions)
+    if limits or len(notion_list) != 1 or type(objective) is not ExpectedDistortion:
+        return None
+    notion = notion_list[0]
+    if type(notion) is not ApproximateDifferentialPrivacy or notion.variant != "hockey_stick":
+        return None
+    return notion
+
+
+def pair_divergences(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float) -> np.ndarray:
+    """``Σ_y max(0, Q[first[k], y] − scale · Q[second[k], y])`` for every pair ``k``, in blocks.
+
+    Examples
+    --------
+    >>> Q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> pair_divergences(Q, np.array([0, 1]), np.array([1, 0]), 1.0)
+    array([0.5, 0.5])
+    """
+    block = max(1, SEPARATION_BLOCK_ENTRIES // max(1, matrix.shape[1]))
+    divergences = np.empty(first.size)
+    for start in range(0, first.size, block):
+        stop = start + block
+        excess = matrix[first[start:stop]] - scale * matrix[second[start:stop]]
+        divergences[start:stop] = np.maximum(excess, 0.0).sum(axis=1)
+    return divergences
+
+
+class LazyHingeProgram:
+    """``min Σ W ∘ Q`` over row-stochastic ``Q`` under the hinge rows of a growing working set of (pair, output)s.
+
+    Pair ``k = (i, j)`` of the neighbour relation enters with the row ``Σ_{y ∈ Y_k} h[k, y] <= δ``; each
+    output ``y`` added to ``Y_k`` brings a column ``h[k, y] ∈ [0, 1]`` and the row
+    ``Q[i, y] − e^ε Q[j, y] − h[k, y] <= 0``. With ``Y_k`` every output this is the hockey-stick
+    constraint itself; with fewer it is a relaxation (every hinge term is non-negative).
+
+    Parameters
+    ----------
+    weights
+        ``W[x, y] = P(x) d(x, y)`` (in the objective's unit).
+    first, second
+        The ordered neighbour pairs ``(first[k], second[k])``.
+    scale
+        ``e^ε`` (finite).
+    delta
+        δ.
+
+    Examples
+    --------
+    >>> program = LazyHingeProgram(np.array([[0.0, 0.5], [0.5, 0.0]]), np.array([0, 1]), np.array([1, 0]), 1.0, 0.25)
+    >>> program.add_hinges(np.array([0, 1]), np.array([0, 1]))
+    >>> matrix = program.solve()
+    >>> round(program.objective_value(), 9), round(program.lower_bound(), 9)  # Q[x, x] − Q[x', x] <= 1/4
+    (0.375, 0.375)
+    """
+
+    def __init__(self, weights: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float,
+                 delta: float) -> None:
+        n, m = weights.shape
+        self.shape, self.scale, self.delta = (n, m), scale, delta
+        self.first, self.second = first, second
+        self.pair_row = np.full(first.size, -1, dtype=np.int64)  # the row of Σ_y h[k, y] <= δ, once added
+        self.included = np.zeros((first.size, m), dtype=bool)  # y ∈ Y_k
+        self.highs = highspy.Highs()
+        for option, value in HIGHS_OPTIONS.items():
+            self.highs.setOptionValue(option, value)
+        self.n_columns, self.n_rows = n * m, 0
+        self.costs = [weights.ravel().astype(float)]
+        self.row_lower: list[np.ndarray] = []
+        self.row_upper: list[np.ndarray] = []
+        self.triplets: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (row, column, value) of A
+        self.highs.addCols(n * m, self.costs[0], np.zeros(n * m), np.ones(n * m), 0,
+                           np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([]))
+        rows = np.repeat(np.arange(n), m)
+        self._add_rows(n, rows, np.arange(n * m), np.ones(n * m), np.ones(n), np.ones(n))
+
+    @property
+    def hinges(self) -> int:
+        """The number of (pair, output) hinge terms held."""
+        return self.n_columns - self.shape[0] * self.shape[1]
+
+    def _add_rows(self, count: int, rows: np.ndarray, columns: np.ndarray, values: np.ndarray,
+                  lower: np.ndarray, upper: np.ndarray) -> None:
+        """Add ``count`` rows given by local row indices, global columns and values (sorted by row here)."""
+        order = np.argsort(rows, kind="stable")
+        rows, columns, values = rows[order], columns[order], values[order]
+        starts = np.searchsorted(rows, np.arange(count)).astype(np.int32)
+        self.highs.addRows(count, lower, upper, values.size, starts, columns.astype(np.int32), values)
+        self.triplets.append((rows + self.n_rows, columns, values))
+        self.row_lower.append(lower)
+        self.row_upper.append(upper)
+        self.n_rows += count
+
+    def add_hinges(self, pairs: np.ndarray, outputs: np.ndarray) -> None:
+        """Add the hinge terms ``(pairs[t], outputs[t])`` (not yet held), and the sum rows of new pairs."""
+        new_pairs = np.unique(pairs[self.pair_row[pairs] < 0])
+        if new_pairs.size:
+            self.pair_row[new_pairs] = self.n_rows + np.arange(new_pairs.size)
+            empty = np.array([], dtype=np.int64)
+            self._add_rows(new_pairs.size, empty, empty, np.array([]), np.full(new_pairs.size, -np.inf),
+                           np.full(new_pairs.size, self.delta))
+        count, m = pairs.size, self.shape[1]
+        self.included[pairs, outputs] = True
+        columns = self.n_columns + np.arange(count)
+        sum_rows = self.pair_row[pairs]
+        self.highs.addCols(count, np.zeros(count), np.zeros(count), np.ones(count), count,
+                           np.arange(count, dtype=np.int32), sum_rows.astype(np.int32), np.ones(count))
+        self.triplets.append((sum_rows, columns, np.ones(count)))
+        self.costs.append(np.zeros(count))
+        self.n_columns += count
+        local = np.arange(count)
+        self._add_rows(count, np.concatenate([local, local, local]),
+                       np.concatenate([self.first[pairs] * m + outputs, self.second[pairs] * m + outputs, columns]),
+                       np.concatenate([np.ones(count), np.full(count, -self.scale), -np.ones(count)]),
+                       np.full(count, -np.inf), np.zeros(count))
+
+    def solve(self) -> np.ndarray | None:
+        """Re-solve from the previous basis: the mechanism part of HiGHS's optimum (``None`` if HiGHS failed)."""
+        if not run_highs(self.highs).solved:
+            return None
+        n, m = self.shape
+        return np.asarray(self.highs.getSolution().col_value)[: n * m].reshape(n, m)
+
+    def objective_value(self) -> float:
+        """HiGHS's optimal value of the working-set LP."""
+        return float(self.highs.getInfo().objective_function_value)
+
+    def lower_bound(self) -> float:
+        """:func:`~mechdesign.certificate.lp_lower_bound` at HiGHS's duals: a lower bound on the full problem."""
+        rows, columns, values = (np.concatenate(parts) for parts in zip(*self.triplets))
+        matrix = sp.csr_matrix((values, (rows, columns)), shape=(self.n_rows, self.n_columns))
+        return lp_lower_bound(np.concatenate(self.costs), matrix, np.concatenate(self.row_lower),
+                              np.concatenate(self.row_upper), np.zeros(self.n_columns), np.ones(self.n_columns),
+                              np.asarray(self.highs.getSolution().row_dual))
+
+    def missing_hinges(self, matrix: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """The hinge terms ``(pairs, outputs)`` to add for the ``limit`` most violated pairs, and the largest
+        divergence: every output where ``Q[i, y] > e^ε Q[j, y]`` that the pair does not hold yet."""
+        divergences = pair_divergences(matrix, self.first, self.second, self.scale)
+        worst = float(divergences.max(initial=0.0))
+        violated = np.flatnonzero(divergences > self.delta + CUT_TOLERANCE)
+        if violated.size > limit:
+            violated = violated[np.argpartition(-divergences[violated], limit - 1)[:limit]]
+        positive = matrix[self.first[violated]] > self.scale * matrix[self.second[violated]]
+        rows, outputs = np.nonzero(positive & ~self.included[violated])
+        return violated[rows], outputs, worst
+
+
+def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
+                        budgets: Union[float, Sequence[float]], objective: Objective) -> Result:
+    """Constraint generation on :class:`LazyHingeProgram`, separated exactly by every pair's divergence.
+
+    Parameters
+    ----------
+    notions
+        One hockey-stick :class:`~mechdesign.privacy.approx_dp.ApproximateDifferentialPrivacy` (any
+        neighbour relation); see :func:`applies`.
+    budgets
+        Its ε (nats, ``inf`` allowed).
+    objective
+        An :class:`~mechdesign.utility.distortion.ExpectedDistortion`.
+
+    Returns
+    -------
+    Result
+        ``method="hockey-stick-cuts"``; ``"optimal"`` when the working-set LP's certified dual bound is
+        within ``GAP_RTOL`` of the re-measured mechanism's objective.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> result = design_hockey_stick(ApproximateDifferentialPrivacy(0.1, "hockey_stick"), 1.0,
+    ...                              ExpectedDistortion(Prior.uniform(3)))
+    >>> result.status, result.method, round(result.objective, 6)
+    ('optimal', 'hockey-stick-cuts', 0.381495)
+    """
+    start = time.perf_counter()
+    notion = _hockey_stick_notion(notions, objective)
+    if notion is None:
+        raise MechDesignError(f"design_hockey_stick needs one hockey-stick ApproximateDifferentialPrivacy notion and "
+                              f"an ExpectedDistortion objective, got {notions!r} and {objective!r}")
+    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
+    if len(values) != 1:
+        raise MechDesignError(f"expected 1 budget (for {notion.label}), got {len(values)}: {budgets!r}")
+    budget = as_budget(values[0], f"budget for {notion.label}", infinite=True)
+    n, m = objective.shape
+    notion.check_shape(n)
+    label = notion.label
+    solved = min(budget, math.log(MAX_CUT_SCALE))
+    scale = math.exp(solved)
+    weights = objective.prior.probabilities[:, None] * objective.cost / objective.unit
+    first, second = notion.neighbours.ordered_pairs(n)
+    program = LazyHingeProgram(weights, first, second, scale, notion.delta)
+    common: dict = dict(budgets={label: budget}, solver="highs", method="hockey-stick-cuts", unit=objective.unit)
+    for round_number in range(1, MAX_ROUNDS + 1):
+        raw = program.solve()
+        if raw is None:
+            status = program.highs.modelStatusToString(program.highs.getModelStatus())
+            return Result(None, None, "solver_error", False, f"highs returned status {status!r} in round "
+                          f"{round_number}: a solver failure (the constant mechanism is always feasible)",
+                          iterations=round_number, solve_time=time.perf_counter() - start, **common)
+        pairs, outputs, _ = program.missing_hinges(clean_mechanism(raw), CUTS_PER_INPUT * n)
+        if pairs.size == 0:
+            break
+        program.add_hinges(pairs, outputs)
+    else:
+        round_number = MAX_ROUNDS + 1
+    return _certified_result(notion, budget, solved, objective, raw, program.lower_bound(), round_number,
+                             f"{np.count_nonzero(program.pair_row >= 0)} pairs, {program.hinges} hinge terms",
+                             time.perf_counter() - start, common)
+
+
+def _certified_result(notion: ApproximateDifferentialPrivacy, budget: float, solved: float, objective: Objective,
+                      raw: np.ndarray, bound: float, rounds: int, held: str, seconds: float, common: dict) -> Result:
+    """Clean, re-measure (repairing round-off) and certify the last working-set optimum."""
+    label = notion.label
+
+    def exceeded(matrix: np.ndarray) -> list[str]:
+        value = notion.measure(matrix)
+        return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
+
+    matrix, problems, repair = certify_mechanism(clean_mechanism(raw), exceeded)
+    mechanism = Mechanism(matrix)
+    value = objective.value(mechanism)
+    measured = {label: notion.measure(mechanism)}
+    work = f"constraint generation: {min(rounds, MAX_ROUNDS)} rounds, {held} held"
+    if solved < budget:
+        unconstrained = objective.unconstrained_optimum()
+        bound = objective.value(unconstrained) / objective.unit
+        work += (f"; budget solved at {solved:.6g} (e^ε capped at {MAX_CUT_SCALE:g}), certified by the "
+                 "unconstrained optimum's value")
+    bound *= objective.unit
+    common = dict(common, measured=measured, iterations=rounds, solve_time=seconds)
+    if problems:
+        return Result(mechanism, value, "inaccurate", False, f"{work}; " + "; ".join(problems), **common)
+    if rounds > MAX_ROUNDS:
+        return Result(mechanism, value, "suboptimal", True, f"{work}: did not converge in {MAX_ROUNDS} rounds; the "
+                      "mechanism is private (re-measured)" + repair, bound=bound,
+                      gap=optimality_gap(value, bound), **common)
+    gap = optimality_gap(value, bound)
+    certified = is_certified_optimal(value, bound, objective.unit)
+    message = (f"{work}; every pair's divergence within δ, budget re-measured and respected; "
+               + (f"optimality gap {gap:.1e} certified by the working-set LP's dual bound" if certified
+                  else f"the LP dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL") + repair)
+    return Result(mechanism, value, "optimal" if certified else "suboptimal", True, message, bound=bound, gap=gap,
+                  **common)

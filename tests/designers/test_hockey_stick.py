@@ -1,0 +1,146 @@
+"""Lazy constraint generation for hockey-stick (ε, δ)-DP (mechdesign.designers.hockey_stick).
+
+Dwork & Roth, "The Algorithmic Foundations of Differential Privacy", Definition 2.4 (the hockey-stick
+form on a finite output space); the optimum is compared with the general cvxpy path (every pair's
+hinge terms, HiGHS) and certified by weak LP duality on the working-set relaxation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign import ApproximateDifferentialPrivacy, ExpectedDistortion, Prior, design
+from mechdesign.designers.hockey_stick import (
+    MIN_INPUTS,
+    LazyHingeProgram,
+    applies,
+    design_hockey_stick,
+    pair_divergences,
+)
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError
+from mechdesign.privacy.approx_dp import hockey_stick_delta
+from mechdesign.result import BUDGET_ATOL, GAP_RTOL
+from mechdesign.solve import DesignProblem
+from mechdesign.utility.distortion import hamming_cost
+
+#: Agreement of two exact designs (HiGHS dual simplex here, the cvxpy path's HiGHS there).
+DESIGN_AGREEMENT_ATOL = 1e-7
+#: (δ, ε) pairs: pure DP (δ = 0), small and large δ, small and large ε.
+BUDGETS = [(0.0, 0.5), (0.05, 0.2), (0.1, 1.0), (0.95, 0.3)]
+
+
+def zipf(n: int) -> Prior:
+    weights = 1.0 / np.arange(1, n + 1)
+    return Prior(weights / weights.sum())
+
+
+def random_problem(n: int, seed: int) -> ExpectedDistortion:
+    rng = np.random.default_rng(seed)
+    return ExpectedDistortion(Prior(rng.dirichlet(np.ones(n))), rng.random((n, n)))
+
+
+def assert_matches_general_path(notion: ApproximateDifferentialPrivacy, budget: float,
+                                objective: ExpectedDistortion) -> None:
+    lazy = design_hockey_stick(notion, budget, objective)
+    general = DesignProblem(notion, objective).solve(budget)
+    assert lazy.status == "optimal" and lazy.method == "hockey-stick-cuts", lazy.message
+    assert general.status == "optimal", general.message
+    assert lazy.objective == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL * objective.unit)
+    assert lazy.gap <= GAP_RTOL * max(objective.unit, lazy.objective)
+    assert lazy.bound <= lazy.objective + GAP_RTOL * objective.unit
+    assert notion.measure(lazy.mechanism) <= budget + BUDGET_ATOL
+
+
+@pytest.mark.parametrize("delta, budget", BUDGETS)
+@pytest.mark.parametrize("n, seed", [(8, 0), (12, 1)])
+def test_random_costs_match_the_general_path(n, seed, delta, budget):
+    assert_matches_general_path(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget, random_problem(n, seed))
+
+
+@pytest.mark.parametrize("delta, budget", BUDGETS)
+def test_hamming_cost_matches_the_general_path(delta, budget):
+    assert_matches_general_path(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget,
+                                ExpectedDistortion(zipf(10)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delta, budget", [(0.05, 0.5), (0.5, 1.0)])
+def test_twenty_inputs_match_the_general_path(delta, budget):
+    assert_matches_general_path(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget, random_problem(20, 3))
+
+
+def test_a_path_neighbour_relation_matches_the_general_path():
+    n = 10
+    path = [(i, i + 1) for i in range(n - 1)]
+    notion = ApproximateDifferentialPrivacy(0.1, "hockey_stick", neighbours=path, n_inputs=n)
+    assert_matches_general_path(notion, 0.5, random_problem(n, 4))
+
+
+def test_rectangular_costs_match_the_general_path():
+    rng = np.random.default_rng(5)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(9))), rng.random((9, 5)))
+    assert_matches_general_path(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), 0.7, objective)
+
+
+@pytest.mark.parametrize("budget", [40.0, math.inf])
+def test_budgets_beyond_the_cut_scale_are_solved_and_certified(budget):
+    objective = random_problem(9, 6)
+    result = design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), budget, objective)
+    unconstrained = objective.value(objective.unconstrained_optimum())
+    assert result.status == "optimal", result.message
+    assert result.objective == pytest.approx(unconstrained, abs=GAP_RTOL)
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1e9])
+def test_the_units_of_the_cost_do_not_change_the_answer(scale):
+    notion, prior = ApproximateDifferentialPrivacy(0.05, "hockey_stick"), zipf(9)
+    scaled = design_hockey_stick(notion, 0.5, ExpectedDistortion(prior, scale * hamming_cost(9)))
+    reference = design_hockey_stick(notion, 0.5, ExpectedDistortion(prior))
+    assert scaled.status == "optimal", scaled.message
+    assert scaled.objective / scale == pytest.approx(reference.objective, abs=DESIGN_AGREEMENT_ATOL)
+
+
+def test_design_routes_hockey_stick_problems_from_the_minimum_size():
+    notion = ApproximateDifferentialPrivacy(0.05, "hockey_stick")
+    assert design(notion, 0.5, ExpectedDistortion(zipf(MIN_INPUTS))).method == "hockey-stick-cuts"
+    assert design(notion, 0.5, ExpectedDistortion(zipf(MIN_INPUTS - 1))).method == "cvxpy"
+    assert design(notion, 0.5, ExpectedDistortion(zipf(MIN_INPUTS)), solver="clarabel").method == "cvxpy"
+    assert not applies(ApproximateDifferentialPrivacy(0.05), ExpectedDistortion(zipf(MIN_INPUTS)))
+    assert not applies(notion, ExpectedDistortion(zipf(MIN_INPUTS)), limits=[ExpectedDistortion(zipf(MIN_INPUTS))])
+
+
+def test_bad_input_gets_a_named_error():
+    objective = ExpectedDistortion(zipf(9))
+    with pytest.raises(MechDesignError, match="one hockey-stick"):
+        design_hockey_stick(ApproximateDifferentialPrivacy(0.05), 1.0, objective)
+    with pytest.raises(MechDesignError, match="expected 1 budget"):
+        design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), [1.0, 2.0], objective)
+    with pytest.raises(InvalidBudgetError, match="budget for"):
+        design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), -1.0, objective)
+
+
+def test_pair_divergences_are_the_hockey_stick_divergences():
+    rng = np.random.default_rng(7)
+    matrix = rng.dirichlet(np.ones(6), size=5)
+    first, second = ApproximateDifferentialPrivacy(0.1, "hockey_stick").neighbours.ordered_pairs(5)
+    expected = [hockey_stick_delta(matrix[i], matrix[j], 0.3) for i, j in zip(first, second)]
+    np.testing.assert_allclose(pair_divergences(matrix, first, second, math.exp(0.3)), expected, rtol=0, atol=1e-15)
+
+
+def test_every_hinge_held_makes_the_working_set_the_full_problem():
+    # With every (pair, output) the relaxation is the cvxpy problem itself: the same optimum in one solve.
+    objective = random_problem(6, 8)
+    notion = ApproximateDifferentialPrivacy(0.1, "hockey_stick")
+    first, second = notion.neighbours.ordered_pairs(6)
+    weights = objective.prior.probabilities[:, None] * objective.cost
+    program = LazyHingeProgram(weights, first, second, math.exp(0.4), 0.1)
+    pairs, outputs = np.nonzero(np.ones((first.size, 6), dtype=bool))
+    program.add_hinges(pairs, outputs)
+    matrix = program.solve()
+    general = DesignProblem(notion, objective).solve(0.4)
+    assert program.missing_hinges(matrix, 10**6)[0].size == 0
+    assert program.objective_value() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
+    assert program.lower_bound() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
