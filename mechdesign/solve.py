@@ -35,7 +35,7 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
-from .designers import hockey_stick
+from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import closed_form_design
 from .direct import direct_program, direct_program_class
 from .exceptions import MechDesignError, ShapeMismatchError
@@ -533,5 +533,7 @@ def design(
             return closed
         if hockey_stick.applies(notions, objective, quantities):
             return hockey_stick.design_hockey_stick(notions, budgets, objective)
+        if blahut_arimoto.applies(notions, objective, quantities):
+            return blahut_arimoto.design_distortion_rate(notions, budgets, objective)
     problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
     return problem.solve(budgets, [value for _, value in limits])

@@ -253,6 +253,42 @@ def _mixed(p: np.ndarray, cost: np.ndarray, target: float, low: RateDistortionPo
 
 
 
+def shifted_kernel(cost: np.ndarray, slope: float) -> np.ndarray:
+    """``e^{−s (d(x, y) − min_y d(x, y))}``: Blahut's kernel with each row scaled to a largest entry of 1.
+
+    The scaling multiplies ``Z_x`` by ``e^{s min_y d(x, y)}`` and cancels in the channel and in ``c``.
+    """
+    with np.errstate(under="ignore"):
+        return np.exp(-slope * (cost - cost.min(axis=1)[:, None]))
+
+
+def blahut_intercept(p: np.ndarray, cost: np.ndarray, slope: float, output: np.ndarray,
+                     kernel: np.ndarray | None = None) -> float:
+    """The intercept ``b`` of Blahut's dual line ``R(D) >= b − s D``, valid for every ``D`` (Blahut 1972, Theorem 8).
+
+    For any output distribution ``q`` (``output``), with ``Z_x = Σ_y q_y e^{−s d(x, y)}`` and
+    ``c_y = Σ_x P(x) e^{−s d(x, y)} / Z_x``: ``b = −Σ_x P(x) log Z_x − log max_y c_y`` (``-inf`` when some
+    ``Z_x`` of an input of positive probability vanishes). ``kernel`` is :func:`shifted_kernel` when
+    already computed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> # binary uniform source, Hamming cost, at the optimal q = (1/2, 1/2): b = log 2 + log(1 + e^{−s}) … exact
+    >>> b = blahut_intercept(np.array([0.5, 0.5]), 1 - np.eye(2), 2.0, np.array([0.5, 0.5]))
+    >>> round(b, 12) == round(math.log(2) - math.log(1 + math.exp(-2.0)) + 0.0, 12)
+    True
+    """
+    kernel = shifted_kernel(cost, slope) if kernel is None else kernel
+    used = p > 0
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        normalizer = kernel[used] @ output
+        ratios = (p[used] / normalizer) @ kernel[used]
+        intercept = (-float(p[used] @ np.log(normalizer)) - math.log(float(ratios.max()))
+                     + slope * float(p @ cost.min(axis=1)))
+    return intercept if not math.isnan(intercept) else -math.inf
+
+
 def distortion_rate_lower_bound(prior: PriorLike, cost: Any, rate: float, output: Any) -> tuple[float, float]:
     """A lower bound on ``D(R) = min { E[d] : I(X; Y) <= R }`` from Blahut's dual at any output distribution.
 
@@ -296,12 +332,7 @@ def distortion_rate_lower_bound(prior: PriorLike, cost: Any, rate: float, output
 
     def bound(log_slope: float) -> float:
         slope = math.exp(log_slope)
-        with np.errstate(divide="ignore", over="ignore", under="ignore"):
-            kernel = np.exp(-slope * (matrix - floor[:, None]))
-            normalizer = kernel @ q
-            ratios = (p / normalizer) @ kernel
-            intercept = -float(p[p > 0] @ np.log(normalizer[p > 0])) - math.log(ratios.max()) + slope * least
-        value = (intercept - budget) / slope
+        value = (blahut_intercept(p, matrix, slope, q) - budget) / slope
         return value if math.isfinite(value) else -math.inf
 
     from scipy.optimize import minimize_scalar
