@@ -14,20 +14,33 @@ distortion changes by less than ``numpy.isclose``'s tolerance; its accuracy cann
 ``RDCurve``, so it is reported, not matched. Runs alternate (ours, dit) ``--repeats`` times, best of
 each kept (shared machine). Prints a table, writes ``benchmarks/out/rate_distortion.csv``.
 
-Run: ``python benchmarks/rate_distortion.py [--sizes 4 16 64] [--repeats 2]``
+With ``--design``: MI-privacy design ``design(MutualInformationPrivacy(P), ε, ExpectedDistortion(P, d))``
+(the distortion–rate function at R = ε), the new path (``designers/blahut_arimoto.py``: Newton on
+Blahut's output distribution with a slope search) against the conic cvxpy path (Clarabel), for a Zipf
+prior with Hamming cost and a random prior with a random cost, ε ∈ {0.05, 0.5, 1.5}; each run a child
+process stopped after ``--cap`` seconds (a path stopped at some n is not tried at larger n). Writes
+``benchmarks/out/mi_design.csv``.
+
+Run: ``python benchmarks/rate_distortion.py [--sizes 4 16 64] [--repeats 2]``,
+``python benchmarks/rate_distortion.py --design [--sizes 30 100 300 1000] [--cap 120]``
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import numpy as np
 
-from ldp_formulations import write_rows
+from ldp_formulations import timed, write_rows
 
+from mechdesign import DesignProblem, ExpectedDistortion, MutualInformationPrivacy, Prior
+from mechdesign.designers.blahut_arimoto import design_distortion_rate
 from mechdesign.utility.rate_distortion import rate_distortion_curve
+
+DESIGN_BUDGETS = (0.05, 0.5, 1.5)
 
 BETAS_BITS = np.linspace(0.0, 10.0, 26)
 
@@ -75,11 +88,60 @@ def bracket_distance(d: float, r: float, D: np.ndarray, R: np.ndarray, L: np.nda
     return max(lower - r, r - upper, 0.0)
 
 
+def design_problem(kind: str, n: int) -> tuple[MutualInformationPrivacy, ExpectedDistortion]:
+    """A Zipf prior with Hamming cost, or a seeded random prior and cost."""
+    if kind == "zipf-hamming":
+        weights = 1.0 / np.arange(1, n + 1)
+        prior = Prior(weights / weights.sum())
+        return MutualInformationPrivacy(prior), ExpectedDistortion(prior)
+    rng = np.random.default_rng(n)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    return MutualInformationPrivacy(prior), ExpectedDistortion(prior, rng.random((n, n)))
+
+
+def design_run(path: str, kind: str, n: int, budget: float) -> tuple[float, tuple[float | None, float | None, str]]:
+    notion, objective = design_problem(kind, n)
+    start = time.perf_counter()
+    if path == "blahut":
+        result = design_distortion_rate(notion, budget, objective)
+    else:
+        result = DesignProblem(notion, objective).solve(budget)
+    return time.perf_counter() - start, (result.objective, result.gap, result.status)
+
+
+def design_main(sizes: list[int], cap: float) -> None:
+    rows, stopped = [], set()
+    print(f"{'kind':>13} {'n':>5} {'eps':>5} {'path':>7} {'seconds':>8} {'objective':>14} {'gap':>8} {'status':>11} load")
+    for kind in ("zipf-hamming", "random"):
+        for n in sizes:
+            for budget in DESIGN_BUDGETS:
+                for path in ("blahut", "cvxpy"):
+                    if (kind, path) in stopped:
+                        continue
+                    seconds, outcome = timed(design_run, path, kind, n, budget, timeout=cap)
+                    value, gap, status = outcome if outcome is not None else (None, None, f"> {cap:g} s")
+                    if outcome is None:
+                        stopped.add((kind, path))
+                    load = os.getloadavg()[0]
+                    rows.append({"kind": kind, "n": n, "epsilon": budget, "path": path, "seconds": seconds,
+                                 "objective": value, "gap": gap, "status": status, "load": load})
+                    print(f"{kind:>13} {n:5d} {budget:5.2f} {path:>7} {seconds:8.2f} "
+                          f"{value if value is not None else float('nan'):14.10f} "
+                          f"{gap if gap is not None else float('nan'):8.1e} {status:>11} {load:.1f}", flush=True)
+    write_rows(rows, "mi_design")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 16, 64])
+    parser.add_argument("--sizes", type=int, nargs="+", default=None)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--design", action="store_true", help="MI-privacy design: new path vs the conic path")
+    parser.add_argument("--cap", type=float, default=120.0)
     args = parser.parse_args()
+    if args.design:
+        design_main(args.sizes or [30, 100, 300, 1000], args.cap)
+        return
+    args.sizes = args.sizes or [4, 16, 64]
     rows = []
     print(f"{'m':>3} {'source':>8} {'ours s':>8} {'dit s':>8} {'speed-up':>9} "
           f"{'our gap':>9} {'our err':>9} {'dit err':>9}")

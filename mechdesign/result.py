@@ -119,7 +119,8 @@ class Result:
         The objective's natural scale in which the gap is judged (:func:`gap_tolerance`).
     method
         Which path produced the result: ``"direct-lp"``, ``"cvxpy"``, ``"closed-form"``,
-        ``"extreme-columns"``, ``"blahut-arimoto"``, ``"bisection"``, ``"constraint-generation"``, …
+        ``"extreme-columns"``, ``"blahut-arimoto"``, ``"bisection"``, ``"constraint-generation"``,
+        ``"hockey-stick-cuts"``, …
     """
 
     mechanism: Mechanism | None

@@ -37,16 +37,15 @@ from typing import Any, Union
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from .._validate import as_budget
 from ..exceptions import MechDesignError
-from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
 from ..privacy.mutual_information import MutualInformationPrivacy
-from ..result import BUDGET_ATOL, GAP_RTOL, Result, certify_mechanism, is_certified_optimal, optimality_gap
+from ..result import GAP_RTOL, Result
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
 from ..utility.information import mutual_information
 from ..utility.rate_distortion import blahut_intercept, shifted_kernel
+from .certified import certified_result, single_budget
 
 #: Largest slope tried (nats per unit of the largest cost): beyond it ``e^{−s d}`` underflows.
 MAX_SLOPE = 700.0
@@ -240,27 +239,24 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
         raise MechDesignError(f"design_distortion_rate needs one MutualInformationPrivacy notion under the "
                               f"ExpectedDistortion's prior, got {notions!r} and {objective!r}")
     notion = notions if isinstance(notions, PrivacyNotion) else list(notions)[0]
-    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
-    if len(values) != 1:
-        raise MechDesignError(f"expected 1 budget (for {notion.label}), got {len(values)}: {budgets!r}")
-    budget = as_budget(values[0], f"budget for {notion.label}", infinite=True)
+    budget = single_budget(budgets, notion.label)
     prior = objective.prior.probabilities
     cost = objective.cost / objective.unit
     used = prior > 0
     n = prior.size
-    common: dict = dict(budgets={notion.label: budget}, method="blahut-arimoto", unit=objective.unit)
     unconstrained = objective.unconstrained_optimum()
     if notion.measure(unconstrained) <= budget:
-        return _result(notion, objective, unconstrained, objective.value(unconstrained), 0, "the unconstrained "
-                       "optimum (every input to its cheapest output) meets the budget: optimal, gap 0", start, common)
+        return certified_result(notion, budget, objective, unconstrained, objective.value(unconstrained),
+                                "the unconstrained optimum (every input to its cheapest output) meets the budget",
+                                start, method="blahut-arimoto", iterations=0)
     constant_costs = prior @ cost
     if budget == 0:
         row = np.zeros(cost.shape[1])
         row[int(np.argmin(constant_costs))] = 1.0
         constant = np.tile(row, (n, 1))
-        return _result(notion, objective, constant, float(constant_costs.min()) * objective.unit, 0,
-                       "rate 0: the best constant mechanism, optimal by definition (Y independent of X)",
-                       start, common)
+        return certified_result(notion, budget, objective, constant, float(constant_costs.min()) * objective.unit,
+                                "rate 0: the best constant mechanism (Y independent of X), exact", start,
+                                method="blahut-arimoto", iterations=0)
     solver = SlopeSolver(prior[used], cost[used])
     points, low, high = _search(solver, budget)
     matrix, weight = mix_to_rate(low, high, budget) if high is not None else (low.matrix, 0.0)
@@ -269,9 +265,10 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
     full[~used] = unconstrained[~used]
     bound = max(point.distortion_bound(budget) for point in points) * objective.unit
     slopes = f"{len(points)} slopes, bracket [{low.slope:.9g}, {high.slope if high else math.inf:.9g}]"
-    return _result(notion, objective, full, bound, len(points),
-                   f"Newton on Blahut's output distribution: {slopes}, channels mixed with weight {weight:.6g}",
-                   start, common)
+    return certified_result(notion, budget, objective, full, bound,
+                            f"Newton on Blahut's output distribution: {slopes}, channels mixed with weight "
+                            f"{weight:.6g}; bound: Blahut's dual line at ε", start, method="blahut-arimoto",
+                            iterations=len(points))
 
 
 def _search(solver: SlopeSolver, budget: float) -> tuple[list[SlopePoint], SlopePoint, SlopePoint | None]:
@@ -330,27 +327,3 @@ def _next_slope(low: SlopePoint, high: SlopePoint, budget: float, stalled: bool)
         return math.exp(0.5 * (a + b))
     t = min(0.95, max(0.05, (budget - low.rate) / (high.rate - low.rate)))
     return math.exp(a + t * (b - a))
-
-
-def _result(notion: MutualInformationPrivacy, objective: Objective, matrix: np.ndarray, bound: float, slopes: int,
-            message: str, start: float, common: dict) -> Result:
-    """Re-measure (repairing round-off by mixing in the constant mechanism) and certify against ``bound``."""
-    budget = common["budgets"][notion.label]
-
-    def exceeded(candidate: np.ndarray) -> list[str]:
-        value = notion.measure(candidate)
-        return [f"{notion.label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
-
-    repaired, problems, repair = certify_mechanism(matrix, exceeded)
-    mechanism = Mechanism(repaired)
-    value = objective.value(mechanism)
-    common = dict(common, measured={notion.label: notion.measure(mechanism)}, iterations=slopes,
-                  solve_time=time.perf_counter() - start)
-    if problems:
-        return Result(mechanism, value, "inaccurate", False, f"{message}; " + "; ".join(problems), **common)
-    gap = optimality_gap(value, bound)
-    certified = is_certified_optimal(value, bound, objective.unit)
-    verdict = (f"optimality gap {gap:.1e} certified by Blahut's dual bound" if certified
-               else f"Blahut's dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL")
-    return Result(mechanism, value, "optimal" if certified else "suboptimal", True,
-                  f"{message}; budget re-measured and respected; {verdict}{repair}", bound=bound, gap=gap, **common)

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from .._validate import as_budget
-from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
@@ -51,6 +50,7 @@ from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
 from ..structured import KeepOrRedraw
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
+from .certified import single_budget
 
 if TYPE_CHECKING:
     from ..curves import Curve
@@ -335,14 +335,6 @@ def solve_hamming(problem: HammingProblem, epsilon: float) -> Result:
                   solve_time=time.perf_counter() - start, **common)
 
 
-def _single_budget(budgets: Any, label: str) -> float:
-    """The one budget of a one-notion problem (a number or a sequence of one), ``inf`` allowed."""
-    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
-    if len(values) != 1:
-        raise MechDesignError(f"expected 1 budget (for {label}), got {len(values)}: {budgets!r}")
-    return as_budget(values[0], f"budget for {label}", infinite=True)
-
-
 def closed_form_design(
     notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     budgets: Union[float, Sequence[float]],
@@ -379,7 +371,7 @@ def closed_form_design(
     problem = hamming_problem(notions, objective, limits)
     if problem is None:
         return None
-    return solve_hamming(problem, _single_budget(budgets, problem.notion.label))
+    return solve_hamming(problem, single_budget(budgets, problem.notion.label))
 
 
 def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> "Curve | None":

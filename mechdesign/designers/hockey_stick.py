@@ -35,16 +35,15 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from .._validate import as_budget
 from ..certificate import lp_lower_bound
 from ..exceptions import MechDesignError
-from ..mechanism import Mechanism
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy
 from ..privacy.base import PrivacyNotion
-from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
+from ..result import Result, clean_mechanism
 from ..solvers import run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
+from .certified import certified_result, single_budget
 
 #: As mechdesign.direct: dual simplex (warm after adding rows), no presolve, tight tolerances.
 HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
@@ -267,19 +266,15 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     if notion is None:
         raise MechDesignError(f"design_hockey_stick needs one hockey-stick ApproximateDifferentialPrivacy notion and "
                               f"an ExpectedDistortion objective, got {notions!r} and {objective!r}")
-    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
-    if len(values) != 1:
-        raise MechDesignError(f"expected 1 budget (for {notion.label}), got {len(values)}: {budgets!r}")
-    budget = as_budget(values[0], f"budget for {notion.label}", infinite=True)
+    budget = single_budget(budgets, notion.label)
     n, m = objective.shape
     notion.check_shape(n)
-    label = notion.label
     solved = min(budget, math.log(MAX_CUT_SCALE))
     scale = math.exp(solved)
     weights = objective.prior.probabilities[:, None] * objective.cost / objective.unit
     first, second = notion.neighbours.ordered_pairs(n)
     program = LazyHingeProgram(weights, first, second, scale, notion.delta)
-    common: dict = dict(budgets={label: budget}, solver="highs", method="hockey-stick-cuts", unit=objective.unit)
+    common: dict = dict(budgets={notion.label: budget}, solver="highs", method="hockey-stick-cuts", unit=objective.unit)
     for round_number in range(1, MAX_ROUNDS + 1):
         raw = program.solve()
         if raw is None:
@@ -293,42 +288,14 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
         program.add_hinges(pairs, outputs)
     else:
         round_number = MAX_ROUNDS + 1
-    return _certified_result(notion, budget, solved, objective, raw, program.lower_bound(), round_number,
-                             f"{np.count_nonzero(program.pair_row >= 0)} pairs, {program.hinges} hinge terms",
-                             time.perf_counter() - start, common)
-
-
-def _certified_result(notion: ApproximateDifferentialPrivacy, budget: float, solved: float, objective: Objective,
-                      raw: np.ndarray, bound: float, rounds: int, held: str, seconds: float, common: dict) -> Result:
-    """Clean, re-measure (repairing round-off) and certify the last working-set optimum."""
-    label = notion.label
-
-    def exceeded(matrix: np.ndarray) -> list[str]:
-        value = notion.measure(matrix)
-        return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
-
-    matrix, problems, repair = certify_mechanism(clean_mechanism(raw), exceeded)
-    mechanism = Mechanism(matrix)
-    value = objective.value(mechanism)
-    measured = {label: notion.measure(mechanism)}
-    work = f"constraint generation: {min(rounds, MAX_ROUNDS)} rounds, {held} held"
-    if solved < budget:
-        unconstrained = objective.unconstrained_optimum()
-        bound = objective.value(unconstrained) / objective.unit
-        work += (f"; budget solved at {solved:.6g} (e^ε capped at {MAX_CUT_SCALE:g}), certified by the "
-                 "unconstrained optimum's value")
-    bound *= objective.unit
-    common = dict(common, measured=measured, iterations=rounds, solve_time=seconds)
-    if problems:
-        return Result(mechanism, value, "inaccurate", False, f"{work}; " + "; ".join(problems), **common)
-    if rounds > MAX_ROUNDS:
-        return Result(mechanism, value, "suboptimal", True, f"{work}: did not converge in {MAX_ROUNDS} rounds; the "
-                      "mechanism is private (re-measured)" + repair, bound=bound,
-                      gap=optimality_gap(value, bound), **common)
-    gap = optimality_gap(value, bound)
-    certified = is_certified_optimal(value, bound, objective.unit)
-    message = (f"{work}; every pair's divergence within δ, budget re-measured and respected; "
-               + (f"optimality gap {gap:.1e} certified by the working-set LP's dual bound" if certified
-                  else f"the LP dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL") + repair)
-    return Result(mechanism, value, "optimal" if certified else "suboptimal", True, message, bound=bound, gap=gap,
-                  **common)
+    bound = program.lower_bound()
+    work = (f"constraint generation: {min(round_number, MAX_ROUNDS)} rounds, "
+            f"{np.count_nonzero(program.pair_row >= 0)} pairs, {program.hinges} hinge terms held"
+            + (f" (did not converge in {MAX_ROUNDS} rounds)" if round_number > MAX_ROUNDS else ""))
+    if solved < budget:  # the LP at the smaller budget bounds nothing at the budget asked
+        bound = objective.value(objective.unconstrained_optimum()) / objective.unit
+        work += (f"; budget solved at {solved:.6g} (e^ε capped at {MAX_CUT_SCALE:g}), bounded by the unconstrained "
+                 "optimum's value")
+    return certified_result(notion, budget, objective, clean_mechanism(raw), bound * objective.unit,
+                            work + "; bound: the working-set LP's dual bound", start,
+                            solver="highs", method="hockey-stick-cuts", iterations=min(round_number, MAX_ROUNDS))
