@@ -40,6 +40,7 @@ from .privacy import (
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .progress import terminal_progress
+from .registry import cli_names, prior_notions
 from .solve import design
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
@@ -72,18 +73,22 @@ def _require_alpha(args: argparse.Namespace, notion: str) -> float:
     return args.alpha
 
 
-#: Command-line notion names and how to build each from the parsed arguments and prior.
-NOTIONS: dict[str, NotionFactory] = {
-    "dp": lambda args, prior: DifferentialPrivacy(),
-    "approx-dp": lambda args, prior: ApproximateDifferentialPrivacy(_require_delta(args), args.variant),
-    "maximal-leakage": lambda args, prior: MaximalLeakage(),
-    "mutual-information": lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
-    "pml": lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
-    "max-information": lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
-    "renyi-dp": lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
-    "sibson-mi": lambda args, prior: SibsonMutualInformation(
+#: How to build each notion offered on the command line from the parsed arguments and prior.
+_BUILDERS: dict[type[PrivacyNotion], NotionFactory] = {
+    DifferentialPrivacy: lambda args, prior: DifferentialPrivacy(),
+    ApproximateDifferentialPrivacy: lambda args, prior: ApproximateDifferentialPrivacy(_require_delta(args),
+                                                                                       args.variant),
+    MaximalLeakage: lambda args, prior: MaximalLeakage(),
+    MutualInformationPrivacy: lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
+    PointwiseMaximalLeakage: lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
+    MaximalInformation: lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
+    RenyiDifferentialPrivacy: lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
+    SibsonMutualInformation: lambda args, prior: SibsonMutualInformation(
         _require_alpha(args, "sibson-mi"), _require_prior(prior, "sibson-mi")),
 }
+#: Command-line notion names (the ``cli_name`` each notion declares in :mod:`mechdesign.registry`) and
+#: how to build each.
+NOTIONS: dict[str, NotionFactory] = {name: _BUILDERS[cls] for name, cls in cli_names().items()}
 
 #: Command-line objective names and how to build each from the prior.
 OBJECTIVES: dict[str, Callable[[Prior], Objective]] = {
@@ -538,12 +543,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def _add_deploy_commands(commands: Any) -> None:
-    from .privatizer import NOTIONS as PRIVATIZER_NOTIONS
-
     p_private = commands.add_parser("privatize", help="privatize a CSV column with an optimal mechanism")
     p_private.add_argument("file", help="CSV file with a header row")
     p_private.add_argument("--column", required=True, help="the categorical column to privatize")
-    p_private.add_argument("--notion", choices=sorted(PRIVATIZER_NOTIONS), default="dp",
+    p_private.add_argument("--notion", choices=sorted(prior_notions()), default="dp",
                            help="privacy notion of the designed mechanism (default: %(default)s)")
     p_private.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
     p_private.add_argument("--objective", choices=["distortion", "estimation"], default="distortion",

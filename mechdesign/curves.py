@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
 
 from ._validate import (

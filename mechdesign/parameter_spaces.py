@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
 from scipy.linalg import sqrtm
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
 
 from ._validate import (

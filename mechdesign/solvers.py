@@ -14,20 +14,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
-#: The solvers a design may name, and cvxpy's identifiers for them.
-SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
+#: cvxpy's status names, spelled out so that reading a status needs no cvxpy import (they are plain
+#: strings; tests/test_solvers.py checks them against cvxpy's constants).
+OPTIMAL, OPTIMAL_INACCURATE = "optimal", "optimal_inaccurate"
+INFEASIBLE, INFEASIBLE_INACCURATE = "infeasible", "infeasible_inaccurate"
+#: The solvers a design may name, and cvxpy's identifiers for them (``cp.HIGHS``, … checked likewise).
+SOLVER_NAMES = {"highs": "HIGHS", "clarabel": "CLARABEL", "scs": "SCS"}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
 #: leave round-off that shows in ratio-type measures; 1e-10 costs a few iterations.
 DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
     "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
 }
 #: Statuses with a usable solution.
-SOLVED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+SOLVED = (OPTIMAL, OPTIMAL_INACCURATE)
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ def run_highs(highs: highspy.Highs) -> SolveOutcome:
     status = highs.getModelStatus()
     iterations = int(highs.getInfo().simplex_iteration_count)
     if status == highspy.HighsModelStatus.kOptimal:
-        return SolveOutcome(cp.OPTIMAL, iterations=iterations)
+        return SolveOutcome(OPTIMAL, iterations=iterations)
     return SolveOutcome("solver_error", f"highs returned status {highs.modelStatusToString(status)!r}", iterations)
 
 

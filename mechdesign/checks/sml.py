@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import norm
 
+from .._lazy import scipy_stats as stats
 from ..mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from ..privacy.sml import measure_sml
 from ..tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
@@ -138,13 +138,13 @@ def _prop8(sigmas: tuple[float, ...], widths: tuple[float, ...]) -> list[CheckRo
     rows = []
     gap = max(abs(a - b) for a, s in zip(PROP8_MEANS, PROP8_SECRET) for b, r in zip(PROP8_MEANS, PROP8_SECRET) if s != r)
     for sigma in sigmas:
-        value = sml.prop8_continuous_sml([norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
+        value = sml.prop8_continuous_sml([stats.norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
                                          breakpoints=PROP8_MEANS)
         rows.append(compare("SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", {"σ": sigma}, "SML", value,
-                            math.log(2 * norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
+                            math.log(2 * stats.norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
         for width in widths:
             edges = np.concatenate([[-np.inf], np.arange(-6 * sigma, 3 + 6 * sigma + width, width), [np.inf]])
-            binned = np.diff(norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
+            binned = np.diff(stats.norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
             rows.append(compare("SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)", {"σ": sigma, "bin": width}, "SML",
                                 upper_bound(value), measure_sml(binned, PROP8_SECRET).value, EXACT_ATOL))
     return rows

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 from scipy.special import rel_entr
 

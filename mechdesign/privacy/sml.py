@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp

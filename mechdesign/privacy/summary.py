@@ -56,7 +56,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import least_squares
@@ -87,7 +87,7 @@ MAX_COVERAGE_ENTRIES = 50_000_000
 #: Two distances closer than this are one distortion threshold.
 THRESHOLD_ATOL = 1e-12
 #: The LP solvers :func:`minimum_privacy` and :func:`design_worst_case_distortion` accept.
-SOLVERS = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL}
+SOLVERS = ("highs", "clarabel")
 
 
 class SummaryStatisticPrivacy(PrivacyNotion):

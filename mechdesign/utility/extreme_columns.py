@@ -50,10 +50,7 @@ from .._validate import as_budget, as_positive_int, as_sublinear_values
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
-from ..privacy.dp import DifferentialPrivacy
-from ..privacy.max_information import MaximalInformation
-from ..privacy.maximal_leakage import MaximalLeakage
-from ..privacy.pml import PointwiseMaximalLeakage, support_of
+from ..privacy.pml import support_of
 from ..priors import L1Ball
 from ..memory import check_memory
 from ..progress import Progress, report
@@ -261,29 +258,48 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
     boost = notion.finite_scaled_budget(as_budget(budget, f"{notion.name} budget"))  # e^ε for these notions
     n = as_positive_int(n_inputs, "n_inputs")
     notion.check_shape(n)
-    if isinstance(notion, MaximalLeakage):
-        return maximal_leakage_columns(n), True
-    if isinstance(notion, DifferentialPrivacy):
-        if not notion.neighbours.is_complete:
-            raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
-                                  f"neighbours), not {notion.label}")
-        return ldp_columns(n, boost), False
-    if isinstance(notion, MaximalInformation):  # PML's cone with the numerator over every input
-        return source_set_columns(notion.source_set.extreme_points, boost, progress), False
-    if isinstance(notion, PointwiseMaximalLeakage):
-        uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
-        if uncharged.size:
-            raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
-                                  f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
-        prior_set = notion.prior_set
-        if isinstance(prior_set, L1Ball):
-            center = prior_set.center.probabilities
-            if prior_set.half_radius <= center.min():
-                return l1_ball_columns(center, prior_set.radius, boost), False
-            return source_set_columns(prior_set.extreme_points(), boost, progress), False
-        return source_set_columns(prior_set.extreme_points, boost, progress), False
-    raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
-                          "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
+    from ..registry import capabilities, resolve  # here: utility/ is imported by privacy/ (the registry's tables)
+
+    entry = capabilities(notion)
+    if entry is None or entry.column_cone is None:
+        raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
+                              "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
+    return resolve(entry.column_cone)(notion, boost, n, progress)
+
+
+def maximal_leakage_cone(notion: PrivacyNotion, boost: float, n: int,
+                         progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Maximal leakage's columns (maximum 1) and its budget row (registered in :mod:`mechdesign.registry`)."""
+    return maximal_leakage_columns(n), True
+
+
+def local_dp_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Local DP's staircase columns (every pair of inputs neighbouring)."""
+    if not notion.neighbours.is_complete:
+        raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
+                              f"neighbours), not {notion.label}")
+    return ldp_columns(n, boost), False
+
+
+def maximal_information_cone(notion: PrivacyNotion, boost: float, n: int,
+                             progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Maximal information: PML's cone with the numerator over every input."""
+    return source_set_columns(notion.source_set.extreme_points, boost, progress), False
+
+
+def pml_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """PML under a prior, a finite source set or an ℓ1-ball (every input charged by some prior)."""
+    uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
+    if uncharged.size:
+        raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
+                              f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
+    prior_set = notion.prior_set
+    if isinstance(prior_set, L1Ball):
+        center = prior_set.center.probabilities
+        if prior_set.half_radius <= center.min():
+            return l1_ball_columns(center, prior_set.radius, boost), False
+        return source_set_columns(prior_set.extreme_points(), boost, progress), False
+    return source_set_columns(prior_set.extreme_points, boost, progress), False
 
 
 # --- the LP -------------------------------------------------------------------------------------
@@ -382,6 +398,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
 
     Examples
     --------
+    >>> from mechdesign import DifferentialPrivacy
     >>> from mechdesign.utility.information import mutual_information_utility
     >>> result = maximize_sublinear_utility(DifferentialPrivacy(), 1.0, mutual_information_utility([0.5, 0.5]))
     >>> result.status, result.method

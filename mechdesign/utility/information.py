@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 from scipy.special import rel_entr
 
