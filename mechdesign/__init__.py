@@ -20,6 +20,7 @@ from .exceptions import (
     InvalidDistributionError,
     InvalidMechanismError,
     MechDesignError,
+    MethodNotApplicableError,
     ProblemTooLargeError,
     ShapeMismatchError,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "MaximalLeakage",
     "MechDesignError",
     "Mechanism",
+    "MethodNotApplicableError",
     "MutualInformation",
     "MutualInformationPrivacy",
     "Neighbours",

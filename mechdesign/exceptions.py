@@ -46,3 +46,8 @@ class NotEstimableError(MechDesignError):
 
 class MissingDependencyError(MechDesignError):
     """An optional dependency (an extra of the package) is needed and not installed; the message says which."""
+
+
+class MethodNotApplicableError(MechDesignError):
+    """A design method was named that does not exist or does not apply to the problem (the message
+    names the argument, the value, and the methods that apply)."""

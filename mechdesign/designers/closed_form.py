@@ -384,8 +384,18 @@ def closed_form_design(
     ('closed-form', 'optimal', 0.423883)
     """
     problem = hamming_problem(notions, objective, limits)
-    if problem is None:
-        return None
+    return None if problem is None else design_hamming(problem, budgets)
+
+
+def design_hamming(problem: HammingProblem, budgets: Union[float, Sequence[float]]) -> Result:
+    """:func:`solve_hamming` at the one budget of ``budgets`` (validated here; ``inf`` allowed).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> design_hamming(hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior.uniform(4))), [0.0]).objective
+    0.75
+    """
     return solve_hamming(problem, _single_budget(budgets, problem.notion.label))
 
 
@@ -401,12 +411,25 @@ def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequ
     >>> curve.y.round(6).tolist(), curve.success
     ([0.5, 0.2], True)
     """
+    problem = hamming_problem(notion, objective)
+    return None if problem is None else hamming_curve(problem, budgets, objective.label)
+
+
+def hamming_curve(problem: HammingProblem, budgets: Sequence[float], y_name: str) -> "Curve":
+    """``D*(ε)`` of a :class:`HammingProblem` at every budget (validated here; ``inf`` allowed), the
+    objective named ``y_name``.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> objective = ExpectedDistortion(Prior.uniform(2))
+    >>> hamming_curve(hamming_problem(MaximalLeakage(), objective), [0.0], objective.label).y.tolist()
+    [0.5]
+    """
     from ..curves import Curve
 
-    problem = hamming_problem(notion, objective)
-    if problem is None:
-        return None
-    values = [as_budget(budget, f"budget for {notion.label}", infinite=True) for budget in budgets]
+    label = problem.notion.label
+    values = [as_budget(budget, f"budget for {label}", infinite=True) for budget in budgets]
     results = tuple(solve_hamming(problem, budget) for budget in values)
     y = np.array([result.objective if result.success else np.nan for result in results])
-    return Curve(np.array(values), y, "epsilon", objective.label, notion.label, results)
+    return Curve(np.array(values), y, "epsilon", y_name, label, results)
