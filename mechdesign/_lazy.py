@@ -1,4 +1,5 @@
-"""cvxpy (and scipy.stats), imported on first use: ``import mechdesign`` and the direct-LP path never load them.
+"""cvxpy and the heavier scipy submodules, imported on first use: ``import mechdesign`` and the
+direct-LP path never load them.
 
 cvxpy (and scipy.stats, which it imports) takes about 1 s to import, 90 % of ``import mechdesign``
 before this module existed (``benchmarks/import_time.py``), yet the closed forms, the direct LPs of
@@ -50,6 +51,33 @@ class LazyModule:
     def __repr__(self) -> str:
         state = "imported" if self._module is not None else "not imported yet"
         return f"<lazy module {self._name!r} ({state})>"
+
+
+class LazyFunction:
+    """A stand-in for a module's function that imports the module on the first call.
+
+    For scipy submodules whose import costs tenths of a second (``scipy.optimize``, ``scipy.special``,
+    ``scipy.sparse.csgraph``) but whose one function is used by a single path: the module that uses
+    it writes ``linprog = LazyFunction("scipy.optimize", "linprog")`` in place of the import line.
+
+    Examples
+    --------
+    >>> hypot = LazyFunction("math", "hypot")
+    >>> hypot(3.0, 4.0)
+    5.0
+    """
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module_name, self._name = module, name
+        self._function: Any = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self._module_name), self._name)
+        return self._function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<lazy function {self._module_name}.{self._name}>"
 
 
 #: cvxpy, imported at the first attribute read.

@@ -27,13 +27,15 @@ from typing import Any
 
 from ._lazy import cvxpy as cp
 import numpy as np
-from scipy.linalg import sqrtm
+from ._lazy import LazyFunction
 
 from ._validate import as_array, as_callable, as_cost_matrix, as_instance, as_positive_vector, as_real_array, as_sequence
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
 from .utility.base import Objective
 from .utility.distortion import ExpectedDistortion, WorstCaseInputDistortion
+
+sqrtm = LazyFunction("scipy.linalg", "sqrtm")
 
 Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy.optimize import linprog
+from ._lazy import LazyFunction
 
 from .exceptions import MechDesignError
 from .priors import Prior, SourceSet, as_source_set
+
+linprog = LazyFunction("scipy.optimize", "linprog")
 
 #: Largest sup-norm distance from the hull at which the uniform distribution counts as inside.
 UNIFORM_ATOL = 1e-9

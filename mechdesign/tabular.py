@@ -19,12 +19,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln
+from ._lazy import LazyFunction
 
 from ._validate import as_positive_int
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .privacy.sml import Secret
 from .utility.distortion import WorstCaseInputDistortion
+
+gammaln = LazyFunction("scipy.special", "gammaln")
 
 #: Largest histogram space :class:`HistogramSpace` enumerates.
 MAX_HISTOGRAMS = 200_000

@@ -14,12 +14,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import minimize_scalar
-from scipy.special import erfcinv, ndtr
+from .._lazy import LazyFunction
 
 from .._numeric import exp_budget
 from .._validate import as_budget, as_delta, as_probability_vector
 from ..exceptions import InvalidBudgetError
+
+minimize_scalar = LazyFunction("scipy.optimize", "minimize_scalar")
+erfcinv, ndtr = LazyFunction("scipy.special", "erfcinv"), LazyFunction("scipy.special", "ndtr")
 
 #: Points per smooth piece at which the violation probability is sampled to bracket its local maxima
 #: before each is refined by bounded Brent search (see :func:`gaussian_delta1`).

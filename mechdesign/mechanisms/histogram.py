@@ -30,7 +30,7 @@ from typing import Any, Union
 import highspy
 import numpy as np
 from scipy import sparse
-from scipy.optimize import linprog
+from .._lazy import LazyFunction
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
@@ -38,6 +38,8 @@ from ..mechanism import Mechanism
 from ..privacy.sml import Secret
 from ..solvers import run_highs
 from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost
+
+linprog = LazyFunction("scipy.optimize", "linprog")
 
 RandomState = Union[np.random.Generator, int, None]
 

@@ -45,7 +45,7 @@ from .._lazy import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import maximum_bipartite_matching
+from .._lazy import LazyFunction
 
 from .._validate import as_budget, as_callable, as_choice, as_solver, as_positive_int, as_secret_values, as_sequence, as_time_limit
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
@@ -54,6 +54,8 @@ from ..relaxation import LinearRelaxation, column_maxima_sums
 from ..solvers import run_highs
 from ..progress import Progress, report
 from .base import PrivacyNotion
+
+maximum_bipartite_matching = LazyFunction("scipy.sparse.csgraph", "maximum_bipartite_matching")
 
 logger = logging.getLogger(__name__)
 

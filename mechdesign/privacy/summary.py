@@ -59,7 +59,7 @@ from typing import Any
 from .._lazy import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import least_squares
+from .._lazy import LazyFunction
 
 from .._validate import (
     as_choice,
@@ -78,6 +78,8 @@ from ..result import BUDGET_ATOL, Result
 from ..solvers import solve_cvxpy
 from ..result import clean_mechanism
 from .base import PrivacyNotion
+
+least_squares = LazyFunction("scipy.optimize", "least_squares")
 
 #: Relative slack in the closed success events ``|ĝ − g| ≤ ε`` so that a candidate ``v + ε`` covers
 #: values at distance exactly ``ε`` despite round-off.

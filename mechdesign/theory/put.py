@@ -45,8 +45,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.special import logsumexp
+from .._lazy import LazyFunction
 
 from .._numeric import exp_budget
 from .._validate import as_budget, as_delta, as_finite, as_order, as_positive_int, as_probability_vector
@@ -55,6 +54,9 @@ from ..mechanisms.global_framework import hamming_distances, parallel_compositio
 from ..priors import as_source_set
 from ..privacy.base import PrivacyNotion
 from ..source_classes import common_order, contains_uniform
+
+linprog = LazyFunction("scipy.optimize", "linprog")
+logsumexp = LazyFunction("scipy.special", "logsumexp")
 
 Bounds = tuple[float, float]
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .._lazy import cvxpy as cp
 import numpy as np
-from scipy.special import rel_entr
+from .._lazy import LazyFunction
 
 from .._validate import as_positive_int
 from ..mechanism import MechanismLike, as_mechanism
@@ -23,6 +23,8 @@ import scipy.sparse as sp
 from ..relaxation import ObjectiveMinorant, linear_rows
 from .base import Objective
 from .extreme_columns import ColumnUtility, maximize_sublinear_utility
+
+rel_entr = LazyFunction("scipy.special", "rel_entr")
 
 if TYPE_CHECKING:
     from ..privacy.base import PrivacyNotion
