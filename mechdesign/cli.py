@@ -41,7 +41,7 @@ from .privacy import (
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .progress import terminal_progress
 from .registry import cli_names, prior_notions
-from .solve import design
+from .solve import METHODS, design
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
@@ -208,7 +208,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
     notion = NOTIONS[args.notion](args, prior)
     objective = OBJECTIVES[args.objective](prior)
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
-    result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver)
+    result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver,
+                    method=args.method)
     if args.json:
         print(strict_json(result.to_dict()))
     else:
@@ -632,6 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "(leakage I(X;Y) under the prior) (default: %(default)s)")
     p_design.add_argument("--max-distortion", type=float, help="cap on the expected Hamming distortion")
     p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
+    p_design.add_argument("--method", choices=["auto", *(method.name for method in METHODS)], default="auto",
+                          help="design method (default: %(default)s: closed form, else direct LP, else cvxpy)")
     p_design.add_argument("--json", action="store_true", help=JSON_HELP)
     _add_units_option(p_design)
     p_design.set_defaults(run=_cmd_design)

@@ -4,17 +4,21 @@ The analogue of cvxpy's canonicalizer table. A notion module defines the notion 
 measure, relaxation, ε scale through ``scaled_budget``/``budget_from_scaled``); this table says which
 special paths apply to it, and every dispatcher reads it instead of switching on types:
 
-=====================  =====================================================  ===========================================
-capability             read by                                                meaning
-=====================  =====================================================  ===========================================
-``cli_name``           ``mechdesign.cli`` (``--notion``), ``Privatizer``      the command-line name
-``from_prior``         ``Privatizer``, ``mechdesign privatize``               how to build it from a (learned) prior
-``composition``        ``parallel_composition_factor`` (global framework)     PUT Lemma 16: ``ε(Q^{⊗n})`` is ε or n ε
-``leakage_expression`` ``privacy_distortion`` (mechdesign.curves)             ε*(D) by direct minimization
-``warm_lp``            ``direct_program`` (mechdesign.direct)                 the warm-started HiGHS LP for ``E[d]``
-``column_cone``        ``extreme_columns`` (extreme-column LP)                the exact generators of its column cone
-``hamming_closed_form`` ``hamming_problem`` (designers/closed_form.py)        the closed form for Hamming cost
-=====================  =====================================================  ===========================================
+* ``cli_name`` — the command-line ``--notion`` name (:mod:`mechdesign.cli`, ``Privatizer``);
+* ``from_prior`` — how to build it from a (learned) prior (``Privatizer``, ``mechdesign privatize``);
+* ``composition`` — PUT Lemma 16, ``ε(Q^{⊗n})`` is ε or n ε
+  (:func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`);
+* ``leakage_expression`` — ε*(D) by direct minimization (:func:`~mechdesign.curves.privacy_distortion`);
+* ``warm_lp`` — the warm-started HiGHS LP for expected distortion
+  (:func:`~mechdesign.direct.direct_program_class`, design method ``"direct-lp"``);
+* ``column_cone`` — the exact generators of its column cone
+  (:func:`~mechdesign.utility.extreme_columns.extreme_columns`);
+* ``hamming_closed_form`` — its closed form for Hamming cost
+  (:func:`~mechdesign.designers.closed_form.hamming_problem`, design method ``"closed-form"``).
+
+The ε → constraint scale is the notion's own
+:meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget` / ``budget_from_scaled``; the warm LPs
+read it from the notion.
 
 The solver-layer entries (``warm_lp``, ``column_cone``, ``hamming_closed_form``) are import paths
 ``"module:attribute"``, imported by :func:`resolve` only when a solver-layer dispatcher asks, so this

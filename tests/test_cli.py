@@ -16,6 +16,17 @@ def test_design_json(capsys):
     assert payload["success"] and payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)
 
 
+def test_design_method_is_chosen_on_the_command_line(capsys):
+    for method in ("auto", "closed-form", "direct-lp", "cvxpy"):
+        assert main(["design", "--notion", "dp", "--epsilon", "1", "--n", "3", "--json", "--method", method]) == 0
+        payload = json.loads(capsys.readouterr().out)
+        assert payload["method"] == ("closed-form" if method == "auto" else method)
+        assert payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)  # randomized response
+    assert main(["design", "--notion", "renyi-dp", "--alpha", "2", "--epsilon", "1", "--n", "3",
+                 "--method", "direct-lp"]) == 2
+    assert "methods that apply: ['cvxpy']" in capsys.readouterr().err
+
+
 def test_design_text_with_every_notion(capsys):
     for notion in ["dp", "maximal-leakage", "mutual-information", "pml"]:
         assert main(["design", "--notion", notion, "--epsilon", "0.5", "--prior", "0.4,0.3,0.2,0.1"]) == 0
