@@ -50,7 +50,8 @@ from .privacy import (
     StatisticMaximalLeakage,
     UnionPrivacy,
 )
-from .privacy.sml import design_under_sml, measure_sml
+from .designers.sml import design_under_sml
+from .privacy.sml import measure_sml
 from .privacy.summary import design_worst_case_distortion, worst_case_tradeoff
 from .solve import DesignProblem, Result, design
 from .source_classes import ThetaStar, classify_source_set, theta_star
