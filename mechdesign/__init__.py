@@ -51,8 +51,8 @@ from .privacy import (
     UnionPrivacy,
 )
 from .designers.sml import design_under_sml
+from .designers.summary import design_worst_case_distortion, worst_case_tradeoff
 from .privacy.sml import measure_sml
-from .privacy.summary import design_worst_case_distortion, worst_case_tradeoff
 from .solve import DesignProblem, Result, design
 from .source_classes import ThetaStar, classify_source_set, theta_star
 from .utility import (

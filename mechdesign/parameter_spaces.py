@@ -15,7 +15,7 @@ variation between histograms.
 
 The distortion objectives: :class:`SupportDistortion` is eq. (2) itself (a maximum over the support,
 not a convex function of the mechanism; it is minimized exactly by
-:func:`mechdesign.privacy.summary.design_worst_case_distortion`); :meth:`ParameterSpace.expected_distortion`
+:func:`mechdesign.designers.summary.design_worst_case_distortion`); :meth:`ParameterSpace.expected_distortion`
 is the expected distance under the prior (the existing
 :class:`~mechdesign.utility.distortion.ExpectedDistortion` with this cost matrix).
 """
@@ -326,7 +326,7 @@ class SupportDistortion(Objective):
 
     It depends on the mechanism only through its support, so it is not a convex function of ``Q``
     and has no cvxpy expression: minimize it with
-    :func:`mechdesign.privacy.summary.design_worst_case_distortion` (exact: one LP per candidate
+    :func:`mechdesign.designers.summary.design_worst_case_distortion` (exact: one LP per candidate
     threshold). Its value is computed in numpy.
     """
 
@@ -343,7 +343,7 @@ class SupportDistortion(Objective):
     def expression(self, Q: cp.Expression) -> cp.Expression:
         raise MechDesignError(
             "the worst-case distortion of Wang et al. eq. (2) is a maximum over the mechanism's support, "
-            "not a convex function of it: use mechdesign.privacy.summary.design_worst_case_distortion"
+            "not a convex function of it: use mechdesign.designers.summary.design_worst_case_distortion"
         )
 
     def _value(self, matrix: np.ndarray) -> float:
