@@ -51,6 +51,7 @@ from .privacy import (
     UnionPrivacy,
 )
 from .designers.sml import design_under_sml
+from .designers.extreme_columns import maximize_mutual_information, maximize_sublinear_utility
 from .designers.summary import design_worst_case_distortion, worst_case_tradeoff
 from .privacy.sml import measure_sml
 from .solve import DesignProblem, Result, design
@@ -63,8 +64,6 @@ from .utility import (
     WorstCaseDistortion,
     WorstCaseInputDistortion,
     hamming_cost,
-    maximize_mutual_information,
-    maximize_sublinear_utility,
     mutual_information,
     rate_distortion_at,
     rate_distortion_curve,
