@@ -543,3 +543,49 @@ def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
         raise MechDesignError(f"{name} must be a finite number of seconds > 0, got {number!r}")
     return number
 
+
+
+def as_index(value: Any, size: int, name: str) -> int:
+    """An integer in ``0 … size − 1`` (a category, a column), else a :class:`MechDesignError` naming it.
+
+    Examples
+    --------
+    >>> as_index(2, 3, "category")
+    2
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < size:
+        raise MechDesignError(f"{name} must be an integer in 0..{size - 1}, got {value!r}")
+    return int(value)
+
+
+def as_histogram_counts(values: Any, name: str = "counts") -> np.ndarray:
+    """A histogram as integer counts: 1-D, at least two categories, non-negative, a positive total.
+
+    Examples
+    --------
+    >>> as_histogram_counts([3, 0, 1]).tolist()
+    [3, 0, 1]
+    """
+    array = np.asarray(values)
+    if (array.ndim != 1 or array.size < 2 or not np.issubdtype(array.dtype, np.integer) or array.min() < 0
+            or array.sum() < 1):
+        raise MechDesignError(f"{name} must be a 1-D array of >= 2 non-negative integers with a positive total, "
+                              f"got {values!r}")
+    return array.astype(np.int64)
+
+
+def as_histogram_rows(values: Any, name: str = "histograms") -> np.ndarray:
+    """``(K, d)`` histograms as integer counts: ``K >= 1``, ``d >= 2``, non-negative, one positive total.
+
+    Examples
+    --------
+    >>> as_histogram_rows([[2, 0], [1, 1]]).shape
+    (2, 2)
+    """
+    array = np.asarray(values)
+    if (array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 2 or array.size == 0
+            or not np.issubdtype(array.dtype, np.integer) or array.min() < 0
+            or np.unique(array.sum(axis=1)).size != 1 or array.sum(axis=1)[0] < 1):
+        raise MechDesignError(f"{name} must be a (K, d >= 2) array of non-negative integer counts with one "
+                              f"positive total, got {values!r}")
+    return array.astype(np.int64)
