@@ -32,6 +32,7 @@ from scipy.linalg import sqrtm
 from ._validate import as_array, as_callable, as_cost_matrix, as_instance, as_positive_vector, as_real_array, as_sequence
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
+from .tabular import total_variation
 from .utility.base import Objective
 from .utility.distortion import ExpectedDistortion, WorstCaseInputDistortion
 
@@ -86,11 +87,6 @@ def gaussian_2d_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(means + traces - 2.0 * cross, 0.0))
 
 
-def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Total variation ``½ ‖p − q‖₁`` between every pair of histograms (rows of ``a`` and ``b``)."""
-    return 0.5 * np.abs(a[:, None, :] - b[None, :, :]).sum(axis=2)
-
-
 # ------------------------------------------------------------------------------------------ spaces
 class ParameterSpace:
     """A finite grid of distribution parameters with a prior, secrets, tolerances and a distance.
@@ -111,6 +107,19 @@ class ParameterSpace:
         Releasable parameters θ' (rows; default: the input points).
     secret_names
         Names of the ``d`` secrets (for labels).
+
+    Notes
+    -----
+    Not to be confused with :class:`~mechdesign.tabular.HistogramSpace` (SML paper), which enumerates
+    every histogram of a precision in integer counts for discrete secrets and has no prior; a
+    ``ParameterSpace`` is any grid with a prior and tolerance-guessed real secrets (Wang et al.).
+    :meth:`histograms` builds one on given histograms (e.g. ``HistogramSpace(τ, d).probabilities``).
+
+    Examples
+    --------
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0], [0.4, 0.4])  # two means, one σ
+    >>> space.secret_values.tolist(), space.cost.tolist()  # secrets (μ, σ); W2 distances
+    ([[0.0, 1.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]])
     """
 
     def __init__(
@@ -273,7 +282,7 @@ class ParameterSpace:
         prior: PriorLike | None = None,
     ) -> "ParameterSpace":
         """Histograms over ``K`` categories (rows summing to 1) with secrets the fractions of
-        ``categories``; distance: total variation."""
+        ``categories``; distance: total variation (:func:`mechdesign.tabular.total_variation`)."""
         points = _as_points(histograms, "histograms")
         sums = points.sum(axis=1)
         bad = np.flatnonzero((np.abs(sums - 1.0) > 1e-9) | (points.min(axis=1) < 0))

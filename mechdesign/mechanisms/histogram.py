@@ -158,6 +158,11 @@ def maxl_mechanism(
     cost[θ, a]`` is added while that worst case strictly decreases (or until ``A = Θ'``); each input
     is then released deterministically as its nearest element of ``A``.
 
+    Ties are broken by the lowest index: among equally good candidates the first in ``Θ'`` is added,
+    and an input equally near several chosen histograms is released as the one chosen first. With
+    :func:`~mechdesign.tabular.tv_cost` the costs are exact (integer counts divided once by ``τ``), so
+    only genuinely equal distances tie.
+
     Parameters
     ----------
     cost
