@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -589,3 +589,67 @@ def as_histogram_rows(values: Any, name: str = "histograms") -> np.ndarray:
         raise MechDesignError(f"{name} must be a (K, d >= 2) array of non-negative integer counts with one "
                               f"positive total, got {values!r}")
     return array.astype(np.int64)
+
+
+def as_positive_budget(value: Any, name: str = "epsilon") -> float:
+    """A finite number ``> 0`` (a scale, a standard deviation, a budget that may not be 0).
+
+    Examples
+    --------
+    >>> as_positive_budget(0.5, "sigma")
+    0.5
+    """
+    number = as_budget(value, name)
+    if number <= 0:
+        raise InvalidBudgetError(f"{name} must be > 0, got {number!r}")
+    return number
+
+
+def as_int_at_least(value: Any, minimum: int, name: str) -> int:
+    """An integer ``>= minimum`` (a number of categories, of types), else a named error.
+
+    Examples
+    --------
+    >>> as_int_at_least(3, 2, "d")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise MechDesignError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def as_index_list(values: Any, size: int, name: str) -> list[int]:
+    """A non-empty list of integer indices in ``0 … size − 1`` (columns, categories), else a named error.
+
+    Examples
+    --------
+    >>> as_index_list((2, 0), 3, "categories")
+    [2, 0]
+    """
+    try:
+        indices = [int(value) for value in values]
+    except (TypeError, ValueError) as exc:
+        raise MechDesignError(f"{name} must be a sequence of integer indices, got {_short(values)}") from exc
+    if not indices or min(indices) < 0 or max(indices) >= size:
+        raise MechDesignError(f"{name} must lie in [0, {size - 1}], got {indices}")
+    return indices
+
+
+#: What a random seed may be: ``None`` (fresh entropy), an integer seed, or a numpy ``Generator``.
+RandomState = Union[np.random.Generator, int, None]
+
+
+def as_rng(value: Any, name: str = "rng") -> np.random.Generator:
+    """``np.random.default_rng(value)`` (a Generator is returned as it is, so its stream continues),
+    with a bad seed a named error instead of numpy's.
+
+    Examples
+    --------
+    >>> float(as_rng(0).random()) == float(np.random.default_rng(0).random())
+    True
+    """
+    try:
+        return np.random.default_rng(value)
+    except (TypeError, ValueError) as exc:
+        raise MechDesignError(f"{name} must be None, a non-negative integer seed or a numpy Generator, "
+                              f"got {_short(value)}") from exc

@@ -29,7 +29,16 @@ import cvxpy as cp
 import numpy as np
 from scipy.linalg import sqrtm
 
-from ._validate import as_array, as_callable, as_cost_matrix, as_instance, as_positive_vector, as_real_array, as_sequence
+from ._validate import (
+    as_array,
+    as_callable,
+    as_cost_matrix,
+    as_index_list,
+    as_instance,
+    as_positive_vector,
+    as_real_array,
+    as_sequence,
+)
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
 from .tabular import total_variation
@@ -288,9 +297,7 @@ class ParameterSpace:
         bad = np.flatnonzero((np.abs(sums - 1.0) > 1e-9) | (points.min(axis=1) < 0))
         if bad.size:
             raise MechDesignError(f"histogram {int(bad[0])} is not a probability vector: {points[bad[0]].tolist()}")
-        columns = [int(c) for c in categories]
-        if not columns or min(columns) < 0 or max(columns) >= points.shape[1]:
-            raise MechDesignError(f"categories must lie in [0, {points.shape[1] - 1}], got {list(categories)}")
+        columns = as_index_list(categories, points.shape[1], "categories")
         return cls(points, lambda rows: rows[:, columns], tolerances, total_variation, prior=prior,
                    secret_names=[f"fraction{c}" for c in columns])
 

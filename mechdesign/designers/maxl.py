@@ -21,8 +21,8 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from .._validate import as_histogram_counts, as_histogram_rows
-from ..mechanisms.histogram import RandomState, maxl_candidates
+from .._validate import RandomState, as_histogram_counts, as_histogram_rows
+from ..mechanisms.histogram import maxl_candidates
 from ..solvers import run_highs
 
 

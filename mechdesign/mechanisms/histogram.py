@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-from .._validate import as_budget, as_histogram_counts, as_index, as_positive_int
+from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_int_at_least, as_positive_int, as_rng
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
 from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost
-
-RandomState = Union[np.random.Generator, int, None]
-
 
 def _candidates(inputs: HistogramSpace, outputs: HistogramSpace, estimated_support: Sequence[int] | None) -> np.ndarray:
     """``allowed[θ, θ']``: outputs each input may be released as (all, or those on ``Γ̂* ∪ supp θ``)."""
@@ -182,7 +179,7 @@ def maxl_mechanism(
     if matrix.ndim != 2 or matrix.shape[1] != output_secret.n_inputs:
         raise ShapeMismatchError(f"cost has shape {matrix.shape}, expected (n_inputs, {output_secret.n_inputs})")
     if candidates is None:
-        generator = np.random.default_rng(rng)
+        generator = as_rng(rng)
         candidates = [int(generator.choice(np.flatnonzero(np.isin(output_secret.group_index, members))))
                       for members in quantization_bins(output_secret.n_values, interval)]
     candidates = [int(c) for c in candidates]
@@ -225,7 +222,7 @@ def histogram_maxl(space: HistogramSpace, category: int, interval: int, rng: Ran
 
 def sample_composition(total: int, parts: int, rng: RandomState = None) -> np.ndarray:
     """A histogram of counts drawn uniformly among the ``C(total + parts − 1, parts − 1)`` ones."""
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     bars = np.sort(generator.choice(total + parts - 1, size=parts - 1, replace=False))
     return np.diff(np.r_[-1, bars, total + parts - 1]) - 1
 
@@ -239,7 +236,7 @@ def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = N
     eps = as_budget(epsilon)
     log_n = log_histogram_count(int(data.sum()), data.size)
     log_keep = eps - np.logaddexp(log_n, eps + math.log(-math.expm1(-eps))) if eps > 0 else -log_n
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     if math.log(generator.random()) < log_keep:
         return data.copy()
     while True:  # uniform over the other N − 1 histograms (rejection of the input itself)
@@ -278,15 +275,14 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
         :data:`MAX_MAXL_ENTRIES` entries.
     """
     total = as_positive_int(tau, "tau")
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
-        raise MechDesignError(f"d must be an integer >= 2, got {d!r}")
+    d = as_int_at_least(d, 2, "d")
     column = as_index(category, d, "category")
     n_bins = math.ceil((total + 1) / as_positive_int(interval, "interval"))
     if n_bins * d > MAX_MAXL_ENTRIES:
         raise ProblemTooLargeError(f"{n_bins} bins x {d} categories exceed {MAX_MAXL_ENTRIES} candidate entries; "
                                    f"use a larger interval")
     bins = quantization_bins(total + 1, interval)
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     drawn = np.empty((len(bins), d), dtype=np.int64)
     for row, members in enumerate(bins):
         log_sizes = np.array([log_histogram_count(total - c, d - 1) for c in members])
