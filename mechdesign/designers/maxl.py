@@ -42,6 +42,11 @@ def maxl_worst_overlap(histograms: Any) -> int:
     ----------
     histograms
         ``(K, d)`` counts, every row with the same total ``τ``.
+
+    Examples
+    --------
+    >>> maxl_worst_overlap(np.array([[6, 0, 0], [0, 6, 0], [0, 0, 6]]))  # θ = (2, 2, 2), not a point mass
+    2
     """
     candidates = as_histogram_rows(histograms)
     return _worst_overlap(candidates, int(candidates[0].sum()))
@@ -156,6 +161,11 @@ def maxl_released_histograms(tau: int, d: int, category: int, interval: int, rng
     :func:`maxl_worst_overlap` of ``A ∪ {a'}`` (the first on ties) while it strictly increases.
     Cost per greedy step: ``O(bins · d)`` for the bounds ``min_j max(m_j, a'_j)``, plus a MILP only for
     candidates that could still win and where ``min_j m_j > ⌈τ/K⌉`` (needs ``K² > d``).
+
+    Examples
+    --------
+    >>> maxl_released_histograms(6, 3, 0, 2, rng=0).tolist()
+    [[1, 3, 2], [2, 1, 3], [4, 0, 2]]
     """
     drawn = maxl_candidates(tau, d, category, interval, rng)
     total = int(tau)
@@ -195,6 +205,11 @@ def sample_maxl(counts: Any, category: int, interval: int, rng: RandomState = No
         Seed or Generator for the candidate draw; the same seed gives the same mechanism for every input.
         For many inputs, call :func:`maxl_released_histograms` once and take each input's largest overlap
         ``np.minimum(released, counts).sum(axis=1)`` (first on ties).
+
+    Examples
+    --------
+    >>> sample_maxl([3, 2, 1], 0, 2, rng=0).tolist()  # overlap 4 with all three: the first on ties
+    [1, 3, 2]
     """
     data = as_histogram_counts(counts)
     released = maxl_released_histograms(int(data.sum()), data.size, category, interval, rng)

@@ -44,6 +44,14 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     One LP: ``Q[θ, θ'] = 0`` wherever ``θ`` is in the prior's support and ``𝔇(θ, θ') > threshold``.
     Returns the optimum and the (cleaned) minimizer, or ``(inf, None)`` when no mechanism has this
     distortion (some supported input has no output within ``threshold``).
+
+    Examples
+    --------
+    >>> from mechdesign import IntersectionPrivacy, ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0], [0.4, 0.4])
+    >>> value, matrix = minimum_privacy(IntersectionPrivacy(space), 1.0)
+    >>> round(value, 6), matrix.round(3).tolist()  # everyone released as the middle mean
+    (0.333333, [[0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
     """
     _check_notion(notion)
     space = notion.space
@@ -65,6 +73,13 @@ def minimum_privacy_lower_bound(notion: SummaryStatisticPrivacy, threshold: floa
 
     The LP dual bound of :func:`~mechdesign.certificate.relaxation_lower_bound` on ``min Σ_y M_y``
     over :meth:`~SummaryStatisticPrivacy.attacker_rows` with the forbidden entries at 0.
+
+    Examples
+    --------
+    >>> from mechdesign import IntersectionPrivacy, ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0], [0.4, 0.4])
+    >>> round(minimum_privacy_lower_bound(IntersectionPrivacy(space), 1.0), 6)
+    0.333333
     """
     space = notion.space
     shape = space.cost.shape
@@ -82,7 +97,14 @@ def minimum_privacy_lower_bound(notion: SummaryStatisticPrivacy, threshold: floa
 
 
 def distortion_thresholds(space: ParameterSpace) -> np.ndarray:
-    """The distinct distances from supported inputs to outputs: the only values eq. (2) can take."""
+    """The distinct distances from supported inputs to outputs: the only values eq. (2) can take.
+
+    Examples
+    --------
+    >>> from mechdesign import ParameterSpace
+    >>> distortion_thresholds(ParameterSpace.gaussian_1d([0.0, 1.0, 2.0], [1.0], [0.4, 0.4])).tolist()
+    [0.0, 1.0, 2.0]
+    """
     values = np.sort(space.cost[space.support].ravel())
     keep = np.concatenate([[True], np.diff(values) > THRESHOLD_ATOL])
     return values[keep]

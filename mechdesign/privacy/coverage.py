@@ -56,14 +56,26 @@ MAX_COVERAGE_ENTRIES = 50_000_000
 
 
 def coordinate_hits(guesses: np.ndarray, values: np.ndarray, tolerances: np.ndarray) -> np.ndarray:
-    """``(c, n, d)`` booleans ``|guess_i − g_i(θ)| ≤ ε_i``."""
+    """``(c, n, d)`` booleans ``|guess_i − g_i(θ)| ≤ ε_i``.
+
+    Examples
+    --------
+    >>> coordinate_hits(np.array([[0.0, 0.0]]), np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([0.5, 0.5])).tolist()
+    [[[True, True], [False, True]]]
+    """
     if guesses.shape[1] != values.shape[1]:
         raise ShapeMismatchError(f"guesses have {guesses.shape[1]} secrets, values {values.shape[1]}")
     return np.abs(guesses[:, None, :] - values[None, :, :]) <= tolerances * (1.0 + EVENT_RTOL)
 
 
 def window_candidates(values: np.ndarray, tolerance: float) -> np.ndarray:
-    """Guesses ``v + ε`` for one secret whose covered value sets are maximal (not inside another's)."""
+    """Guesses ``v + ε`` for one secret whose covered value sets are maximal (not inside another's).
+
+    Examples
+    --------
+    >>> window_candidates(np.array([0.0, 0.5, 2.0]), 0.3).tolist()  # 0.8 would cover only 0.5
+    [0.3, 2.3]
+    """
     distinct = np.unique(values)
     guesses = distinct + tolerance
     last = np.searchsorted(distinct, guesses + tolerance * (1.0 + EVENT_RTOL), side="right")
@@ -72,7 +84,13 @@ def window_candidates(values: np.ndarray, tolerance: float) -> np.ndarray:
 
 
 def product_candidates(values: np.ndarray, tolerances: np.ndarray) -> np.ndarray:
-    """Every combination of per-secret maximal window guesses (:func:`window_candidates`)."""
+    """Every combination of per-secret maximal window guesses (:func:`window_candidates`).
+
+    Examples
+    --------
+    >>> product_candidates(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([0.3, 0.3])).tolist()
+    [[0.3, 0.3], [0.3, 1.3], [1.3, 0.3], [1.3, 1.3]]
+    """
     axes = [window_candidates(values[:, i], tolerances[i]) for i in range(values.shape[1])]
     count = int(np.prod([a.size for a in axes], dtype=float))
     if count * values.shape[0] > MAX_COVERAGE_ENTRIES:
@@ -82,7 +100,13 @@ def product_candidates(values: np.ndarray, tolerances: np.ndarray) -> np.ndarray
 
 
 def circle_intersections(points: np.ndarray, radius: float) -> np.ndarray:
-    """Intersection points of the circles of radius ``radius`` around every pair of ``points`` (2-D)."""
+    """Intersection points of the circles of radius ``radius`` around every pair of ``points`` (2-D).
+
+    Examples
+    --------
+    >>> circle_intersections(np.array([[0.0, 0.0], [1.0, 0.0]]), 1.0).round(6).tolist()
+    [[0.5, 0.866025], [0.5, -0.866025]]
+    """
     i, j = np.triu_indices(points.shape[0], k=1)
     a, b = points[i], points[j]
     half = np.linalg.norm(b - a, axis=1) / 2
@@ -108,6 +132,11 @@ def sphere_intersections(points: np.ndarray, radius: float, p: float) -> np.ndar
     The circle around ``a`` is ``a + r (sgn cos t |cos t|^{2/p}, sgn sin t |sin t|^{2/p})``; the sign
     changes of ``‖x(t) − b‖_p − r`` over :data:`ANGLE_SAMPLES` angles bracket the (at most two,
     strictly convex norm) intersections, refined by bisection.
+
+    Examples
+    --------
+    >>> sphere_intersections(np.array([[0.0, 0.0], [1.0, 0.0]]), 1.0, 3).round(4).tolist()  # crossings, midpoint
+    [[0.5, 0.9565], [0.5, -0.9565], [0.5, 0.0]]
     """
     i, j = np.triu_indices(points.shape[0], k=1)
     a, b = points[i], points[j]
@@ -149,7 +178,13 @@ MAX_COVER_CHECKS = 500_000
 
 
 def lp_distances(centre: np.ndarray, points: np.ndarray, p: float) -> np.ndarray:
-    """``‖centre − v‖_p`` for every row ``v`` of ``points``."""
+    """``‖centre − v‖_p`` for every row ``v`` of ``points``.
+
+    Examples
+    --------
+    >>> lp_distances(np.zeros(2), np.array([[1.0, 1.0], [3.0, 4.0]]), 1).tolist()
+    [2.0, 7.0]
+    """
     return np.linalg.norm(points - centre, ord=p, axis=1)
 
 
@@ -158,6 +193,12 @@ class EnclosingBall:
 
     One cvxpy problem per ``k`` (the points are a DPP parameter, compiled once), solved by Clarabel
     at tight tolerances; :attr:`solves` counts the calls.
+
+    Examples
+    --------
+    >>> ball = EnclosingBall(2, 2)
+    >>> ball.centre(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])).round(6).tolist(), ball.solves
+    ([0.5, 0.5], 1)
     """
 
     def __init__(self, d: int, p: float) -> None:
@@ -190,7 +231,15 @@ ACTIVE_RTOL = 1e-6
 def polish_centre(points: np.ndarray, centre: np.ndarray, p: float) -> np.ndarray:
     """Polish an approximate smallest-enclosing-ℓp-ball ``centre`` (``1 < p < ∞``) by solving its KKT
     system on the farthest points ``A`` (within :data:`ACTIVE_RTOL`) to machine precision:
-    ``‖g − a‖_p = t`` (``a ∈ A``), ``Σ_a λ_a ∇‖g − a‖_p = 0``, ``Σ_a λ_a = 1`` (least squares, scipy)."""
+    ``‖g − a‖_p = t`` (``a ∈ A``), ``Σ_a λ_a ∇‖g − a‖_p = 0``, ``Σ_a λ_a = 1`` (least squares, scipy).
+
+    Examples
+    --------
+    >>> points = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> centre = polish_centre(points, np.array([0.5, 0.5 + 1e-9]), 2.0)  # a solver's centre, 1e-9 off
+    >>> bool(np.abs(centre - 0.5).max() < 1e-12)
+    True
+    """
     distances = lp_distances(centre, points, p)
     active = points[distances >= distances.max() * (1.0 - ACTIVE_RTOL)]
     m, d = active.shape
@@ -226,6 +275,13 @@ def maximal_coverable_sets(points: np.ndarray, p: float, radius: float) -> tuple
     ProblemTooLargeError
         Beyond :data:`MAX_LP_POINTS` points, :data:`MAX_BALL_SOLVES` enclosing-ball solves or
         :data:`MAX_COVER_CHECKS` coverability checks.
+
+    Examples
+    --------
+    >>> points = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [5.0, 5.0, 5.0]])
+    >>> sets, witnesses = maximal_coverable_sets(points, 2, 0.75)
+    >>> sets, witnesses.round(3).tolist()
+    ([(0, 1, 2), (3,)], [[0.5, 0.5, 0.0], [5.0, 5.0, 5.0]])
     """
     points = np.asarray(points, dtype=float)
     n, d = points.shape
@@ -298,7 +354,13 @@ def maximal_coverable_sets(points: np.ndarray, p: float, radius: float) -> tuple
 
 
 def maximal_rows(hits: np.ndarray) -> np.ndarray:
-    """The distinct rows of a boolean matrix that are not strictly contained in another row, as floats."""
+    """The distinct rows of a boolean matrix that are not strictly contained in another row, as floats.
+
+    Examples
+    --------
+    >>> maximal_rows(np.array([[1, 0, 1], [1, 0, 0], [0, 1, 0]])).tolist()  # (1, 0, 0) lies inside (1, 0, 1)
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+    """
     rows = np.unique(hits.astype(bool), axis=0).astype(float)
     outside = rows @ (1.0 - rows).T  # outside[i, j] = number of ones of row i missing from row j
     np.fill_diagonal(outside, 1.0)
