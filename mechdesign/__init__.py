@@ -22,6 +22,7 @@ from .exceptions import (
     MechDesignError,
     ProblemTooLargeError,
     ShapeMismatchError,
+    SolverFailedError,
 )
 from .mechanism import Mechanism
 from .mechanisms import (
@@ -104,6 +105,7 @@ __all__ = [
     "Result",
     "Secret",
     "ShapeMismatchError",
+    "SolverFailedError",
     "SibsonMutualInformation",
     "SourceSet",
     "StatisticMaximalLeakage",

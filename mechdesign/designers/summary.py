@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from .._validate import as_choice, as_finite
 from ..certificate import relaxation_lower_bound
-from ..exceptions import MechDesignError
+from ..exceptions import MechDesignError, SolverFailedError
 from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
 from ..privacy.summary import SummaryStatisticPrivacy
@@ -43,7 +43,9 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
 
     One LP: ``Q[θ, θ'] = 0`` wherever ``θ`` is in the prior's support and ``𝔇(θ, θ') > threshold``.
     Returns the optimum and the (cleaned) minimizer, or ``(inf, None)`` when no mechanism has this
-    distortion (some supported input has no output within ``threshold``).
+    distortion (some supported input has no output within ``threshold``). Raises
+    :class:`~mechdesign.exceptions.SolverFailedError` when the solver gives no solution (the LP is
+    always feasible and bounded then: a failure is the solver's, never "no mechanism").
 
     Examples
     --------
@@ -62,8 +64,10 @@ def minimum_privacy(notion: SummaryStatisticPrivacy, threshold: float, solver: s
     Q = cp.Variable(space.cost.shape, nonneg=True)
     problem = cp.Problem(cp.Minimize(notion.leakage_expression(Q)),
                          [cp.sum(Q, axis=1) == 1, Q[forbidden] == 0] if forbidden.any() else [cp.sum(Q, axis=1) == 1])
-    if not solve_cvxpy(problem, as_choice(solver, SOLVERS, "solver")).solved or Q.value is None:
-        return np.inf, None
+    outcome = solve_cvxpy(problem, as_choice(solver, SOLVERS, "solver"))
+    if not outcome.solved or Q.value is None:
+        raise SolverFailedError(f"minimum_privacy at threshold {threshold:g}: {solver} returned {outcome.status}"
+                                + (f" ({outcome.note})" if outcome.note else ""))
     matrix = np.where(forbidden, 0.0, np.clip(Q.value, 0.0, None))
     return float(problem.value), clean_mechanism(matrix)
 
@@ -161,7 +165,12 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     low, high, best, solves = 0, grid.size - 1, None, 0
     while low <= high:
         middle = (low + high) // 2
-        _, matrix = minimum_privacy(notion, grid[middle], solver)
+        try:
+            _, matrix = minimum_privacy(notion, grid[middle], solver)
+        except SolverFailedError as failure:  # a failed LP decides nothing: never read as "not reached"
+            return Result(None, None, "solver_error", False, f"{failure}; the bisection cannot continue",
+                          budgets=budgets, solver=solver, solve_time=time.perf_counter() - start,
+                          iterations=solves, method="bisection")
         solves += 1
         if matrix is not None and notion.measure(matrix) <= T + BUDGET_ATOL:
             best, high = matrix, middle - 1

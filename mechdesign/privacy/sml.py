@@ -45,7 +45,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from .._validate import as_callable, as_choice, as_positive_int, as_secret_values, as_sequence, as_time_limit
-from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
 from ..solvers import run_highs
@@ -367,8 +367,8 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
     status = h.getModelStatus()
     info = h.getInfo()
     if info.primal_solution_status != 2:  # no feasible point (only possible on an early stop)
-        raise MechDesignError(f"the SML MILP found no selection (HiGHS status {h.modelStatusToString(status)}); "
-                              "raise time_limit")
+        raise SolverFailedError(f"the SML MILP found no selection (HiGHS status {h.modelStatusToString(status)}); "
+                                "raise time_limit")
     z = np.asarray(h.getSolution().col_value[:n_in])
     selection = np.array([group[np.argmax(z[group])] for group in secret.groups], dtype=np.intp)
     # Re-evaluate the selection in numpy rather than trusting the solver's objective.
@@ -443,6 +443,11 @@ def measure_sml(
     -------
     SMLMeasurement
         The value, a selection attaining it, and the method used.
+
+    Raises
+    ------
+    SolverFailedError
+        When the MILP stops (``time_limit``) before finding any selection: not an input error.
 
     Examples
     --------

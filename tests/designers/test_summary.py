@@ -73,3 +73,19 @@ def test_bad_arguments_are_named():
     for call, match in cases:
         with pytest.raises(MechDesignError, match=match):
             call()
+
+
+def test_a_failed_lp_is_a_solver_failure_not_an_impossible_threshold(monkeypatch):
+    # A solver that returns nothing must never read as "no mechanism reaches this distortion" (inf) nor
+    # steer the bisection: minimum_privacy raises SolverFailedError, the design reports "solver_error".
+    from mechdesign import SolverFailedError
+    from mechdesign.designers import summary
+    from mechdesign.solvers import SolveOutcome
+
+    notion = UnionPrivacy(FIXED_SPACE)
+    threshold = float(worst_case_tradeoff(notion)[0][-1])
+    monkeypatch.setattr(summary, "solve_cvxpy", lambda problem, solver, options=None: SolveOutcome("solver_error", note="boom"))
+    with pytest.raises(SolverFailedError, match="boom"):
+        minimum_privacy(notion, threshold)
+    result = design_worst_case_distortion(notion, 1.0)
+    assert not result.success and result.status == "solver_error" and "boom" in result.message
