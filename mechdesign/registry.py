@@ -12,7 +12,7 @@ special paths apply to it, and every dispatcher reads it instead of switching on
 * ``warm_lp`` — the warm-started HiGHS LP for expected distortion
   (:func:`~mechdesign.direct.direct_program_class`, design method ``"direct-lp"``);
 * ``column_cone`` — the exact generators of its column cone
-  (:func:`~mechdesign.utility.extreme_columns.extreme_columns`);
+  (:func:`~mechdesign.designers.extreme_columns.extreme_columns`);
 * ``hamming_closed_form`` — its closed form for Hamming cost
   (:func:`~mechdesign.designers.closed_form.hamming_problem`, design method ``"closed-form"``).
 
@@ -94,7 +94,7 @@ class Capabilities:
     hamming_closed_form: str | None = None
 
 
-_COLUMNS = "mechdesign.utility.extreme_columns"
+_COLUMNS = "mechdesign.designers.extreme_columns"
 
 #: The table, one entry per notion class with capabilities (notions absent here have none: SML and the
 #: summary-statistic notions have their own designers).

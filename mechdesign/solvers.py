@@ -12,12 +12,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._lazy import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:  # cvxpy is imported by the functions that take a cvxpy problem, when they run
+    import cvxpy as cp
 
 #: cvxpy's status names, spelled out so that reading a status needs no cvxpy import (they are plain
 #: strings; tests/test_solvers.py checks them against cvxpy's constants).
@@ -69,10 +71,13 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
 
     Examples
     --------
+    >>> import cvxpy as cp
     >>> x = cp.Variable(nonneg=True)
     >>> solve_cvxpy(cp.Problem(cp.Minimize(x), [x >= 1]), "clarabel").status
     'optimal'
     """
+    import cvxpy as cp
+
     settings = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **(options or {})}
     try:
         with warnings.catch_warnings():
@@ -95,6 +100,7 @@ def largest_violation(problem: cp.Problem) -> float:
 
     Examples
     --------
+    >>> import cvxpy as cp
     >>> x = cp.Variable(nonneg=True)
     >>> problem = cp.Problem(cp.Minimize(x), [x >= 1])
     >>> _ = solve_cvxpy(problem, "clarabel")
