@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,7 @@ from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
 from .registry import capabilities
-from .solve import LIMIT_ATOL, DesignProblem, MethodChoice, Result, choose_method, design, design_spec
+from .solve import LIMIT_ATOL, DesignProblem, DesignSpec, MethodChoice, Result, choose_method, design, design_spec
 from .solvers import solve_cvxpy
 from .utility.base import Objective
 
@@ -129,18 +129,12 @@ def _each_budget(solve: Any, budgets: np.ndarray, progress: Progress | None) -> 
     return results
 
 
-def _serial_results(notion: PrivacyNotion, objective: Objective, values: np.ndarray, solver: str | None,
-                    solver_options: Mapping[str, Any] | None, method: str,
-                    progress: Progress | None) -> Curve | list[Result]:
-    """The curve's points in this process: the method chosen once (:func:`~mechdesign.solve.choose_method`)
-    and, when compiled, one problem re-solved at every budget; a closed form gives the whole curve."""
-    spec = design_spec(notion, objective, (), solver, solver_options)
-    choice: MethodChoice = choose_method(spec, method)
-    if choice.method.name == "closed-form":
-        return hamming_curve(choice.plan, values, objective.label)
+def _point_solver(spec: DesignSpec, choice: MethodChoice) -> Callable[[float], Result]:
+    """``solve(budget)`` for the points of a curve: a compiled method's one problem re-solved at every
+    budget, any other method run afresh."""
     if choice.method.compiled:
-        return _each_budget(DesignProblem.planned(spec, choice).solve, values, progress)
-    return _each_budget(lambda budget: choice.method.run(spec, choice, budget, []), values, progress)
+        return DesignProblem.planned(spec, choice).solve
+    return lambda budget: choice.method.run(spec, choice, budget, [])
 
 
 def trace_curve(
@@ -166,9 +160,10 @@ def trace_curve(
     budgets
         Budgets ε (nats), each ≥ 0.
     solver, solver_options, method
-        As for :func:`~mechdesign.solve.design` (``method="auto"``: the closed form where it applies,
-        then the warm-started direct LP, then cvxpy; with an ``executor``, each worker chooses among
-        the compiled methods).
+        As for :func:`~mechdesign.solve.design`, the method chosen once for the whole curve
+        (``method="auto"``: the closed form where it applies — every point from the formula, no
+        executor needed — then the warm-started direct LP, then cvxpy; with an ``executor`` each worker
+        compiles its own problem).
     executor
         Any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, or Dask's
         ``Client(...).get_executor()``): the budgets are split into ``chunks`` contiguous pieces,
@@ -196,13 +191,15 @@ def trace_curve(
     solver, solver_options, executor = as_solver(solver), as_options(solver_options), as_executor(executor)
     values = np.array(as_number_list(budgets, "budgets", lambda b, name: as_budget(b, name, infinite=True)),
                       dtype=float)
-    if executor is None:
-        serial = _serial_results(notion, objective, values, solver, solver_options, method, progress)
-        if isinstance(serial, Curve):
-            return serial
-        results = tuple(serial)
+    pieces = None if executor is None else as_positive_int(chunks if chunks is not None else os.cpu_count() or 1,
+                                                           "chunks")
+    spec = design_spec(notion, objective, (), solver, solver_options)
+    choice = choose_method(spec, method)
+    if choice.method.name == "closed-form":
+        return hamming_curve(choice.plan, values, objective.label)
+    if pieces is None or not choice.method.compiled:
+        results = tuple(_each_budget(_point_solver(spec, choice), values, progress))
     else:
-        pieces = as_positive_int(chunks if chunks is not None else os.cpu_count() or 1, "chunks")
         splits = [part for part in np.array_split(values, min(pieces, max(values.size, 1))) if part.size]
         futures = [executor.submit(_solve_budgets, notion, objective, part, solver, solver_options, method)
                    for part in splits]
