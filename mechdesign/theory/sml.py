@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from scipy.special import betaln
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError
@@ -359,36 +360,102 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     return float(np.logaddexp(keep, spread))
 
 
+def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """``log C(total, lower)`` for arrays with ``0 <= lower <= total`` (``betaln``: accurate at ``total ~ 10^15``)."""
+    return -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0)
+
+
+def _log_release_count(low: np.ndarray, high: np.ndarray, categories: float) -> np.ndarray:
+    """``log Σ_{n=low}^{high} C(n + c − 1, c − 1)`` (``c = categories``): the number of histograms with between
+    ``low`` and ``high`` counts on ``c`` categories, by the hockey-stick identity ``C(high + c, c) − C(low − 1 + c, c)``."""
+    top = _log_binomial(high + categories, np.full_like(high, categories))
+    with np.errstate(divide="ignore"):
+        below = np.where(low > 0, _log_binomial(np.maximum(low - 1, 0) + categories, np.full_like(low, categories)), -np.inf)
+    return top + np.log1p(-np.exp(below - top))
+
+
+def _level_counts(values: np.ndarray, tau: int, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest count of the secret category among histograms whose secret is ``values``
+    (the level ``⌊count · s/(τ + 1)⌋`` of :func:`~mechdesign.tabular.category_fraction_secret`)."""
+    low = -((-values * (tau + 1)) // s)
+    high = -((-(values + 1) * (tau + 1)) // s) - 1
+    return low, high
+
+
+def _prop5_qm_disjoint_supports(tau: int, s: int, interval: int, missing: int, known: int) -> float:
+    """Corrected Prop. 5, QM, ``m >= I``: the exact value of the proof's prior, made feasible.
+
+    In bin ``k`` (secret values ``j``, ``I_k`` of them) the selected input of value ``j`` puts its
+    non-secret counts on ``b_j = min(ζ, f_j)`` missed categories of its own, disjoint from the others'
+    (``ζ = ⌊m/I⌋``; ``f_j = τ − (smallest count of level j)`` is how many non-secret counts it has, so
+    ``b_j < ζ`` near the top of the range, which the printed proof overlooks). QM releases the bin's
+    target level uniformly over histograms on the ``c = d̂₀* + d̂₁* − 1`` estimated non-secret categories
+    plus the input's missed ones, so with ``ρ_k(b) = N_k(0)/N_k(b)`` (``N_k(b)`` those histograms with
+    ``b`` missed categories; hockey-stick sums over the level's counts) the bin contributes
+    ``ρ_k(min_j b_j) + Σ_j (1 − ρ_k(b_j))`` to ``Σ_θ' max_g P(θ'|θ_g)`` (Prop. 1).
+    """
+    zeta = missing // interval
+    bins = math.ceil(s / interval)
+    values = np.arange(s, dtype=np.int64)
+    low, _ = _level_counts(values, tau, s)
+    sizes = np.minimum(zeta, tau - low).astype(float)               # b_j
+    target_low, target_high = _level_counts(quantization_targets(s, interval).astype(np.int64), tau, s)
+    left_low, left_high = (tau - target_high).astype(float), (tau - target_low).astype(float)
+    bin_of = values // interval
+
+    def log_rho(b: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return (_log_release_count(left_low[k], left_high[k], float(known))
+                - _log_release_count(left_low[k], left_high[k], known + b))
+
+    smallest = np.minimum.reduceat(sizes, np.arange(0, s, interval))
+    total = np.exp(log_rho(smallest, np.arange(bins))).sum() + (-np.expm1(log_rho(sizes, bin_of))).sum()
+    return float(math.log(total))
+
+
 def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
                        as_printed: bool = False) -> float:
-    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``, with
-    ``n`` standing for the counts a released histogram leaves outside the secret category:
+    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``.
 
-    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``;
-    * ``m >= I``: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(n + d̂₀ + d̂₁ − 1))^ζ)``, ``ζ = ⌊m/I⌋``.
+    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``,
+      with ``n`` the counts a released histogram leaves outside the secret category. As printed,
+      ``n = τI/(2s)``; *corrected* (docs/errata.md): ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
+    * ``m >= I``, as printed: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(τI/(2s) + d̂₀ + d̂₁ − 1))^ζ)``,
+      ``ζ = ⌊m/I⌋``; its base exceeds 1 (and the logarithm's argument can be negative) when few counts are
+      left, and the proof's inputs cannot all hold ζ missed categories. *Corrected*: the exact value of
+      the proof's prior with those two points repaired (:func:`_prop5_qm_disjoint_supports`), which is
+      always in ``[0, log s]`` (docs/errata.md).
 
-    As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
-    with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
-    A lower bound below 0 is replaced by the trivial 0.
+    The secret is the fraction of one category in ``s`` levels (``s = τ + 1``: its exact values). A
+    lower bound below 0 is replaced by the trivial 0.
 
     Examples
     --------
     >>> round(qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
     0.398195
+    >>> round(qm_sml_lower_bound(8, 9, 2, 6, 1, 2), 6)  # m >= I; the printed form is undefined here
+    1.609438
     """
     t, size = _check_interval(tau, interval)
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
+    if values > t + 1 or size > values:
+        raise MechDesignError(f"need interval <= s <= tau + 1 = {t + 1}, got s={s!r}, interval={interval!r}")
+    if d0 + d1 < 2:
+        raise MechDesignError(f"QM needs an estimated category besides the secret one: d0 + d1 >= 2, got {d0 + d1}")
     n = t * size / (2 * values)
+    if missing >= size:
+        if not as_printed:
+            return max(0.0, _prop5_qm_disjoint_supports(t, values, size, missing, d0 + d1 - 1))
+        zeta = missing // size
+        argument = values - (values - math.ceil(values / size)) * ((d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)) ** zeta
+        if argument <= 0:
+            raise MechDesignError(f"Prop. 5's printed QM bound is undefined here: log of {argument:.6g} <= 0")
+        return max(0.0, math.log(argument))
     if not as_printed:
         n = min(n, t - int(quantization_targets(values, size).max()))
-    if missing >= size:
-        zeta = missing // size
-        base = (d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)
-        return max(0.0, math.log(values - (values - math.ceil(values / size)) * base**zeta))
     k = _prop5_exponent(missing, size)
     bins = values // size
-    if bins == 0 or n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
+    if n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
         return 0.0
     return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))
 
