@@ -30,7 +30,9 @@ Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Th
 ``I`` (:func:`rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
 (:func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
 exponent is ``log s`` / ``log I``: read as natural logs (as implemented) the gap can exceed 1; Prop. 6's
-proof uses base 2.
+proof uses base 2. Prop. 5's QM lower bound is corrected in both branches: the smallest count a bin leaves
+outside the secret category (``m < I``), and for ``m >= I`` the exact value of the proof's prior made
+feasible (the printed base exceeds 1 and the logarithm's argument can be negative).
 """
 
 from __future__ import annotations
@@ -368,6 +370,8 @@ def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
 def _log_release_count(low: np.ndarray, high: np.ndarray, categories: float) -> np.ndarray:
     """``log Σ_{n=low}^{high} C(n + c − 1, c − 1)`` (``c = categories``): the number of histograms with between
     ``low`` and ``high`` counts on ``c`` categories, by the hockey-stick identity ``C(high + c, c) − C(low − 1 + c, c)``."""
+    if np.array_equal(low, high):  # one count: C(n + c − 1, c − 1)
+        return _log_binomial(high + categories - 1, np.full_like(high, categories - 1))
     top = _log_binomial(high + categories, np.full_like(high, categories))
     with np.errstate(divide="ignore"):
         below = np.where(low > 0, _log_binomial(np.maximum(low - 1, 0) + categories, np.full_like(low, categories)), -np.inf)
@@ -394,21 +398,33 @@ def _prop5_qm_disjoint_supports(tau: int, s: int, interval: int, missing: int, k
     ``b`` missed categories; hockey-stick sums over the level's counts) the bin contributes
     ``ρ_k(min_j b_j) + Σ_j (1 − ρ_k(b_j))`` to ``Σ_θ' max_g P(θ'|θ_g)`` (Prop. 1).
     """
+    if interval == 1:  # every bin holds one value and contributes ρ(b) + 1 − ρ(b) = 1
+        return math.log(s)
     zeta = missing // interval
     bins = math.ceil(s / interval)
-    values = np.arange(s, dtype=np.int64)
-    low, _ = _level_counts(values, tau, s)
-    sizes = np.minimum(zeta, tau - low).astype(float)               # b_j
+    starts = np.arange(bins, dtype=np.int64) * interval
+    lasts = np.minimum(starts + interval, s) - 1
     target_low, target_high = _level_counts(quantization_targets(s, interval).astype(np.int64), tau, s)
     left_low, left_high = (tau - target_high).astype(float), (tau - target_low).astype(float)
-    bin_of = values // interval
 
-    def log_rho(b: np.ndarray, k: np.ndarray) -> np.ndarray:
-        return (_log_release_count(left_low[k], left_high[k], float(known))
-                - _log_release_count(left_low[k], left_high[k], known + b))
+    log_plain = _log_release_count(left_low, left_high, float(known))       # log N_k(0), every bin
 
-    smallest = np.minimum.reduceat(sizes, np.arange(0, s, interval))
-    total = np.exp(log_rho(smallest, np.arange(bins))).sum() + (-np.expm1(log_rho(sizes, bin_of))).sum()
+    def rho(b: float | np.ndarray, k: np.ndarray) -> np.ndarray:
+        return np.exp(log_plain[k] - _log_release_count(left_low[k], left_high[k], known + b))
+
+    # Values whose level starts at most τ − ζ hold ζ missed categories; only the last few (f_j < ζ) hold fewer.
+    first_short = min(s, max(0, (tau - zeta) * s // (tau + 1) + 1))  # first j with ⌈j(τ + 1)/s⌉ > τ − ζ
+    short = np.arange(first_short, s, dtype=np.int64)
+    short_sizes = (tau - _level_counts(short, tau, s)[0]).astype(float)
+    full_counts = np.clip(np.minimum(lasts, first_short - 1) - starts + 1, 0, None)  # J_k
+    every = np.arange(bins)
+    rho_zeta = rho(float(zeta), every)
+    smallest = np.full(bins, float(zeta))
+    np.minimum.at(smallest, short // interval, short_sizes)
+    shorter = np.flatnonzero(smallest < zeta)
+    rho_smallest = rho_zeta.copy()
+    rho_smallest[shorter] = rho(smallest[shorter], shorter)
+    total = rho_smallest.sum() + (full_counts * (1.0 - rho_zeta)).sum() + (1.0 - rho(short_sizes, short // interval)).sum()
     return float(math.log(total))
 
 
@@ -432,8 +448,8 @@ def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
     --------
     >>> round(qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
     0.398195
-    >>> round(qm_sml_lower_bound(8, 9, 2, 6, 1, 2), 6)  # m >= I; the printed form is undefined here
-    1.609438
+    >>> round(qm_sml_lower_bound(8, 9, 2, 11, 1, 1), 6)  # m >= I; the printed form is undefined here
+    2.155576
     """
     t, size = _check_interval(tau, interval)
     missing = _missing(d_star, d0, d1)

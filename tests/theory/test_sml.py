@@ -214,6 +214,59 @@ def test_prop5_printed_qm_lower_bound_is_violated():
     assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
 
 
+#: Secret levels per precision in the exact check of Prop. 5's m >= I branch: the exact values (s = τ + 1)
+#: and a coarser quantization (s = τ levels, as in ``category_fraction_secret(levels=...)``).
+def _prop5_levels(tau):
+    return sorted({tau + 1, max(2, tau)})
+
+
+PROP5_DISJOINT_CASES = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3, 4, 5)
+                        for d0 in range(1, d_star) for d1 in range(3) if d0 + d1 >= 2]
+
+
+def test_prop5_qm_lower_bound_disjoint_branch_exact():
+    """SML paper, Prop. 5 (QM, m = d* − d̂₀* >= I), corrected: the value of the proof's prior made feasible
+    is at most the exact SML of QM on every case (τ <= 4, d* <= 5, d̂₁* <= 2, s = τ + 1 and s = τ levels,
+    every I <= m), and equal to it on most (the proof's prior is often the worst one)."""
+    from mechdesign.mechanisms.histogram import _candidates, quantization_mechanism
+
+    checked = tight = 0
+    for tau, d_star, d0, d1 in PROP5_DISJOINT_CASES:
+        inputs, outputs, estimated = _misspecified(tau, d_star, d0, d1)
+        allowed = _candidates(inputs, outputs, estimated)
+        for s in _prop5_levels(tau):
+            levels = None if s == tau + 1 else s
+            secret = category_fraction_secret(inputs, 0, levels=levels)
+            for interval in range(1, min(d_star - d0, s) + 1):
+                Q = quantization_mechanism(secret, category_fraction_secret(outputs, 0, levels=levels), interval,
+                                           allowed=allowed)
+                value = measure_sml(Q, secret).value
+                bound = qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
+                assert 0.0 <= bound <= value + EXACT_ATOL, (tau, d_star, d0, d1, s, interval)
+                checked += 1
+                tight += abs(bound - value) <= EXACT_ATOL
+    assert checked > 200 and tight > checked // 2
+
+
+def test_prop5_qm_lower_bound_disjoint_branch_at_fig9_scale():
+    """The m >= I branch at App. J's scale (τ = 5·10⁶, d* = 100, d̂₁* = 40, 5 … 20 missed): finite, within
+    [0, log s], where the printed form takes the logarithm of a negative number (named error)."""
+    tau, d_star, d1 = 5_000_000, 100, 40
+    s = tau + 1
+    for missing in (5, 20):
+        for interval in (2, 5, missing):
+            bound = qm_sml_lower_bound(tau, s, interval, d_star, d_star - missing, d1)
+            assert 0.0 <= bound <= math.log(s) + 1e-12
+        # I = 1 keeps every secret value apart: the bound is log s exactly (no bin merges two values).
+        assert qm_sml_lower_bound(tau, s, 1, d_star, d_star - missing, d1) == pytest.approx(math.log(s), abs=1e-9)
+    with pytest.raises(MechDesignError, match="printed QM bound is undefined"):
+        qm_sml_lower_bound(8, 9, 2, 11, 1, 1, as_printed=True)
+    with pytest.raises(MechDesignError, match=r"d0 \+ d1 >= 2"):
+        qm_sml_lower_bound(4, 5, 1, 3, 1, 0)
+    with pytest.raises(MechDesignError, match=r"s <= tau \+ 1"):
+        qm_sml_lower_bound(4, 7, 1, 3, 1, 1)
+
+
 # --- Prop. 6: limits of the gaps between the SML bounds of Props. 4-5 --------------------------------
 
 #: Largest accepted distance of the bound gap at τ = 10^15 from its limit (it converges like C/τ, C up to ~3e3 here).
