@@ -21,6 +21,8 @@ Prop. 6 (gaps)                           :func:`rr_sml_bound_gap_limit`, :func:`
                                          :func:`prop6_gap_limit_bound`
 App. H-D (distortion bounds)             :func:`rr_distortion_bounds`, :func:`qm_distortion_bounds`
 Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
+Prop. 7 (second half: Π̃ + Π̃^inf)       :func:`prop7_ldp_level_upper_bound`
+App. K (worst-output measures)           :func:`appk_worst_output_leakage` (Π̃), :func:`appk_worst_output_inf_leakage`
 Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite inputs, densities on the line)
 =======================================  =================================================================
 
@@ -648,6 +650,75 @@ def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
             level = max(level, float(np.max(np.log(Q[a][positive] / Q[b][positive]))))
     return level
 
+
+
+def _output_extremes(mechanism: Any, secret_values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``(q⁺, q⁻)``, each ``(secret values, outputs)``: ``q⁺[g, θ'] = max_{θ ∈ Θ_g} Q(θ'|θ)`` and ``q⁻`` the min —
+    the range of ``P(θ'|G = g)`` over the conditional priors ``P_{Θ|G}``."""
+    Q = np.asarray(mechanism, dtype=float)
+    values = np.asarray(secret_values)
+    if Q.ndim != 2 or values.shape != (Q.shape[0],):
+        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    groups = np.unique(values, return_inverse=True)[1]
+    upper = np.stack([Q[groups == g].max(axis=0) for g in range(groups.max() + 1)])
+    lower = np.stack([Q[groups == g].min(axis=0) for g in range(groups.max() + 1)])
+    return upper, lower
+
+
+def appk_worst_output_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """App. K's ``Π̃``: ``sup_{P_Θ, θ'} log max_g P(g|θ') / max_g P_G(g)`` (the best guess at the worst output).
+
+    Derived here (the paper gives no formula): with ``p* = P_G(g*) = max_g P_G(g)`` the ratio is
+    ``q_{g*} / Σ_h P_G(h) q_h`` (``q_h = P(θ'|h)``), largest with ``q_{g*} = q⁺_{g*}`` and ``q_h = q⁻_h``; over
+    ``P_G`` the denominator is piecewise linear in ``p*`` with kinks at ``p* = 1/j``, where ``g*`` and the
+    ``j − 1`` smallest ``q⁻_h`` share the mass equally. So
+    ``Π̃ = max_{θ', g*, j} log(j q⁺_{g*} / (q⁺_{g*} + Σ of the j − 1 smallest q⁻_h, h ≠ g*))``, in ``[0, log s]``.
+
+    Examples
+    --------
+    >>> round(appk_worst_output_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log(2 · 0.75 / 1)
+    0.405465
+    """
+    upper, lower = _output_extremes(mechanism, secret_values)
+    best = 0.0
+    for output in range(upper.shape[1]):
+        for top in np.flatnonzero(upper[:, output] > 0):
+            rest = np.sort(np.delete(lower[:, output], top))
+            shares = np.arange(1, rest.size + 2)
+            ratios = shares * upper[top, output] / (upper[top, output] + np.concatenate([[0.0], np.cumsum(rest)]))
+            best = max(best, float(np.log(ratios.max())))
+    return best
+
+
+def appk_worst_output_inf_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """App. K's ``Π̃^inf``: ``sup_{P_Θ: P_G > 0, θ'} log min_g P_G(g) / min_g P(g|θ')``; ``inf`` if some output
+    rules a secret value out.
+
+    Derived here: ``min_g P_G(g) Σ_h P_G(h) q_h / min_g P_G(g) q_g <= max_h q_h / q_g`` for the minimizing
+    ``g`` (``h ≠ g``, else the ratio is at most 1), and letting ``P_G(g) → 0`` while ``P_G(h) → 1`` approaches
+    ``q⁺_h / q⁻_g``. Hence ``Π̃^inf = max_{θ'} max_{g ≠ h} log q⁺_h(θ')/q⁻_g(θ')``: exactly the least μ for
+    which the mechanism is μ-L_DP (:func:`prop7_ldp_level`), for two or more secret values (0 for one).
+
+    Examples
+    --------
+    >>> round(appk_worst_output_inf_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log 3
+    1.098612
+    """
+    upper, _ = _output_extremes(mechanism, secret_values)
+    return 0.0 if upper.shape[0] < 2 else prop7_ldp_level(mechanism, secret_values)
+
+
+def prop7_ldp_level_upper_bound(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """Prop. 7, second half: a mechanism with ``Π̃ <= μ₁`` and ``Π̃^inf <= μ₂`` is ``(μ₁ + μ₂)``-L_DP, so
+    ``Π̃ + Π̃^inf`` bounds :func:`prop7_ldp_level` (trivially: ``Π̃^inf`` alone equals it, see
+    :func:`appk_worst_output_inf_leakage`).
+
+    Examples
+    --------
+    >>> round(prop7_ldp_level_upper_bound([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log 1.5 + log 3
+    1.504077
+    """
+    return appk_worst_output_leakage(mechanism, secret_values) + appk_worst_output_inf_leakage(mechanism, secret_values)
 
 
 #: Relative and absolute error requested from the quadrature of Prop. 8.

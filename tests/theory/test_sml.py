@@ -386,3 +386,90 @@ def test_prop8_continuous_sml_against_gaussian_total_variation():
     assert prop8_continuous_sml(three, [0, 1, 2], breakpoints=[1.0, 3.0]) == pytest.approx(math.log(4 * norm.cdf(1) - 1), abs=1e-9)
     with pytest.raises(MechDesignError, match="one value per density"):
         prop8_continuous_sml(three, [0, 1])
+
+
+# --- App. K's worst-output measures and Prop. 7's second half ----------------------------------------
+
+#: Random priors drawn per mechanism when checking App. K's suprema from their definitions.
+APPK_PRIORS = 400
+
+
+def _posterior_terms(Q, secret, prior, output):
+    """From the definitions of App. K at one output θ': (P_G, P(G | θ'))."""
+    groups = np.unique(secret, return_inverse=True)[1]
+    p_g = np.bincount(groups, weights=prior)
+    joint = np.bincount(groups, weights=prior * Q[:, output])
+    return p_g, joint / joint.sum()
+
+
+def test_appk_worst_output_measures_against_their_definitions():
+    """SML paper, App. K: Π̃ and Π̃^inf from the closed forms derived in mechdesign.theory.sml are never
+    exceeded by any of 400 random priors (Dirichlet, some near-degenerate) at any output, and are reached
+    (Π̃) or approached (Π̃^inf, as the least likely secret's mass → 0) by the priors of the derivation."""
+    from mechdesign.theory.sml import appk_worst_output_inf_leakage, appk_worst_output_leakage, prop7_ldp_level
+
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        n, outputs = int(rng.integers(3, 7)), int(rng.integers(2, 5))
+        secret = rng.integers(0, 3, size=n)
+        secret[:2] = (0, 1)
+        Q = rng.dirichlet(np.full(outputs, 0.7), size=n)
+        tilde, tilde_inf = appk_worst_output_leakage(Q, secret), appk_worst_output_inf_leakage(Q, secret)
+        assert tilde_inf == prop7_ldp_level(Q, secret)
+        best = best_inf = -np.inf
+        for concentration in (1.0, 0.05):
+            for prior in rng.dirichlet(np.full(n, concentration), size=APPK_PRIORS // 2):
+                for output in range(outputs):
+                    p_g, posterior = _posterior_terms(Q, secret, prior, output)
+                    best = max(best, math.log(posterior.max() / p_g.max()))
+                    if (p_g > 0).all() and posterior.min() > 0:
+                        best_inf = max(best_inf, math.log(p_g.min() / posterior.min()))
+        assert best <= tilde + EXACT_ATOL and best_inf <= tilde_inf + EXACT_ATOL
+        # The maximizing priors: Π̃ at equal mass on g* (its largest row) and the j − 1 smallest others;
+        # Π̃^inf as the mass of the value with the smallest entry vanishes.
+        reached = -np.inf
+        values = np.unique(secret)
+        for output in range(outputs):
+            for top in values:
+                rows = {g: np.flatnonzero(secret == g) for g in values}
+                chosen = {g: rows[g][np.argmax(Q[rows[g], output])] if g == top else rows[g][np.argmin(Q[rows[g], output])]
+                          for g in values}
+                others = sorted((g for g in values if g != top), key=lambda g: Q[chosen[g], output])
+                for j in range(1, values.size + 1):
+                    prior = np.zeros(n)
+                    prior[[chosen[g] for g in [top, *others[: j - 1]]]] = 1.0 / j
+                    p_g, posterior = _posterior_terms(Q, secret, prior, output)
+                    reached = max(reached, math.log(posterior.max() / p_g.max()))
+        assert reached == pytest.approx(tilde, abs=EXACT_ATOL)
+        a, b, output = _ldp_argmax(Q, secret)
+        prior = np.full(n, 0.0)
+        prior[a], prior[b] = 1.0 - 1e-9, 1e-9
+        rest = [i for i in range(n) if secret[i] not in (secret[a], secret[b])]
+        prior[rest] = 1e-9 / max(len(rest), 1)
+        prior /= prior.sum()
+        p_g, posterior = _posterior_terms(Q, secret, prior, output)
+        assert math.log(p_g.min() / posterior.min()) == pytest.approx(tilde_inf, abs=1e-6)
+
+
+def _ldp_argmax(Q, secret):
+    """The inputs (a, b) with different secrets and the output maximizing Q(θ'|a)/Q(θ'|b)."""
+    pairs = [(a, b) for a in range(len(secret)) for b in range(len(secret)) if secret[a] != secret[b]]
+    return max(((a, b, o) for a, b in pairs for o in range(Q.shape[1])), key=lambda t: Q[t[0], t[2]] / Q[t[1], t[2]])
+
+
+def test_prop7_second_half_and_worst_output_above_sml():
+    """SML paper, Prop. 7 (second half): Π̃ + Π̃^inf bounds the L_DP level; and Π̃ >= Π (the worst output is
+    at least the average one) on random mechanisms, with the SML measured exactly."""
+    from mechdesign.theory.sml import appk_worst_output_leakage, prop7_ldp_level, prop7_ldp_level_upper_bound
+
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        n = int(rng.integers(3, 6))
+        secret = rng.integers(0, 3, size=n)
+        secret[:2] = (0, 1)
+        Q = rng.dirichlet(np.ones(int(rng.integers(2, 5))), size=n)
+        assert prop7_ldp_level(Q, secret) <= prop7_ldp_level_upper_bound(Q, secret) + EXACT_ATOL
+        assert measure_sml(Q, secret).value <= appk_worst_output_leakage(Q, secret) + EXACT_ATOL
+    # A zero entry: some output rules a secret value out, Π̃^inf = L_DP level = ∞.
+    assert prop7_ldp_level_upper_bound([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
+    assert appk_worst_output_leakage([[1.0, 0.0], [0.0, 1.0]], [0, 1]) == pytest.approx(math.log(2), abs=1e-15)
