@@ -41,17 +41,17 @@ def _thm4(spaces: list[tuple[int, int]]) -> list[CheckRow]:
         for eps in RR_EPSILONS:
             Q = histogram_randomized_response(space, eps)
             setting = {"τ": tau, "d": d, "ε": eps}
-            rows.append(compare("SML Thm. 4 RR SML", setting, "SML", sml.rr_sml(eps, tau + 1, tau, d),
+            rows.append(compare("SML Thm. 4 RR SML", setting, "SML", sml.thm4_rr_sml(eps, tau + 1, tau, d),
                                 measure_sml(Q, secret).value, EXACT_ATOL))
-            rows.append(compare("SML Thm. 4 RR distortion", setting, "TV distortion", sml.rr_distortion(eps, tau, d),
+            rows.append(compare("SML Thm. 4 RR distortion", setting, "TV distortion", sml.thm4_rr_distortion(eps, tau, d),
                                 distortion.value(Q), EXACT_ATOL))
         for interval in range(1, tau + 2):
             Q = histogram_quantization(space, 0, interval)
             setting = {"τ": tau, "d": d, "I": interval}
-            rows.append(compare("SML Thm. 4 QM SML", setting, "SML", sml.qm_sml(tau + 1, interval),
+            rows.append(compare("SML Thm. 4 QM SML", setting, "SML", sml.thm4_qm_sml(tau + 1, interval),
                                 measure_sml(Q, secret).value, EXACT_ATOL))
             rows.append(compare("SML Thm. 4 QM distortion (corrected)", setting, "TV distortion",
-                                sml.qm_distortion(tau, d, interval), distortion.value(Q), EXACT_ATOL))
+                                sml.thm4_qm_distortion(tau, d, interval), distortion.value(Q), EXACT_ATOL))
     return rows
 
 
@@ -84,23 +84,23 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
             value = measure_sml(Q, secret).value
             setting = {**base, "I": interval}
             rows.append(compare("SML Prop. 3 QM robustness gap", setting, "SML gap",
-                                upper_bound(sml.qm_robustness_gap_bound(tau, d_star, d0, d1)), value - sml.qm_sml(s, interval),
+                                upper_bound(sml.prop3_qm_robustness_gap_bound(tau, d_star, d0, d1)), value - sml.thm4_qm_sml(s, interval),
                                 EXACT_ATOL))
-            upper = sml.qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) if tau + d0 + d1 > 2 else np.inf
+            upper = sml.prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) if tau + d0 + d1 > 2 else np.inf
             rows.append(compare("SML Prop. 4/App. I, Prop. 5 (corrected) QM SML bounds", setting, "SML",
-                                (sml.qm_sml_lower_bound(tau, s, interval, d_star, d0, d1), float(upper)), value, EXACT_ATOL))
+                                (sml.prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1), float(upper)), value, EXACT_ATOL))
             rows.append(compare("SML App. H-D QM distortion bounds (corrected)", setting, "TV distortion",
-                                sml.qm_distortion_bounds(tau, d_star, d0, d1, interval),
+                                sml.apphd_qm_distortion_bounds(tau, d_star, d0, d1, interval),
                                 float((Q.matrix * cost).sum(axis=1).max()), EXACT_ATOL))
         for eps in RR_EPSILONS:
             Q = histogram_randomized_response(inputs, eps, outputs, estimated)
             value = measure_sml(Q, secret).value
             setting = {**base, "ε": eps}
             rows.append(compare("SML Props. 4–5 RR SML bounds", setting, "SML",
-                                (sml.rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
+                                (sml.prop5_rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.prop4_rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
                                 value, EXACT_ATOL))
             rows.append(compare("SML App. H-D RR distortion bounds", setting, "TV distortion",
-                                sml.rr_distortion_bounds(eps, tau, d_star, d0, d1), float((Q.matrix * cost).sum(axis=1).max()),
+                                sml.apphd_rr_distortion_bounds(eps, tau, d_star, d0, d1), float((Q.matrix * cost).sum(axis=1).max()),
                                 EXACT_ATOL))
     return rows
 
