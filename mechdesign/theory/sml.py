@@ -21,7 +21,7 @@ Prop. 6 (gaps)                           :func:`prop6_rr_sml_bound_gap_limit`, :
                                          :func:`prop6_gap_limit_bound`
 App. H-D (distortion bounds)             :func:`apphd_rr_distortion_bounds`, :func:`apphd_qm_distortion_bounds`
 Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
-Prop. 7 (second half: Π̃ + Π̃^inf)       :func:`prop7_ldp_level_upper_bound`
+Prop. 7 (second half)                    :func:`prop7_ldp_level_upper_bound` (Π̃ + Π̃^inf)
 App. K (worst-output measures)           :func:`appk_worst_output_leakage` (Π̃), :func:`appk_worst_output_inf_leakage`
 Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite inputs, densities on the line)
 =======================================  =================================================================
