@@ -450,7 +450,10 @@ def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: i
       always in ``[0, log s]`` (docs/errata.md).
 
     The secret is the fraction of one category in ``s`` levels (``s = τ + 1``: its exact values). A
-    lower bound below 0 is replaced by the trivial 0.
+    lower bound below 0 is replaced by the trivial 0. The ``m < I`` branch is checked against exact SML
+    only for ``s = τ + 1``: for a coarser secret it can exceed it (τ = 2, d* = 3, d̂₀* = 2, d̂₁* = 0,
+    s = 2, I = 2: exact 0, bound 0.099), and it stays conservative where the last bin releases the
+    whole count (its ``n`` is then 0).
 
     Examples
     --------
