@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from mechdesign.mechanisms.histogram import histogram_quantization
-from mechdesign.privacy.sml import Secret, design_under_sml, deterministic_sml, measure_sml
+from mechdesign.designers.sml import design_under_sml
+from mechdesign.privacy.sml import Secret, deterministic_sml, measure_sml
 from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_distortion
 from mechdesign.theory.sml import thm4_qm_distortion
 

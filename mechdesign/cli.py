@@ -406,7 +406,8 @@ def _cmd_sml(args: argparse.Namespace) -> int:
 
 
 def _cmd_sml_design(args: argparse.Namespace) -> int:
-    from .privacy.sml import Secret, design_under_sml
+    from .designers.sml import design_under_sml
+    from .privacy.sml import Secret
     from .tabular import HistogramSpace, category_fraction_secret, tv_distortion
 
     if args.tau is not None:

@@ -22,7 +22,7 @@ import numpy as np
 from ..mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
 from ..parameter_spaces import ParameterSpace, gaussian_w2
 from ..privacy import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
-from ..privacy.summary import worst_case_tradeoff
+from ..designers.summary import worst_case_tradeoff
 from ..theory import summary
 from .rows import CheckRow, compare, lower_bound, upper_bound
 

@@ -9,14 +9,8 @@ import pytest
 from mechdesign import MechDesignError
 from mechdesign.mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
 from mechdesign.parameter_spaces import ParameterSpace, diagonal_gaussian_w2
-from mechdesign.privacy.summary import (
-    GroupPrivacy,
-    IntersectionPrivacy,
-    LpNormPrivacy,
-    UnionPrivacy,
-    design_worst_case_distortion,
-    worst_case_tradeoff,
-)
+from mechdesign.designers.summary import design_worst_case_distortion, worst_case_tradeoff
+from mechdesign.privacy.summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
 from mechdesign.theory import summary as theory
 
 #: Distances and probabilities recomputed on a grid agree with closed forms to round-off.

@@ -40,13 +40,12 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import highspy
 import numpy as np
 from scipy import sparse
 
-from .._validate import as_budget, as_positive_int, as_sublinear_values
+from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
@@ -54,10 +53,12 @@ from ..privacy.dp import DifferentialPrivacy
 from ..privacy.max_information import MaximalInformation
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage, support_of
-from ..priors import L1Ball
+from ..priors import L1Ball, PriorLike
 from ..memory import check_memory
 from ..progress import Progress, report
 from ..solvers import run_highs
+from ..utility.information import mutual_information_utility
+from ..utility.sublinear import ColumnUtility
 from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
@@ -74,35 +75,6 @@ MEMBERSHIP_RTOL = 1e-9
 HIGHS_OPTIONS = {"simplex_strategy": 4, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: Weights below this (relative to the largest) are LP round-off; their columns are dropped.
 NEGLIGIBLE_WEIGHT = 1e-12
-
-
-@dataclass(frozen=True)
-class ColumnUtility:
-    """A sub-convex utility ``U(Q) = Σ_y μ(Q[:, y])`` given by its sub-linear column utility ``μ``.
-
-    Parameters
-    ----------
-    function
-        ``μ`` evaluated on many columns at once: an ``(n_inputs, k)`` array → ``k`` values. It must be
-        positively homogeneous and convex (sub-linear); homogeneity is checked on the candidates,
-        convexity is the caller's promise (without it the LP optimum is only a lower bound).
-    n_inputs
-        Input alphabet size.
-    label
-        Name used in messages.
-    """
-
-    function: Callable[[np.ndarray], np.ndarray]
-    n_inputs: int
-    label: str = "column_utility"
-
-    def columns(self, columns: np.ndarray) -> np.ndarray:
-        """``μ`` of every column of ``columns`` (validated: finite, one value per column)."""
-        return as_sublinear_values(self.function(columns), columns.shape[1], self.label)
-
-    def value(self, matrix: np.ndarray) -> float:
-        """``U(Q) = Σ_y μ(Q[:, y])``."""
-        return float(self.columns(np.asarray(matrix, dtype=float)).sum())
 
 
 # --- extreme rays of the feasible column cone --------------------------------------------------
@@ -362,7 +334,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     budget
         ε in nats.
     utility
-        The column utility ``μ`` (see :class:`ColumnUtility`, or
+        The column utility ``μ`` (see :class:`~mechdesign.utility.sublinear.ColumnUtility`, or
         :func:`~mechdesign.utility.information.mutual_information_utility`).
     progress
         A :class:`~mechdesign.progress.Progress` callback for the extreme-column enumeration;
@@ -436,3 +408,21 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
 def _exceeds(notion: PrivacyNotion, label: str, matrix: np.ndarray, budget: float) -> list[str]:
     value = notion.measure(matrix)
     return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
+
+
+def maximize_mutual_information(notion: PrivacyNotion, budget: float, prior: PriorLike,
+                                progress: Progress | None = None) -> Result:
+    """The mechanism maximizing ``I(X; Y)`` under ``prior`` within a privacy budget, exactly.
+
+    The exact LP over extreme columns (:func:`maximize_sublinear_utility`);
+    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage. ``progress``
+    (a :class:`~mechdesign.progress.Progress` or ``None``) hears of the column enumeration.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy
+    >>> result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
+    >>> bool(result.success), round(result.objective, 6)  # binary randomized response
+    (True, 0.110944)
+    """
+    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)
