@@ -3,7 +3,7 @@ Privacy for Data Sharing") against the exact optimum and exact measurements on f
 
 * Thms. 4.1, 5.1, 5.3, 5.4 and Props. C.1, C.3 (corrected: γ_max, no ceiling; docs/errata.md): lower
   bounds on the least worst-case distortion, whose exact value comes from
-  :func:`~mechdesign.privacy.summary.worst_case_tradeoff` (one LP per distortion threshold);
+  :func:`~mechdesign.designers.summary.worst_case_tradeoff` (one LP per distortion threshold);
 * Props. 5.2 and 5.5: ``Δ_inter ≤ Δ_lp ≤ Δ_union`` between those optima;
 * Props. C.2, C.4, C.6, D.2, D.4, D.6: privacy and distortion of the quantization mechanisms (Algs. 1–3)
   measured on grids of spacing h (the grid privacy lies within the closed form evaluated at ``2ε_i/s_i``
