@@ -442,7 +442,10 @@ def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: i
 
     * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``,
       with ``n`` the counts a released histogram leaves outside the secret category. As printed,
-      ``n = τI/(2s)``; *corrected* (docs/errata.md): ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
+      ``n = τI/(2s)``; *corrected* (docs/errata.md): ``n = min(τI/(2s), τ − max_k(R(k) − 1))``, and for
+      ``s = τ + 1`` with ``d̂₀* >= 2`` the sum over the full bins ``j`` of ``(1 + (n_j − k)⁺/(n_j + d* + d̂₁ − 2))^k``
+      with each bin's own ``n_j = τ − (R(j) − 1)`` (so one bin releasing the whole count no longer lowers
+      every bin's term).
     * ``m >= I``, as printed: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(τI/(2s) + d̂₀ + d̂₁ − 1))^ζ)``,
       ``ζ = ⌊m/I⌋``; its base exceeds 1 (and the logarithm's argument can be negative) when few counts are
       left, and the proof's inputs cannot all hold ζ missed categories. *Corrected*: the exact value of
@@ -457,8 +460,8 @@ def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: i
 
     Examples
     --------
-    >>> round(prop5_qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
-    0.398195
+    >>> round(prop5_qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)  # exact SML of QM here: 1.369487
+    0.863147
     >>> round(prop5_qm_sml_lower_bound(8, 9, 2, 11, 1, 1), 6)  # m >= I; the printed form is undefined here
     2.155576
     """
@@ -478,10 +481,16 @@ def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: i
         if argument <= 0:
             raise MechDesignError(f"Prop. 5's printed QM bound is undefined here: log of {argument:.6g} <= 0")
         return max(0.0, math.log(argument))
-    if not as_printed:
-        n = min(n, t - int(quantization_targets(values, size).max()))
     k = _prop5_exponent(missing, size)
     bins = values // size
+    if not as_printed and values == t + 1 and d0 >= 2:
+        # Each full bin j with its own remainder n_j = τ − (R(j) − 1) (an input may leave every missed
+        # category empty only if d̂₀* >= 2, so the proof's empty support is available).
+        left = (t - quantization_targets(values, size)[:bins]).astype(float)
+        spread = np.maximum(left - k, 0.0) / np.maximum(left + d_star + d1 - 2, 1.0)
+        return max(0.0, float(np.log(np.exp(k * np.log1p(spread)).sum())))
+    if not as_printed:
+        n = min(n, t - int(quantization_targets(values, size).max()))
     if n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
         return 0.0
     return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))
@@ -507,7 +516,7 @@ def prop6_qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int
     Examples
     --------
     >>> round(prop6_qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
-    1.211242
+    0.74629
     """
     upper = min(prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)

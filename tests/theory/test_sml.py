@@ -473,3 +473,27 @@ def test_prop7_second_half_and_worst_output_above_sml():
     # A zero entry: some output rules a secret value out, Π̃^inf = L_DP level = ∞.
     assert prop7_ldp_level_upper_bound([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
     assert appk_worst_output_leakage([[1.0, 0.0], [0.0, 1.0]], [0, 1]) == pytest.approx(math.log(2), abs=1e-15)
+
+
+def test_prop5_qm_per_bin_remainders_and_where_they_do_not_apply():
+    """SML paper, Prop. 5 (QM, m < I), as corrected in docs/errata.md: for s = τ + 1 and d̂₀* >= 2 each bin
+    keeps its own remainder (no jump at App. J's scale between I = 100 and 101); with d̂₀* = 1 the per-bin
+    form would exceed the exact SML, so the single-n form is used; for a coarser secret (s < τ + 1) the
+    branch is not a valid bound (open; the exact value is below it)."""
+    from mechdesign.mechanisms.histogram import _candidates, quantization_mechanism
+
+    tau = 5_000_000
+    jump = abs(prop5_qm_sml_lower_bound(tau, tau + 1, 100, 100, 95, 40) - prop5_qm_sml_lower_bound(tau, tau + 1, 101, 100, 95, 40))
+    assert jump < 0.01
+    inputs, outputs, estimated = _misspecified(3, 2, 1, 1)
+    value = measure_sml(histogram_quantization(inputs, 0, 2, outputs, estimated), category_fraction_secret(inputs, 0)).value
+    assert value == pytest.approx(math.log(2), abs=EXACT_ATOL)
+    assert prop5_qm_sml_lower_bound(3, 4, 2, 2, 1, 1) <= value + EXACT_ATOL
+    bins_own = math.log((1 + (2 - math.log(2)) / 3) ** math.log(2) + 1)  # the per-bin form with d̂₀* = 1
+    assert bins_own > value + 0.1
+    inputs, outputs, estimated = _misspecified(2, 3, 2, 0)
+    secret = category_fraction_secret(inputs, 0, levels=2)
+    Q = quantization_mechanism(secret, category_fraction_secret(outputs, 0, levels=2), 2,
+                               allowed=_candidates(inputs, outputs, estimated))
+    assert measure_sml(Q, secret).value == pytest.approx(0.0, abs=EXACT_ATOL)
+    assert prop5_qm_sml_lower_bound(2, 2, 2, 3, 2, 0) > 0.09
