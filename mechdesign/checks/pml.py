@@ -59,7 +59,7 @@ def exact_deviation_probability(prior: Sequence[float], m: int, beta: float) -> 
 def _thm2(priors: Sequence[tuple[Sequence[float], int]], betas: Sequence[float]) -> list[CheckRow]:
     rows = []
     for prior, m in priors:
-        phi = pml.weissman_phi(pml.weissman_kappa(prior))
+        phi = pml.thm2_weissman_phi(pml.thm2_weissman_kappa(prior))
         for beta in betas:
             rows.append(compare("PML Thm. 2 (Weissman) deviation bound", {"P": str(tuple(prior)), "m": m, "β": beta},
                                 "probability", upper_bound(pml.thm2_deviation_bound(beta, m, len(prior), phi)),
