@@ -3,9 +3,10 @@
 For each notion, a ``--points``-point curve of minimal expected Hamming distortion (Zipf prior on
 ``--n`` symbols, budgets evenly spaced in [0, 3] nats) is traced twice, side by side:
 
-* ``dpp`` — :func:`mechdesign.trace_curve` with the solver named explicitly (so every notion goes
-  through cvxpy): one problem built and compiled once, only the budget parameter changes;
-* ``rebuild`` — :func:`mechdesign.design` called per budget: build, canonicalize and solve each time.
+* ``dpp`` — :func:`mechdesign.trace_curve` with ``method="cvxpy"`` and the solver named: one problem
+  built and compiled once, only the budget parameter changes;
+* ``rebuild`` — :func:`mechdesign.design` (``method="cvxpy"``) called per budget: build, canonicalize
+  and solve each time.
 
 ``default`` is ``trace_curve`` with the automatic choice: for these three notions the warm-started
 direct LPs of :mod:`mechdesign.direct` (no cvxpy; HiGHS re-solves from the previous basis). Runs
@@ -50,11 +51,11 @@ def clock(function, *args, **kwargs) -> tuple[float, np.ndarray]:
 
 
 def rebuild(notion, objective, budgets, solver):
-    return [design(notion, b, objective, solver=solver).objective for b in budgets]
+    return [design(notion, b, objective, solver=solver, method="cvxpy").objective for b in budgets]
 
 
 def dpp(notion, objective, budgets, solver):
-    return trace_curve(notion, objective, budgets, solver=solver).y
+    return trace_curve(notion, objective, budgets, solver=solver, method="cvxpy").y
 
 
 def default(notion, objective, budgets):

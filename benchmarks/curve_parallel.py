@@ -1,7 +1,8 @@
 """Parallel curve sweeps: ``trace_curve(..., executor=ProcessPoolExecutor(2))`` vs the serial sweep.
 
 Same cases as ``benchmarks/curve_dpp.py`` (Zipf prior on ``--n`` symbols, ``--points`` budgets in
-[0, 3] nats, automatic solver choice unless ``--solver`` names one, which forces the cvxpy path).
+[0, 3] nats), by the direct LP unless ``--method`` or ``--solver`` (clarabel or scs: the cvxpy path) says
+otherwise.
 The pool is started (forked workers inherit the imports) before timing; each worker builds and
 compiles its own problem for its chunk. Runs alternate (serial, parallel) ``--repeats`` times and
 the best of each is kept. The machine has 2 cores shared with other jobs, so the speed-up is bounded
@@ -48,8 +49,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--executor", choices=["process", "dask"], default="process")
-    parser.add_argument("--solver", default=None, help="name a solver to force the cvxpy path")
+    parser.add_argument("--solver", default=None, help="the solver (clarabel or scs: the cvxpy path)")
+    parser.add_argument("--method", default=None, help="design method (default: direct-lp, cvxpy with --solver; "
+                        "auto would take the closed form, which needs no workers)")
     args = parser.parse_args()
+    method = args.method or ("cvxpy" if args.solver else "direct-lp")
     budgets = np.linspace(0.0, 3.0, args.points)
     rows = []
     print(f"n = {args.n}, {args.points} points, {args.workers} {args.executor} workers, "
@@ -60,9 +64,10 @@ def main() -> None:
         for name, notion, objective in cases(args.n):
             serial_times, parallel_times = [], []
             for _ in range(args.repeats):
-                seconds, serial = clock(lambda: trace_curve(notion, objective, budgets, solver=args.solver).y)
+                seconds, serial = clock(lambda: trace_curve(notion, objective, budgets, solver=args.solver,
+                                                            method=method).y)
                 serial_times.append(seconds)
-                seconds, parallel = clock(lambda: trace_curve(notion, objective, budgets, solver=args.solver,
+                seconds, parallel = clock(lambda: trace_curve(notion, objective, budgets, solver=args.solver, method=method,
                                                               executor=pool, chunks=args.workers).y)
                 parallel_times.append(seconds)
                 assert np.abs(serial - parallel).max() <= AGREEMENT_ATOL

@@ -21,8 +21,8 @@ from ldp_formulations import AGREEMENT_ATOL, EPSILON, skewed_prior, write_rows
 
 from mechdesign import DifferentialPrivacy, MaximalLeakage, PointwiseMaximalLeakage
 from mechdesign.priors import L1Ball
-from mechdesign.utility.extreme_columns import extreme_columns, solve_column_lp
-from mechdesign.utility.information import maximize_mutual_information, mutual_information_utility
+from mechdesign.designers.extreme_columns import extreme_columns, maximize_mutual_information, solve_column_lp
+from mechdesign.utility.information import mutual_information_utility
 
 
 def notions(prior: np.ndarray) -> dict:

@@ -23,9 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from mechdesign.mechanisms.histogram import histogram_quantization
-from mechdesign.privacy.sml import Secret, design_under_sml, deterministic_sml, measure_sml
+from mechdesign.designers.sml import design_under_sml
+from mechdesign.privacy.sml import Secret, deterministic_sml, measure_sml
 from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_distortion
-from mechdesign.theory.sml import qm_distortion
+from mechdesign.theory.sml import thm4_qm_distortion
 
 AGREEMENT_ATOL = 1e-12
 ENUMERATION_LIMIT = 2_000_000
@@ -103,7 +104,7 @@ def design_rows(taus):
                      "sml": result.measured[next(iter(result.measured))], "design_s": seconds,
                      "rounds": result.iterations, "optimal_distortion": result.objective, "qm_distortion": qm})
         print(f"| {tau} | {space.size} | {secret.n_selections} | {result.iterations} | {seconds:.2f} | "
-              f"{result.objective:.6f} | {qm:.6f} ({qm_distortion(tau, 3, math.ceil((tau + 1) / 2)):.6f}) |", flush=True)
+              f"{result.objective:.6f} | {qm:.6f} ({thm4_qm_distortion(tau, 3, math.ceil((tau + 1) / 2)):.6f}) |", flush=True)
     return rows
 
 

@@ -20,8 +20,10 @@ from .exceptions import (
     InvalidDistributionError,
     InvalidMechanismError,
     MechDesignError,
+    MethodNotApplicableError,
     ProblemTooLargeError,
     ShapeMismatchError,
+    SolverFailedError,
 )
 from .mechanism import Mechanism
 from .mechanisms import (
@@ -50,8 +52,10 @@ from .privacy import (
     StatisticMaximalLeakage,
     UnionPrivacy,
 )
-from .privacy.sml import design_under_sml, measure_sml
-from .privacy.summary import design_worst_case_distortion, worst_case_tradeoff
+from .designers.sml import design_under_sml
+from .designers.extreme_columns import maximize_mutual_information, maximize_sublinear_utility
+from .designers.summary import design_worst_case_distortion, worst_case_tradeoff
+from .privacy.sml import measure_sml
 from .solve import DesignProblem, Result, design
 from .source_classes import ThetaStar, classify_source_set, theta_star
 from .utility import (
@@ -62,8 +66,6 @@ from .utility import (
     WorstCaseDistortion,
     WorstCaseInputDistortion,
     hamming_cost,
-    maximize_mutual_information,
-    maximize_sublinear_utility,
     mutual_information,
     rate_distortion_at,
     rate_distortion_curve,
@@ -90,6 +92,7 @@ __all__ = [
     "MaximalLeakage",
     "MechDesignError",
     "Mechanism",
+    "MethodNotApplicableError",
     "MutualInformation",
     "MutualInformationPrivacy",
     "Neighbours",
@@ -104,6 +107,7 @@ __all__ = [
     "Result",
     "Secret",
     "ShapeMismatchError",
+    "SolverFailedError",
     "SibsonMutualInformation",
     "SourceSet",
     "StatisticMaximalLeakage",

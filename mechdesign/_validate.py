@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -543,3 +543,113 @@ def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
         raise MechDesignError(f"{name} must be a finite number of seconds > 0, got {number!r}")
     return number
 
+
+
+def as_index(value: Any, size: int, name: str) -> int:
+    """An integer in ``0 … size − 1`` (a category, a column), else a :class:`MechDesignError` naming it.
+
+    Examples
+    --------
+    >>> as_index(2, 3, "category")
+    2
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < size:
+        raise MechDesignError(f"{name} must be an integer in 0..{size - 1}, got {value!r}")
+    return int(value)
+
+
+def as_histogram_counts(values: Any, name: str = "counts") -> np.ndarray:
+    """A histogram as integer counts: 1-D, at least two categories, non-negative, a positive total.
+
+    Examples
+    --------
+    >>> as_histogram_counts([3, 0, 1]).tolist()
+    [3, 0, 1]
+    """
+    array = np.asarray(values)
+    if (array.ndim != 1 or array.size < 2 or not np.issubdtype(array.dtype, np.integer) or array.min() < 0
+            or array.sum() < 1):
+        raise MechDesignError(f"{name} must be a 1-D array of >= 2 non-negative integers with a positive total, "
+                              f"got {values!r}")
+    return array.astype(np.int64)
+
+
+def as_histogram_rows(values: Any, name: str = "histograms") -> np.ndarray:
+    """``(K, d)`` histograms as integer counts: ``K >= 1``, ``d >= 2``, non-negative, one positive total.
+
+    Examples
+    --------
+    >>> as_histogram_rows([[2, 0], [1, 1]]).shape
+    (2, 2)
+    """
+    array = np.asarray(values)
+    if (array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 2 or array.size == 0
+            or not np.issubdtype(array.dtype, np.integer) or array.min() < 0
+            or np.unique(array.sum(axis=1)).size != 1 or array.sum(axis=1)[0] < 1):
+        raise MechDesignError(f"{name} must be a (K, d >= 2) array of non-negative integer counts with one "
+                              f"positive total, got {values!r}")
+    return array.astype(np.int64)
+
+
+def as_positive_budget(value: Any, name: str = "epsilon") -> float:
+    """A finite number ``> 0`` (a scale, a standard deviation, a budget that may not be 0).
+
+    Examples
+    --------
+    >>> as_positive_budget(0.5, "sigma")
+    0.5
+    """
+    number = as_budget(value, name)
+    if number <= 0:
+        raise InvalidBudgetError(f"{name} must be > 0, got {number!r}")
+    return number
+
+
+def as_int_at_least(value: Any, minimum: int, name: str) -> int:
+    """An integer ``>= minimum`` (a number of categories, of types), else a named error.
+
+    Examples
+    --------
+    >>> as_int_at_least(3, 2, "d")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise MechDesignError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def as_index_list(values: Any, size: int, name: str) -> list[int]:
+    """A non-empty list of integer indices in ``0 … size − 1`` (columns, categories), else a named error.
+
+    Examples
+    --------
+    >>> as_index_list((2, 0), 3, "categories")
+    [2, 0]
+    """
+    try:
+        indices = [int(value) for value in values]
+    except (TypeError, ValueError) as exc:
+        raise MechDesignError(f"{name} must be a sequence of integer indices, got {_short(values)}") from exc
+    if not indices or min(indices) < 0 or max(indices) >= size:
+        raise MechDesignError(f"{name} must lie in [0, {size - 1}], got {indices}")
+    return indices
+
+
+#: What a random seed may be: ``None`` (fresh entropy), an integer seed, or a numpy ``Generator``.
+RandomState = Union[np.random.Generator, int, None]
+
+
+def as_rng(value: Any, name: str = "rng") -> np.random.Generator:
+    """``np.random.default_rng(value)`` (a Generator is returned as it is, so its stream continues),
+    with a bad seed a named error instead of numpy's.
+
+    Examples
+    --------
+    >>> float(as_rng(0).random()) == float(np.random.default_rng(0).random())
+    True
+    """
+    try:
+        return np.random.default_rng(value)
+    except (TypeError, ValueError) as exc:
+        raise MechDesignError(f"{name} must be None, a non-negative integer seed or a numpy Generator, "
+                              f"got {_short(value)}") from exc

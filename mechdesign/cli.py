@@ -40,7 +40,8 @@ from .privacy import (
 )
 from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
 from .progress import terminal_progress
-from .solve import design
+from .registry import cli_names, prior_notions
+from .solve import METHODS, design
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
@@ -72,18 +73,22 @@ def _require_alpha(args: argparse.Namespace, notion: str) -> float:
     return args.alpha
 
 
-#: Command-line notion names and how to build each from the parsed arguments and prior.
-NOTIONS: dict[str, NotionFactory] = {
-    "dp": lambda args, prior: DifferentialPrivacy(),
-    "approx-dp": lambda args, prior: ApproximateDifferentialPrivacy(_require_delta(args), args.variant),
-    "maximal-leakage": lambda args, prior: MaximalLeakage(),
-    "mutual-information": lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
-    "pml": lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
-    "max-information": lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
-    "renyi-dp": lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
-    "sibson-mi": lambda args, prior: SibsonMutualInformation(
+#: How to build each notion offered on the command line from the parsed arguments and prior.
+_BUILDERS: dict[type[PrivacyNotion], NotionFactory] = {
+    DifferentialPrivacy: lambda args, prior: DifferentialPrivacy(),
+    ApproximateDifferentialPrivacy: lambda args, prior: ApproximateDifferentialPrivacy(_require_delta(args),
+                                                                                       args.variant),
+    MaximalLeakage: lambda args, prior: MaximalLeakage(),
+    MutualInformationPrivacy: lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
+    PointwiseMaximalLeakage: lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
+    MaximalInformation: lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
+    RenyiDifferentialPrivacy: lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
+    SibsonMutualInformation: lambda args, prior: SibsonMutualInformation(
         _require_alpha(args, "sibson-mi"), _require_prior(prior, "sibson-mi")),
 }
+#: Command-line notion names (the ``cli_name`` each notion declares in :mod:`mechdesign.registry`) and
+#: how to build each.
+NOTIONS: dict[str, NotionFactory] = {name: _BUILDERS[cls] for name, cls in cli_names().items()}
 
 #: Command-line objective names and how to build each from the prior.
 OBJECTIVES: dict[str, Callable[[Prior], Objective]] = {
@@ -203,7 +208,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
     notion = NOTIONS[args.notion](args, prior)
     objective = OBJECTIVES[args.objective](prior)
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
-    result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver)
+    result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver,
+                    method=args.method)
     if args.json:
         print(strict_json(result.to_dict()))
     else:
@@ -406,7 +412,8 @@ def _cmd_sml(args: argparse.Namespace) -> int:
 
 
 def _cmd_sml_design(args: argparse.Namespace) -> int:
-    from .privacy.sml import Secret, design_under_sml
+    from .designers.sml import design_under_sml
+    from .privacy.sml import Secret
     from .tabular import HistogramSpace, category_fraction_secret, tv_distortion
 
     if args.tau is not None:
@@ -538,12 +545,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def _add_deploy_commands(commands: Any) -> None:
-    from .privatizer import NOTIONS as PRIVATIZER_NOTIONS
-
     p_private = commands.add_parser("privatize", help="privatize a CSV column with an optimal mechanism")
     p_private.add_argument("file", help="CSV file with a header row")
     p_private.add_argument("--column", required=True, help="the categorical column to privatize")
-    p_private.add_argument("--notion", choices=sorted(PRIVATIZER_NOTIONS), default="dp",
+    p_private.add_argument("--notion", choices=sorted(prior_notions()), default="dp",
                            help="privacy notion of the designed mechanism (default: %(default)s)")
     p_private.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
     p_private.add_argument("--objective", choices=["distortion", "estimation"], default="distortion",
@@ -629,6 +634,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "(leakage I(X;Y) under the prior) (default: %(default)s)")
     p_design.add_argument("--max-distortion", type=float, help="cap on the expected Hamming distortion")
     p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
+    p_design.add_argument("--method", choices=["auto", *(method.name for method in METHODS)], default="auto",
+                          help="design method (default: %(default)s: closed form, else direct LP, else cvxpy)")
     p_design.add_argument("--json", action="store_true", help=JSON_HELP)
     _add_units_option(p_design)
     p_design.set_defaults(run=_cmd_design)

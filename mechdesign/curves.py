@@ -9,13 +9,13 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
 
 from ._validate import (
@@ -29,12 +29,13 @@ from ._validate import (
     as_positive_int,
     as_solver,
 )
-from .designers.closed_form import closed_form_curve
+from .designers.closed_form import hamming_curve
 from .exceptions import InvalidBudgetError
 from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
-from .solve import LIMIT_ATOL, DesignProblem, Result, design
+from .registry import capabilities
+from .solve import LIMIT_ATOL, DesignProblem, DesignSpec, MethodChoice, Result, choose_method, design, design_spec
 from .solvers import solve_cvxpy
 from .utility.base import Objective
 
@@ -111,15 +112,29 @@ def _solve_budgets(
     budgets: np.ndarray,
     solver: str | None,
     solver_options: Mapping[str, Any] | None,
+    method: str,
     progress: Progress | None = None,
 ) -> list[Result]:
     """Build and compile one problem, then solve it at each budget (one worker's share of a curve)."""
-    problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
+    problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options, method=method)
+    return _each_budget(problem.solve, budgets, progress)
+
+
+def _each_budget(solve: Any, budgets: np.ndarray, progress: Progress | None) -> list[Result]:
+    """``solve(budget)`` at each budget in turn, reporting progress."""
     results = []
     for budget in budgets:
-        results.append(problem.solve(budget))
+        results.append(solve(budget))
         report(progress, len(results), len(budgets), f"D*(ε) at ε = {budget:g}")
     return results
+
+
+def _point_solver(spec: DesignSpec, choice: MethodChoice) -> Callable[[float], Result]:
+    """``solve(budget)`` for the points of a curve: a compiled method's one problem re-solved at every
+    budget, any other method run afresh."""
+    if choice.method.compiled:
+        return DesignProblem.planned(spec, choice).solve
+    return lambda budget: choice.method.run(spec, choice, budget, [])
 
 
 def trace_curve(
@@ -132,6 +147,7 @@ def trace_curve(
     executor: Executor | None = None,
     chunks: int | None = None,
     progress: Progress | None = None,
+    method: str = "auto",
 ) -> Curve:
     """The optimal objective ``D*(ε)`` at each budget ε, re-solving one DPP-compiled problem.
 
@@ -143,8 +159,11 @@ def trace_curve(
         The objective to optimize, e.g. expected Hamming distortion.
     budgets
         Budgets ε (nats), each ≥ 0.
-    solver, solver_options
-        As for :func:`~mechdesign.solve.design`.
+    solver, solver_options, method
+        As for :func:`~mechdesign.solve.design`, the method chosen once for the whole curve
+        (``method="auto"``: the closed form where it applies — every point from the formula, no
+        executor needed — then the warm-started direct LP, then cvxpy; with an ``executor`` each worker
+        compiles its own problem).
     executor
         Any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, or Dask's
         ``Client(...).get_executor()``): the budgets are split into ``chunks`` contiguous pieces,
@@ -172,16 +191,17 @@ def trace_curve(
     solver, solver_options, executor = as_solver(solver), as_options(solver_options), as_executor(executor)
     values = np.array(as_number_list(budgets, "budgets", lambda b, name: as_budget(b, name, infinite=True)),
                       dtype=float)
-    if executor is None and solver is None and solver_options is None:
-        closed = closed_form_curve(notion, objective, values)
-        if closed is not None:
-            return closed
-    if executor is None:
-        results = tuple(_solve_budgets(notion, objective, values, solver, solver_options, progress))
+    pieces = None if executor is None else as_positive_int(chunks if chunks is not None else os.cpu_count() or 1,
+                                                           "chunks")
+    spec = design_spec(notion, objective, (), solver, solver_options)
+    choice = choose_method(spec, method)
+    if choice.method.name == "closed-form":
+        return hamming_curve(choice.plan, values, objective.label)
+    if pieces is None or not choice.method.compiled:
+        results = tuple(_each_budget(_point_solver(spec, choice), values, progress))
     else:
-        pieces = as_positive_int(chunks if chunks is not None else os.cpu_count() or 1, "chunks")
         splits = [part for part in np.array_split(values, min(pieces, max(values.size, 1))) if part.size]
-        futures = [executor.submit(_solve_budgets, notion, objective, part, solver, solver_options)
+        futures = [executor.submit(_solve_budgets, notion, objective, part, solver, solver_options, method)
                    for part in splits]
         gathered: list[Result] = []
         for future in futures:
@@ -261,11 +281,19 @@ class _PrivacyDistortionSolver:
         self.max_budget = as_budget(max_budget, "max_budget")
         self.distortion_at = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
         self.unconstrained = _least_distortion(objective)
-        Q = cp.Variable(objective.shape, nonneg=True)
-        leakage = notion.leakage_expression(Q)
-        self.limit = cp.Parameter(name="distortion_limit")
-        self.direct = None if leakage is None else cp.Problem(
-            cp.Minimize(leakage), [cp.sum(Q, axis=1) == 1, objective.expression(Q) <= self.limit])
+        entry = capabilities(self.notion)
+        self.has_direct = entry is not None and entry.leakage_expression
+        self._direct_problem: tuple[cp.Problem, cp.Parameter] | None = None
+
+    def _direct_program(self) -> tuple[cp.Problem, cp.Parameter]:
+        """``min leakage(Q)`` s.t. ``objective(Q) <= limit`` (a Parameter), built on first use."""
+        if self._direct_problem is None:
+            Q = cp.Variable(self.objective.shape, nonneg=True)
+            limit = cp.Parameter(name="distortion_limit")
+            self._direct_problem = (cp.Problem(cp.Minimize(self.notion.leakage_expression(Q)),
+                                               [cp.sum(Q, axis=1) == 1, self.objective.expression(Q) <= limit]),
+                                    limit)
+        return self._direct_problem
 
     def solve(self, distortion: float) -> PrivacyDistortion:
         limit = as_finite(distortion, "distortion")
@@ -273,15 +301,16 @@ class _PrivacyDistortionSolver:
             return self._unreachable(limit, self.unconstrained,
                                      f"distortion {limit:.9g} is below the least distortion "
                                      f"{self.unconstrained:.9g} of any mechanism")
-        if self.direct is not None:
+        if self.has_direct:
             return self._direct(limit)
         return self._bisection(limit)
 
     def _direct(self, limit: float) -> PrivacyDistortion:
-        self.limit.value = limit
-        if not solve_cvxpy(self.direct, "clarabel").solved:
+        problem, parameter = self._direct_program()
+        parameter.value = limit
+        if not solve_cvxpy(problem, "clarabel").solved:
             return self._bisection(limit)  # fall back to the method that needs no leakage expression
-        epsilon = self.notion.budget_from_scaled(float(self.direct.value))
+        epsilon = self.notion.budget_from_scaled(float(problem.value))
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
         # bisection then brackets ε* from above.
@@ -346,7 +375,7 @@ class _PrivacyDistortionSolver:
                                  message)
 
     def _unreachable(self, limit: float, smallest: float | None, message: str) -> PrivacyDistortion:
-        method = "direct" if self.direct is not None else "bisection"
+        method = "direct" if self.has_direct else "bisection"
         return PrivacyDistortion(None, limit, False, None, None, method, (math.inf, math.inf), message, smallest)
 
 

@@ -45,8 +45,8 @@ def run_demo(out: Path) -> dict[str, Path]:
         "PML, skewed prior": trace_curve(PointwiseMaximalLeakage(skewed), ExpectedDistortion(skewed), BUDGETS),
     }
     closed = {
-        "DP, uniform prior": [put.prop8_distortion_dp(m, e) for e in BUDGETS],
-        "max. leakage, uniform prior": [put.prop8_distortion_ml(m, e) for e in BUDGETS],
+        "DP, uniform prior": [put.prop8_dp_distortion(m, e) for e in BUDGETS],
+        "max. leakage, uniform prior": [put.prop8_maximal_leakage_distortion(m, e) for e in BUDGETS],
     }
     header = f"{'ε':>6} {'DP':>10} {'Prop8(1)':>10} {'ML':>10} {'Prop8(4)':>10} {'PML skewed':>11}"
     print(header)
@@ -67,8 +67,8 @@ def run_demo(out: Path) -> dict[str, Path]:
     for (name, curve), marker in zip(curves.items(), "osd"):
         curve.plot(ax, label=f"{name} (optimum)", marker=marker, linestyle="none")
     fine = np.linspace(0, BUDGETS[-1], 200)
-    ax.plot(fine, [put.prop8_distortion_dp(m, e) for e in fine], "C0-", lw=1, label="Prop. 8(1) closed form")
-    ax.plot(fine, [put.prop8_distortion_ml(m, e) for e in fine], "C1-", lw=1, label="Prop. 8(4) closed form")
+    ax.plot(fine, [put.prop8_dp_distortion(m, e) for e in fine], "C0-", lw=1, label="Prop. 8(1) closed form")
+    ax.plot(fine, [put.prop8_maximal_leakage_distortion(m, e) for e in fine], "C1-", lw=1, label="Prop. 8(4) closed form")
     ax.set_xlabel("privacy budget ε (nats)")
     ax.set_ylabel("least expected Hamming distortion D*(ε)")
     ax.set_title(f"Privacy–distortion trade-off, m = {m}")

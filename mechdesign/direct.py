@@ -47,6 +47,7 @@ from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
 from .privacy.maximal_leakage import MaximalLeakage
 from .privacy.pml import PointwiseMaximalLeakage
+from .registry import solver_capability
 from .utility.base import Objective
 from .utility.distortion import ExpectedDistortion
 
@@ -102,11 +103,15 @@ class WarmLinearProgram(ABC):
     budget is a small change and HiGHS re-solves from the previous basis. Columns start with the
     ``n m`` entries of ``Q`` (row-major) or whatever :meth:`_mechanism` maps back to ``Q``; the first
     ``n`` rows are the unit row sums. Every subclass takes the weights ``W`` of shape
-    ``(n_inputs, n_outputs)`` (finite) first.
+    ``(n_inputs, n_outputs)`` (finite) first. The budget ε enters through the notion's own constraint
+    scale (:meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget`, ``e^ε`` for these notions).
+    A subclass is registered for its notion class in :data:`mechdesign.registry.REGISTRY`
+    (``warm_lp``); :meth:`applies_to` declines instances its LP does not cover.
     """
 
     def __init__(self, weights: np.ndarray, matrix: sp.coo_matrix, row_lower: np.ndarray,
-                 row_upper: np.ndarray) -> None:
+                 row_upper: np.ndarray, notion: PrivacyNotion) -> None:
+        self.notion = notion
         self.weights = np.asarray(weights, dtype=float)
         columns = sp.csc_matrix(matrix)
         lp = highspy.HighsLp()
@@ -123,6 +128,20 @@ class WarmLinearProgram(ABC):
         for option, value in HIGHS_OPTIONS.items():
             self.highs.setOptionValue(option, value)
         self.highs.passModel(lp)
+
+    @classmethod
+    def applies_to(cls, notion: PrivacyNotion) -> bool:
+        """Whether this LP is exactly the notion's constraints (the registered class; some parameters may not be)."""
+        return True
+
+    @classmethod
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
+        """The LP of ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`)."""
+        return cls(weights, notion=notion)
+
+    def scale(self, epsilon: float) -> float:
+        """The notion's constraint scale at ε (``e^ε``), read from the notion."""
+        return self.notion.finite_scaled_budget(epsilon)
 
     @abstractmethod
     def _set_budget(self, epsilon: float) -> None:
@@ -190,9 +209,12 @@ def _unit_row_bounds(n: int, equal: int, upper: int) -> tuple[np.ndarray, np.nda
 
 
 class LdpLinearProgram(WarmLinearProgram):
-    """Local ε-DP: ``Q = c + (e^ε − 1) u``, ``u <= c`` (module docstring), with the staircase bound."""
+    """Local ε-DP: ``Q = c + (e^ε − 1) u``, ``u <= c`` (module docstring), with the staircase bound.
 
-    def __init__(self, weights: np.ndarray) -> None:
+    ``notion`` defaults to :class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete relation.
+    """
+
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
         n, m = np.shape(weights)
         k = n * m
         # Columns: c[y] (m), u[x, y] (k, row-major), r[x] (n).
@@ -202,18 +224,23 @@ class LdpLinearProgram(WarmLinearProgram):
             [None, -_row_sums(n, m), sp.identity(n)],
             [-_per_output(n, m), sp.identity(k), None],
         ])
-        super().__init__(weights, matrix, *_unit_row_bounds(n, n, k))
+        super().__init__(weights, matrix, *_unit_row_bounds(n, n, k), notion or DifferentialPrivacy())
+
+    @classmethod
+    def applies_to(cls, notion: PrivacyNotion) -> bool:
+        """Local DP only: every pair of inputs neighbouring."""
+        return bool(notion.neighbours.is_complete)
 
     def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape
-        excess = math.expm1(epsilon)
+        excess = self.notion.scaled_budget_excess(epsilon)
         for x in range(n):
             self.highs.changeCoeff(x, m + n * m + x, excess)
         self._set_costs(np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)]))
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         n, m = self.weights.shape
-        return values[:m][None, :] + math.expm1(epsilon) * values[m:m + n * m].reshape(n, m)
+        return values[:m][None, :] + self.notion.scaled_budget_excess(epsilon) * values[m:m + n * m].reshape(n, m)
 
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
         return max(super()._lower_bound(row_duals, epsilon),
@@ -224,13 +251,13 @@ class LdpLinearProgram(WarmLinearProgram):
         return np.ones(self.highs.getNumCol())
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        return _stochastic_violation(matrix, (matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0)).max())
+        return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * matrix.min(axis=0)).max())
 
 
 class MaximalLeakageLinearProgram(WarmLinearProgram):
     """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (budget in a bound)."""
 
-    def __init__(self, weights: np.ndarray) -> None:
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
         n, m = np.shape(weights)
         k = n * m
         # Columns: Q (k), M (m). Rows: row sums (n); Q[x, y] − M[y] <= 0 (k); Σ M <= e^ε (1).
@@ -240,22 +267,22 @@ class MaximalLeakageLinearProgram(WarmLinearProgram):
             [None, sp.coo_matrix(np.ones((1, m)))],
         ])
         lower, upper = _unit_row_bounds(n, 0, k + 1)
-        super().__init__(weights, matrix, lower, upper)
+        super().__init__(weights, matrix, lower, upper, notion or MaximalLeakage())
         self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(m)]))
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # Q <= 1 (row sums); M <= e^ε (Σ M <= e^ε, M >= 0).
-        return np.concatenate([np.ones(self.weights.size), np.full(self.weights.shape[1], math.exp(epsilon))])
+        return np.concatenate([np.ones(self.weights.size), np.full(self.weights.shape[1], self.scale(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
         row = self.highs.getNumRow() - 1
-        self.highs.changeRowBounds(row, -highspy.kHighsInf, math.exp(epsilon))
+        self.highs.changeRowBounds(row, -highspy.kHighsInf, self.scale(epsilon))
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         return values[: self.weights.size].reshape(self.weights.shape)
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        return _stochastic_violation(matrix, matrix.max(axis=0).sum() - math.exp(epsilon))
+        return _stochastic_violation(matrix, matrix.max(axis=0).sum() - self.scale(epsilon))
 
 
 class PmlLinearProgram(WarmLinearProgram):
@@ -269,9 +296,11 @@ class PmlLinearProgram(WarmLinearProgram):
         ``W``, as for every :class:`WarmLinearProgram`.
     prior
         The notion's prior ``P`` (inputs outside its support are unconstrained).
+    notion
+        The notion (default: :class:`~mechdesign.privacy.pml.PointwiseMaximalLeakage` under ``prior``).
     """
 
-    def __init__(self, weights: np.ndarray, prior: np.ndarray) -> None:
+    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
         n, m = np.shape(weights)
         self.prior = prior
         self.support = np.flatnonzero(prior > 0)
@@ -285,17 +314,26 @@ class PmlLinearProgram(WarmLinearProgram):
             [pick, None, -_per_output(self.support.size, m)],
         ])
         lower, upper = _unit_row_bounds(n, 2 * m, self.support.size * m)
-        super().__init__(weights, matrix, lower, upper)
+        super().__init__(weights, matrix, lower, upper, notion or PointwiseMaximalLeakage(prior))
         self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(2 * m)]))
+
+    @classmethod
+    def applies_to(cls, notion: PrivacyNotion) -> bool:
+        """PML under exactly one prior."""
+        return _single_prior(notion) is not None
+
+    @classmethod
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
+        return cls(weights, _single_prior(notion), notion=notion)
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # Q <= 1 (row sums); z = P·Q <= 1; w = e^ε z <= e^ε.
         m = self.weights.shape[1]
-        return np.concatenate([np.ones(self.weights.size + m), np.full(m, math.exp(epsilon))])
+        return np.concatenate([np.ones(self.weights.size + m), np.full(m, self.scale(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape
-        scale = math.exp(epsilon)
+        scale = self.scale(epsilon)
         for y in range(m):
             self.highs.changeCoeff(n + m + y, n * m + y, -scale)
 
@@ -303,7 +341,7 @@ class PmlLinearProgram(WarmLinearProgram):
         return values[: self.weights.size].reshape(self.weights.shape)
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        excess = matrix[self.support].max(axis=0) - math.exp(epsilon) * (self.prior @ matrix)
+        excess = matrix[self.support].max(axis=0) - self.scale(epsilon) * (self.prior @ matrix)
         return _stochastic_violation(matrix, excess.max())
 
 
@@ -315,25 +353,26 @@ def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
 def direct_program_class(
     notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
 ) -> type[WarmLinearProgram] | None:
-    """The direct LP for the problem, if it is exactly ``min E[d]`` under one supported notion, else ``None``.
+    """The direct LP for the problem, if it is exactly ``min E[d]`` under one notion with a registered
+    ``warm_lp`` (:data:`mechdesign.registry.REGISTRY`) that applies to it, else ``None``.
 
-    Supported: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
+    Registered: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
     relation), maximal leakage, and PML under a single prior; the objective must be an
     :class:`~mechdesign.utility.distortion.ExpectedDistortion` and there must be no limits.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> direct_program_class([MaximalLeakage()], ExpectedDistortion(Prior.uniform(2)), []).__name__
+    'MaximalLeakageLinearProgram'
     """
     if limits or len(notions) != 1 or type(objective) is not ExpectedDistortion:
         return None
-    notion = notions[0]
-    if type(notion) is DifferentialPrivacy and notion.neighbours.is_complete:
-        return LdpLinearProgram
-    if type(notion) is MaximalLeakage:
-        return MaximalLeakageLinearProgram
-    if type(notion) is PointwiseMaximalLeakage and _single_prior(notion) is not None:
-        return PmlLinearProgram
-    return None
+    program = solver_capability(notions[0], "warm_lp")
+    return program if program is not None and program.applies_to(notions[0]) else None
 
 
-def _single_prior(notion: PointwiseMaximalLeakage) -> np.ndarray | None:
+def _single_prior(notion: PrivacyNotion) -> np.ndarray | None:
     """The notion's prior if it has exactly one (its ``prior`` property raises otherwise)."""
     try:
         return notion.prior.probabilities
@@ -342,13 +381,12 @@ def _single_prior(notion: PointwiseMaximalLeakage) -> np.ndarray | None:
 
 
 def direct_program(
-    notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
+    notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective],
+    program: type[WarmLinearProgram] | None = None,
 ) -> WarmLinearProgram | None:
-    """Build the direct LP chosen by :func:`direct_program_class` (``None`` if none applies)."""
-    program = direct_program_class(notions, objective, limits)
+    """Build the direct LP: ``program`` if given (already chosen by :func:`direct_program_class`), else
+    the one :func:`direct_program_class` chooses (``None`` if none applies)."""
+    program = program or direct_program_class(notions, objective, limits)
     if program is None:
         return None
-    weights = objective.prior.probabilities[:, None] * objective.cost
-    if program is PmlLinearProgram:
-        return PmlLinearProgram(weights, _single_prior(notions[0]))
-    return program(weights)
+    return program.for_notion(notions[0], objective.prior.probabilities[:, None] * objective.cost)

@@ -2,7 +2,10 @@
 
 Every error caused by bad input is a :class:`MechDesignError`, itself a :class:`ValueError`, so
 ``except ValueError`` keeps working for callers that do not care about the distinction. Solver
-failures and infeasible designs are *not* exceptions: they are results with ``success=False``.
+failures and infeasible designs are *not* exceptions where a :class:`~mechdesign.result.Result` is
+returned: they are results with ``success=False``. Functions that return a raw number instead (an exact
+measure, a least attainable value) raise :class:`SolverFailedError` — never an input error, never
+``inf`` or "infeasible" — when their solver gives no usable answer.
 """
 
 from __future__ import annotations
@@ -46,3 +49,15 @@ class NotEstimableError(MechDesignError):
 
 class MissingDependencyError(MechDesignError):
     """An optional dependency (an extra of the package) is needed and not installed; the message says which."""
+
+
+class MethodNotApplicableError(MechDesignError):
+    """A design method was named that does not exist or does not apply to the problem (the message
+    names the argument, the value, and the methods that apply)."""
+
+
+class SolverFailedError(RuntimeError):
+    """A solver gave no usable answer inside a function that returns a raw value, not a ``Result``.
+
+    Not a :class:`MechDesignError`: the input was valid. The message names the solver's status.
+    """

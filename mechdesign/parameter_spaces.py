@@ -15,7 +15,7 @@ variation between histograms.
 
 The distortion objectives: :class:`SupportDistortion` is eq. (2) itself (a maximum over the support,
 not a convex function of the mechanism; it is minimized exactly by
-:func:`mechdesign.privacy.summary.design_worst_case_distortion`); :meth:`ParameterSpace.expected_distortion`
+:func:`mechdesign.designers.summary.design_worst_case_distortion`); :meth:`ParameterSpace.expected_distortion`
 is the expected distance under the prior (the existing
 :class:`~mechdesign.utility.distortion.ExpectedDistortion` with this cost matrix).
 """
@@ -25,15 +25,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
-from scipy.linalg import sqrtm
+from ._lazy import LazyFunction
 
-from ._validate import as_array, as_callable, as_cost_matrix, as_instance, as_positive_vector, as_real_array, as_sequence
+from ._validate import (
+    as_array,
+    as_callable,
+    as_cost_matrix,
+    as_index_list,
+    as_instance,
+    as_positive_vector,
+    as_real_array,
+    as_sequence,
+)
 from .exceptions import MechDesignError, ShapeMismatchError
 from .priors import Prior, PriorLike, as_prior
+from .tabular import total_variation
 from .utility.base import Objective
 from .utility.distortion import ExpectedDistortion, WorstCaseInputDistortion
+
+sqrtm = LazyFunction("scipy.linalg", "sqrtm")
 
 Distance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -86,11 +98,6 @@ def gaussian_2d_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(means + traces - 2.0 * cross, 0.0))
 
 
-def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Total variation ``½ ‖p − q‖₁`` between every pair of histograms (rows of ``a`` and ``b``)."""
-    return 0.5 * np.abs(a[:, None, :] - b[None, :, :]).sum(axis=2)
-
-
 # ------------------------------------------------------------------------------------------ spaces
 class ParameterSpace:
     """A finite grid of distribution parameters with a prior, secrets, tolerances and a distance.
@@ -111,6 +118,19 @@ class ParameterSpace:
         Releasable parameters θ' (rows; default: the input points).
     secret_names
         Names of the ``d`` secrets (for labels).
+
+    Notes
+    -----
+    Not to be confused with :class:`~mechdesign.tabular.HistogramSpace` (SML paper), which enumerates
+    every histogram of a precision in integer counts for discrete secrets and has no prior; a
+    ``ParameterSpace`` is any grid with a prior and tolerance-guessed real secrets (Wang et al.).
+    :meth:`histograms` builds one on given histograms (e.g. ``HistogramSpace(τ, d).probabilities``).
+
+    Examples
+    --------
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0], [0.4, 0.4])  # two means, one σ
+    >>> space.secret_values.tolist(), space.cost.tolist()  # secrets (μ, σ); W2 distances
+    ([[0.0, 1.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]])
     """
 
     def __init__(
@@ -273,15 +293,13 @@ class ParameterSpace:
         prior: PriorLike | None = None,
     ) -> "ParameterSpace":
         """Histograms over ``K`` categories (rows summing to 1) with secrets the fractions of
-        ``categories``; distance: total variation."""
+        ``categories``; distance: total variation (:func:`mechdesign.tabular.total_variation`)."""
         points = _as_points(histograms, "histograms")
         sums = points.sum(axis=1)
         bad = np.flatnonzero((np.abs(sums - 1.0) > 1e-9) | (points.min(axis=1) < 0))
         if bad.size:
             raise MechDesignError(f"histogram {int(bad[0])} is not a probability vector: {points[bad[0]].tolist()}")
-        columns = [int(c) for c in categories]
-        if not columns or min(columns) < 0 or max(columns) >= points.shape[1]:
-            raise MechDesignError(f"categories must lie in [0, {points.shape[1] - 1}], got {list(categories)}")
+        columns = as_index_list(categories, points.shape[1], "categories")
         return cls(points, lambda rows: rows[:, columns], tolerances, total_variation, prior=prior,
                    secret_names=[f"fraction{c}" for c in columns])
 
@@ -326,7 +344,7 @@ class SupportDistortion(Objective):
 
     It depends on the mechanism only through its support, so it is not a convex function of ``Q``
     and has no cvxpy expression: minimize it with
-    :func:`mechdesign.privacy.summary.design_worst_case_distortion` (exact: one LP per candidate
+    :func:`mechdesign.designers.summary.design_worst_case_distortion` (exact: one LP per candidate
     threshold). Its value is computed in numpy.
     """
 
@@ -343,7 +361,7 @@ class SupportDistortion(Objective):
     def expression(self, Q: cp.Expression) -> cp.Expression:
         raise MechDesignError(
             "the worst-case distortion of Wang et al. eq. (2) is a maximum over the mechanism's support, "
-            "not a convex function of it: use mechdesign.privacy.summary.design_worst_case_distortion"
+            "not a convex function of it: use mechdesign.designers.summary.design_worst_case_distortion"
         )
 
     def _value(self, matrix: np.ndarray) -> float:

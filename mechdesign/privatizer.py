@@ -33,13 +33,8 @@ from .exceptions import MechDesignError, NotFittedError
 from .frequency import FrequencyEstimate, estimate_frequencies
 from .mechanisms.estimation import estimation_mechanism
 from .priors import L1Ball, Prior
-from .privacy import (
-    DifferentialPrivacy,
-    MaximalLeakage,
-    MutualInformationPrivacy,
-    PointwiseMaximalLeakage,
-    PrivacyNotion,
-)
+from .privacy import PointwiseMaximalLeakage, PrivacyNotion
+from .registry import prior_notions
 from .result import Result
 from .solve import design
 from .utility.base import Objective
@@ -52,13 +47,9 @@ try:  # scikit-learn is optional: with it, a Privatizer is a full scikit-learn t
 except ImportError:  # pragma: no cover - exercised where scikit-learn is absent
     _BASES = ()
 
-#: Notion names accepted by :class:`Privatizer` and how each is built from the (learned) prior or ball.
-NOTIONS: dict[str, Callable[[Any], PrivacyNotion]] = {
-    "dp": lambda prior: DifferentialPrivacy(),
-    "pml": PointwiseMaximalLeakage,
-    "maximal-leakage": lambda prior: MaximalLeakage(),
-    "mutual-information": MutualInformationPrivacy,
-}
+#: Notion names accepted by :class:`Privatizer` and how each is built from the (learned) prior or ball:
+#: the notions that declare ``from_prior`` in :mod:`mechdesign.registry`.
+NOTIONS: dict[str, Callable[[Any], PrivacyNotion]] = prior_notions()
 #: Separator of the symbols of a subset-selection report in its output label.
 SUBSET_SEPARATOR = "|"
 

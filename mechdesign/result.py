@@ -100,7 +100,11 @@ class Result:
     limits
         The limit of every limited quantity (by label) and, in ``measured_limits``, its value.
     max_violation
-        Largest violation of the solved problem's constraints by the raw solver output.
+        The same on every solver path (``"direct-lp"``, ``"cvxpy"``): the largest violation, by the solver's
+        raw point before cleaning, of the constraints it solved — unit row sums, non-negativity, each
+        notion's constraints in its constraint scale (e.g. ``Q[x, y] − e^ε Q[x', y]``) and each limit in
+        its own unit. ``None`` where no solver ran (closed forms, the unconstrained optimum). Privacy is
+        judged by ``measured``, not by this.
     solver
         Name of the solver used (``""`` for closed forms).
     solve_time
@@ -118,9 +122,10 @@ class Result:
     unit
         The objective's natural scale in which the gap is judged (:func:`gap_tolerance`).
     method
-        Which path produced the result: ``"direct-lp"``, ``"cvxpy"``, ``"closed-form"``,
-        ``"extreme-columns"``, ``"blahut-arimoto"``, ``"bisection"``, ``"constraint-generation"``,
-        ``"hockey-stick-cuts"``, …
+        Which path produced the result: one of :data:`mechdesign.solve.METHODS` for
+        :func:`~mechdesign.solve.design` (``"closed-form"``, ``"hockey-stick-cuts"``, ``"blahut-arimoto"``, ``"direct-lp"``, ``"cvxpy"``) or
+        ``"unconstrained-optimum"``, or another designer's (``"extreme-columns"``, ``"blahut-arimoto"``,
+        ``"bisection"``, ``"constraint-generation"``, …).
     """
 
     mechanism: Mechanism | None

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-import cvxpy as cp
+from ._lazy import cvxpy as cp
 import numpy as np
 
 from ._validate import (
@@ -36,13 +36,13 @@ from ._validate import (
 )
 from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
-from .designers.closed_form import closed_form_design
+from .designers.closed_form import design_hamming, hamming_problem
 from .direct import direct_program, direct_program_class
-from .exceptions import MechDesignError, ShapeMismatchError
+from .exceptions import MechDesignError, MethodNotApplicableError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
-from .solvers import largest_violation, solve_cvxpy
+from .solvers import INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy
 from .result import (
     BUDGET_ATOL,
     GAP_RTOL,
@@ -81,6 +81,143 @@ def _unique_labels(items: Sequence[Any]) -> list[str]:
             label += "'"
         labels.append(label)
     return labels
+
+
+@dataclass(frozen=True)
+class DesignSpec:
+    """A design problem as received, validated (:func:`design_spec`): what a method's ``plan`` reads."""
+
+    notions: list[PrivacyNotion]
+    objective: Objective
+    limits: list[Objective]
+    solver: str | None
+    solver_options: dict[str, Any] | None
+
+
+def design_spec(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: Objective,
+                limits: Sequence[Objective] = (), solver: str | None = None,
+                solver_options: Mapping[str, Any] | None = None) -> DesignSpec:
+    """Validate a problem once: types, every shape against the objective's, and a minimized objective.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> design_spec(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), solver="HiGHS").solver
+    'highs'
+    """
+    spec = DesignSpec(as_notions(notions), as_objective(objective), as_objectives(limits, "limits"),
+                      as_solver(solver), as_options(solver_options))
+    shape = tuple(spec.objective.shape)
+    for notion in spec.notions:
+        notion.check_shape(shape[0])
+    for limit in spec.limits:
+        if tuple(limit.shape) != shape:
+            raise ShapeMismatchError(f"limit {limit.label} is on {limit.shape}, objective on {shape}")
+    if spec.objective.sense != "minimize":
+        raise MechDesignError(
+            f"the design problem maximizes {spec.objective.label}: maximizing a convex utility is not a convex "
+            "program (DCP); use the extreme-column LP of mechdesign.utility.information")
+    return spec
+
+
+@dataclass(frozen=True)
+class DesignMethod:
+    """One way to solve a design problem; :data:`METHODS` lists them in the order ``method="auto"`` tries.
+
+    Registering a designer is adding one entry to :data:`METHODS` where ``"auto"`` should try it.
+
+    Attributes
+    ----------
+    name
+        The value of ``design(method=...)`` and of ``Result.method``.
+    applies
+        When it applies, in words (for the documentation and for :class:`MethodNotApplicableError`).
+    plan
+        ``plan(spec)``: what the method prepares for the :class:`DesignSpec` (anything but ``None``), or
+        ``None`` when it does not apply. It is called once per design: this is the dispatch.
+    run
+        ``run(spec, choice, budgets, limit_values)`` → :class:`~mechdesign.result.Result`.
+    solvers
+        The solvers it runs (``()``: none). A named ``solver=`` is run only by a method that lists it.
+    takes_options
+        Whether it passes ``solver_options`` to its solver (otherwise options rule it out).
+    compiled
+        Whether :class:`DesignProblem` runs it (re-solvable at new budgets, for curves and bisection).
+    """
+
+    name: str
+    applies: str
+    plan: Callable[[DesignSpec], Any]
+    run: Callable[["DesignSpec", "MethodChoice", Any, list[float]], Result]
+    solvers: tuple[str, ...] = ()
+    takes_options: bool = False
+    compiled: bool = False
+
+
+@dataclass(frozen=True)
+class MethodChoice:
+    """The method chosen for a problem, its plan, and whether the caller named it (no fallback then)."""
+
+    method: DesignMethod
+    plan: Any
+    named: bool
+
+
+def _ruled_out(method: DesignMethod, spec: DesignSpec) -> str | None:
+    """Why the solver choices of ``spec`` rule ``method`` out, or ``None``."""
+    if spec.solver is not None and spec.solver not in method.solvers:
+        return f"it runs {' or '.join(method.solvers) or 'no solver'}, not solver={spec.solver!r}"
+    if spec.solver_options is not None and not method.takes_options:
+        return "it takes no solver_options"
+    return None
+
+
+def choose_method(spec: DesignSpec, method: str = "auto",
+                  methods: Sequence[DesignMethod] | None = None) -> MethodChoice:
+    """The method that solves ``spec``: with ``"auto"`` the first of ``methods`` (default :data:`METHODS`)
+    that applies and runs the named solver, if any; otherwise the one named.
+
+    Raises
+    ------
+    MethodNotApplicableError
+        When ``method`` is not ``"auto"`` or a name of ``methods``, or does not apply (the message says
+        why and which methods apply).
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> spec = design_spec(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)))
+    >>> choose_method(spec).method.name
+    'closed-form'
+    >>> choose_method(design_spec(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)), solver="highs")
+    ...               ).method.name  # a named solver asks for a solve by it: the direct LP runs HiGHS
+    'direct-lp'
+    """
+    candidates = list(METHODS if methods is None else methods)
+    names = [candidate.name for candidate in candidates]
+    if method == "auto":
+        for candidate in candidates:
+            plan = None if _ruled_out(candidate, spec) else candidate.plan(spec)
+            if plan is not None:
+                return MethodChoice(candidate, plan, False)
+        raise MethodNotApplicableError(f"method='auto': none of {names} applies to {_describe(spec)}")
+    chosen = next((candidate for candidate in candidates if candidate.name == method), None)
+    if chosen is None:
+        raise MethodNotApplicableError(f"method must be 'auto' or one of {names}, got {method!r}")
+    reason = _ruled_out(chosen, spec)
+    plan = None if reason else chosen.plan(spec)
+    if plan is None:
+        usable = [c.name for c in candidates if not _ruled_out(c, spec) and c.plan(spec) is not None]
+        raise MethodNotApplicableError(
+            f"method={method!r} does not apply to {_describe(spec)}: {reason or 'it needs ' + chosen.applies}; "
+            f"methods that apply: {usable or 'none'}")
+    return MethodChoice(chosen, plan, True)
+
+
+def _describe(spec: DesignSpec) -> str:
+    notions = "/".join(notion.label for notion in spec.notions) or "no notion"
+    limits = f" with {len(spec.limits)} limit(s)" if spec.limits else ""
+    return f"{spec.objective.label} under {notions}{limits}"
 
 
 def estimated_nonzeros(problem: cp.Problem) -> int:
@@ -145,9 +282,14 @@ class DesignProblem:
         Quantities to cap (objectives, e.g. a distortion); each gets a limit value at :meth:`solve`.
     solver
         ``"highs"``, ``"clarabel"`` or ``"scs"``; by default chosen by :func:`choose_solver`, and a
-        solve that cannot be certified is retried with the other solvers. A named solver is used alone.
+        solve that cannot be certified is retried with the other solvers. A named solver is used alone;
+        it chooses a solver, not a path (as for :func:`design`: ``"highs"`` keeps the direct LP).
     solver_options
-        Extra keyword arguments for the solver.
+        Extra keyword arguments for the solver (the cvxpy path only).
+    method
+        ``"auto"`` (the direct LP where it applies, else cvxpy), ``"direct-lp"`` or ``"cvxpy"``: the
+        compiled methods of :data:`METHODS`; a named one runs without fallback, and one that does not
+        apply raises :class:`~mechdesign.exceptions.MethodNotApplicableError`.
 
     Notes
     -----
@@ -158,10 +300,12 @@ class DesignProblem:
       for the gap to be within :data:`~mechdesign.result.GAP_RTOL`, meets every budget: then it is
       optimal, certified by the unconstrained optimum's value as the lower bound. This is how large
       budgets (up to ``math.inf``, beyond what float64 ``e^ε`` can express) are solved.
-    * ``"direct-lp"`` — an :class:`~mechdesign.utility.distortion.ExpectedDistortion` under local
-      ε-DP, maximal leakage or PML (one prior) alone, without limits and without a named solver:
-      the warm-started LP of :mod:`mechdesign.direct` (HiGHS, no cvxpy), certified by the safe bound
-      at HiGHS's duals; a warm solve that is not certified is re-solved cold, then through cvxpy.
+    * ``"direct-lp"`` — an :class:`~mechdesign.utility.distortion.ExpectedDistortion` under one notion
+      with a registered warm LP (:mod:`mechdesign.registry`: local ε-DP, maximal leakage, PML under one
+      prior), without limits, solver HiGHS or unnamed, no ``solver_options``: the warm-started LP of
+      :mod:`mechdesign.direct` (no cvxpy), certified by the safe bound at HiGHS's duals; a warm solve
+      that is not certified is re-solved cold, then (``method="auto"`` only) through cvxpy with the
+      named solver or Clarabel. The cvxpy problem is built only for that fallback.
     * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
       :func:`~mechdesign.certificate.design_lower_bound`.
 
@@ -181,22 +325,23 @@ class DesignProblem:
         *,
         solver: str | None = None,
         solver_options: Mapping[str, Any] | None = None,
+        method: str = "auto",
     ) -> None:
-        self.notions: list[PrivacyNotion] = as_notions(notions)
-        self.objective = objective = as_objective(objective)
-        self.limits = as_objectives(limits, "limits")
-        solver = as_solver(solver)
-        solver_options = as_options(solver_options)
+        spec = design_spec(notions, objective, limits, solver, solver_options)
+        self._setup(spec, choose_method(spec, method, [m for m in METHODS if m.compiled]))
+
+    @classmethod
+    def planned(cls, spec: DesignSpec, choice: MethodChoice) -> "DesignProblem":
+        """The problem for a method already chosen by :func:`choose_method` (no second dispatch)."""
+        problem = cls.__new__(cls)
+        problem._setup(spec, choice)
+        return problem
+
+    def _setup(self, spec: DesignSpec, choice: MethodChoice) -> None:
+        self.notions: list[PrivacyNotion] = spec.notions
+        self.objective = objective = spec.objective
+        self.limits = spec.limits
         self.shape = tuple(objective.shape)
-        for notion in self.notions:
-            notion.check_shape(self.shape[0])
-        for limit in self.limits:
-            if tuple(limit.shape) != self.shape:
-                raise ShapeMismatchError(f"limit {limit.label} is on {limit.shape}, objective on {self.shape}")
-        if objective.sense != "minimize":
-            raise MechDesignError(
-                f"the design problem maximizes {objective.label}: maximizing a convex utility is not a convex "
-                "program (DCP); use the extreme-column LP of mechdesign.utility.information")
         self.notion_labels = _unique_labels(self.notions)
         self.limit_labels = _unique_labels(self.limits)
         # Solved in units of the objective (and of each limit): the cost's scale never matters.
@@ -208,17 +353,19 @@ class DesignProblem:
         self.is_linear = all(n.is_linear for n in self.notions) and all(
             o.is_linear for o in [objective, *self.limits]
         )
-        self.named_solver = solver is not None
-        use_direct = (solver is None and solver_options is None
-                      and direct_program_class(self.notions, objective, self.limits) is not None)
-        self.solver = "highs" if use_direct else (solver or choose_solver(self.is_linear, int(np.prod(self.shape)))).lower()
-        self.user_solver_options = dict(solver_options or {})
+        self.method = choice.method.name
+        self.fallback = not choice.named  # a named method runs alone; "auto" falls back to cvxpy
+        self.named_solver = spec.solver is not None
+        use_direct = self.method == "direct-lp"
+        self.solver = "highs" if use_direct else (spec.solver or choose_solver(self.is_linear, int(np.prod(self.shape))))
+        self.fallback_solver = spec.solver or "clarabel"
+        self.user_solver_options = dict(spec.solver_options or {})
         self.what = (f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on "
                      f"{self.shape[0]}×{self.shape[1]}")
         self._problem: cp.Problem | None = None
         if use_direct:
             check_memory(DIRECT_BYTES_PER_NONZERO * 4 * int(np.prod(self.shape)), self.what)
-            self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits)
+            self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits, choice.plan)
         else:
             self.direct = None
             self._build_cvxpy()
@@ -303,8 +450,8 @@ class DesignProblem:
         """The solver runs to try in turn until one is certified: the default path first, then cold or
         other solvers (unless a solver was named)."""
         if self.direct is not None:
-            return [lambda b, l: self._run_direct(b[0], cold=False), lambda b, l: self._run_direct(b[0], cold=True),
-                    lambda b, l: self._run_cvxpy("clarabel", b, l)]
+            direct = [lambda b, l: self._run_direct(b[0], cold=False), lambda b, l: self._run_direct(b[0], cold=True)]
+            return direct + ([lambda b, l: self._run_cvxpy(self.fallback_solver, b, l)] if self.fallback else [])
         others = [] if self.named_solver else [s for s in ("clarabel", "highs") if s != self.solver
                                                  and (self.is_linear or s != "highs")]
         return [lambda b, l, s=solver: self._run_cvxpy(s, b, l) for solver in [self.solver, *others]]
@@ -366,7 +513,8 @@ class DesignProblem:
         matrix = self.Q.value
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
-        return _Attempt(problem.status, matrix, largest_violation(problem), iterations, solver, "cvxpy")
+        violation = max(largest_violation(problem), -float(matrix.min()), 0.0)  # Q >= 0 is a variable attribute
+        return _Attempt(problem.status, matrix, violation, iterations, solver, "cvxpy")
 
     def _run_direct(self, budget: float, cold: bool) -> _Attempt:
         """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
@@ -375,11 +523,11 @@ class DesignProblem:
             return _Attempt("solver_error", None, None, solution.iterations, "highs", "direct-lp",
                             f"highs returned status {solution.status!r}")
         note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct{', cold start' if cold else ''})"
-        return _Attempt(cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
+        return _Attempt(OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
                         solution.iterations, "highs", "direct-lp", note, solution.lower_bound)
 
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
-        if attempt.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or attempt.matrix is None:
+        if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
             return _Candidate(attempt, None, [], "")
         matrix, exceeded, repair_note = certify_mechanism(
             clean_mechanism(attempt.matrix), lambda m: self._exceeded(m, budgets, limits))
@@ -452,7 +600,7 @@ class DesignProblem:
                       iterations=attempt.iterations, method=attempt.method)
         statuses = "; ".join(f"{c.attempt.solver} ({c.attempt.method}): {c.attempt.status}"
                              + (f" — {c.attempt.note}" if c.attempt.note else "") for c in candidates)
-        if any(c.attempt.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE) for c in candidates) and self.limits:
+        if any(c.attempt.status in (INFEASIBLE, INFEASIBLE_INACCURATE) for c in candidates) and self.limits:
             smallest = self._smallest_feasible_limit(list(budgets.values()))
             if smallest is not None and len(self.limits) == 1:
                 label = self.limit_labels[0]
@@ -485,6 +633,42 @@ class DesignProblem:
         return [validate(value, f"{kind} for {label}") for value, label in zip(sequence, labels)]
 
 
+def _run_compiled(spec: DesignSpec, choice: MethodChoice, budgets: Any, limit_values: list[float]) -> Result:
+    return DesignProblem.planned(spec, choice).solve(budgets, limit_values)
+
+
+#: The design methods, in the order ``method="auto"`` tries them (:class:`DesignMethod`). "auto" takes
+#: the first that applies (and runs the named solver, when one is named): an exact closed form needs no
+#: solver; the direct LP builds the LP straight for HiGHS; cvxpy solves every convex problem.
+METHODS: tuple[DesignMethod, ...] = (
+    DesignMethod("closed-form",
+                 "one notion with a registered Hamming closed form (local DP, maximal leakage), an "
+                 "ExpectedDistortion whose cost is a positive multiple of Hamming, and no limits",
+                 lambda spec: hamming_problem(spec.notions, spec.objective, spec.limits),
+                 lambda spec, choice, budgets, limit_values: design_hamming(choice.plan, budgets)),
+    DesignMethod("hockey-stick-cuts",
+                 "one hockey-stick ApproximateDifferentialPrivacy, an ExpectedDistortion, no limits, and at least "
+                 "designers.hockey_stick.MIN_INPUTS inputs (lazy hinge generation in one warm HiGHS model)",
+                 lambda spec: True if hockey_stick.applies(spec.notions, spec.objective, spec.limits) else None,
+                 lambda spec, choice, budgets, limit_values: hockey_stick.design_hockey_stick(
+                     spec.notions, budgets, spec.objective), solvers=("highs",)),
+    DesignMethod("blahut-arimoto",
+                 "one MutualInformationPrivacy under one prior, an ExpectedDistortion under the same prior, and "
+                 "no limits (the distortion-rate function, certified by Blahut's dual)",
+                 lambda spec: True if blahut_arimoto.applies(spec.notions, spec.objective, spec.limits) else None,
+                 lambda spec, choice, budgets, limit_values: blahut_arimoto.design_distortion_rate(
+                     spec.notions, budgets, spec.objective)),
+    DesignMethod("direct-lp",
+                 "one notion with a registered warm LP (local DP, maximal leakage, PML under one prior), an "
+                 "ExpectedDistortion, and no limits",
+                 lambda spec: direct_program_class(spec.notions, spec.objective, spec.limits),
+                 _run_compiled, solvers=("highs",), compiled=True),
+    DesignMethod("cvxpy", "a convex problem (every notion and objective of the package)",
+                 lambda spec: spec, _run_compiled, solvers=("highs", "clarabel", "scs"), takes_options=True,
+                 compiled=True),
+)
+
+
 def design(
     notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     budgets: Union[float, Sequence[float]],
@@ -493,6 +677,7 @@ def design(
     limits: Sequence[tuple[Objective, float]] = (),
     solver: str | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    method: str = "auto",
 ) -> Result:
     """Design the optimal mechanism for ``objective`` under privacy budgets (and optional limits).
 
@@ -508,9 +693,19 @@ def design(
         ``(quantity, limit)`` pairs constraining ``quantity.expression(Q) <= limit``, e.g. a
         distortion cap.
     solver
-        ``"highs"``, ``"clarabel"`` or ``"scs"``; chosen automatically by default.
+        ``"highs"``, ``"clarabel"`` or ``"scs"``; chosen automatically by default. It names a solver,
+        not a path: ``"highs"`` is run by the direct LP where that applies (else by cvxpy), while
+        ``"clarabel"`` and ``"scs"`` mean the cvxpy path; a closed form runs no solver, so naming one
+        skips it. ``Result.method`` and ``Result.solver`` say what ran.
     solver_options
-        Extra keyword arguments passed to the solver.
+        Extra keyword arguments passed to the solver (only the cvxpy path takes them).
+    method
+        ``"auto"`` (default): the first of :data:`METHODS` that applies, in order ``"closed-form"`` →
+        ``"direct-lp"`` → ``"cvxpy"``; a failed direct-LP solve is retried through cvxpy. A method
+        named explicitly runs alone, and one that does not apply raises
+        :class:`~mechdesign.exceptions.MethodNotApplicableError` naming the methods that do.
+        Whatever the method, a budget met by the objective's unconstrained optimum is answered by it
+        (``Result.method == "unconstrained-optimum"``).
 
     Returns
     -------
@@ -521,19 +716,13 @@ def design(
     --------
     >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior, design
     >>> result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(3)))
-    >>> round(result.objective, 6)  # randomized response: 2 / (e + 2)
-    0.423883
+    >>> round(result.objective, 6), result.method  # randomized response: 2 / (e + 2)
+    (0.423883, 'closed-form')
+    >>> result = design(DifferentialPrivacy(), 1.0, ExpectedDistortion(Prior.uniform(3)), method="cvxpy")
+    >>> round(result.objective, 6), result.method
+    (0.423883, 'cvxpy')
     """
-    notions, objective, limits = as_notions(notions), as_objective(objective), as_limit_pairs(limits)
-    solver, solver_options = as_solver(solver), as_options(solver_options)
-    quantities = [quantity for quantity, _ in limits]
-    if solver is None and solver_options is None:
-        closed = closed_form_design(notions, budgets, objective, limits=quantities)
-        if closed is not None:
-            return closed
-        if hockey_stick.applies(notions, objective, quantities):
-            return hockey_stick.design_hockey_stick(notions, budgets, objective)
-        if blahut_arimoto.applies(notions, objective, quantities):
-            return blahut_arimoto.design_distortion_rate(notions, budgets, objective)
-    problem = DesignProblem(notions, objective, quantities, solver=solver, solver_options=solver_options)
-    return problem.solve(budgets, [value for _, value in limits])
+    pairs = as_limit_pairs(limits)
+    spec = design_spec(notions, objective, [quantity for quantity, _ in pairs], solver, solver_options)
+    choice = choose_method(spec, method)
+    return choice.method.run(spec, choice, budgets, [value for _, value in pairs])

@@ -12,22 +12,28 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
-#: The solvers a design may name, and cvxpy's identifiers for them.
-SOLVER_NAMES = {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}
+if TYPE_CHECKING:  # cvxpy is imported by the functions that take a cvxpy problem, when they run
+    import cvxpy as cp
+
+#: cvxpy's status names, spelled out so that reading a status needs no cvxpy import (they are plain
+#: strings; tests/test_solvers.py checks them against cvxpy's constants).
+OPTIMAL, OPTIMAL_INACCURATE = "optimal", "optimal_inaccurate"
+INFEASIBLE, INFEASIBLE_INACCURATE = "infeasible", "infeasible_inaccurate"
+#: The solvers a design may name, and cvxpy's identifiers for them (``cp.HIGHS``, … checked likewise).
+SOLVER_NAMES = {"highs": "HIGHS", "clarabel": "CLARABEL", "scs": "SCS"}
 #: Default options per solver, overridden by ``solver_options``. Clarabel's default tolerances (1e-8)
 #: leave round-off that shows in ratio-type measures; 1e-10 costs a few iterations.
 DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
     "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
 }
 #: Statuses with a usable solution.
-SOLVED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+SOLVED = (OPTIMAL, OPTIMAL_INACCURATE)
 
 
 @dataclass(frozen=True)
@@ -65,10 +71,13 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
 
     Examples
     --------
+    >>> import cvxpy as cp
     >>> x = cp.Variable(nonneg=True)
     >>> solve_cvxpy(cp.Problem(cp.Minimize(x), [x >= 1]), "clarabel").status
     'optimal'
     """
+    import cvxpy as cp
+
     settings = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **(options or {})}
     try:
         with warnings.catch_warnings():
@@ -91,6 +100,7 @@ def largest_violation(problem: cp.Problem) -> float:
 
     Examples
     --------
+    >>> import cvxpy as cp
     >>> x = cp.Variable(nonneg=True)
     >>> problem = cp.Problem(cp.Minimize(x), [x >= 1])
     >>> _ = solve_cvxpy(problem, "clarabel")
@@ -115,7 +125,7 @@ def run_highs(highs: highspy.Highs) -> SolveOutcome:
     status = highs.getModelStatus()
     iterations = int(highs.getInfo().simplex_iteration_count)
     if status == highspy.HighsModelStatus.kOptimal:
-        return SolveOutcome(cp.OPTIMAL, iterations=iterations)
+        return SolveOutcome(OPTIMAL, iterations=iterations)
     return SolveOutcome("solver_error", f"highs returned status {highs.modelStatusToString(status)!r}", iterations)
 
 

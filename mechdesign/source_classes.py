@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy.optimize import linprog
+from ._lazy import LazyFunction
 
-from .exceptions import MechDesignError
+from .exceptions import MechDesignError, SolverFailedError
 from .priors import Prior, SourceSet, as_source_set
+
+linprog = LazyFunction("scipy.optimize", "linprog")
 
 #: Largest sup-norm distance from the hull at which the uniform distribution counts as inside.
 UNIFORM_ATOL = 1e-9
@@ -39,7 +41,7 @@ def _mixture_lp(points: np.ndarray, cost: np.ndarray, rows: np.ndarray, bounds: 
     result = linprog(cost, A_ub=rows, b_ub=bounds, A_eq=equality, b_eq=[1.0],
                      bounds=[(0, None)] * k + extra_bounds, method="highs")
     if result.status != 0:  # pragma: no cover - the LPs below are always feasible and bounded
-        raise MechDesignError(f"source-set LP failed: {result.message}")
+        raise SolverFailedError(f"source-set LP: HiGHS gave no solution ({result.message})")
     return result.x
 
 

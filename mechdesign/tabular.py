@@ -19,12 +19,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln
+from ._lazy import LazyFunction
 
 from ._validate import as_positive_int
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .privacy.sml import Secret
 from .utility.distortion import WorstCaseInputDistortion
+
+gammaln = LazyFunction("scipy.special", "gammaln")
 
 #: Largest histogram space :class:`HistogramSpace` enumerates.
 MAX_HISTOGRAMS = 200_000
@@ -91,6 +93,25 @@ class HistogramSpace:
     ----------
     counts
         ``(size, d)`` integer array; row ``i`` is ``τ θ_i``.
+
+    Notes
+    -----
+    Why this is not a :class:`~mechdesign.parameter_spaces.ParameterSpace`: the two papers model
+    different things. Here (SML paper) the space is *every* histogram of precision ``τ``, enumerated in
+    integer counts (so that costs and secrets are exact and the samplers of
+    :mod:`mechdesign.mechanisms.histogram` can index it), a secret is a map to discrete values
+    (:class:`~mechdesign.privacy.sml.Secret`) and there is no prior. A ``ParameterSpace`` (Guarding
+    Multiple Secrets) is any finite grid of parameters with a prior, real-valued secrets guessed to
+    within tolerances, and a distance. To study histograms under summary statistic privacy, pass
+    ``HistogramSpace(τ, d).probabilities`` to :meth:`ParameterSpace.histograms
+    <mechdesign.parameter_spaces.ParameterSpace.histograms>`; both use the one
+    :func:`total_variation`.
+
+    Examples
+    --------
+    >>> space = HistogramSpace(2, 2)
+    >>> space.size, space.counts.tolist()
+    (3, [[0, 2], [1, 1], [2, 0]])
     """
 
     def __init__(self, tau: int, d: int, support: Sequence[int] | None = None) -> None:
@@ -135,12 +156,38 @@ class HistogramSpace:
         return f"HistogramSpace(tau={self.tau}, d={self.d}, support={self.support.tolist()}, size={self.size})"
 
 
+def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Total variation ``½ ‖p − q‖₁`` between every pair of histograms (rows of ``a`` and ``b``).
+
+    The one TV formula of the package (:func:`tv_cost` and
+    :meth:`~mechdesign.parameter_spaces.ParameterSpace.histograms` both use it). On integer counts
+    the sum is exact, so two pairs at the same distance get the same float and a caller's tie rule
+    decides between them (MaxL: the lowest index, :func:`~mechdesign.mechanisms.histogram.maxl_mechanism`);
+    on fractions, round-off may order pairs that are equal in exact arithmetic.
+
+    Examples
+    --------
+    >>> total_variation(np.array([[2, 0], [1, 1]]), np.array([[0, 2]])).tolist()
+    [[2.0], [1.0]]
+    """
+    return 0.5 * np.abs(a[:, None, :] - b[None, :, :]).sum(axis=2)
+
+
 def tv_cost(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> np.ndarray:
-    """``cost[θ, θ'] = D_TV(θ, θ') = ½ ‖θ − θ'‖₁`` between two histogram spaces (same ``τ`` and ``d``)."""
+    """``cost[θ, θ'] = D_TV(θ, θ') = ½ ‖θ − θ'‖₁`` between two histogram spaces (same ``τ`` and ``d``).
+
+    Computed on the integer counts and divided by ``τ`` once (:func:`total_variation`): equal distances
+    are equal floats, so ties are exact.
+
+    Examples
+    --------
+    >>> tv_cost(HistogramSpace(2, 2)).tolist()
+    [[0.0, 0.5, 1.0], [0.5, 0.0, 0.5], [1.0, 0.5, 0.0]]
+    """
     outputs = inputs if outputs is None else outputs
     if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
         raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
-    return 0.5 * np.abs(inputs.counts[:, None, :] - outputs.counts[None, :, :]).sum(axis=2) / inputs.tau
+    return total_variation(inputs.counts, outputs.counts) / inputs.tau
 
 
 def tv_distortion(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> WorstCaseInputDistortion:

@@ -16,6 +16,17 @@ def test_design_json(capsys):
     assert payload["success"] and payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)
 
 
+def test_design_method_is_chosen_on_the_command_line(capsys):
+    for method in ("auto", "closed-form", "direct-lp", "cvxpy"):
+        assert main(["design", "--notion", "dp", "--epsilon", "1", "--n", "3", "--json", "--method", method]) == 0
+        payload = json.loads(capsys.readouterr().out)
+        assert payload["method"] == ("closed-form" if method == "auto" else method)
+        assert payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)  # randomized response
+    assert main(["design", "--notion", "renyi-dp", "--alpha", "2", "--epsilon", "1", "--n", "3",
+                 "--method", "direct-lp"]) == 2
+    assert "methods that apply: ['cvxpy']" in capsys.readouterr().err
+
+
 def test_design_text_with_every_notion(capsys):
     for notion in ["dp", "maximal-leakage", "mutual-information", "pml"]:
         assert main(["design", "--notion", notion, "--epsilon", "0.5", "--prior", "0.4,0.3,0.2,0.1"]) == 0
@@ -133,8 +144,8 @@ def test_curve_privacy_and_distortion_modes(tmp_path, capsys):
     assert main(["curve", "--notion", "maximal-leakage", "--n", "3", "--mode", "privacy",
                  "--values", "0.1,0.4", "--out", str(prefix)]) == 0
     rows = list(csv.DictReader((tmp_path / "ml.csv").open()))
-    assert [float(r["epsilon"]) for r in rows] == pytest.approx([put.prop8_epsilon_ml(3, 0.1),
-                                                                  put.prop8_epsilon_ml(3, 0.4)], abs=1e-6)
+    assert [float(r["epsilon"]) for r in rows] == pytest.approx([put.prop8_maximal_leakage_privacy(3, 0.1),
+                                                                  put.prop8_maximal_leakage_privacy(3, 0.4)], abs=1e-6)
     assert (tmp_path / "ml.png").stat().st_size > 0
     assert "wrote" in capsys.readouterr().out
     # No prior knowledge: worst case over the simplex; D*(ε) of DP is randomized response's.
@@ -142,7 +153,7 @@ def test_curve_privacy_and_distortion_modes(tmp_path, capsys):
                  "--out", str(tmp_path / "dp")]) == 0
     rows = list(csv.DictReader((tmp_path / "dp.csv").open()))
     assert [float(r["worst_case_distortion"]) for r in rows] == pytest.approx(
-        [put.prop8_distortion_dp(3, e) for e in (0.0, 1.0, 2.0)], abs=1e-7)
+        [put.prop8_dp_distortion(3, e) for e in (0.0, 1.0, 2.0)], abs=1e-7)
 
 
 def test_curve_reports_unreachable_points_and_bad_input(tmp_path, capsys):

@@ -41,7 +41,7 @@ def test_curve_matches_single_designs_and_closed_form():
     for eps, value in zip(BUDGETS, curve.y):
         assert value == pytest.approx(design(DifferentialPrivacy(), eps, ExpectedDistortion(prior)).objective, abs=1e-9)
     uniform = trace_curve(MaximalLeakage(), ExpectedDistortion(Prior.uniform(3)), BUDGETS)
-    assert np.allclose(uniform.y, [put.prop8_distortion_ml(3, e) for e in BUDGETS], atol=1e-8)
+    assert np.allclose(uniform.y, [put.prop8_maximal_leakage_distortion(3, e) for e in BUDGETS], atol=1e-8)
 
 
 def test_curve_is_non_increasing():
@@ -131,8 +131,8 @@ def prop8_epsilon_mi(m: int, D: float) -> float:
 
 @pytest.mark.parametrize("m", [2, 4])
 @pytest.mark.parametrize("notion, closed_form, method", [
-    (DifferentialPrivacy(), put.prop8_epsilon_dp, "bisection"),  # Prop. 8(1): log((m−1)(1−D)/D)
-    (MaximalLeakage(), put.prop8_epsilon_ml, "direct"),  # Prop. 8(4): log(m(1−D)), Σ_y max_x Q minimized
+    (DifferentialPrivacy(), put.prop8_dp_privacy, "bisection"),  # Prop. 8(1): log((m−1)(1−D)/D)
+    (MaximalLeakage(), put.prop8_maximal_leakage_privacy, "direct"),  # Prop. 8(4): log(m(1−D)), Σ_y max_x Q minimized
 ], ids=["dp-prop8.1", "ml-prop8.4"])
 def test_uniform_prior_matches_proposition_8(m, notion, closed_form, method):
     """PUT Prop. 8(1) and 8(4); DP has no leakage expression (bisection), maximal leakage has one."""
@@ -159,7 +159,7 @@ def test_dp_source_set_of_class_one_equals_uniform():
     """PUT Prop. 8(1) holds for any class-I set, e.g. conv{P, uniform}, with worst-case distortion."""
     source_set = SourceSet([[0.6, 0.2, 0.2], Prior.uniform(3)])
     value = privacy_distortion(DifferentialPrivacy(), 0.3, WorstCaseDistortion(source_set))
-    assert value.epsilon == pytest.approx(put.prop8_epsilon_dp(3, 0.3), abs=CLOSED_FORM_ATOL)
+    assert value.epsilon == pytest.approx(put.prop8_dp_privacy(3, 0.3), abs=CLOSED_FORM_ATOL)
 
 
 @pytest.mark.parametrize("notion", [
@@ -192,7 +192,7 @@ def test_zero_budget_regime_and_unreachable_distortions():
     # D = 0 needs the identity, whose DP is infinite: not reached within max_budget.
     exact = privacy_distortion(DifferentialPrivacy(), 0.0, ExpectedDistortion(prior), max_budget=8.0)
     assert not exact.success and "not reached within budget 8" in exact.message
-    assert exact.smallest_distortion == pytest.approx(put.prop8_distortion_dp(3, 8.0), abs=1e-7)
+    assert exact.smallest_distortion == pytest.approx(put.prop8_dp_distortion(3, 8.0), abs=1e-7)
     # Sibson's feasible set at ε = 0 has no interior: the certificate falls back to bisection.
     sibson = privacy_distortion(SibsonMutualInformation(2.0, prior), 0.8, ExpectedDistortion(prior))
     assert sibson.success and sibson.epsilon <= 1e-8
@@ -222,7 +222,7 @@ def test_privacy_distortion_curve(tmp_path):
     assert curve.x_name == "expected_distortion" and curve.y_name == "epsilon" and curve.label == "dp"
     assert math.isnan(curve.y[0]) and not curve.results[0].success
     assert curve.results[0].smallest_feasible == pytest.approx(0.0, abs=1e-12)
-    expected = [put.prop8_epsilon_dp(3, D) for D in [0.2, 0.4, 0.8]]
+    expected = [put.prop8_dp_privacy(3, D) for D in [0.2, 0.4, 0.8]]
     assert np.allclose(curve.y[1:], expected, atol=CLOSED_FORM_ATOL)
     assert isinstance(privacy_distortion(MaximalLeakage(), 0.2, ExpectedDistortion(prior)), PrivacyDistortion)
     rows = list(csv.DictReader(curve.to_csv(tmp_path / "curve.csv").open()))  # first point failed

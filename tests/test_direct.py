@@ -74,7 +74,7 @@ def test_fast_path_matches_highs_on_zipf_hamming(n):
     weights = 1.0 / np.arange(1, n + 1)
     objective = ExpectedDistortion(Prior(weights / weights.sum()))
     fast = DesignProblem(DifferentialPrivacy(), objective).solve(1.0)  # the direct LP (design() takes the closed form)
-    reference = design(DifferentialPrivacy(), 1.0, objective, solver="highs")
+    reference = design(DifferentialPrivacy(), 1.0, objective, solver="highs", method="cvxpy")
     assert fast.method == "direct-lp" and fast.status == "optimal"
     assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
     assert fast.max_violation < 1e-9
@@ -112,8 +112,18 @@ def test_only_the_exact_structures_take_the_fast_path():
         ([DifferentialPrivacy()], objective, [objective]),
     ]:
         assert direct_program(notions, target, limits) is None
-    assert DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct is None
     assert isinstance(DesignProblem(DifferentialPrivacy(), objective).direct, LdpLinearProgram)
+
+
+def test_a_named_solver_chooses_a_solver_not_a_path():
+    # Issue 17: naming HiGHS used to turn the direct LP off silently; it is the direct LP's solver.
+    objective = ExpectedDistortion(Prior([0.5, 0.3, 0.2]), [[0, 1, 3], [1, 0, 1], [2, 1, 0]])
+    highs = design(DifferentialPrivacy(), 0.4, objective, solver="highs")
+    clarabel = design(DifferentialPrivacy(), 0.4, objective, solver="clarabel")
+    assert isinstance(DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct, LdpLinearProgram)
+    assert (highs.method, highs.solver) == ("direct-lp", "highs")
+    assert (clarabel.method, clarabel.solver) == ("cvxpy", "clarabel")
+    assert highs.objective == pytest.approx(clarabel.objective, abs=PATH_AGREEMENT_ATOL)
 
 
 def test_pml_leaves_inputs_outside_the_support_unconstrained():

@@ -682,6 +682,32 @@ def test_sml_prop5_qm_lower_bound_counterexample() -> None:
     assert printed > sml + 0.01
 
 
+def test_sml_prop5_qm_disjoint_branch_counterexample() -> None:
+    """SML Prop. 5 (QM, m = d* − d̂₀* >= I): τ = 3, d* = 3, d̂₀* = 1, d̂₁* = 1, I = 2 (s = 4, ζ = 1). SML by Prop. 1,
+    enumerating every selection of one input per secret value: log(8/3) = 0.981, below the printed 'lower
+    bound' log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(τI/2s + d̂₀ + d̂₁ − 1))^ζ) = log(4 − 2/1.75) = 1.050. The
+    input with all τ counts on the secret category holds no missed category, which the proof assumes.
+    Elsewhere the printed base exceeds 1 and the logarithm's argument is negative (τ = 8, I = 2, d* = 11)."""
+    tau, d_star, d0, d1, interval = 3, 3, 1, 1, 2
+    s, zeta = tau + 1, (d_star - d0) // interval
+    by_value: dict[int, list[dict]] = {}
+    for theta in compositions(tau, d_star):
+        outs = misspecified_qm_outputs(theta, tau, d0, d_star, d1, interval)
+        by_value.setdefault(theta[0], []).append({o: 1.0 / len(outs) for o in outs})
+    best = 0.0
+    for selection in itertools.product(*(by_value[c] for c in range(s))):
+        outputs = set().union(*selection)
+        best = max(best, sum(max(dist.get(o, 0.0) for dist in selection) for o in outputs))
+    assert math.log(best) == pytest.approx(math.log(8 / 3), abs=TOL)
+    printed = math.log(s - (s - math.ceil(s / interval))
+                       * ((d0 + d1 + zeta - 2) / (tau * interval / (2 * s) + d0 + d1 - 1)) ** zeta)
+    assert printed == pytest.approx(math.log(4 - 2 / 1.75), abs=1e-12) and printed > math.log(best) + 0.06
+    tau, d_star, s = 8, 11, 9
+    zeta = (d_star - d0) // interval
+    argument = s - (s - math.ceil(s / interval)) * ((d0 + d1 + zeta - 2) / (tau * interval / (2 * s) + d0 + d1 - 1)) ** zeta
+    assert argument < -500
+
+
 # ---------------------------------------------------------------------------------------------
 # Smaller entries
 # ---------------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ from mechdesign.parameter_spaces import (
     diagonal_gaussian_w2,
     gaussian_2d_w2,
     gaussian_w2,
-    total_variation,
 )
+from mechdesign.tabular import total_variation
 from mechdesign.parameter_spaces import _covariance_2d
 
 #: Agreement of closed-form W2 with the matrix-square-root formula (scipy sqrtm round-off).

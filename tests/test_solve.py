@@ -343,3 +343,99 @@ def test_maximize_mutual_information_is_exact_at_n16():
     result = maximize_mutual_information(DifferentialPrivacy(), 1.0, prior)
     assert result.status == "optimal" and result.method == "extreme-columns"
     assert result.bound - result.objective <= GAP_RTOL
+
+
+# --- design(method=...): the method table (issue 17, item 2) -----------------------------------------
+
+#: Agreement between two design methods on the same problem (objective values).
+METHOD_AGREEMENT_ATOL = 1e-8
+RANDOM_COST = np.array([[0.0, 1.0, 3.0, 2.0], [1.0, 0.0, 1.0, 4.0], [2.0, 1.0, 0.0, 1.0], [0.5, 2.0, 1.0, 0.0]])
+
+
+@pytest.mark.parametrize("notion", [DifferentialPrivacy(), MaximalLeakage()], ids=["dp", "maximal_leakage"])
+@pytest.mark.parametrize("epsilon", [0.0, 0.3, 1.2])
+def test_every_applicable_method_gives_the_same_certified_optimum(notion, epsilon):
+    objective = ExpectedDistortion(SKEWED)
+    results = {method: design(notion, epsilon, objective, method=method)
+               for method in ("auto", "closed-form", "direct-lp", "cvxpy")}
+    assert results["auto"].method == "closed-form"  # the documented order: closed form first
+    for method, result in results.items():
+        assert result.status == "optimal", (method, result.message)
+        assert result.method in (method, "unconstrained-optimum") or method == "auto"
+        assert result.objective == pytest.approx(results["closed-form"].objective, abs=METHOD_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("kwargs, named", [
+    (dict(method="closed-form", objective=ExpectedDistortion(SKEWED, RANDOM_COST)), "it needs one notion"),
+    (dict(method="direct-lp", solver="clarabel"), "not solver='clarabel'"),
+    (dict(method="closed-form", solver="highs"), "runs no solver"),
+    (dict(method="direct-lp", solver_options={"time_limit": 5}), "takes no solver_options"),
+    (dict(method="direct-lp", objective=WorstCaseInputDistortion(4)), "it needs one notion"),
+])
+def test_an_inapplicable_method_is_a_named_error_listing_those_that_apply(kwargs, named):
+    from mechdesign import MethodNotApplicableError
+
+    objective = kwargs.pop("objective", ExpectedDistortion(SKEWED))
+    with pytest.raises(MethodNotApplicableError, match=rf"method='{kwargs['method']}' .*{named}.*methods that apply: \["):
+        design(DifferentialPrivacy(), 0.5, objective, **kwargs)
+
+
+@pytest.mark.parametrize("method", ["simplex", None, 3])
+def test_an_unknown_method_is_a_named_error(method):
+    from mechdesign import MethodNotApplicableError
+
+    with pytest.raises(MethodNotApplicableError, match=r"method must be 'auto' or one of \['closed-form', 'direct-lp', 'cvxpy'\]"):
+        design(DifferentialPrivacy(), 0.5, ExpectedDistortion(SKEWED), method=method)
+    with pytest.raises(MethodNotApplicableError, match="method must be"):
+        DesignProblem(DifferentialPrivacy(), ExpectedDistortion(SKEWED), method="closed-form")  # not compiled
+
+
+def test_the_dispatch_runs_once_per_design_and_the_direct_path_builds_no_cvxpy_problem(monkeypatch):
+    import mechdesign.solve as solve_module
+
+    calls = {"hamming": 0, "direct": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(solve_module, "hamming_problem", counted("hamming", solve_module.hamming_problem))
+    monkeypatch.setattr(solve_module, "direct_program_class", counted("direct", solve_module.direct_program_class))
+    result = design(DifferentialPrivacy(), 0.5, ExpectedDistortion(SKEWED, RANDOM_COST))
+    assert result.method == "direct-lp" and calls == {"hamming": 1, "direct": 1}
+    problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(SKEWED, RANDOM_COST))
+    assert problem.solve(0.5).method == "direct-lp" and problem._problem is None
+
+
+def test_a_named_method_runs_alone_while_auto_falls_back(monkeypatch):
+    from mechdesign.solve import _Attempt
+
+    def stalls(self, budget, cold):
+        return _Attempt("solver_error", None, None, None, "highs", "direct-lp", "simulated stall")
+
+    monkeypatch.setattr(DesignProblem, "_run_direct", stalls)
+    objective = ExpectedDistortion(SKEWED, RANDOM_COST)
+    fallback = design(DifferentialPrivacy(), 0.5, objective)
+    alone = design(DifferentialPrivacy(), 0.5, objective, method="direct-lp")
+    assert fallback.status == "optimal" and (fallback.method, fallback.solver) == ("cvxpy", "clarabel")
+    assert alone.status == "solver_error" and alone.method == "direct-lp" and "cvxpy" not in alone.message
+
+
+def test_max_violation_means_the_same_on_both_solver_paths():
+    objective = ExpectedDistortion(SKEWED, RANDOM_COST)
+    direct = design(PointwiseMaximalLeakage(SKEWED), 0.4, objective, method="direct-lp")
+    via_cvxpy = design(PointwiseMaximalLeakage(SKEWED), 0.4, objective, method="cvxpy")
+    closed = design(DifferentialPrivacy(), 0.4, ExpectedDistortion(SKEWED))
+    assert 0.0 <= direct.max_violation < 1e-8 and 0.0 <= via_cvxpy.max_violation < 1e-6
+    assert closed.method == "closed-form" and closed.max_violation is None
+
+
+def test_trace_curve_takes_a_method():
+    objective, budgets = ExpectedDistortion(SKEWED), [0.2, 0.9]
+    automatic = trace_curve(MaximalLeakage(), objective, budgets)
+    via_cvxpy = trace_curve(MaximalLeakage(), objective, budgets, method="cvxpy")
+    assert {r.method for r in automatic.results} == {"closed-form"}
+    assert {r.method for r in via_cvxpy.results} == {"cvxpy"}
+    np.testing.assert_allclose(via_cvxpy.y, automatic.y, atol=METHOD_AGREEMENT_ATOL)

@@ -65,3 +65,12 @@ def test_highs_runs_map_to_the_same_vocabulary():
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     assert run_highs(highs).status in ("optimal", "solver_error")
+
+
+def test_status_and_solver_names_are_cvxpys_own():
+    # mechdesign.solvers spells them out so that reading a status needs no cvxpy import.
+    from mechdesign import solvers
+
+    assert (solvers.OPTIMAL, solvers.OPTIMAL_INACCURATE) == (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+    assert (solvers.INFEASIBLE, solvers.INFEASIBLE_INACCURATE) == (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
+    assert solvers.SOLVER_NAMES == {"highs": cp.HIGHS, "clarabel": cp.CLARABEL, "scs": cp.SCS}

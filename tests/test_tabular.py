@@ -13,6 +13,7 @@ from mechdesign.tabular import (
     histogram_count,
     histogram_secret,
     log_histogram_count,
+    total_variation,
     tv_cost,
     tv_distortion,
 )
@@ -62,3 +63,17 @@ def test_tv_cost_and_secrets():
         category_fraction_secret(space, 2)
     with pytest.raises(ShapeMismatchError):
         tv_cost(space, HistogramSpace(3, 2))
+
+
+@pytest.mark.parametrize("tau,d", [(3, 3), (5, 4), (10, 3)])
+def test_tv_cost_is_exact_so_equal_distances_tie(tau, d):
+    """tv_cost takes exactly the τ + 1 values k/τ (one float per integer ℓ1 distance), which MaxL's
+    lowest-index tie rule relies on; the same formula on the fractions θ = counts/τ gives several floats
+    for one distance (round-off), which is why tv_cost works on the counts."""
+    space = HistogramSpace(tau, d)
+    integer_l1 = np.abs(space.counts[:, None, :] - space.counts[None, :, :]).sum(axis=2)
+    cost = tv_cost(space)
+    assert np.unique(cost).size == np.unique(integer_l1).size == tau + 1
+    for distance in np.unique(integer_l1):
+        assert np.unique(cost[integer_l1 == distance]).size == 1
+    assert np.unique(total_variation(space.probabilities, space.probabilities)).size > tau + 1

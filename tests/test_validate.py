@@ -227,3 +227,31 @@ def test_single_notions_and_lists_of_objectives():
     assert v.as_objectives(None) == [] and v.as_limit_pairs(None) == []
     with pytest.raises(MechDesignError, match="limits must be a non-empty sequence, got 5"):
         v.as_objectives(5)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: v.as_index(3, 3, "category"), MechDesignError, r"category must be an integer in 0..2, got 3"),
+    (lambda: v.as_index(True, 3, "category"), MechDesignError, "category must be an integer"),
+    (lambda: v.as_histogram_counts([1.5, 2]), MechDesignError, "counts must be a 1-D array of >= 2 non-negative integers"),
+    (lambda: v.as_histogram_counts([0, 0]), MechDesignError, "with a positive total"),
+    (lambda: v.as_histogram_rows([[1, 2], [2, 2]]), MechDesignError, "with one positive total"),
+    (lambda: v.as_positive_budget(0, "sigma"), InvalidBudgetError, r"sigma must be > 0, got 0.0"),
+    (lambda: v.as_int_at_least(1, 2, "d"), MechDesignError, "d must be an integer >= 2, got 1"),
+    (lambda: v.as_int_at_least(2.0, 2, "d"), MechDesignError, "d must be an integer >= 2, got 2.0"),
+    (lambda: v.as_index_list([0, 3], 3, "categories"), MechDesignError, r"categories must lie in \[0, 2\], got \[0, 3\]"),
+    (lambda: v.as_index_list([], 3, "categories"), MechDesignError, r"categories must lie in \[0, 2\], got \[\]"),
+    (lambda: v.as_index_list(5, 3, "categories"), MechDesignError, "categories must be a sequence of integer indices, got 5"),
+    (lambda: v.as_rng("seed"), MechDesignError, "rng must be None, a non-negative integer seed or a numpy Generator, got 'seed'"),
+    (lambda: v.as_rng(-1, "resample"), MechDesignError, "resample must be None, a non-negative integer seed"),
+])
+def test_histogram_index_budget_and_seed_checks_name_the_value(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_as_rng_keeps_a_generator_and_seeds_like_numpy():
+    generator = np.random.default_rng(7)
+    assert v.as_rng(generator) is generator
+    assert v.as_rng(3).random() == np.random.default_rng(3).random()
+    assert v.as_histogram_rows([[2, 0], [1, 1]]).dtype == np.int64
+    assert v.as_index_list(np.array([2, 0]), 3, "columns") == [2, 0]

@@ -152,7 +152,7 @@ def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]]
     --------
     >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
     >>> from mechdesign.theory import put
-    >>> rows = epsilon_rows([("PUT Prop. 8(1) DP", lambda D: put.prop8_epsilon_dp(2, D))], {"m": 2},
+    >>> rows = epsilon_rows([("PUT Prop. 8(1) DP", lambda D: put.prop8_dp_privacy(2, D))], {"m": 2},
     ...                     DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.2])
     >>> rows[0].verdict
     'match'

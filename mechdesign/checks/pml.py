@@ -16,8 +16,8 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import multinomial
 
+from .._lazy import scipy_stats as stats
 from .. import design
 from ..mechanisms import binary_robust_pml_mechanism, k_singular_mechanism
 from ..priors import L1Ball, Prior
@@ -52,14 +52,14 @@ def exact_deviation_probability(prior: Sequence[float], m: int, beta: float) -> 
         if last >= 0:
             full = np.array([*counts, last])
             if np.abs(full / m - p).sum() >= beta - 1e-12:
-                total += float(multinomial.pmf(full, m, p))
+                total += float(stats.multinomial.pmf(full, m, p))
     return total
 
 
 def _thm2(priors: Sequence[tuple[Sequence[float], int]], betas: Sequence[float]) -> list[CheckRow]:
     rows = []
     for prior, m in priors:
-        phi = pml.weissman_phi(pml.weissman_kappa(prior))
+        phi = pml.thm2_weissman_phi(pml.thm2_weissman_kappa(prior))
         for beta in betas:
             rows.append(compare("PML Thm. 2 (Weissman) deviation bound", {"P": str(tuple(prior)), "m": m, "β": beta},
                                 "probability", upper_bound(pml.thm2_deviation_bound(beta, m, len(prior), phi)),

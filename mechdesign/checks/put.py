@@ -81,25 +81,25 @@ def _local_class_one(ms: Sequence[int], delta: float, alphas: Sequence[float]) -
     for m in ms:
         simplex, uniform = SourceSet.simplex(m), Prior.uniform(m)
         worst, at_uniform = WorstCaseDistortion(simplex), ExpectedDistortion(uniform)
-        zero = put.zero_threshold(m)
+        zero = put.lemma5_zero_threshold(m)
         Statements = list[tuple[str, Callable[[float], ClosedForm]]]
         cases: list[tuple[Statements, PrivacyNotion, Objective, float]] = [
-            ([("PUT Prop. 8(1) DP", lambda D, m=m: put.prop8_epsilon_dp(m, D))], DifferentialPrivacy(), worst, zero),
-            ([(f"PUT Prop. 8(2) approx DP δ={delta:g}", lambda D, m=m: put.prop8_epsilon_approx_dp(m, D, delta))],
+            ([("PUT Prop. 8(1) DP", lambda D, m=m: put.prop8_dp_privacy(m, D))], DifferentialPrivacy(), worst, zero),
+            ([(f"PUT Prop. 8(2) approx DP δ={delta:g}", lambda D, m=m: put.prop8_approx_dp_privacy(m, D, delta))],
              ApproximateDifferentialPrivacy(delta), worst, (1 - delta) * zero),
-            ([("PUT Prop. 8(3) maximal information", lambda D, m=m, s=simplex: put.prop8_maximal_information(m, D, s))],
+            ([("PUT Prop. 8(3) maximal information", lambda D, m=m, s=simplex: put.prop8_maximal_information_privacy_bounds(m, D, s))],
              MaximalInformation(simplex), worst, zero),
-            ([("PUT Prop. 8(4) maximal leakage", lambda D, m=m: put.prop8_epsilon_ml(m, D))], MaximalLeakage(), worst, zero),
-            ([("PUT Prop. 8(7) mutual information", lambda D, m=m: put.prop8_mutual_information(m, D))],
+            ([("PUT Prop. 8(4) maximal leakage", lambda D, m=m: put.prop8_maximal_leakage_privacy(m, D))], MaximalLeakage(), worst, zero),
+            ([("PUT Prop. 8(7) mutual information", lambda D, m=m: put.prop8_mutual_information_privacy(m, D))],
              MutualInformationPrivacy(uniform), at_uniform, zero),
         ]
         for alpha in alphas:
             cases += [
-                ([(f"PUT Prop. 8(5) Rényi DP α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)),
-                  (f"PUT Prop. 8(5) Rényi DP α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_renyi_dp(m, D, a)[1])],
+                ([(f"PUT Prop. 8(5) Rényi DP α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_renyi_dp_privacy_bounds(m, D, a)),
+                  (f"PUT Prop. 8(5) Rényi DP α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_renyi_dp_privacy_bounds(m, D, a)[1])],
                  RenyiDifferentialPrivacy(alpha), worst, zero),
-                ([(f"PUT Prop. 8(6) Sibson α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)),
-                  (f"PUT Prop. 8(6) Sibson α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_sibson(m, D, a)[1])],
+                ([(f"PUT Prop. 8(6) Sibson α={alpha:g}", lambda D, m=m, a=alpha: put.prop8_sibson_privacy_bounds(m, D, a)),
+                  (f"PUT Prop. 8(6) Sibson α={alpha:g}, value = upper bound", lambda D, m=m, a=alpha: put.prop8_sibson_privacy_bounds(m, D, a)[1])],
                  SibsonMutualInformation(alpha, uniform), at_uniform, zero),
             ]
         for statements, notion, distortion, breakpoint in cases:
@@ -112,12 +112,12 @@ def _known_prior(prior: Sequence[float], delta: float) -> list[CheckRow]:
     """Theorems 13 (DP), 9 (approximate DP) and 14 (maximal leakage) at a known prior."""
     rows = []
     objective = ExpectedDistortion(Prior(prior))
-    levels = put.breakpoints(prior)[1:-1]
+    levels = put.thm9_breakpoints(prior)[1:-1]
     cases = [
-        ("PUT Thm 13 DP", DifferentialPrivacy(), lambda D: put.theorem13_dp(prior, D), levels),
+        ("PUT Thm 13 DP", DifferentialPrivacy(), lambda D: put.thm13_dp_privacy(prior, D), levels),
         (f"PUT Thm 9 approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta),
-         lambda D: put.theorem9_approx_dp(prior, D, delta), (1 - delta) * levels),
-        ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.theorem14_maximal_leakage(prior, D), levels),
+         lambda D: put.thm9_approx_dp_privacy(prior, D, delta), (1 - delta) * levels),
+        ("PUT Thm 14 maximal leakage", MaximalLeakage(), lambda D: put.thm14_maximal_leakage_privacy(prior, D), levels),
     ]
     for formula, notion, closed, breaks in cases:
         rows += epsilon_rows([(formula, closed)], {"P": _prior_label(prior)}, notion, objective, distortion_grid(breaks))
@@ -128,13 +128,13 @@ def _class_two(source: Sequence[Sequence[float]], delta: float, epsilons: Sequen
     """Proposition 12 (approximate DP) and Corollary 15 (maximal leakage) over a Class II set."""
     objective = WorstCaseDistortion(SourceSet(source))
     setting = {"priors": len(source)}
-    breaks = sorted({float(b) for p in source for b in (1 - delta) * put.breakpoints(p)[1:-1]})
-    rows = epsilon_rows([(f"PUT Prop. 12 approx DP δ={delta:g}", lambda D: put.prop12_approx_dp(source, D, delta))], setting,
+    breaks = sorted({float(b) for p in source for b in (1 - delta) * put.thm9_breakpoints(p)[1:-1]})
+    rows = epsilon_rows([(f"PUT Prop. 12 approx DP δ={delta:g}", lambda D: put.prop12_approx_dp_privacy(source, D, delta))], setting,
                         ApproximateDifferentialPrivacy(delta), objective, distortion_grid(breaks))
     leakage = DistortionOracle(MaximalLeakage(), objective)
     for eps in epsilons:
         rows.append(compare("PUT Cor. 15 maximal leakage", {**setting, "ε": float(eps)}, "distortion",
-                            put.cor15_distortion_ml(source, eps), leakage.distortion(eps)))
+                            put.cor15_maximal_leakage_distortion(source, eps), leakage.distortion(eps)))
     return rows
 
 
@@ -144,18 +144,18 @@ def _global(m: int, n: int, delta: float, alpha: float) -> list[CheckRow]:
     prior = Prior.uniform(m**n)
     objective = ExpectedDistortion(prior, cost=distances)
     cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
-        ("PUT Thm 7(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem7_dp(m, n, D)),
+        ("PUT Thm 7(1) DP", DifferentialPrivacy(adjacency), lambda D: put.thm7_dp_privacy(m, n, D)),
         (f"PUT Thm 7(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
-         lambda D: put.theorem7_approx_dp(m, n, D, delta)),
-        ("PUT Thm 7(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem7_maximal_leakage(m, n, D)),
+         lambda D: put.thm7_approx_dp_privacy_bounds(m, n, D, delta)),
+        ("PUT Thm 7(4) maximal leakage", MaximalLeakage(), lambda D: put.thm7_maximal_leakage_privacy_bounds(m, n, D)),
         ("PUT Thm 7(3) maximal information", MaximalInformation(prior),
-         lambda D: put.theorem7_maximal_information(m, n, D, prior)),
+         lambda D: put.thm7_maximal_information_privacy_bounds(m, n, D, prior)),
         (f"PUT Thm 7(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
-         lambda D: put.theorem7_renyi_dp(m, n, D, alpha)),
-        (f"PUT Thm 7(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior), lambda D: put.theorem7_sibson(m, n, D, alpha)),
-        ("PUT Thm 7(7) mutual information", MutualInformationPrivacy(prior), lambda D: put.theorem7_mutual_information(m, n, D)),
+         lambda D: put.thm7_renyi_dp_privacy_bounds(m, n, D, alpha)),
+        (f"PUT Thm 7(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior), lambda D: put.thm7_sibson_privacy_bounds(m, n, D, alpha)),
+        ("PUT Thm 7(7) mutual information", MutualInformationPrivacy(prior), lambda D: put.thm7_mutual_information_privacy(m, n, D)),
     ]
-    grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    grid = distortion_grid([put.lemma5_zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
     rows = []
     for formula, notion, closed in cases:
         rows += epsilon_rows([(formula, closed)], {"m": m, "n": n}, notion, objective, grid)
@@ -192,20 +192,20 @@ def _theorem6(single: Sequence[float], n: int, delta: float, alpha: float) -> li
     distances, adjacency = product_space(m, n)
     objective = ExpectedDistortion(prior, cost=distances)
     cases: list[tuple[str, PrivacyNotion, Callable[[float], ClosedForm]]] = [
-        ("PUT Thm 6(1) DP", DifferentialPrivacy(adjacency), lambda D: put.theorem6_dp(m, n, D, theta)),
+        ("PUT Thm 6(1) DP", DifferentialPrivacy(adjacency), lambda D: put.thm6_dp_privacy_bounds(m, n, D, theta)),
         (f"PUT Thm 6(2) approx DP δ={delta:g}", ApproximateDifferentialPrivacy(delta, neighbours=adjacency),
-         lambda D: put.theorem6_approx_dp(m, n, D, delta, theta)),
-        ("PUT Thm 6(4) maximal leakage", MaximalLeakage(), lambda D: put.theorem6_maximal_leakage(m, n, D, theta)),
+         lambda D: put.thm6_approx_dp_privacy_bounds(m, n, D, delta, theta)),
+        ("PUT Thm 6(4) maximal leakage", MaximalLeakage(), lambda D: put.thm6_maximal_leakage_privacy_bounds(m, n, D, theta)),
         ("PUT Thm 6(3) maximal information", MaximalInformation(prior),
-         lambda D: put.theorem6_maximal_information(m, n, D, theta, prior)),
+         lambda D: put.thm6_maximal_information_privacy_bounds(m, n, D, theta, prior)),
         (f"PUT Thm 6(5) Rényi DP α={alpha:g}", RenyiDifferentialPrivacy(alpha, neighbours=adjacency),
-         lambda D: put.theorem6_renyi_dp(m, n, D, alpha, theta)),
+         lambda D: put.thm6_renyi_dp_privacy_bounds(m, n, D, alpha, theta)),
         (f"PUT Thm 6(6) Sibson α={alpha:g}", SibsonMutualInformation(alpha, prior),
-         lambda D: put.theorem6_sibson(m, n, D, alpha, theta)),
+         lambda D: put.thm6_sibson_privacy_bounds(m, n, D, alpha, theta)),
         ("PUT Thm 6(7) mutual information", MutualInformationPrivacy(prior),
-         lambda D: put.theorem6_mutual_information(m, n, D, theta, eta)),
+         lambda D: put.thm6_mutual_information_privacy_bounds(m, n, D, theta, eta)),
     ]
-    grid = distortion_grid([put.zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
+    grid = distortion_grid([put.lemma5_zero_threshold(m, n)], upper=n, base=(0.2, 0.5))
     rows = []
     for formula, notion, closed in cases:
         rows += epsilon_rows([(formula, closed)], {"P": f"{_prior_label(single)}^⊗{n}"}, notion, objective, grid)
@@ -236,39 +236,39 @@ def _products(m: int, n: int, prior: Sequence[float], delta: float, alpha: float
     _, adjacency = product_space(m, n)
     uniform, single_uniform = Prior.uniform(m**n), Prior.uniform(m)
     exact = [
-        ("PUT Thm 17(1) DP", DifferentialPrivacy(), DifferentialPrivacy(adjacency), put.theorem17_dp, put.prop8_epsilon_dp),
-        ("PUT Thm 17(4) maximal leakage", MaximalLeakage(), MaximalLeakage(), put.theorem17_maximal_leakage,
-         put.prop8_epsilon_ml),
+        ("PUT Thm 17(1) DP", DifferentialPrivacy(), DifferentialPrivacy(adjacency), put.thm17_dp_privacy, put.prop8_dp_privacy),
+        ("PUT Thm 17(4) maximal leakage", MaximalLeakage(), MaximalLeakage(), put.thm17_maximal_leakage_privacy,
+         put.prop8_maximal_leakage_privacy),
         ("PUT Thm 17(7) mutual information", MutualInformationPrivacy(single_uniform), MutualInformationPrivacy(uniform),
-         put.theorem17_mutual_information, put.prop8_mutual_information),
+         put.thm17_mutual_information_privacy, put.prop8_mutual_information_privacy),
     ]
-    distortions = (0.2, 0.5 * put.zero_threshold(m, n), 0.9 * put.zero_threshold(m, n))
+    distortions = (0.2, 0.5 * put.lemma5_zero_threshold(m, n), 0.9 * put.lemma5_zero_threshold(m, n))
     for D in distortions:
         for formula, single_notion, product_notion, closed, single_closed in exact:
             result = DesignProblem(single_notion, ExpectedDistortion(single_uniform)).solve(single_closed(m, D / n))
             numeric = product_notion.measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
             rows.append(compare(formula, {"m": m, "n": n, "D": float(D)}, "epsilon", closed(m, n, D), numeric))
     bounded = [(MaximalInformation(single_uniform), "PUT Thm 17(3) maximal information",
-                lambda D: put.theorem17_maximal_information(m, n, D, single_uniform)),
-               (RenyiDifferentialPrivacy(alpha), f"PUT Thm 17(5) Rényi DP α={alpha:g}", lambda D: put.theorem17_renyi_dp(m, n, D, alpha)),
+                lambda D: put.thm17_maximal_information_privacy_bounds(m, n, D, single_uniform)),
+               (RenyiDifferentialPrivacy(alpha), f"PUT Thm 17(5) Rényi DP α={alpha:g}", lambda D: put.thm17_renyi_dp_privacy_bounds(m, n, D, alpha)),
                (SibsonMutualInformation(alpha, single_uniform), f"PUT Thm 17(6) Sibson α={alpha:g}",
-                lambda D: put.theorem17_sibson(m, n, D, alpha))]
+                lambda D: put.thm17_sibson_privacy_bounds(m, n, D, alpha))]
     for notion, formula, bounds in bounded:  # the product optimum is Lemma 16 applied to the single-letter one
         single = numeric_privacy_distortion(notion, ExpectedDistortion(single_uniform), [D / n for D in distortions])
-        rows += [compare(formula, {"m": m, "n": n, "D": float(D)}, "epsilon", bounds(D), put.lemma16_product_epsilon(notion, n, value))
+        rows += [compare(formula, {"m": m, "n": n, "D": float(D)}, "epsilon", bounds(D), put.lemma16_product_privacy(notion, n, value))
                  for D, value in zip(distortions, single)]
     known = Prior(prior)
-    for D in put.breakpoints(prior)[1:-1]:
-        result = DesignProblem(MaximalLeakage(), ExpectedDistortion(known)).solve(put.theorem14_maximal_leakage(prior, D))
+    for D in put.thm9_breakpoints(prior)[1:-1]:
+        result = DesignProblem(MaximalLeakage(), ExpectedDistortion(known)).solve(put.thm14_maximal_leakage_privacy(prior, D))
         numeric = MaximalLeakage().measure(product_mechanism(result.mechanism.matrix, n)) if result.success else math.nan
         rows.append(compare("PUT Thm 18(2) maximal leakage", {"P": _prior_label(prior), "n": n, "D per letter": float(D)},
-                            "epsilon", put.theorem18_maximal_leakage(prior, n, D), numeric))
+                            "epsilon", put.thm18_maximal_leakage_privacy(prior, n, D), numeric))
     binary = (0.6, 0.4)
     for D in (0.1, 0.2, 0.3):
         rows.append(compare(f"PUT Thm 18(1) approx DP δ={delta:g} (corrected)", {"P": _prior_label(binary), "n": n, "D per letter": D},
-                            "epsilon", put.theorem18_approx_dp(binary, n, D, delta), binary_product_search(binary, n, D, delta)))
+                            "epsilon", put.thm18_approx_dp_privacy_bounds(binary, n, D, delta), binary_product_search(binary, n, D, delta)))
         rows.append(compare(f"PUT Thm 17(2) approx DP δ={delta:g} (products)", {"m": 2, "n": n, "D": 2 * D}, "epsilon",
-                            put.theorem17_approx_dp(2, n, 2 * D, delta), binary_product_search((0.5, 0.5), n, D, delta)))
+                            put.thm17_approx_dp_privacy_bounds(2, n, 2 * D, delta), binary_product_search((0.5, 0.5), n, D, delta)))
     return rows
 
 

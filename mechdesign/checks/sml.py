@@ -6,7 +6,8 @@ enumeration, flow or MILP) and its distortion is the worst-case expected total v
 
 * Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
 * Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected);
-* Thms. 2–3, Lemma 2 and Prop. 7 on random mechanisms (seeded): composition, post-processing, L_DP;
+* Thms. 2–3, Lemma 2 and Prop. 7 (both halves, with App. K's worst-output measures) on random mechanisms
+  (seeded): composition, post-processing, L_DP;
 * Prop. 8 (continuous outputs): Gaussian noise on four inputs, the quadrature against ``log 2Φ(Δ/2σ)``
   and against the exact SML of the binned outputs (a post-processing, so at most Prop. 8's value).
 """
@@ -16,8 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import norm
 
+from .._lazy import scipy_stats as stats
 from ..mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from ..privacy.sml import measure_sml
 from ..tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
@@ -40,17 +41,17 @@ def _thm4(spaces: list[tuple[int, int]]) -> list[CheckRow]:
         for eps in RR_EPSILONS:
             Q = histogram_randomized_response(space, eps)
             setting = {"τ": tau, "d": d, "ε": eps}
-            rows.append(compare("SML Thm. 4 RR SML", setting, "SML", sml.rr_sml(eps, tau + 1, tau, d),
+            rows.append(compare("SML Thm. 4 RR SML", setting, "SML", sml.thm4_rr_sml(eps, tau + 1, tau, d),
                                 measure_sml(Q, secret).value, EXACT_ATOL))
-            rows.append(compare("SML Thm. 4 RR distortion", setting, "TV distortion", sml.rr_distortion(eps, tau, d),
+            rows.append(compare("SML Thm. 4 RR distortion", setting, "TV distortion", sml.thm4_rr_distortion(eps, tau, d),
                                 distortion.value(Q), EXACT_ATOL))
         for interval in range(1, tau + 2):
             Q = histogram_quantization(space, 0, interval)
             setting = {"τ": tau, "d": d, "I": interval}
-            rows.append(compare("SML Thm. 4 QM SML", setting, "SML", sml.qm_sml(tau + 1, interval),
+            rows.append(compare("SML Thm. 4 QM SML", setting, "SML", sml.thm4_qm_sml(tau + 1, interval),
                                 measure_sml(Q, secret).value, EXACT_ATOL))
             rows.append(compare("SML Thm. 4 QM distortion (corrected)", setting, "TV distortion",
-                                sml.qm_distortion(tau, d, interval), distortion.value(Q), EXACT_ATOL))
+                                sml.thm4_qm_distortion(tau, d, interval), distortion.value(Q), EXACT_ATOL))
     return rows
 
 
@@ -83,29 +84,29 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
             value = measure_sml(Q, secret).value
             setting = {**base, "I": interval}
             rows.append(compare("SML Prop. 3 QM robustness gap", setting, "SML gap",
-                                upper_bound(sml.qm_robustness_gap_bound(tau, d_star, d0, d1)), value - sml.qm_sml(s, interval),
+                                upper_bound(sml.prop3_qm_robustness_gap_bound(tau, d_star, d0, d1)), value - sml.thm4_qm_sml(s, interval),
                                 EXACT_ATOL))
-            upper = sml.qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) if tau + d0 + d1 > 2 else np.inf
+            upper = sml.prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) if tau + d0 + d1 > 2 else np.inf
             rows.append(compare("SML Prop. 4/App. I, Prop. 5 (corrected) QM SML bounds", setting, "SML",
-                                (sml.qm_sml_lower_bound(tau, s, interval, d_star, d0, d1), float(upper)), value, EXACT_ATOL))
+                                (sml.prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1), float(upper)), value, EXACT_ATOL))
             rows.append(compare("SML App. H-D QM distortion bounds (corrected)", setting, "TV distortion",
-                                sml.qm_distortion_bounds(tau, d_star, d0, d1, interval),
+                                sml.apphd_qm_distortion_bounds(tau, d_star, d0, d1, interval),
                                 float((Q.matrix * cost).sum(axis=1).max()), EXACT_ATOL))
         for eps in RR_EPSILONS:
             Q = histogram_randomized_response(inputs, eps, outputs, estimated)
             value = measure_sml(Q, secret).value
             setting = {**base, "ε": eps}
             rows.append(compare("SML Props. 4–5 RR SML bounds", setting, "SML",
-                                (sml.rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
+                                (sml.prop5_rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.prop4_rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
                                 value, EXACT_ATOL))
             rows.append(compare("SML App. H-D RR distortion bounds", setting, "TV distortion",
-                                sml.rr_distortion_bounds(eps, tau, d_star, d0, d1), float((Q.matrix * cost).sum(axis=1).max()),
+                                sml.apphd_rr_distortion_bounds(eps, tau, d_star, d0, d1), float((Q.matrix * cost).sum(axis=1).max()),
                                 EXACT_ATOL))
     return rows
 
 
 def _random_mechanisms(trials: int) -> list[CheckRow]:
-    """Thm. 2 (with Lemma 2's composed channel), Thm. 3 and Prop. 7 on seeded random mechanisms."""
+    """Thm. 2 (with Lemma 2's composed channel), Thm. 3, Prop. 7 and App. K on seeded random mechanisms."""
     rng = np.random.default_rng(SEED)
     rows = []
     for trial in range(trials):
@@ -126,6 +127,11 @@ def _random_mechanisms(trials: int) -> list[CheckRow]:
                             measure_sml(first @ post, secret).value, EXACT_ATOL))
         rows.append(compare("SML Prop. 7 μ-L_DP bounds the SML", setting, "SML",
                             upper_bound(sml.prop7_ldp_level(first, secret)), leak_first, EXACT_ATOL))
+        rows.append(compare("SML Prop. 7 (second half) Π̃ + Π̃^inf bounds the L_DP level", setting, "L_DP level",
+                            upper_bound(sml.prop7_ldp_level_upper_bound(first, secret)), sml.prop7_ldp_level(first, secret),
+                            EXACT_ATOL))
+        rows.append(compare("SML App. K worst-output Π̃ bounds the SML", setting, "SML",
+                            upper_bound(sml.appk_worst_output_leakage(first, secret)), leak_first, EXACT_ATOL))
     return rows
 
 
@@ -138,13 +144,13 @@ def _prop8(sigmas: tuple[float, ...], widths: tuple[float, ...]) -> list[CheckRo
     rows = []
     gap = max(abs(a - b) for a, s in zip(PROP8_MEANS, PROP8_SECRET) for b, r in zip(PROP8_MEANS, PROP8_SECRET) if s != r)
     for sigma in sigmas:
-        value = sml.prop8_continuous_sml([norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
+        value = sml.prop8_continuous_sml([stats.norm(loc=m, scale=sigma).pdf for m in PROP8_MEANS], PROP8_SECRET,
                                          breakpoints=PROP8_MEANS)
         rows.append(compare("SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", {"σ": sigma}, "SML", value,
-                            math.log(2 * norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
+                            math.log(2 * stats.norm.cdf(gap / (2 * sigma))), EXACT_ATOL))
         for width in widths:
             edges = np.concatenate([[-np.inf], np.arange(-6 * sigma, 3 + 6 * sigma + width, width), [np.inf]])
-            binned = np.diff(norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
+            binned = np.diff(stats.norm.cdf((edges[None, :] - np.array(PROP8_MEANS)[:, None]) / sigma), axis=1)
             rows.append(compare("SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)", {"σ": sigma, "bin": width}, "SML",
                                 upper_bound(value), measure_sml(binned, PROP8_SECRET).value, EXACT_ATOL))
     return rows

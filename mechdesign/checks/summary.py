@@ -3,7 +3,7 @@ Privacy for Data Sharing") against the exact optimum and exact measurements on f
 
 * Thms. 4.1, 5.1, 5.3, 5.4 and Props. C.1, C.3 (corrected: γ_max, no ceiling; docs/errata.md): lower
   bounds on the least worst-case distortion, whose exact value comes from
-  :func:`~mechdesign.privacy.summary.worst_case_tradeoff` (one LP per distortion threshold);
+  :func:`~mechdesign.designers.summary.worst_case_tradeoff` (one LP per distortion threshold);
 * Props. 5.2 and 5.5: ``Δ_inter ≤ Δ_lp ≤ Δ_union`` between those optima;
 * Props. C.2, C.4, C.6, D.2, D.4, D.6: privacy and distortion of the quantization mechanisms (Algs. 1–3)
   measured on grids of spacing h (the grid privacy lies within the closed form evaluated at ``2ε_i/s_i``
@@ -22,7 +22,7 @@ import numpy as np
 from ..mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
 from ..parameter_spaces import ParameterSpace, gaussian_w2
 from ..privacy import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
-from ..privacy.summary import worst_case_tradeoff
+from ..designers.summary import worst_case_tradeoff
 from ..theory import summary
 from .rows import CheckRow, compare, lower_bound, upper_bound
 
@@ -80,26 +80,26 @@ def _lower_bounds(space: ParameterSpace, name: str, budgets: Sequence[float]) ->
     """Corrected Thm. 4.1 / Prop. C.1 (union), Thm. 5.1, Thm. 5.3 (β = 1, 2), Thm. 5.4 (p = 1, 2, ∞),
     at the budgets the union optimum reaches (intersection and ℓp privacy are never larger)."""
     eps, d = space.tolerances, len(space.tolerances)
-    g_max, g_ari = summary.gamma_max(space), summary.gamma_arithmetic(space)
+    g_max, g_ari = summary.propc1_gamma_max(space), summary.eq7_gamma_arithmetic(space)
     union, inter = worst_case_tradeoff(UnionPrivacy(space)), worst_case_tradeoff(IntersectionPrivacy(space))
-    norms = {p: worst_case_tradeoff(LpNormPrivacy(space, p, summary.prop_5_5_tolerance(eps, p))) for p in (1, 2, math.inf)}
+    norms = {p: worst_case_tradeoff(LpNormPrivacy(space, p, summary.prop5_5_lp_tolerance(eps, p))) for p in (1, 2, math.inf)}
     rows = []
     for T in reachable(union, budgets):
         setting = {"space": name, "T": T}
         u, i = least_distortion(union, T), least_distortion(inter, T)
         rows.append(compare("Multi-secret Thm. 4.1 union (corrected: γ_max)", setting, "distortion",
-                            lower_bound(summary.thm_4_1(T, eps, g_max)), u))
+                            lower_bound(summary.thm4_1_union_distortion_bound(T, eps, g_max)), u))
         if d >= 2:
             rows.append(compare("Multi-secret Thm. 5.3 groups β=d (corrected: γ_max)", setting, "distortion",
-                                lower_bound(summary.thm_5_3(T, eps, g_max, d)), u))
-        rows.append(compare("Multi-secret Thm. 5.1 intersection", setting, "distortion", lower_bound(summary.thm_5_1(T, eps, g_ari)), i))
-        rows.append(compare("Multi-secret Thm. 5.3 groups β=1", setting, "distortion", lower_bound(summary.thm_5_3(T, eps, g_ari, 1)), i))
+                                lower_bound(summary.thm5_3_group_distortion_bound(T, eps, g_max, d)), u))
+        rows.append(compare("Multi-secret Thm. 5.1 intersection", setting, "distortion", lower_bound(summary.thm5_1_intersection_distortion_bound(T, eps, g_ari)), i))
+        rows.append(compare("Multi-secret Thm. 5.3 groups β=1", setting, "distortion", lower_bound(summary.thm5_3_group_distortion_bound(T, eps, g_ari, 1)), i))
         rows.append(compare("Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union", setting, "distortion", (-math.inf, u), i))
         for p, curve in norms.items():
             value = least_distortion(curve, T)
-            tolerance = summary.prop_5_5_tolerance(eps, p)
+            tolerance = summary.prop5_5_lp_tolerance(eps, p)
             rows.append(compare(f"Multi-secret Thm. 5.4 ℓ{p:g} norm", setting, "distortion",
-                                lower_bound(summary.thm_5_4(T, tolerance, p, d, g_ari)), value))
+                                lower_bound(summary.thm5_4_lp_distortion_bound(T, tolerance, p, d, g_ari)), value))
             rows.append(compare(f"Multi-secret Prop. 5.5 Δ_inter ≤ Δ_ℓ{p:g} ≤ Δ_union", setting, "distortion", (i, u), value))
     return rows
 
@@ -110,7 +110,7 @@ def _gaussian_lower_bounds(budgets: Sequence[float]) -> list[CheckRow]:
     three = ParameterSpace.diagonal_gaussian([[0.0, 0.3, 0.6], [0.0, 0.3]], [[1.0, 1.3, 1.6], [1.0]],
                                              ["mu1", "mu2", "sigma1"], [0.1, 0.1, 0.1])
     rows = []
-    for name, space, bound in (("1-D Gaussian 5×5", one, summary.prop_c1), ("diagonal Gaussian 3×2×3", three, summary.prop_c3)):
+    for name, space, bound in (("1-D Gaussian 5×5", one, summary.propc1_distortion_bound), ("diagonal Gaussian 3×2×3", three, summary.propc3_distortion_bound)):
         curve = worst_case_tradeoff(UnionPrivacy(space))
         formula = "Multi-secret Prop. C.1 (corrected)" if space is one else "Multi-secret Prop. C.3 (corrected)"
         rows += [compare(formula, {"space": name, "T": T}, "distortion", lower_bound(bound(T, space.tolerances)),
@@ -122,7 +122,7 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
     """Props. C.2 (Alg. 1), C.4 (Alg. 2, three secrets) and C.6 (Alg. 3, distortion) on grids."""
     rows = []
     steps, eps = np.array([1.0, 2.0]), np.array([0.3, 0.45])
-    privacy, distortion = summary.prop_c2(eps, steps)
+    privacy, distortion = summary.propc2_privacy_distortion(eps, steps)
     for h in spacings:
         levels = [lower + np.arange(round(c * s / h)) * h for lower, c, s in zip((0.0, 1.0), (3, 2), steps)]
         space = ParameterSpace.gaussian_1d(levels[0], levels[1], eps)
@@ -140,22 +140,22 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
     release = lambda rows_: algorithm2(rows_, [0, 2, 1], [0.0, 1.0, 0.0], steps3)  # noqa: E731
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
-    privacy, distortion = summary.prop_c4(eps3, steps3)
+    privacy, distortion = summary.propc4_privacy_distortion(eps3, steps3)
     rows.append(compare("Multi-secret Prop. C.4 privacy (grid within Σh/s)", {"h": h}, "privacy",
                         (privacy, privacy + float((h / steps3).sum())), UnionPrivacy(space).measure(Q), EXACT_ATOL))
     rows.append(compare("Multi-secret Prop. C.4 distortion", {"h": h}, "distortion", distortion,
                         space.support_distortion().value(Q), EXACT_ATOL))
     widened = np.minimum(eps3 + h / 2, steps3 / 2)  # a grid bin's covered fraction is at most min(1, (2ε_i + h)/s_i)
     rows.append(compare("Multi-secret Prop. D.2 intersection privacy (grid)", {"h": h}, "privacy",
-                        (summary.prop_d2_privacy(eps3, steps3), summary.prop_d2_privacy(widened, steps3)),
+                        (summary.propd2_privacy(eps3, steps3), summary.propd2_privacy(widened, steps3)),
                         IntersectionPrivacy(space).measure(Q), EXACT_ATOL))
     groups = [[0, 2], [1]]
     rows.append(compare("Multi-secret Prop. D.4 group privacy (grid)", {"h": h}, "privacy",
-                        (summary.prop_d4_privacy(eps3, steps3, groups), summary.prop_d4_privacy(widened, steps3, groups)),
+                        (summary.propd4_privacy(eps3, steps3, groups), summary.propd4_privacy(widened, steps3, groups)),
                         GroupPrivacy(space, groups).measure(Q), EXACT_ATOL))
     tolerance = 0.05
     rows.append(compare("Multi-secret Prop. D.6 ℓinf privacy bound (grid)", {"h": h}, "privacy",
-                        upper_bound(summary.prop_d6_privacy_bound(min(tolerance + h / 2, float(steps3.min()) / 2), math.inf, steps3)),
+                        upper_bound(summary.propd6_privacy_bound(min(tolerance + h / 2, float(steps3.min()) / 2), math.inf, steps3)),
                         LpNormPrivacy(space, math.inf, tolerance).measure(Q), EXACT_ATOL))
     levels = [np.arange(3) * 0.5, [0.0], (1 + np.arange(4) * 0.5) ** 2, (1 + np.arange(4) * 0.5) ** 2, [0.3, 1.1]]
     secrets, steps6 = ["mu1", "sigma1", "sigma2"], [1.5, 1.0, 2.0, 2.0]
@@ -164,7 +164,7 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
     rows.append(compare("Multi-secret Prop. C.6 distortion", {"secrets": "mu1,sigma1,sigma2"}, "distortion",
-                        summary.prop_c6_distortion(secrets, steps6), space.support_distortion().value(Q), EXACT_ATOL))
+                        summary.propc6_distortion(secrets, steps6), space.support_distortion().value(Q), EXACT_ATOL))
     return rows
 
 
@@ -188,17 +188,17 @@ def _appendix_d_bounds(budgets: Sequence[float]) -> list[CheckRow]:
     rows = []
     for T in reachable(union, budgets):
         setting = {"space": "diagonal Gaussian 3×2×3", "T": T}
-        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion", lower_bound(summary.prop_d1_distortion_bound(T, eps)),
+        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion", lower_bound(summary.propd1_distortion_bound(T, eps)),
                             least_distortion(inter, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=2 (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d3_distortion_bound(T, eps, 2)), least_distortion(groups, T)))
+                            lower_bound(summary.propd3_distortion_bound(T, eps, 2)), least_distortion(groups, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=d (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d3_distortion_bound(T, eps, d)), least_distortion(union, T)))
+                            lower_bound(summary.propd3_distortion_bound(T, eps, d)), least_distortion(union, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓinf (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d5_distortion_bound(T, tolerance_inf, math.inf, d)), least_distortion(norm_inf, T)))
+                            lower_bound(summary.propd5_distortion_bound(T, tolerance_inf, math.inf, d)), least_distortion(norm_inf, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓ2 (corrected)", setting, "distortion",
-                            lower_bound(summary.prop_d5_distortion_bound(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
-        if summary.prop_b2_tolerance_condition(tolerance_2, tolerance_inf, 2, math.inf, d):
+                            lower_bound(summary.propd5_distortion_bound(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
+        if summary.propb2_tolerance_condition(tolerance_2, tolerance_inf, 2, math.inf, d):
             rows.append(compare("Multi-secret Prop. B.2 Δ_ℓinf ≤ Δ_ℓ2", setting, "distortion",
                                 upper_bound(least_distortion(norm_2, T)), least_distortion(norm_inf, T)))
     return rows
@@ -210,7 +210,7 @@ def _gaussian_2d_c5(budgets: Sequence[float]) -> list[CheckRow]:
     space = ParameterSpace.gaussian_2d(levels, ["mu1", "sigma1", "sigma2"], [0.1, 0.1, 0.1])
     union = worst_case_tradeoff(UnionPrivacy(space))
     return [compare("Multi-secret Prop. C.5 2-D Gaussian (corrected)", {"space": "2-D Gaussian 3×1×2×2×2", "T": T}, "distortion",
-                    lower_bound(summary.prop_c5(T, space.tolerances)), least_distortion(union, T)) for T in reachable(union, budgets)]
+                    lower_bound(summary.propc5_distortion_bound(T, space.tolerances)), least_distortion(union, T)) for T in reachable(union, budgets)]
 
 
 def _prop_b1(budgets: Sequence[float]) -> list[CheckRow]:
@@ -219,8 +219,8 @@ def _prop_b1(budgets: Sequence[float]) -> list[CheckRow]:
     for tolerances in ([0.1, 0.2], [0.05, 0.1, 0.3]):
         for T in budgets:
             rows.append(compare("Multi-secret Prop. B.1 Thm. 5.3 (β=d) ≤ Thm. 4.1", {"d": len(tolerances), "T": float(T)},
-                                "distortion bound", upper_bound(summary.thm_4_1(T, tolerances, 0.5)),
-                                summary.thm_5_3(T, tolerances, 0.5, len(tolerances))))
+                                "distortion bound", upper_bound(summary.thm4_1_union_distortion_bound(T, tolerances, 0.5)),
+                                summary.thm5_3_group_distortion_bound(T, tolerances, 0.5, len(tolerances))))
     return rows
 
 
@@ -243,14 +243,14 @@ def _lemmas_c8_c10_c11(trials: int) -> list[CheckRow]:
         a, b = _random_2d_gaussian(rng), _random_2d_gaussian(rng)
         w2 = gaussian_w2(a[:2], _covariance(a), b[:2], _covariance(b))
         rows.append(compare("Multi-secret Lemma C.8 W2² lower bound", {"trial": trial}, "W2²",
-                            lower_bound(summary.lemma_c8_w2_squared_lower_bound(a, b)), w2**2))
+                            lower_bound(summary.lemmac8_w2_squared_lower_bound(a, b)), w2**2))
         sd_a, sd_b = np.sqrt(np.diag(_covariance(a))), np.sqrt(np.diag(_covariance(b)))
         rows.append(compare("Multi-secret Lemma C.10 σ1σ1' + σ2σ2' ≥ tr √(Σ^½Σ'Σ^½)", {"trial": trial}, "variance",
-                            lower_bound(summary.lemma_c10_cross_term_bound(a, b)), float(sd_a @ sd_b)))
+                            lower_bound(summary.lemmac10_cross_term_bound(a, b)), float(sd_a @ sd_b)))
     for secret in ("sigma1", "sigma2"):
         for angle in (0.2, 0.8, 1.4):
             for eps in (0.05, 0.3):
-                (da, db), (qa, qb) = summary.lemma_c11_shifts(eps, angle, secret)
+                (da, db), (qa, qb) = summary.lemmac11_shifts(eps, angle, secret)
                 c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
 
                 def sd(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+
+from .._lazy import LazyFunction
 
 from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion
@@ -46,6 +47,9 @@ from ..utility.distortion import ExpectedDistortion
 from ..utility.information import mutual_information
 from ..utility.rate_distortion import blahut_intercept, shifted_kernel
 from .certified import certified_result, single_budget
+
+cho_factor = LazyFunction("scipy.linalg", "cho_factor")
+cho_solve = LazyFunction("scipy.linalg", "cho_solve")
 
 #: Largest slope tried (nats per unit of the largest cost): beyond it ``e^{−s d}`` underflows.
 MAX_SLOPE = 700.0

@@ -46,6 +46,7 @@ from .._validate import as_budget
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
+from ..registry import solver_capability
 from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
 from ..structured import KeepOrRedraw
 from ..utility.base import Objective
@@ -77,6 +78,8 @@ class HammingProblem:
         The symbols by decreasing probability (stable: ties by index).
     cumulative
         ``S_k``, the mass of the ``k`` most likely symbols (``cumulative[k − 1]``).
+    form
+        The notion's :class:`ClosedForm` (registered in :mod:`mechdesign.registry`).
     """
 
     notion: PrivacyNotion
@@ -84,6 +87,7 @@ class HammingProblem:
     scale: float
     order: np.ndarray
     cumulative: np.ndarray
+    form: ClosedForm
 
     @property
     def size(self) -> int:
@@ -112,8 +116,8 @@ def hamming_problem(
     if limits or len(notion_list) != 1 or type(objective) is not ExpectedDistortion:
         return None
     notion = notion_list[0]
-    local_dp = type(notion) is DifferentialPrivacy and notion.neighbours.is_complete
-    if not (local_dp or type(notion) is MaximalLeakage):
+    form = solver_capability(notion, "hamming_closed_form")
+    if form is None or not form.applies_to(notion):
         return None
     scale = objective.hamming_scale
     if scale is None:
@@ -121,7 +125,7 @@ def hamming_problem(
     prior = objective.prior.probabilities
     notion.check_shape(prior.size)
     order = np.argsort(-prior, kind="stable")
-    return HammingProblem(notion, prior, scale, order, np.cumsum(prior[order]))
+    return HammingProblem(notion, prior, scale, order, np.cumsum(prior[order]), form)
 
 
 def _exp_minus(epsilon: float) -> float:
@@ -281,26 +285,29 @@ def hamming_maximal_leakage_bound(problem: HammingProblem, epsilon: float, multi
 
 @dataclass(frozen=True)
 class ClosedForm:
-    """One notion's closed form: the optimal mechanism, certifying multipliers, their bound and the O(n) measure."""
+    """One notion's closed form: the optimal mechanism, certifying multipliers, their bound, the O(n)
+    measure, and which instances of the registered notion class it covers."""
 
     mechanism: Callable[[HammingProblem, float], KeepOrRedraw]
     multipliers: Callable[[HammingProblem, float], np.ndarray]
     lower_bound: Callable[[HammingProblem, float, np.ndarray], float]
     measure: Callable[[KeepOrRedraw], float]
     name: str
+    applies_to: Callable[[PrivacyNotion], bool] = lambda notion: True
 
 
 LOCAL_DP = ClosedForm(local_dp_mechanism, local_dp_multipliers, hamming_staircase_bound,
                       KeepOrRedraw.local_dp_leakage,
-                      "RRWithPrior (Ghazi et al. 2021), certified by the staircase dual bound")
+                      "RRWithPrior (Ghazi et al. 2021), certified by the staircase dual bound",
+                      lambda notion: bool(notion.neighbours.is_complete))
 MAXIMAL_LEAKAGE = ClosedForm(maximal_leakage_mechanism, maximal_leakage_multipliers, hamming_maximal_leakage_bound,
                              KeepOrRedraw.maximal_leakage,
                              "PUT paper Theorem 14 / Corollary 15, certified by the maximal-leakage LP dual")
 
 
 def closed_form_of(problem: HammingProblem) -> ClosedForm:
-    """:data:`LOCAL_DP` or :data:`MAXIMAL_LEAKAGE` for the problem's notion."""
-    return MAXIMAL_LEAKAGE if type(problem.notion) is MaximalLeakage else LOCAL_DP
+    """:data:`LOCAL_DP` or :data:`MAXIMAL_LEAKAGE` for the problem's notion (its registered closed form)."""
+    return problem.form
 
 
 def solve_hamming(problem: HammingProblem, epsilon: float) -> Result:
@@ -369,8 +376,18 @@ def closed_form_design(
     ('closed-form', 'optimal', 0.423883)
     """
     problem = hamming_problem(notions, objective, limits)
-    if problem is None:
-        return None
+    return None if problem is None else design_hamming(problem, budgets)
+
+
+def design_hamming(problem: HammingProblem, budgets: Union[float, Sequence[float]]) -> Result:
+    """:func:`solve_hamming` at the one budget of ``budgets`` (validated here; ``inf`` allowed).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> design_hamming(hamming_problem(MaximalLeakage(), ExpectedDistortion(Prior.uniform(4))), [0.0]).objective
+    0.75
+    """
     return solve_hamming(problem, single_budget(budgets, problem.notion.label))
 
 
@@ -386,12 +403,25 @@ def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequ
     >>> curve.y.round(6).tolist(), curve.success
     ([0.5, 0.2], True)
     """
+    problem = hamming_problem(notion, objective)
+    return None if problem is None else hamming_curve(problem, budgets, objective.label)
+
+
+def hamming_curve(problem: HammingProblem, budgets: Sequence[float], y_name: str) -> "Curve":
+    """``D*(ε)`` of a :class:`HammingProblem` at every budget (validated here; ``inf`` allowed), the
+    objective named ``y_name``.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> objective = ExpectedDistortion(Prior.uniform(2))
+    >>> hamming_curve(hamming_problem(MaximalLeakage(), objective), [0.0], objective.label).y.tolist()
+    [0.5]
+    """
     from ..curves import Curve
 
-    problem = hamming_problem(notion, objective)
-    if problem is None:
-        return None
-    values = [as_budget(budget, f"budget for {notion.label}", infinite=True) for budget in budgets]
+    label = problem.notion.label
+    values = [as_budget(budget, f"budget for {label}", infinite=True) for budget in budgets]
     results = tuple(solve_hamming(problem, budget) for budget in values)
     y = np.array([result.objective if result.success else np.nan for result in results])
-    return Curve(np.array(values), y, "epsilon", objective.label, notion.label, results)
+    return Curve(np.array(values), y, "epsilon", y_name, label, results)

@@ -14,25 +14,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import minimize_scalar
-from scipy.special import erfcinv, ndtr
+from .._lazy import LazyFunction
 
 from .._numeric import exp_budget
-from .._validate import as_budget, as_delta, as_probability_vector
+from .._validate import as_budget, as_delta, as_positive_budget, as_probability_vector
 from ..exceptions import InvalidBudgetError
+
+minimize_scalar = LazyFunction("scipy.optimize", "minimize_scalar")
+erfcinv, ndtr = LazyFunction("scipy.special", "erfcinv"), LazyFunction("scipy.special", "ndtr")
 
 #: Points per smooth piece at which the violation probability is sampled to bracket its local maxima
 #: before each is refined by bounded Brent search (see :func:`gaussian_delta1`).
 BRACKET_POINTS = 401
 #: Absolute tolerance (in the prior) of the Brent refinement.
 PRIOR_XTOL = 1e-12
-
-
-def _positive(value: float, name: str) -> float:
-    number = as_budget(value, name)
-    if number <= 0:
-        raise InvalidBudgetError(f"{name} must be > 0, got {number!r}")
-    return number
 
 
 def _binary_prior(prior: object, name: str = "prior") -> np.ndarray:
@@ -50,7 +45,7 @@ def _plus_interval(estimate: np.ndarray, radius: float) -> tuple[float, float]:
 
 def laplace_pointwise_leakage(outputs: object, scale: float, prior: object) -> np.ndarray:
     """``ℓ(X → y)`` of ``Y = X + Laplace(b)`` at each ``y``, from the densities (nats)."""
-    b = _positive(scale, "scale b")
+    b = as_positive_budget(scale, "scale b")
     p = _binary_prior(prior)
     y = np.asarray(outputs, dtype=float)
     densities = np.exp(-np.abs(y[..., None] - np.array([-1.0, 1.0])) / b) / (2 * b)
@@ -60,7 +55,7 @@ def laplace_pointwise_leakage(outputs: object, scale: float, prior: object) -> n
 def laplace_pml(scale: float, prior: object) -> float:
     """``ε(b) = 2/b − log(e^{2/b} p_min + 1 − p_min)``: the PML of the binary Laplace mechanism
     (Grosse et al., Proposition 3; attained at every ``|y| >= 1``)."""
-    b = _positive(scale, "scale b")
+    b = as_positive_budget(scale, "scale b")
     p_min = float(_binary_prior(prior).min())
     return 2.0 / b - math.log(math.expm1(2.0 / b) * p_min + 1.0)
 
@@ -72,7 +67,7 @@ def robust_laplace_pml(scale: float, estimate: object, radius: float) -> float:
     smallest ``p_min`` in the ball is ``p̂_min − β/2``. For ``β >= 2 p̂_min`` the ball reaches a point
     mass and the supremum is the LDP value ``2/b`` (Remark 4); eq. (16) is printed for ``β < 2 p̂_min``.
     """
-    b = _positive(scale, "scale b")
+    b = as_positive_budget(scale, "scale b")
     p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_budget(radius, "radius beta") / 2.0)
     return 2.0 / b - math.log(math.expm1(2.0 / b) * p_min + 1.0)
 
@@ -83,7 +78,7 @@ def laplace_scale_for_pml(epsilon: float, p_min: float) -> float:
     ``e^{2/b} = e^ε (1 − p_min) / (1 − e^ε p_min)``; ``0.0`` (no noise needed) when
     ``ε >= −log p_min``. ``p_min = 0`` gives the LDP scale ``2/ε``.
     """
-    eps = _positive(epsilon, "epsilon")
+    eps = as_positive_budget(epsilon, "epsilon")
     q = float(p_min)
     if not 0.0 <= q <= 0.5:
         raise InvalidBudgetError(f"p_min must lie in [0, 1/2], got {p_min!r}")
@@ -115,7 +110,7 @@ def sign_channel(scale: float) -> np.ndarray:
 
 def gaussian_pointwise_leakage(outputs: object, sigma: float, prior: object) -> np.ndarray:
     """``ℓ(X → y)`` of ``Y = X + N(0, σ²)`` at each ``y``, from the densities (Grosse et al., Sec. VI-B)."""
-    s = _positive(sigma, "sigma")
+    s = as_positive_budget(sigma, "sigma")
     p = _binary_prior(prior)
     y = np.asarray(outputs, dtype=float)
     exponents = -((y[..., None] - np.array([-1.0, 1.0])) ** 2) / (2 * s * s)
@@ -153,7 +148,7 @@ def gaussian_violation_probability(epsilon: float, sigma: float, prior: object) 
     :func:`_violation_thresholds`), integrated against the mixture ``f_Y``.
     """
     plus = _binary_prior(prior)[1]
-    return float(_violation(as_budget(epsilon), _positive(sigma, "sigma"), plus))
+    return float(_violation(as_budget(epsilon), as_positive_budget(sigma, "sigma"), plus))
 
 
 def gaussian_delta1(epsilon: float, sigma: float, estimate: object, radius: float) -> tuple[float, float]:
@@ -172,7 +167,7 @@ def gaussian_delta1(epsilon: float, sigma: float, estimate: object, radius: floa
         The supremum and the maximizing ``P(X = +1)``.
     """
     eps = as_budget(epsilon)
-    s = _positive(sigma, "sigma")
+    s = as_positive_budget(sigma, "sigma")
     low, high = _plus_interval(_binary_prior(estimate, "estimate"), as_budget(radius, "radius beta"))
     breaks = sorted({low, high, *[b for b in (math.exp(-eps), 1 - math.exp(-eps), 0.5) if low < b < high]})
     candidates = [(float(_violation(eps, s, p)), p) for p in breaks]
@@ -208,14 +203,14 @@ def pldp_gaussian_sigma(epsilon: float, delta: float) -> float:
     """``σ = √2 (f + sqrt(f² + ε)) / ε`` with ``f = erfc⁻¹(δ)``: Zhao et al.'s (ε, δ)-probabilistic DP
     Gaussian mechanism (their Theorem 8) with sensitivity ``Δ = 2`` (binary local setting, Grosse et
     al., Sec. VI-C2)."""
-    eps = _positive(epsilon, "epsilon")
+    eps = as_positive_budget(epsilon, "epsilon")
     f = float(erfcinv(_open_unit(delta)))
     return math.sqrt(2.0) * (f + math.sqrt(f * f + eps)) / eps
 
 
 def pldp_gaussian_epsilon(sigma: float, delta: float) -> float:
     """The ε of :func:`pldp_gaussian_sigma` for a given σ: ``ε = 2√2 f / σ + 2/σ²``, ``f = erfc⁻¹(δ)``."""
-    s = _positive(sigma, "sigma")
+    s = as_positive_budget(sigma, "sigma")
     f = float(erfcinv(_open_unit(delta)))
     return 2.0 * math.sqrt(2.0) * f / s + 2.0 / (s * s)
 

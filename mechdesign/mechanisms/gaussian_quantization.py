@@ -17,14 +17,12 @@ released one (or, with ``resample``, fresh samples are drawn from the released G
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-from .._validate import as_positive_vector
+from .._validate import RandomState, as_index_list, as_positive_vector, as_rng
 from ..exceptions import MechDesignError, ShapeMismatchError
-
-Seed = Union[np.random.Generator, int, None]
 
 
 def quantize(values: Any, lower: Any, step: Any) -> np.ndarray:
@@ -54,9 +52,7 @@ def algorithm2(theta: Any, secret_columns: Sequence[int], lowers: Sequence[float
     """Wang et al. Algorithm 2: quantize the secret coordinates of diagonal-Gaussian rows
     ``(μ_1…μ_k, σ_1…σ_k)``; ``secret_columns`` index them, with one lower bound and step each."""
     rows = np.array(np.atleast_2d(np.asarray(theta, dtype=float)))
-    columns = [int(c) for c in secret_columns]
-    if not columns or min(columns) < 0 or max(columns) >= rows.shape[1]:
-        raise MechDesignError(f"secret columns must lie in [0, {rows.shape[1] - 1}], got {columns}")
+    columns = as_index_list(secret_columns, rows.shape[1], "secret columns")
     s = as_positive_vector(steps, "steps", size=len(columns))
     low = np.asarray(lowers, dtype=float)
     if low.shape != (len(columns),):
@@ -105,7 +101,7 @@ def release_diagonal_dataset(
     lowers: Sequence[float],
     steps: Sequence[float],
     *,
-    resample: Seed = None,
+    resample: RandomState = None,
 ) -> np.ndarray:
     """Algorithms 1–2 on a dataset (Wang et al. App. C.4).
 
@@ -122,7 +118,7 @@ def release_diagonal_dataset(
     k = x.shape[1]
     mu_r, sd_r = released[:k], released[k:]
     if resample is not None:
-        return np.random.default_rng(resample).normal(mu_r, sd_r, size=x.shape)
+        return as_rng(resample, "resample").normal(mu_r, sd_r, size=x.shape)
     return (x - mean) * (sd_r / sd) + mu_r
 
 
@@ -143,7 +139,7 @@ def release_gaussian_2d_dataset(
     lowers: Sequence[float],
     steps: Sequence[float],
     *,
-    resample: Seed = None,
+    resample: RandomState = None,
 ) -> np.ndarray:
     """Algorithm 3 on a dataset (App. C.4): estimate θ, quantize, map ``x ↦ μ' + V diag(a'/a, b'/b) Vᵀ (x − μ̂)``
     (``V`` the eigenvectors at angle α), or resample ``m`` points from the released Gaussian."""
@@ -156,6 +152,6 @@ def release_gaussian_2d_dataset(
     V = np.array([[c, -s], [s, c]])
     if resample is not None:
         cov = V @ np.diag(released[2:4]) @ V.T
-        return np.random.default_rng(resample).multivariate_normal(released[:2], cov, size=x.shape[0])
+        return as_rng(resample, "resample").multivariate_normal(released[:2], cov, size=x.shape[0])
     scale = V @ np.diag(np.sqrt(released[2:4] / theta[2:4])) @ V.T
     return (x - theta[:2]) @ scale.T + released[:2]

@@ -24,12 +24,10 @@ from ..mechanism import Mechanism, MechanismLike, as_mechanism
 from ..priors import Prior, PriorLike, as_prior
 from ..privacy.base import PrivacyNotion
 from ..privacy.neighbours import Neighbours
+from ..registry import capabilities
 
 #: Largest product alphabet ``m^n`` built (a mechanism on it has ``m^{2n}`` entries).
 MAX_PRODUCT_ALPHABET = 4096
-#: Notions whose loss on the product is the local loss (1) or n times it (Lemma 16).
-_LEMMA16_SAME = frozenset({"dp", "renyi_dp"})
-_LEMMA16_ADDITIVE = frozenset({"max_information", "maximal_leakage", "sibson_mi", "mutual_information"})
 
 
 def _sizes(m: int, n: int) -> tuple[int, int]:
@@ -156,8 +154,7 @@ def parallel_composition_factor(notion: PrivacyNotion, n: int) -> int:
     (1, 3)
     """
     individuals = as_positive_int(n, "n")
-    if notion.name in _LEMMA16_SAME:
-        return 1
-    if notion.name in _LEMMA16_ADDITIVE:
-        return individuals
-    raise MechDesignError(f"PUT Lemma 16 does not cover {notion.label}")
+    entry = capabilities(notion)  # the composition rule each notion declares in mechdesign.registry
+    if entry is None or entry.composition is None:
+        raise MechDesignError(f"PUT Lemma 16 does not cover {notion.label}")
+    return 1 if entry.composition == "same" else individuals

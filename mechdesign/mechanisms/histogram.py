@@ -13,8 +13,9 @@
 Explicit :class:`~mechdesign.mechanism.Mechanism` s are built on a
 :class:`~mechdesign.tabular.HistogramSpace`; for spaces too large to enumerate (Adult: ``τ`` = 32,561),
 :func:`sample_randomized_response` and :func:`sample_quantization` draw outputs directly, and
-:func:`sample_maxl` runs MaxL's greedy on :func:`maxl_candidates` with the exact worst case
-:func:`maxl_worst_overlap` (no enumeration of inputs; same seed → same release as :func:`histogram_maxl`).
+:func:`maxl_candidates` draws MaxL's candidates; MaxL's greedy on them needs the exact worst case over
+every input, an optimization problem, and runs in :mod:`mechdesign.designers.maxl`
+(:func:`~mechdesign.designers.maxl.sample_maxl`: same seed → same release as :func:`histogram_maxl`).
 
 With a mis-specified support (§V-C1) a dataset with support ``Γ`` may be released on ``Γ̂* ∪ Γ``: pass
 ``estimated_support`` and each input ``θ`` is released among the outputs supported on
@@ -25,22 +26,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
-import highspy
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
-from .._validate import as_budget, as_positive_int
+from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_int_at_least, as_positive_int, as_rng
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
-from ..solvers import run_highs
 from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost
-
-RandomState = Union[np.random.Generator, int, None]
-
 
 def _candidates(inputs: HistogramSpace, outputs: HistogramSpace, estimated_support: Sequence[int] | None) -> np.ndarray:
     """``allowed[θ, θ']``: outputs each input may be released as (all, or those on ``Γ̂* ∪ supp θ``)."""
@@ -161,6 +155,11 @@ def maxl_mechanism(
     cost[θ, a]`` is added while that worst case strictly decreases (or until ``A = Θ'``); each input
     is then released deterministically as its nearest element of ``A``.
 
+    Ties are broken by the lowest index: among equally good candidates the first in ``Θ'`` is added,
+    and an input equally near several chosen histograms is released as the one chosen first. With
+    :func:`~mechdesign.tabular.tv_cost` the costs are exact (integer counts divided once by ``τ``), so
+    only genuinely equal distances tie.
+
     Parameters
     ----------
     cost
@@ -173,13 +172,14 @@ def maxl_mechanism(
         Seed or Generator for the per-bin draws.
     candidates
         Output indices forming ``Θ'``, in bin order, instead of the draw (:func:`histogram_maxl` passes
-        those of :func:`maxl_candidates`, shared with the large-space :func:`sample_maxl`).
+        those of :func:`maxl_candidates`, shared with the large-space
+        :func:`~mechdesign.designers.maxl.sample_maxl`).
     """
     matrix = np.asarray(cost, dtype=float)
     if matrix.ndim != 2 or matrix.shape[1] != output_secret.n_inputs:
         raise ShapeMismatchError(f"cost has shape {matrix.shape}, expected (n_inputs, {output_secret.n_inputs})")
     if candidates is None:
-        generator = np.random.default_rng(rng)
+        generator = as_rng(rng)
         candidates = [int(generator.choice(np.flatnonzero(np.isin(output_secret.group_index, members))))
                       for members in quantization_bins(output_secret.n_values, interval)]
     candidates = [int(c) for c in candidates]
@@ -206,7 +206,7 @@ def histogram_maxl(space: HistogramSpace, category: int, interval: int, rng: Ran
     """MaxL (SML paper, §VI-A) on all histograms of ``space`` for the secret "fraction of ``category``".
 
     ``Θ'`` is :func:`maxl_candidates` (one histogram per bin, uniform within it), so the same ``rng``
-    gives the same mechanism as :func:`sample_maxl` on every input.
+    gives the same mechanism as :func:`~mechdesign.designers.maxl.sample_maxl` on every input.
     """
     if space.support.size != space.d:
         raise MechDesignError(f"histogram_maxl needs the full space of histograms, got {space!r}")
@@ -222,16 +222,9 @@ def histogram_maxl(space: HistogramSpace, category: int, interval: int, rng: Ran
 
 def sample_composition(total: int, parts: int, rng: RandomState = None) -> np.ndarray:
     """A histogram of counts drawn uniformly among the ``C(total + parts − 1, parts − 1)`` ones."""
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     bars = np.sort(generator.choice(total + parts - 1, size=parts - 1, replace=False))
     return np.diff(np.r_[-1, bars, total + parts - 1]) - 1
-
-
-def _as_counts(counts: Any) -> np.ndarray:
-    array = np.asarray(counts)
-    if array.ndim != 1 or array.size < 2 or not np.issubdtype(array.dtype, np.integer) or array.min() < 0 or array.sum() < 1:
-        raise MechDesignError(f"counts must be a 1-D array of >= 2 non-negative integers with a positive total, got {counts!r}")
-    return array.astype(np.int64)
 
 
 def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = None) -> np.ndarray:
@@ -239,11 +232,11 @@ def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = N
 
     The keep probability ``e^ε / (N + e^ε − 1)``, ``N = C(τ + d − 1, d − 1)``, is computed in log space.
     """
-    data = _as_counts(counts)
+    data = as_histogram_counts(counts)
     eps = as_budget(epsilon)
     log_n = log_histogram_count(int(data.sum()), data.size)
     log_keep = eps - np.logaddexp(log_n, eps + math.log(-math.expm1(-eps))) if eps > 0 else -log_n
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     if math.log(generator.random()) < log_keep:
         return data.copy()
     while True:  # uniform over the other N − 1 histograms (rejection of the input itself)
@@ -254,19 +247,13 @@ def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = N
 
 def sample_quantization(counts: Any, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
     """One output of QM (SML paper, §V-B(b)) for the secret "fraction of ``category``"."""
-    data = _as_counts(counts)
+    data = as_histogram_counts(counts)
     tau = int(data.sum())
-    column = _as_category(category, data.size)
+    column = as_index(category, data.size, "category")
     size = as_positive_int(interval, "interval")
     target = int(quantization_targets(tau + 1, size)[int(data[column]) // size])
     others = sample_composition(tau - target, data.size - 1, rng)
     return np.insert(others, column, target)
-
-
-def _as_category(category: Any, d: int) -> int:
-    if isinstance(category, bool) or not isinstance(category, (int, np.integer)) or not 0 <= category < d:
-        raise MechDesignError(f"category must be an integer in 0..{d - 1}, got {category!r}")
-    return int(category)
 
 
 #: Largest candidate set (bins × categories entries) :func:`maxl_candidates` materializes.
@@ -288,15 +275,14 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
         :data:`MAX_MAXL_ENTRIES` entries.
     """
     total = as_positive_int(tau, "tau")
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
-        raise MechDesignError(f"d must be an integer >= 2, got {d!r}")
-    column = _as_category(category, d)
+    d = as_int_at_least(d, 2, "d")
+    column = as_index(category, d, "category")
     n_bins = math.ceil((total + 1) / as_positive_int(interval, "interval"))
     if n_bins * d > MAX_MAXL_ENTRIES:
         raise ProblemTooLargeError(f"{n_bins} bins x {d} categories exceed {MAX_MAXL_ENTRIES} candidate entries; "
                                    f"use a larger interval")
     bins = quantization_bins(total + 1, interval)
-    generator = np.random.default_rng(rng)
+    generator = as_rng(rng)
     drawn = np.empty((len(bins), d), dtype=np.int64)
     for row, members in enumerate(bins):
         log_sizes = np.array([log_histogram_count(total - c, d - 1) for c in members])
@@ -304,184 +290,3 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
         count = int(generator.choice(members, p=weights / weights.sum()))
         drawn[row] = np.insert(sample_composition(total - count, d - 1, generator), column, count)
     return drawn
-
-
-def maxl_worst_overlap(histograms: Any) -> int:
-    """``V(A) = min_θ max_{a ∈ A} Σ_j min(τθ_j, a_j)`` over all histograms ``θ`` of precision ``τ``.
-
-    MaxL's worst case over priors is ``max_θ min_{a ∈ A} D_TV(θ, a) = 1 − V(A)/τ`` (``D_TV = 1 − overlap/τ``).
-    With ``m_j = max_a a_j`` and ``K = |A|``: a point mass on ``j`` gives ``m_j``, so ``V ≤ min_j m_j``; any
-    ``θ`` with some ``τθ_j ≥ m_j`` has overlap ``≥ a_j`` with every ``a`` (``≥ min m``), and any other has
-    ``Σ_a overlap ≥ Σ_j τθ_j = τ`` (each ``j`` is fully counted by an ``a`` with ``a_j > τθ_j``), so
-    ``V ≥ min(min_j m_j, ⌈τ/K⌉)``. Hence ``V = min_j m_j`` whenever ``min_j m_j ≤ ⌈τ/K⌉`` — always when
-    ``K² ≤ d``. Otherwise ``V = min_j m_j`` is certified by a stronger bound on the unsaturated ``θ``
-    (:func:`_unsaturated_lower_bound`, ``O(K d + d log d)``), and failing that the unsaturated ``θ``
-    (``τθ_j < m_j``) are searched exactly by a MILP (:func:`_unsaturated_overlap`; exponential worst case).
-
-    Parameters
-    ----------
-    histograms
-        ``(K, d)`` counts, every row with the same total ``τ``.
-    """
-    candidates = np.asarray(histograms)
-    if (candidates.ndim != 2 or candidates.shape[0] < 1 or candidates.shape[1] < 2 or candidates.size == 0
-            or not np.issubdtype(candidates.dtype, np.integer) or candidates.min() < 0
-            or np.unique(candidates.sum(axis=1)).size != 1 or candidates.sum(axis=1)[0] < 1):
-        raise MechDesignError("histograms must be a (K, d >= 2) array of non-negative integer counts with one "
-                              f"positive total, got {histograms!r}")
-    return _worst_overlap(candidates.astype(np.int64), int(candidates[0].sum()))
-
-
-def _worst_overlap(candidates: np.ndarray, tau: int) -> int:
-    """:func:`maxl_worst_overlap` without checks."""
-    ceiling = candidates.max(axis=0)
-    point = int(ceiling.min())
-    if (point <= -(-tau // candidates.shape[0])
-            or _unsaturated_lower_bound(candidates, ceiling, tau) > point - 1 + BOUND_SLACK * tau
-            or _chord_lower_bound(candidates, ceiling, tau) > point - 1 + BOUND_SLACK * tau):
-        return point
-    return min(point, _unsaturated_overlap(candidates, ceiling, tau))
-
-
-#: Margin (times ``τ``) by which a float lower bound must exceed ``point − 1`` to certify ``V = point``
-#: (guards round-off and the LP solver's tolerances, 1e-7).
-BOUND_SLACK = 1e-6
-
-
-def _chord_lower_bound(candidates: np.ndarray, ceiling: np.ndarray, tau: int) -> float:
-    """The LP ``min_x max_a Σ_j ρ_{aj} x_j`` over real ``x`` with ``Σ x = τ``, ``0 ≤ x_j ≤ m_j − 1``.
-
-    ``ρ_{aj} = min(m_j − 1, a_j)/(m_j − 1)``: the chord of the concave ``min(x_j, a_j)`` on ``[0, m_j − 1]``,
-    so the LP bounds the unsaturated overlap from below, per candidate (stronger than
-    :func:`_unsaturated_lower_bound`, which averages over candidates). ``τ`` if no such ``x`` exists.
-    """
-    used = np.flatnonzero(ceiling >= 2)
-    cap = ceiling[used] - 1
-    if cap.sum() < tau:
-        return float(tau)
-    rates = np.minimum(candidates[:, used], cap) / cap
-    k, n = rates.shape
-    result = linprog(np.r_[np.zeros(n), 1.0], A_ub=np.hstack([rates, -np.ones((k, 1))]), b_ub=np.zeros(k),
-                     A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[tau], bounds=np.c_[np.r_[np.zeros(n), 0.0],
-                                                                                  np.r_[cap, tau]],
-                     method="highs")
-    return float(result.fun) if result.status == 0 else -math.inf
-
-
-def _unsaturated_lower_bound(candidates: np.ndarray, ceiling: np.ndarray, tau: int) -> float:
-    """A lower bound on ``max_a Σ_j min(x_j, a_j)`` over real ``x`` with ``Σ x = τ``, ``0 ≤ x_j ≤ m_j − 1``.
-
-    ``max_a ≥ mean_a``, and ``mean_a min(x_j, a_j)`` is concave in ``x_j`` and 0 at 0, so it is at least
-    ``ρ_j x_j`` (its chord) with ``ρ_j = mean_a min(m_j − 1, a_j) / (m_j − 1)``; the minimum of ``Σ ρ_j x_j``
-    fills the cheapest categories first (fractional knapsack). ``τ`` if no such ``x`` exists.
-    """
-    used = np.flatnonzero(ceiling >= 2)
-    cap = ceiling[used] - 1
-    if cap.sum() < tau:
-        return float(tau)
-    rate = np.minimum(candidates[:, used], cap).mean(axis=0) / cap
-    order = np.argsort(rate, kind="stable")
-    filled = np.minimum(cap[order], np.maximum(tau - np.r_[0, np.cumsum(cap[order])[:-1]], 0))
-    return float(rate[order] @ filled)
-
-
-def _unsaturated_overlap(candidates: np.ndarray, ceiling: np.ndarray, tau: int) -> int:
-    """``min max_a Σ_j min(x_j, a_j)`` over integer ``x`` with ``Σ x = τ``, ``0 ≤ x_j ≤ m_j − 1`` (MILP, HiGHS).
-
-    ``min(x_j, a_j) = x_j − s_{aj}`` with ``s_{aj} ≤ (x_j − a_j)⁺`` enforced by a binary ``z_{aj}`` for the
-    pairs with ``a_j < m_j − 1`` (the others never exceed ``a_j``). ``τ`` if infeasible (no such ``x``).
-    """
-    used = np.flatnonzero(ceiling >= 2)
-    upper = ceiling[used] - 1
-    if upper.sum() < tau:
-        return tau
-    rows, cols = np.nonzero(candidates[:, used] < upper[None, :])  # pairs (a, j) needing a binary
-    n_x, n_p, k = used.size, rows.size, candidates.shape[0]
-    gap = upper[cols] - candidates[rows, used[cols]]
-    x, s, z, t = 0, n_x, n_x + n_p, n_x + 2 * n_p
-    pairs = np.arange(n_p)
-    blocks = [
-        (np.zeros(n_x, dtype=int), x + np.arange(n_x), np.ones(n_x)),                       # Σ x = τ
-        (1 + np.repeat(np.arange(k), n_x), x + np.tile(np.arange(n_x), k), np.ones(k * n_x)),  # overlap_a − t ≤ 0
-        (1 + rows, s + pairs, -np.ones(n_p)),
-        (1 + np.arange(k), np.full(k, t), -np.ones(k)),
-        (1 + k + pairs, s + pairs, np.ones(n_p)),                                            # s − x + a z ≤ 0
-        (1 + k + pairs, x + cols, -np.ones(n_p)),
-        (1 + k + pairs, z + pairs, candidates[rows, used[cols]].astype(float)),
-        (1 + k + n_p + pairs, s + pairs, np.ones(n_p)),                                      # s − gap z ≤ 0
-        (1 + k + n_p + pairs, z + pairs, -gap.astype(float)),
-    ]
-    r, c, v = (np.concatenate(parts) for parts in zip(*blocks))
-    matrix = sparse.csr_array((v, (r, c)), shape=(1 + k + 2 * n_p, t + 1))
-    inf = highspy.kHighsInf
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 0.5)  # the optimum is an integer
-    empty = np.array([], dtype=np.int32)
-    h.addCols(t + 1, np.r_[np.zeros(t), 1.0], np.zeros(t + 1), np.r_[upper, gap, np.ones(n_p), tau].astype(float),
-              0, empty, empty, np.array([]))
-    h.addRows(matrix.shape[0], np.r_[tau, np.full(k + 2 * n_p, -inf)], np.r_[tau, np.zeros(k + 2 * n_p)],
-              matrix.nnz, matrix.indptr[:-1].astype(np.int32), matrix.indices.astype(np.int32), matrix.data)
-    integer = np.r_[x + np.arange(n_x), z + pairs].astype(np.int32)
-    h.changeColsIntegrality(integer.size, integer, np.array([highspy.HighsVarType.kInteger] * integer.size))
-    outcome = run_highs(h)
-    if not outcome.solved:
-        raise RuntimeError(f"MaxL worst-case MILP: {outcome.note}")
-    # Re-evaluate the optimal point in integers rather than trusting the solver's objective.
-    point = np.zeros(candidates.shape[1], dtype=np.int64)
-    point[used] = np.rint(np.asarray(h.getSolution().col_value[:n_x])).astype(np.int64)
-    return int(np.minimum(point, candidates).sum(axis=1).max())
-
-
-def maxl_released_histograms(tau: int, d: int, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
-    """The histograms ``A`` MaxL (SML paper, §VI-A) releases, in the greedy's order, without enumerating inputs.
-
-    Same greedy as :func:`maxl_mechanism` on :func:`maxl_candidates`: add the candidate maximizing
-    :func:`maxl_worst_overlap` of ``A ∪ {a'}`` (the first on ties) while it strictly increases.
-    Cost per greedy step: ``O(bins · d)`` for the bounds ``min_j max(m_j, a'_j)``, plus a MILP only for
-    candidates that could still win and where ``min_j m_j > ⌈τ/K⌉`` (needs ``K² > d``).
-    """
-    drawn = maxl_candidates(tau, d, category, interval, rng)
-    total = int(tau)
-    chosen: list[int] = []
-    ceiling = np.zeros(d, dtype=np.int64)
-    value = -1
-    while len(chosen) < drawn.shape[0]:
-        remaining = [i for i in range(drawn.shape[0]) if i not in chosen]
-        points = np.maximum(drawn[remaining], ceiling).min(axis=1)
-        bound = -(-total // (len(chosen) + 1))  # V(A ∪ {a'}) = point when point ≤ ⌈τ/K⌉
-        best, best_value = -1, -1
-        for position, point in zip(remaining, points.tolist()):
-            if point <= best_value:
-                continue  # V(A ∪ {a'}) ≤ point cannot beat an earlier candidate
-            candidate_value = point if point <= bound else _worst_overlap(drawn[chosen + [position]], total)
-            if candidate_value > best_value:
-                best, best_value = position, candidate_value
-        if chosen and best_value <= value:
-            break
-        chosen.append(best)
-        ceiling = np.maximum(ceiling, drawn[best])
-        value = best_value
-    return drawn[chosen]
-
-
-def sample_maxl(counts: Any, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
-    """MaxL's release (SML paper, §VI-A) of the histogram ``counts``: its nearest (TV) element of
-    :func:`maxl_released_histograms` (the first in greedy order on ties), as :func:`histogram_maxl` does.
-
-    Parameters
-    ----------
-    counts
-        The input histogram as integer counts (``τ = Σ counts``, ``d = len(counts)``).
-    category, interval
-        The secret category and the bin width ``I`` of MaxL's candidate set.
-    rng
-        Seed or Generator for the candidate draw; the same seed gives the same mechanism for every input.
-        For many inputs, call :func:`maxl_released_histograms` once and take each input's largest overlap
-        ``np.minimum(released, counts).sum(axis=1)`` (first on ties).
-    """
-    data = _as_counts(counts)
-    released = maxl_released_histograms(int(data.sum()), data.size, category, interval, rng)
-    return released[int(np.argmax(np.minimum(released, data).sum(axis=1)))].copy()
-

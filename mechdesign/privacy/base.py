@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Union
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 
 from .._numeric import exp_budget
@@ -112,6 +112,20 @@ class PrivacyNotion(ABC):
                 "float64 (the float range ends near e^709.78)"
             )
         return scaled
+
+    def scaled_budget_excess(self, budget: float) -> float:
+        """``scaled_budget(ε) − 1`` without cancellation at small ε: ``expm1(ε)`` for the default ``e^ε``
+        scale (``e^ε − 1`` computed as a difference loses all digits below 1e-16).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> DifferentialPrivacy().scaled_budget_excess(1e-20)
+        1e-20
+        """
+        if type(self).scaled_budget is PrivacyNotion.scaled_budget:
+            return math.expm1(budget)
+        return self.scaled_budget(budget) - 1.0
 
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden)."""

@@ -39,7 +39,7 @@ import warnings
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 
 from ..solvers import solve_cvxpy

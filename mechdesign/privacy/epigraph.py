@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cvxpy as cp
-from cvxpy.transforms.partial_optimize import partial_optimize
+from .._lazy import cvxpy as cp
 
 
 @dataclass(frozen=True)
@@ -34,4 +33,4 @@ class Epigraph:
         auxiliaries = [variable for variable in inner.variables() if variable.id not in own]
         if not auxiliaries:
             return self.expression
-        return partial_optimize(inner, opt_vars=auxiliaries)
+        return cp.transforms.partial_optimize.partial_optimize(inner, opt_vars=auxiliaries)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 
 from ..relaxation import LinearRelaxation, column_ceiling_under_priors

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
-from scipy.special import rel_entr
+from .._lazy import LazyFunction
 
 from ..priors import Prior
 from ..relaxation import LinearRelaxation, column_sum_tangents, stack
@@ -25,6 +25,8 @@ from .base import PrivacyNotion
 from .capacity import ConcaveInPrior, HullMaximum, broadcast_row, hull_maximum
 from .epigraph import Epigraph
 from .sources import OnSourceSet
+
+rel_entr = LazyFunction("scipy.special", "rel_entr")
 
 
 class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 
 from ..priors import L1Ball, PriorSet, SourceSet, as_prior_set

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 

@@ -24,15 +24,12 @@ Three exact ways to compute it are offered by :func:`measure_sml`:
   (``scipy.sparse.csgraph.maximum_bipartite_matching``); ``Π = log(matching size)``.
 
 As a design constraint (Prop. 1 again): ``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection — linear,
-one epigraph variable per output and selection. :func:`design_under_sml` enumerates the selections when
-they are few and otherwise generates them: it solves with a working set, finds the most violated
-selection exactly (:func:`measure_sml`), adds it, and repeats — for expected or worst-case distortion
-in one warm-started HiGHS model (:mod:`mechdesign.designers.sml_cuts`), otherwise through cvxpy.
+one epigraph variable per output and selection. Design under an SML budget (enumerating the selections
+when they are few, generating them otherwise) is :func:`mechdesign.designers.sml.design_under_sml`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import logging
 import math
@@ -41,19 +38,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import highspy
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import maximum_bipartite_matching
+from .._lazy import LazyFunction
 
-from .._validate import as_budget, as_callable, as_choice, as_solver, as_positive_int, as_secret_values, as_sequence, as_time_limit
-from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from .._validate import as_callable, as_choice, as_positive_int, as_secret_values, as_sequence, as_time_limit
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
 from ..solvers import run_highs
 from ..progress import Progress, report
 from .base import PrivacyNotion
+
+maximum_bipartite_matching = LazyFunction("scipy.sparse.csgraph", "maximum_bipartite_matching")
 
 logger = logging.getLogger(__name__)
 
@@ -66,8 +65,6 @@ MILP_SECONDS_AT_10 = 0.02
 MILP_GROWTH = 3.4
 #: :class:`StatisticMaximalLeakage` writes its constraints for at most this many selections.
 CONSTRAINT_MAX_SELECTIONS = 2_000
-#: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
-DESIGN_ENUMERATE_MAX_SELECTIONS = 64
 #: Entries within this of 0 or 1 count as deterministic for the flow method.
 DETERMINISTIC_ATOL = 1e-12
 #: Scalars per batch in the enumeration (memory bound: ``batch × s × |Θ'|`` floats).
@@ -372,8 +369,8 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
     status = h.getModelStatus()
     info = h.getInfo()
     if info.primal_solution_status != 2:  # no feasible point (only possible on an early stop)
-        raise MechDesignError(f"the SML MILP found no selection (HiGHS status {h.modelStatusToString(status)}); "
-                              "raise time_limit")
+        raise SolverFailedError(f"the SML MILP found no selection (HiGHS status {h.modelStatusToString(status)}); "
+                                "raise time_limit")
     z = np.asarray(h.getSolution().col_value[:n_in])
     selection = np.array([group[np.argmax(z[group])] for group in secret.groups], dtype=np.intp)
     # Re-evaluate the selection in numpy rather than trusting the solver's objective.
@@ -449,6 +446,11 @@ def measure_sml(
     SMLMeasurement
         The value, a selection attaining it, and the method used.
 
+    Raises
+    ------
+    SolverFailedError
+        When the MILP stops (``time_limit``) before finding any selection: not an input error.
+
     Examples
     --------
     >>> round(measure_sml([[1, 0], [0, 1], [0, 1]], [0, 0, 1]).value, 6)  # log 2
@@ -496,7 +498,7 @@ def property1_bounds(mechanism: MechanismLike, secret: SecretLike) -> tuple[floa
 
 
 # ---------------------------------------------------------------------------------------------
-# The notion and design under an SML budget
+# The notion
 # ---------------------------------------------------------------------------------------------
 
 
@@ -509,8 +511,8 @@ class StatisticMaximalLeakage(PrivacyNotion):
     """Statistic maximal leakage ``Π <= T`` for a known secret (SML paper, eq. (2), Prop. 1).
 
     The constraints list every selection (``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T``), so they are written only
-    up to ``CONSTRAINT_MAX_SELECTIONS`` selections; :func:`design_under_sml` handles larger secrets by
-    constraint generation. The measure is :func:`measure_sml` (exact; ``method`` as there).
+    up to ``CONSTRAINT_MAX_SELECTIONS`` selections; :func:`mechdesign.designers.sml.design_under_sml`
+    handles larger secrets by constraint generation. The measure is :func:`measure_sml` (exact; ``method`` as there).
 
     Parameters
     ----------
@@ -537,7 +539,7 @@ class StatisticMaximalLeakage(PrivacyNotion):
         if count > CONSTRAINT_MAX_SELECTIONS:
             raise ProblemTooLargeError(
                 f"{self.label} has {count} selections (> {CONSTRAINT_MAX_SELECTIONS}) to write as constraints; "
-                "use mechdesign.privacy.sml.design_under_sml (constraint generation)")
+                "use mechdesign.designers.sml.design_under_sml (constraint generation)")
         return np.concatenate(list(self.secret.selections()))
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
@@ -553,117 +555,3 @@ class StatisticMaximalLeakage(PrivacyNotion):
 
     def _measure(self, matrix: np.ndarray) -> float:
         return max(0.0, measure_sml(matrix, self.secret, self.method).value)
-
-
-class _WorkingSetSML(StatisticMaximalLeakage):
-    """SML restricted to a working set of selections (a relaxation used by constraint generation)."""
-
-    def __init__(self, secret: Secret, selections: np.ndarray) -> None:
-        super().__init__(secret)
-        self.working = selections
-
-    def _all_selections(self) -> np.ndarray:
-        return self.working
-
-    def _measure(self, matrix: np.ndarray) -> float:
-        return max(0.0, float(np.log(matrix[self.working].max(axis=1).sum(axis=1).max())))
-
-
-def design_under_sml(
-    secret: SecretLike,
-    budget: float,
-    objective: Any,
-    *,
-    strategy: str = "auto",
-    max_rounds: int = 500,
-    solver: str | None = None,
-    time_limit: float | None = None,
-    progress: Progress | None = None,
-) -> Any:
-    """The optimal mechanism for ``objective`` under ``SML <= budget`` (SML paper, Prop. 1).
-
-    Parameters
-    ----------
-    secret
-        The secret map on the objective's inputs.
-    budget
-        ``T`` in nats.
-    objective
-        What to optimize (e.g. :class:`~mechdesign.utility.distortion.WorstCaseInputDistortion`).
-    strategy
-        ``"enumerate"`` (every selection as a constraint; at most ``CONSTRAINT_MAX_SELECTIONS``),
-        ``"generate"`` (constraint generation) or ``"auto"`` (enumerate up to
-        ``DESIGN_ENUMERATE_MAX_SELECTIONS`` selections).
-    max_rounds
-        Largest number of constraint-generation rounds.
-    solver
-        LP solver for :func:`~mechdesign.solve.design`.
-    time_limit
-        Seconds for each separation MILP; an inexact separation makes the result fail.
-    progress
-        A :class:`~mechdesign.progress.Progress` callback, called after every constraint-generation
-        round with ``(round, None, description)`` (the number of rounds is not known in advance);
-        ``None`` is silent.
-
-    Returns
-    -------
-    Result
-        As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
-        certificate), ``iterations`` the number of rounds and ``message`` the working-set size. With
-        ``strategy`` generating, no ``solver`` and an expected or worst-case distortion, the rounds run
-        in :func:`mechdesign.designers.sml_cuts.design_by_cuts` (``method="constraint-generation"``,
-        with a numpy-checked dual ``bound``).
-
-    Examples
-    --------
-    >>> from mechdesign import WorstCaseInputDistortion
-    >>> result = design_under_sml([0, 0, 1, 1], 0.5, WorstCaseInputDistortion(4), strategy="generate")
-    >>> result.status, result.method
-    ('optimal', 'constraint-generation')
-    """
-    from ..solve import BUDGET_ATOL, design
-
-    secret = as_secret(secret)
-    budget = as_budget(budget, "SML budget")
-    rounds_cap = as_positive_int(max_rounds, "max_rounds")
-    time_limit = as_time_limit(time_limit)
-    notion = StatisticMaximalLeakage(secret)
-    strategy = as_choice(strategy, ("auto", "enumerate", "generate"), "strategy")
-    solver = as_solver(solver)
-    if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
-        return design(notion, budget, objective, solver=solver)
-
-    from ..designers.sml_cuts import design_by_cuts, supports
-
-    if solver is None and supports(objective):
-        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit, progress)
-    working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
-    start = time.perf_counter()
-    for round_number in range(1, rounds_cap + 1):
-        result = design(_WorkingSetSML(secret, working), budget, objective, solver=solver)
-        if result.mechanism is None:
-            return dataclasses.replace(result, iterations=round_number)
-        found = measure_sml(result.mechanism, secret, time_limit=time_limit)
-        logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
-                    round_number, len(working), found.value, budget)
-        report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
-               f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g}) nats")
-        common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
-                      iterations=round_number, solve_time=time.perf_counter() - start)
-        if not found.exact:
-            return dataclasses.replace(result, status="inaccurate", success=False, message=(
-                f"separation MILP stopped by its time limit after {round_number} rounds "
-                f"(SML in [{found.value:.9g}, {found.upper:.9g}])"), **common)
-        if found.value <= budget + BUDGET_ATOL:
-            # The working set is a relaxation: its certified bound bounds the full problem too.
-            return dataclasses.replace(result, method="constraint-generation", message=(
-                f"{result.message}; constraint generation: {round_number} rounds, {len(working)} of "
-                f"{secret.n_selections} selections; exact SML re-measured; the bound is the working set's "
-                "(a relaxation)"), **common)
-        if (working == found.selection).all(axis=1).any():
-            return dataclasses.replace(result, status="inaccurate", success=False, message=(
-                f"the most violated selection is already in the working set (SML {found.value:.9g} > "
-                f"budget {budget:.9g}): solver tolerance too loose"), **common)
-        working = np.vstack([working, found.selection])
-    return dataclasses.replace(result, status="inaccurate", success=False, message=(
-        f"constraint generation did not converge in {rounds_cap} rounds"), **common)

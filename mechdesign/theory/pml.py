@@ -8,7 +8,7 @@ Exact values to compare with live in :mod:`mechdesign.privacy.pml_analysis`.
 Statement → function:
 
 =================================  =====================================================================
-Thm. 2 (Weissman et al.), φ, κ     :func:`thm2_deviation_bound`, :func:`weissman_phi`, :func:`weissman_kappa`
+Thm. 2 (Weissman et al.), φ, κ     :func:`thm2_deviation_bound`, :func:`thm2_weissman_phi`, :func:`thm2_weissman_kappa`
 Eqs. (7), (8), Cor. 3              :func:`~mechdesign.priors.l1_radius` (eq. (7)), :func:`eq8_epsilon_prime`,
                                    :func:`cor3_delta_min_bound`
 Thm. 3                             :func:`thm3_lipschitz_bound`
@@ -16,6 +16,11 @@ Thm. 4, eq. (6); Cor. 2            :func:`thm4_sensitivity_bound`, :func:`cor2_l
 Prop. 2, eq. (13)                  :func:`eq13_modified_epsilon`
 Thm. 5 (binary mechanism)          :func:`~mechdesign.mechanisms.binary_robust_pml_mechanism`
 =================================  =====================================================================
+
+Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
+``thm6_dp_privacy_bounds``: PUT Thm. 6's bounds on ε* under DP; ``propc1_distortion_bound``: multi-secret
+Prop. C.1's bound on the distortion).
+The 0.1.0 names still work for one release and warn (``DeprecationWarning``; listed at the end of the file).
 """
 
 from __future__ import annotations
@@ -27,12 +32,13 @@ import numpy as np
 from .._numeric import exp_budget
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
+from ._deprecated import deprecated_alias
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
 from ..privacy.pml_analysis import privacy_region
 
 #: Budgets above ε_max = −log p_min by at most this are ε_max up to round-off (Theorem 4's domain).
 EPSILON_MAX_ATOL = 1e-12
-#: Largest alphabet for which :func:`weissman_kappa` enumerates the 2^N subsets.
+#: Largest alphabet for which :func:`thm2_weissman_kappa` enumerates the 2^N subsets.
 KAPPA_MAX_SIZE = 22
 
 
@@ -139,14 +145,14 @@ def eq8_epsilon_prime(epsilon: float, delta: float, n_samples: int, size: int) -
     return cor2_leakage_bound(epsilon, l1_radius(delta, n_samples, size))
 
 
-def weissman_phi(p: float) -> float:
+def thm2_weissman_phi(p: float) -> float:
     """``φ(p) = log((1 − p)/p) / (1 − 2p)`` on ``[0, 1/2]``, ``φ(1/2) = 2`` (Section II-B, Weissman et al.).
 
     Written as ``2 atanh(u)/u`` with ``u = 1 − 2p``, stable near ``p = 1/2``; ``φ(0) = inf``.
 
     Examples
     --------
-    >>> round(weissman_phi(0.25), 6)
+    >>> round(thm2_weissman_phi(0.25), 6)
     2.197225
     """
     value = float(p)
@@ -160,14 +166,14 @@ def weissman_phi(p: float) -> float:
     return 2.0 * math.atanh(u) / u
 
 
-def weissman_kappa(prior: PriorLike) -> float:
+def thm2_weissman_kappa(prior: PriorLike) -> float:
     """``κ_P = max_{A ⊆ 𝒳} min(P(A), 1 − P(A))`` (Section II-B): the subset mass closest to 1/2.
 
     Exact, by enumerating the 2^N subset sums (``N <= KAPPA_MAX_SIZE``).
 
     Examples
     --------
-    >>> round(weissman_kappa([0.6, 0.3, 0.1]), 6)
+    >>> round(thm2_weissman_kappa([0.6, 0.3, 0.1]), 6)
     0.4
     """
     probabilities = as_prior(prior).probabilities
@@ -216,3 +222,7 @@ def cor3_delta_min_bound(epsilon: float, epsilon_prime: float, n_samples: int, s
     gap = math.exp(-budget) - math.exp(-target)
     return thm2_deviation_bound(2.0 * gap, n_samples, size)
 
+
+# Names of 0.1.0, renamed to the statement-tag scheme in 0.2.0: each warns (DeprecationWarning) and calls the new one.
+weissman_phi = deprecated_alias(thm2_weissman_phi, "weissman_phi")
+weissman_kappa = deprecated_alias(thm2_weissman_kappa, "weissman_kappa")

@@ -13,17 +13,17 @@ Statements the numerics contradict are implemented in their corrected form; ``do
 Statement → function
 --------------------
 =====================================  =====================================================================
-Lemma 5(2)                             :func:`zero_threshold`
-Thm 6(1)–(7)                           :func:`theorem6_dp`, :func:`theorem6_approx_dp`, :func:`theorem6_maximal_information`
-                                       (:func:`qd_maximal_information`), :func:`theorem6_maximal_leakage`,
-                                       :func:`theorem6_renyi_dp` (:func:`qd_renyi_dp`), :func:`theorem6_sibson`
-                                       (:func:`qd_sibson`), :func:`theorem6_mutual_information` (:func:`qd_mutual_information`)
-Thm 7(1)–(7)                           ``theorem7_*`` (Theorem 6 with θ* = 1)
-Prop. 8(1)–(7)                         ``prop8_*`` and the inverses :func:`prop8_distortion_dp`,
-                                       :func:`prop8_distortion_approx_dp`, :func:`prop8_distortion_ml`
-Thm 9, Lemma 10, Thm 13                :func:`theorem9_approx_dp`, :func:`lemma10_zero_threshold`, :func:`theorem13_dp`
-Prop. 12, Thm 14, Cor. 15              :func:`prop12_approx_dp`, :func:`theorem14_maximal_leakage`, :func:`cor15_distortion_ml`
-Lemma 16, Thms 17, 18                  :func:`lemma16_product_epsilon`, ``theorem17_*``, ``theorem18_*``
+Lemma 5(2)                             :func:`lemma5_zero_threshold`
+Thm 6(1)–(7)                           :func:`thm6_dp_privacy_bounds`, :func:`thm6_approx_dp_privacy_bounds`, :func:`thm6_maximal_information_privacy_bounds`
+                                       (:func:`thm6_qd_maximal_information`), :func:`thm6_maximal_leakage_privacy_bounds`,
+                                       :func:`thm6_renyi_dp_privacy_bounds` (:func:`thm6_qd_renyi_dp`), :func:`thm6_sibson_privacy_bounds`
+                                       (:func:`thm6_qd_sibson`), :func:`thm6_mutual_information_privacy_bounds` (:func:`thm6_qd_mutual_information`)
+Thm 7(1)–(7)                           ``thm7_*`` (Theorem 6 with θ* = 1)
+Prop. 8(1)–(7)                         ``prop8_*_privacy[_bounds]`` and the inverses :func:`prop8_dp_distortion`,
+                                       :func:`prop8_approx_dp_distortion`, :func:`prop8_maximal_leakage_distortion`
+Thm 9, Lemma 10, Thm 13                :func:`thm9_approx_dp_privacy`, :func:`lemma10_zero_threshold`, :func:`thm13_dp_privacy`
+Prop. 12, Thm 14, Cor. 15              :func:`prop12_approx_dp_privacy`, :func:`thm14_maximal_leakage_privacy`, :func:`cor15_maximal_leakage_distortion`
+Lemma 16, Thms 17, 18                  :func:`lemma16_product_privacy`, ``thm17_*``, ``thm18_*``
 Lemma 20(4), (8), (9)                  :func:`lemma20_orderings` (the chains of inequalities between the losses)
 Lemma 22 (Rényi preservation)          :func:`lemma22_probability_bound`
 Lemma 23 (Sibson preservation)         :func:`lemma23_probability_bound`
@@ -36,6 +36,11 @@ Conventions shared by every function
 * A prior ``P`` over ``{1..m}`` (Section IV) need not be sorted: ε* is invariant under relabelling
   the symbols, so the functions sort it non-increasingly, as the statements assume.
 * ``D^(k)`` (Theorem 9) is the total probability of the ``k`` least likely symbols.
+
+Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
+``thm6_dp_privacy_bounds``: PUT Thm. 6's bounds on ε* under DP; ``propc1_distortion_bound``: multi-secret
+Prop. C.1's bound on the distortion).
+The 0.1.0 names still work for one release and warn (``DeprecationWarning``; listed at the end of the file).
 """
 
 from __future__ import annotations
@@ -45,16 +50,19 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.special import logsumexp
+from .._lazy import LazyFunction
 
 from .._numeric import exp_budget
 from .._validate import as_budget, as_delta, as_finite, as_order, as_positive_int, as_probability_vector
 from ..exceptions import MechDesignError
+from ._deprecated import deprecated_alias
 from ..mechanisms.global_framework import hamming_distances, parallel_composition_factor
 from ..priors import as_source_set
 from ..privacy.base import PrivacyNotion
 from ..source_classes import common_order, contains_uniform
+
+linprog = LazyFunction("scipy.optimize", "linprog")
+logsumexp = LazyFunction("scipy.special", "logsumexp")
 
 Bounds = tuple[float, float]
 
@@ -113,18 +121,18 @@ def _sorted_prior(prior: Any) -> np.ndarray:
     return np.sort(vector)[::-1]
 
 
-def breakpoints(prior: Any) -> np.ndarray:
+def thm9_breakpoints(prior: Any) -> np.ndarray:
     """``D^(k)`` for ``k = 0..m``: the mass of the ``k`` least likely symbols (PUT Theorem 9).
 
     Examples
     --------
-    >>> breakpoints([0.1, 0.4, 0.2, 0.3]).round(6).tolist()
+    >>> thm9_breakpoints([0.1, 0.4, 0.2, 0.3]).round(6).tolist()
     [0.0, 0.1, 0.3, 0.6, 1.0]
     """
     return np.concatenate([[0.0], np.cumsum(_sorted_prior(prior)[::-1])])
 
 
-def zero_threshold(m: int, n: int = 1) -> float:
+def lemma5_zero_threshold(m: int, n: int = 1) -> float:
     """``n(m−1)/m``: from this distortion on, every privacy-distortion function is 0.
 
     PUT Lemma 5(2) (the uniform mechanism ``Q_U`` is (𝒫, D)-valid). The printed range
@@ -132,7 +140,7 @@ def zero_threshold(m: int, n: int = 1) -> float:
 
     Examples
     --------
-    >>> round(zero_threshold(3, 2), 6)
+    >>> round(lemma5_zero_threshold(3, 2), 6)
     1.333333
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -140,7 +148,7 @@ def zero_threshold(m: int, n: int = 1) -> float:
 
 
 def _in_zero_region(m: int, n: int, D: float) -> bool:
-    return D >= zero_threshold(m, n)
+    return D >= lemma5_zero_threshold(m, n)
 
 
 def _source_points(source: Any, size: int | None = None) -> np.ndarray:
@@ -150,7 +158,7 @@ def _source_points(source: Any, size: int | None = None) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # Section III — global framework on {1..m}^n
 # ----------------------------------------------------------------------------------------------
-def theorem6_dp(m: int, n: int, D: float, theta: float) -> Bounds:
+def thm6_dp_privacy_bounds(m: int, n: int, D: float, theta: float) -> Bounds:
     """Bounds on ε̃*_DP(𝒫, D): PUT Theorem 6(1).
 
     ``max{0, log((m−1)(θ*n − D)/D)} <= ε̃* <= max{0, log((m−1)(n − D)/D)}``, with
@@ -158,7 +166,7 @@ def theorem6_dp(m: int, n: int, D: float, theta: float) -> Bounds:
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_dp(2, 2, 0.4, 0.64))
+    >>> tuple(round(v, 6) for v in thm6_dp_privacy_bounds(2, 2, 0.4, 0.64))
     (0.788457, 1.386294)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -168,7 +176,7 @@ def theorem6_dp(m: int, n: int, D: float, theta: float) -> Bounds:
     return _log_pos((size - 1) * (theta * blocks - D) / D), _log_pos((size - 1) * (blocks - D) / D)
 
 
-def theorem6_approx_dp(m: int, n: int, D: float, delta: float, theta: float) -> Bounds:
+def thm6_approx_dp_privacy_bounds(m: int, n: int, D: float, delta: float, theta: float) -> Bounds:
     """Bounds on ε̃*_δ(𝒫, D): PUT Theorem 6(2).
 
     Lower ``max{0, log((m−1)(θ*n(1 − δm^{n−1}) − D)/D)}``; upper
@@ -176,7 +184,7 @@ def theorem6_approx_dp(m: int, n: int, D: float, delta: float, theta: float) -> 
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_approx_dp(2, 2, 0.4, 0.05, 0.64))
+    >>> tuple(round(v, 6) for v in thm6_approx_dp_privacy_bounds(2, 2, 0.4, 0.05, 0.64))
     (0.631272, 1.304949)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -188,7 +196,7 @@ def theorem6_approx_dp(m: int, n: int, D: float, delta: float, theta: float) -> 
     return _log_pos(lower), _log_pos(upper)
 
 
-def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
+def thm6_qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
     """ε̃_MI(Q_D) over a source set: ``−log min_{P∈𝒫, y} Σ_{l=0}^{n} A^{−l} P(N_l(y))``.
 
     PUT Theorem 6(3)/7(3) upper bound, ``A = (m−1)(n−D)/D``; the printed sum runs to ``m``, which
@@ -198,7 +206,7 @@ def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
 
     Examples
     --------
-    >>> round(qd_maximal_information(2, 2, 0.4, [0.25] * 4), 6)
+    >>> round(thm6_qd_maximal_information(2, 2, 0.4, [0.25] * 4), 6)
     0.940007
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -211,32 +219,32 @@ def qd_maximal_information(m: int, n: int, D: float, source: Any) -> float:
     return max(0.0, -math.log(float((points @ weights).min())))
 
 
-def theorem6_maximal_information(m: int, n: int, D: float, theta: float, source: Any) -> Bounds:
+def thm6_maximal_information_privacy_bounds(m: int, n: int, D: float, theta: float, source: Any) -> Bounds:
     """Bounds on ε̃*_MI(𝒫, D): PUT Theorem 6(3).
 
-    Lower ``max{0, log(m(1 − D/(θ*n)))}``; upper :func:`qd_maximal_information`.
+    Lower ``max{0, log(m(1 − D/(θ*n)))}``; upper :func:`thm6_qd_maximal_information`.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_maximal_information(2, 2, 0.4, 1.0, [0.25] * 4))
+    >>> tuple(round(v, 6) for v in thm6_maximal_information_privacy_bounds(2, 2, 0.4, 1.0, [0.25] * 4))
     (0.470004, 0.940007)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
-    upper = qd_maximal_information(size, blocks, D, source)
+    upper = thm6_qd_maximal_information(size, blocks, D, source)
     if _in_zero_region(size, blocks, D):
         return 0.0, 0.0
     return _log_pos(size * (1 - D / (theta * blocks))), upper
 
 
-def theorem6_maximal_leakage(m: int, n: int, D: float, theta: float) -> Bounds:
+def thm6_maximal_leakage_privacy_bounds(m: int, n: int, D: float, theta: float) -> Bounds:
     """Bounds on ε̃*_ML(𝒫, D): PUT Theorem 6(4).
 
     ``max{0, log(m(1 − D/(θ*n)))} <= ε̃* <= max{0, n log(m(1 − D/n))}``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_maximal_leakage(2, 2, 0.4, 0.64))
+    >>> tuple(round(v, 6) for v in thm6_maximal_leakage_privacy_bounds(2, 2, 0.4, 0.64))
     (0.318454, 0.940007)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -246,14 +254,14 @@ def theorem6_maximal_leakage(m: int, n: int, D: float, theta: float) -> Bounds:
     return _log_pos(size * (1 - D / (theta * blocks))), blocks * _log_pos(size * (1 - D / blocks))
 
 
-def qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
+def thm6_qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
     """ε̃_{α,DP}(Q_D) = (1/(α−1)) log[D/(n(m−1)) (m − 2 + A^α + A^{1−α})], ``A = (n−D)(m−1)/D``.
 
     PUT Theorem 6(5) upper bound (proof step 1.1); clipped at 0.
 
     Examples
     --------
-    >>> round(qd_renyi_dp(3, 1, 0.2, 2.0), 6)
+    >>> round(thm6_qd_renyi_dp(3, 1, 0.2, 2.0), 6)
     1.873723
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
@@ -266,20 +274,20 @@ def qd_renyi_dp(m: int, n: int, D: float, alpha: float) -> float:
     return max(0.0, log_inner / (order - 1))
 
 
-def theorem6_renyi_dp(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
+def thm6_renyi_dp_privacy_bounds(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
     """Bounds on ε̃*_{α,DP}(𝒫, D): PUT Theorem 6(5).
 
     Lower ``max{0, log[(m−1)(n − D/θ*)^{α/(α−1)} / (D/θ*)] − log(n m^{n−1})/(α−1)}``; upper
-    :func:`qd_renyi_dp`.
+    :func:`thm6_qd_renyi_dp`.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_renyi_dp(3, 1, 0.2, 2.0, 1.0))
+    >>> tuple(round(v, 6) for v in thm6_renyi_dp_privacy_bounds(3, 1, 0.2, 2.0, 1.0))
     (1.856298, 1.873723)
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
-    upper = qd_renyi_dp(size, blocks, D, order)
+    upper = thm6_qd_renyi_dp(size, blocks, D, order)
     scaled = D / theta
     if _in_zero_region(size, blocks, D) or scaled >= blocks:
         return 0.0, upper
@@ -288,7 +296,7 @@ def theorem6_renyi_dp(m: int, n: int, D: float, alpha: float, theta: float) -> B
     return max(0.0, lower), upper
 
 
-def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
+def thm6_qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
     """ε̃_{α,M}(Q_D) = ``n log(m((n−D)^α + D^α(m−1)^{1−α})^{1/(α−1)}) − α n log(n)/(α−1)``.
 
     PUT Theorem 6(6)/7(6) upper bound, clipped at 0: the Sibson information of ``Q_D`` (the product
@@ -296,7 +304,7 @@ def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
 
     Examples
     --------
-    >>> round(qd_sibson(3, 1, 0.2, 2.0), 6)
+    >>> round(thm6_qd_sibson(3, 1, 0.2, 2.0), 6)
     0.683097
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
@@ -308,20 +316,20 @@ def qd_sibson(m: int, n: int, D: float, alpha: float) -> float:
     return max(0.0, value)
 
 
-def theorem6_sibson(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
+def thm6_sibson_privacy_bounds(m: int, n: int, D: float, alpha: float, theta: float) -> Bounds:
     """Bounds on ε̃*_{α,M}(𝒫, D): PUT Theorem 6(6).
 
     Lower ``max{0, (α−n)/(α−1) log m + α/(α−1) log[(1 − D/n) / (½(1−θ*)(n+1)m + θ*)]}``; upper
-    :func:`qd_sibson`.
+    :func:`thm6_qd_sibson`.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_sibson(3, 1, 0.2, 2.0, 1.0))
+    >>> tuple(round(v, 6) for v in thm6_sibson_privacy_bounds(3, 1, 0.2, 2.0, 1.0))
     (0.652325, 0.683097)
     """
     size, blocks, order = _check_alphabet(m), as_positive_int(n, "n"), as_order(alpha)
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
-    upper = qd_sibson(size, blocks, D, order)
+    upper = thm6_qd_sibson(size, blocks, D, order)
     if _in_zero_region(size, blocks, D):
         return 0.0, 0.0
     spread = 0.5 * (1 - theta) * (blocks + 1) * size + theta
@@ -330,12 +338,12 @@ def theorem6_sibson(m: int, n: int, D: float, alpha: float, theta: float) -> Bou
     return max(0.0, lower), upper
 
 
-def qd_mutual_information(m: int, n: int, D: float) -> float:
+def thm6_qd_mutual_information(m: int, n: int, D: float) -> float:
     """``n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))``, clipped at 0: I(P_U; Q_D), PUT Thm 6(7)/7(7).
 
     Examples
     --------
-    >>> round(qd_mutual_information(2, 1, 0.1), 6)
+    >>> round(thm6_qd_mutual_information(2, 1, 0.1), 6)
     0.368064
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
@@ -345,21 +353,21 @@ def qd_mutual_information(m: int, n: int, D: float) -> float:
     return max(0.0, blocks * math.log(size * (1 - D / blocks)) + D * math.log(D / ((size - 1) * (blocks - D))))
 
 
-def theorem6_mutual_information(m: int, n: int, D: float, theta: float, eta: float) -> Bounds:
+def thm6_mutual_information_privacy_bounds(m: int, n: int, D: float, theta: float, eta: float) -> Bounds:
     """Bounds on ε̃*_M(𝒫, D): PUT Theorem 6(7).
 
     Lower ``max{0, θ*n log(η^{−1/n}(1 − D/(nθ*))) + θ*D log(D/((m−1)(nθ* − D)))}`` with
-    ``η = max_x P'(x)``, ``P'`` the maximizer of ``min_x P(x)``; upper :func:`qd_mutual_information`.
+    ``η = max_x P'(x)``, ``P'`` the maximizer of ``min_x P(x)``; upper :func:`thm6_qd_mutual_information`.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem6_mutual_information(2, 2, 0.4, 0.64, 0.36))
+    >>> tuple(round(v, 6) for v in thm6_mutual_information_privacy_bounds(2, 2, 0.4, 0.64, 0.36))
     (0.0, 0.38549)
     """
     size, blocks = _check_alphabet(m), as_positive_int(n, "n")
     D, theta = _check_distortion(D, blocks), _check_theta(theta)
     eta = _check_theta(eta, "eta")
-    upper = qd_mutual_information(size, blocks, D)
+    upper = thm6_qd_mutual_information(size, blocks, D)
     if _in_zero_region(size, blocks, D) or D >= theta * blocks:
         return 0.0, upper
     lower = (theta * blocks * math.log(eta ** (-1 / blocks) * (1 - D / (blocks * theta)))
@@ -367,86 +375,86 @@ def theorem6_mutual_information(m: int, n: int, D: float, theta: float, eta: flo
     return max(0.0, lower), upper
 
 
-def theorem7_dp(m: int, n: int, D: float) -> float:
+def thm7_dp_privacy(m: int, n: int, D: float) -> float:
     """ε̃*_DP(𝒫, D) = max{0, log((m−1)(n − D)/D)} for Class I: PUT Theorem 7(1).
 
     Examples
     --------
-    >>> round(theorem7_dp(2, 2, 0.4), 6)
+    >>> round(thm7_dp_privacy(2, 2, 0.4), 6)
     1.386294
     """
-    lower, upper = theorem6_dp(m, n, D, 1.0)
+    lower, upper = thm6_dp_privacy_bounds(m, n, D, 1.0)
     return upper
 
 
-def theorem7_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
+def thm7_approx_dp_privacy_bounds(m: int, n: int, D: float, delta: float) -> Bounds:
     """Bounds on ε̃*_δ(𝒫, D) for Class I: PUT Theorem 7(2) (Theorem 6(2) with θ* = 1).
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem7_approx_dp(2, 2, 0.4, 0.05))
+    >>> tuple(round(v, 6) for v in thm7_approx_dp_privacy_bounds(2, 2, 0.4, 0.05))
     (1.252763, 1.304949)
     """
-    return theorem6_approx_dp(m, n, D, delta, 1.0)
+    return thm6_approx_dp_privacy_bounds(m, n, D, delta, 1.0)
 
 
-def theorem7_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
+def thm7_maximal_information_privacy_bounds(m: int, n: int, D: float, source: Any) -> Bounds:
     """Bounds on ε̃*_MI(𝒫, D) for Class I: PUT Theorem 7(3) (Theorem 6(3) with θ* = 1).
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem7_maximal_information(2, 2, 0.4, [0.25] * 4))
+    >>> tuple(round(v, 6) for v in thm7_maximal_information_privacy_bounds(2, 2, 0.4, [0.25] * 4))
     (0.470004, 0.940007)
     """
-    return theorem6_maximal_information(m, n, D, 1.0, _class_one(source, m, n))
+    return thm6_maximal_information_privacy_bounds(m, n, D, 1.0, _class_one(source, m, n))
 
 
-def theorem7_maximal_leakage(m: int, n: int, D: float) -> Bounds:
+def thm7_maximal_leakage_privacy_bounds(m: int, n: int, D: float) -> Bounds:
     """Bounds on ε̃*_ML(𝒫, D) for Class I: PUT Theorem 7(4).
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem7_maximal_leakage(2, 2, 0.4))
+    >>> tuple(round(v, 6) for v in thm7_maximal_leakage_privacy_bounds(2, 2, 0.4))
     (0.470004, 0.940007)
     """
-    return theorem6_maximal_leakage(m, n, D, 1.0)
+    return thm6_maximal_leakage_privacy_bounds(m, n, D, 1.0)
 
 
-def theorem7_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
+def thm7_renyi_dp_privacy_bounds(m: int, n: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε̃*_{α,DP}(𝒫, D) for Class I: PUT Theorem 7(5).
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem7_renyi_dp(2, 2, 0.4, 2.0))
+    >>> tuple(round(v, 6) for v in thm7_renyi_dp_privacy_bounds(2, 2, 0.4, 2.0))
     (0.470004, 1.178655)
     """
-    return theorem6_renyi_dp(m, n, D, alpha, 1.0)
+    return thm6_renyi_dp_privacy_bounds(m, n, D, alpha, 1.0)
 
 
-def theorem7_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
+def thm7_sibson_privacy_bounds(m: int, n: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε̃*_{α,M}(𝒫, D) for Class I: PUT Theorem 7(6).
 
     Lower ``max{0, ε̃*_M(𝒫, D), log(m^{α−n}(1 − D/n)^α)/(α−1)}`` (Sibson information is at least
-    mutual information, Lemma 20(9)); upper :func:`qd_sibson`.
+    mutual information, Lemma 20(9)); upper :func:`thm6_qd_sibson`.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem7_sibson(2, 2, 0.4, 2.0))
+    >>> tuple(round(v, 6) for v in thm7_sibson_privacy_bounds(2, 2, 0.4, 2.0))
     (0.38549, 0.614969)
     """
-    lower, upper = theorem6_sibson(m, n, D, alpha, 1.0)
-    return max(lower, theorem7_mutual_information(m, n, D)), upper
+    lower, upper = thm6_sibson_privacy_bounds(m, n, D, alpha, 1.0)
+    return max(lower, thm7_mutual_information_privacy(m, n, D)), upper
 
 
-def theorem7_mutual_information(m: int, n: int, D: float) -> float:
+def thm7_mutual_information_privacy(m: int, n: int, D: float) -> float:
     """ε̃*_M(𝒫, D) = max{0, n log(m(1 − D/n)) + D log(D/((m−1)(n−D)))} for Class I: PUT Thm 7(7).
 
     Examples
     --------
-    >>> round(theorem7_mutual_information(2, 2, 0.4), 6)
+    >>> round(thm7_mutual_information_privacy(2, 2, 0.4), 6)
     0.38549
     """
-    return qd_mutual_information(m, n, D)
+    return thm6_qd_mutual_information(m, n, D)
 
 
 def _class_one(source: Any, m: int, n: int) -> np.ndarray:
@@ -460,32 +468,32 @@ def _class_one(source: Any, m: int, n: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # Section IV-A — local framework, Class I (n = 1 in Theorem 7)
 # ----------------------------------------------------------------------------------------------
-def prop8_epsilon_dp(m: int, D: float) -> float:
+def prop8_dp_privacy(m: int, D: float) -> float:
     """ε*_DP(𝒫, D) for a class-I source set: PUT Proposition 8(1).
 
     ``log((m−1)(1−D)/D)`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
 
     Examples
     --------
-    >>> round(prop8_epsilon_dp(3, 0.2), 6)
+    >>> round(prop8_dp_privacy(3, 0.2), 6)
     2.079442
     """
-    return theorem7_dp(m, 1, D)
+    return thm7_dp_privacy(m, 1, D)
 
 
-def prop8_distortion_dp(m: int, epsilon: float) -> float:
+def prop8_dp_distortion(m: int, epsilon: float) -> float:
     """D*_DP(𝒫, ε), the inverse of Proposition 8(1): ``(m−1)/(e^ε + m − 1)`` (randomized response).
 
     Examples
     --------
-    >>> round(prop8_distortion_dp(3, 2.0), 6)
+    >>> round(prop8_dp_distortion(3, 2.0), 6)
     0.213014
     """
     size, budget = _check_alphabet(m), as_budget(epsilon)
     return (size - 1) / (exp_budget(budget) + size - 1)
 
 
-def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
+def prop8_approx_dp_privacy(m: int, D: float, delta: float) -> float:
     """ε*_δ(𝒫, D) for a class-I source set: PUT Proposition 8(2).
 
     ``log((m−1)(1−D−δ)/D)`` for ``0 < D < (1−δ)(m−1)/m``, else 0 (the lower and upper bounds of
@@ -493,26 +501,26 @@ def prop8_epsilon_approx_dp(m: int, D: float, delta: float) -> float:
 
     Examples
     --------
-    >>> round(prop8_epsilon_approx_dp(3, 0.2, 0.1), 6)
+    >>> round(prop8_approx_dp_privacy(3, 0.2, 0.1), 6)
     1.94591
     """
-    lower, upper = theorem7_approx_dp(m, 1, D, delta)
+    lower, upper = thm7_approx_dp_privacy_bounds(m, 1, D, delta)
     return upper
 
 
-def prop8_distortion_approx_dp(m: int, epsilon: float, delta: float) -> float:
+def prop8_approx_dp_distortion(m: int, epsilon: float, delta: float) -> float:
     """D*_δ(𝒫, ε), the inverse of Proposition 8(2): ``(m−1)(1−δ)/(e^ε + m − 1)``.
 
     Examples
     --------
-    >>> round(prop8_distortion_approx_dp(3, 1.0, 0.1), 6)
+    >>> round(prop8_approx_dp_distortion(3, 1.0, 0.1), 6)
     0.381495
     """
     size, budget, slack = _check_alphabet(m), as_budget(epsilon), _check_delta(delta)
     return (size - 1) * (1 - slack) / (exp_budget(budget) + size - 1)
 
 
-def prop8_maximal_information(m: int, D: float, source: Any) -> Bounds:
+def prop8_maximal_information_privacy_bounds(m: int, D: float, source: Any) -> Bounds:
     """Bounds on ε*_MI(𝒫, D) for a class-I source set: PUT Proposition 8(3).
 
     ``log(m(1−D)) <= ε* <= log[(1−D) / (P*(1 − D − D/(m−1)) + D/(m−1))]`` for
@@ -520,73 +528,73 @@ def prop8_maximal_information(m: int, D: float, source: Any) -> Bounds:
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in prop8_maximal_information(3, 0.2, [1 / 3] * 3))
+    >>> tuple(round(v, 6) for v in prop8_maximal_information_privacy_bounds(3, 0.2, [1 / 3] * 3))
     (0.875469, 0.875469)
     """
-    return theorem7_maximal_information(m, 1, D, source)
+    return thm7_maximal_information_privacy_bounds(m, 1, D, source)
 
 
-def prop8_epsilon_ml(m: int, D: float) -> float:
+def prop8_maximal_leakage_privacy(m: int, D: float) -> float:
     """ε*_ML(𝒫, D) for a class-I source set: PUT Proposition 8(4).
 
     ``log(m(1−D))`` for ``0 < D < (m−1)/m``, and 0 for ``(m−1)/m <= D <= 1``.
 
     Examples
     --------
-    >>> round(prop8_epsilon_ml(3, 0.2), 6)
+    >>> round(prop8_maximal_leakage_privacy(3, 0.2), 6)
     0.875469
     """
-    lower, upper = theorem7_maximal_leakage(m, 1, D)
+    lower, upper = thm7_maximal_leakage_privacy_bounds(m, 1, D)
     return upper
 
 
-def prop8_distortion_ml(m: int, epsilon: float) -> float:
+def prop8_maximal_leakage_distortion(m: int, epsilon: float) -> float:
     """D*_ML(𝒫, ε), the inverse of Proposition 8(4): ``1 − e^ε/m`` for ``e^ε <= m``, else 0.
 
     Examples
     --------
-    >>> round(prop8_distortion_ml(3, 0.5), 6)
+    >>> round(prop8_maximal_leakage_distortion(3, 0.5), 6)
     0.450426
     """
     size, budget = _check_alphabet(m), as_budget(epsilon)
     return max(0.0, 1.0 - exp_budget(budget) / size)
 
 
-def prop8_renyi_dp(m: int, D: float, alpha: float) -> Bounds:
+def prop8_renyi_dp_privacy_bounds(m: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε*_{α,DP}(𝒫, D) for Class I: PUT Proposition 8(5).
 
     ``max{0, log((m−1)(1−D)^{α/(α−1)}/D)} <= ε* <= max{0, ε_{α,DP}(Q_D)}``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in prop8_renyi_dp(3, 0.2, 2.0))
+    >>> tuple(round(v, 6) for v in prop8_renyi_dp_privacy_bounds(3, 0.2, 2.0))
     (1.856298, 1.873723)
     """
-    return theorem7_renyi_dp(m, 1, D, alpha)
+    return thm7_renyi_dp_privacy_bounds(m, 1, D, alpha)
 
 
-def prop8_sibson(m: int, D: float, alpha: float) -> Bounds:
+def prop8_sibson_privacy_bounds(m: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε*_{α,M}(𝒫, D) for Class I: PUT Proposition 8(6).
 
     ``max{ε*_M, log(m(1−D)^{α/(α−1)})} <= ε* <= log(m((1−D)^α + D^α(m−1)^{1−α})^{1/(α−1)})``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in prop8_sibson(3, 0.2, 2.0))
+    >>> tuple(round(v, 6) for v in prop8_sibson_privacy_bounds(3, 0.2, 2.0))
     (0.652325, 0.683097)
     """
-    return theorem7_sibson(m, 1, D, alpha)
+    return thm7_sibson_privacy_bounds(m, 1, D, alpha)
 
 
-def prop8_mutual_information(m: int, D: float) -> float:
+def prop8_mutual_information_privacy(m: int, D: float) -> float:
     """ε*_M(𝒫, D) for Class I: PUT Proposition 8(7), ``log(m(1−D)(D/((m−1)(1−D)))^D)``, 0 beyond.
 
     Examples
     --------
-    >>> round(prop8_mutual_information(3, 0.2), 6)
+    >>> round(prop8_mutual_information_privacy(3, 0.2), 6)
     0.45958
     """
-    return theorem7_mutual_information(m, 1, D)
+    return thm7_mutual_information_privacy(m, 1, D)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -605,7 +613,7 @@ def lemma10_zero_threshold(prior: Any, delta: float) -> float:
     return (1 - as_delta(delta)) * (1 - _sorted_prior(prior)[0])
 
 
-def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
+def thm9_approx_dp_privacy(prior: Any, D: float, delta: float) -> float:
     """ε*_δ(P, D) for a known prior: PUT Theorem 9.
 
     ``max{0, min_{k: D > (1−δ)D^(k−1)} log[(m−k)(1−D−δ) / (D − (1−δ)D^(k−1))]}`` for
@@ -616,7 +624,7 @@ def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
 
     Examples
     --------
-    >>> round(theorem9_approx_dp([0.5, 0.3, 0.2], 0.4, 0.1), 6)
+    >>> round(thm9_approx_dp_privacy([0.5, 0.3, 0.2], 0.4, 0.1), 6)
     0.820981
     """
     slack = as_delta(delta)
@@ -624,22 +632,22 @@ def theorem9_approx_dp(prior: Any, D: float, delta: float) -> float:
     D = _check_distortion(D)
     if D >= lemma10_zero_threshold(P, slack) - THRESHOLD_ATOL:
         return 0.0
-    levels = breakpoints(P)
+    levels = thm9_breakpoints(P)
     m = P.size
     values = [math.log((m - k) * (1 - D - slack) / (D - (1 - slack) * levels[k - 1]))
               for k in range(1, m) if D > (1 - slack) * levels[k - 1]]
     return max(0.0, min(values))
 
 
-def theorem13_dp(prior: Any, D: float) -> float:
+def thm13_dp_privacy(prior: Any, D: float) -> float:
     """ε*_DP(P, D) = max{0, min_{D > D^(k−1)} log[(m−k)(1−D)/(D − D^(k−1))]}: PUT Theorem 13.
 
     Examples
     --------
-    >>> round(theorem13_dp([0.4, 0.3, 0.2, 0.1], 0.2), 6)
+    >>> round(thm13_dp_privacy([0.4, 0.3, 0.2, 0.1], 0.2), 6)
     2.484907
     """
-    return theorem9_approx_dp(prior, D, 0.0)
+    return thm9_approx_dp_privacy(prior, D, 0.0)
 
 
 def _ordered_points(source: Any) -> np.ndarray:
@@ -666,7 +674,7 @@ def _prop12_dual_value(levels: np.ndarray, alpha1: float, D: float, delta: float
     return float(result.fun)
 
 
-def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
+def prop12_approx_dp_privacy(source: Any, D: float, delta: float) -> float:
     """ε*_δ(𝒫, D) for a Class II source set, as the LP of PUT Proposition 12.
 
     ``min_{1−D <= α₁ < 1} log[((m−1)(α₁−δ) − d(α₁)) / (1 − α₁)]``, clipped at 0, where ``d(α₁)``
@@ -678,7 +686,7 @@ def prop12_approx_dp(source: Any, D: float, delta: float) -> float:
 
     Examples
     --------
-    >>> round(prop12_approx_dp([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 0.2, 0.1), 6)
+    >>> round(prop12_approx_dp_privacy([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 0.2, 0.1), 6)
     2.351375
     """
     slack = as_delta(delta)
@@ -715,7 +723,7 @@ def _golden_section_min(f: Callable[[float], float], low: float, high: float) ->
     return min(fc, fd, f(low), f(high))
 
 
-def theorem14_maximal_leakage(prior: Any, D: float) -> float:
+def thm14_maximal_leakage_privacy(prior: Any, D: float) -> float:
     """ε*_ML(P, D) = max{0, log(m − k − (D − D^(k))/(D^(k) − D^(k−1)))} on ``D^(k−1) < D <= D^(k)``.
 
     PUT Theorem 14 (Saeidian et al.): linear interpolation of ``e^ε`` between ``m − k`` at
@@ -723,19 +731,19 @@ def theorem14_maximal_leakage(prior: Any, D: float) -> float:
 
     Examples
     --------
-    >>> round(theorem14_maximal_leakage([0.4, 0.3, 0.2, 0.1], 0.2), 6)
+    >>> round(thm14_maximal_leakage_privacy([0.4, 0.3, 0.2, 0.1], 0.2), 6)
     0.916291
     """
     P = _sorted_prior(prior)
     D = _check_distortion(D)
-    levels = breakpoints(P)
+    levels = thm9_breakpoints(P)
     m = P.size
     k = int(np.searchsorted(levels, D, side="left"))  # D^(k−1) < D <= D^(k)
     k = min(max(k, 1), m)
     return _log_pos(m - k - (D - levels[k]) / (levels[k] - levels[k - 1]))
 
 
-def cor15_distortion_ml(source: Any, epsilon: float) -> float:
+def cor15_maximal_leakage_distortion(source: Any, epsilon: float) -> float:
     """D*_ML(𝒫, ε) = max_{P∈𝒫} D*_ML(P, ε) for Class II: PUT Corollary 15 (Saeidian et al.).
 
     ``D*_ML(P, ε) = D^(m−k) + P_{k+1}(k − e^ε)`` for ``log k <= ε < log(k+1)``, ``1 <= k < m``, and 0
@@ -743,7 +751,7 @@ def cor15_distortion_ml(source: Any, epsilon: float) -> float:
 
     Examples
     --------
-    >>> round(cor15_distortion_ml([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 1.0), 6)
+    >>> round(cor15_maximal_leakage_distortion([[0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.1, 0.1]], 1.0), 6)
     0.156344
     """
     budget = as_budget(epsilon)
@@ -763,18 +771,18 @@ def _ml_distortion(P: np.ndarray, epsilon: float) -> float:
 # ----------------------------------------------------------------------------------------------
 # Section IV-D — parallel composition on X^n (i.i.d. inputs, product mechanisms)
 # ----------------------------------------------------------------------------------------------
-def lemma16_product_epsilon(notion: PrivacyNotion, n: int, single_letter_epsilon: float) -> float:
+def lemma16_product_privacy(notion: PrivacyNotion, n: int, single_letter_epsilon: float) -> float:
     """ε̂*(𝒫, D) over product mechanisms from ε*(𝒫, D/n): PUT Lemma 16.
 
     ``ε*(D/n)`` for DP and Rényi DP (Hamming neighbours), ``n ε*(D/n)`` for maximal information,
     maximal leakage, Sibson and mutual information; the factor is
     :func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`. Approximate DP is
-    not covered (see :func:`theorem17_approx_dp`).
+    not covered (see :func:`thm17_approx_dp_privacy_bounds`).
 
     Examples
     --------
     >>> from mechdesign.privacy import MaximalLeakage
-    >>> lemma16_product_epsilon(MaximalLeakage(), 3, 0.5)
+    >>> lemma16_product_privacy(MaximalLeakage(), 3, 0.5)
     1.5
     """
     return parallel_composition_factor(notion, n) * as_budget(single_letter_epsilon, "single_letter_epsilon")
@@ -792,21 +800,21 @@ def _additive_bounds(single_letter: Callable[..., Bounds], m: int, n: int, D: fl
     return blocks * lower, blocks * upper
 
 
-def theorem17_dp(m: int, n: int, D: float) -> float:
+def thm17_dp_privacy(m: int, n: int, D: float) -> float:
     """ε̂*_DP(𝒫, D) = log((m−1)(n−D)/D) for D < n(m−1)/m, else 0: PUT Theorem 17(1), Class I.
 
     Proposition 8(1) at ``D/n`` (Lemma 16(1)).
 
     Examples
     --------
-    >>> round(theorem17_dp(2, 2, 0.4), 6)
+    >>> round(thm17_dp_privacy(2, 2, 0.4), 6)
     1.386294
     """
     _, d = _per_letter(n, D)
-    return prop8_epsilon_dp(m, d)
+    return prop8_dp_privacy(m, d)
 
 
-def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
+def thm17_approx_dp_privacy_bounds(m: int, n: int, D: float, delta: float) -> Bounds:
     """Bounds on ε̂*_δ(𝒫, D) over product mechanisms: PUT Theorem 17(2), Class I.
 
     The printed bounds are Theorem 7(2)'s: the lower bound is ε*_{δm^{n−1}}(D/n) (the proof's
@@ -815,36 +823,36 @@ def theorem17_approx_dp(m: int, n: int, D: float, delta: float) -> Bounds:
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem17_approx_dp(2, 2, 0.4, 0.05))
+    >>> tuple(round(v, 6) for v in thm17_approx_dp_privacy_bounds(2, 2, 0.4, 0.05))
     (1.252763, 1.304949)
     """
-    return theorem7_approx_dp(m, n, D, delta)
+    return thm7_approx_dp_privacy_bounds(m, n, D, delta)
 
 
-def theorem17_maximal_information(m: int, n: int, D: float, source: Any) -> Bounds:
+def thm17_maximal_information_privacy_bounds(m: int, n: int, D: float, source: Any) -> Bounds:
     """Bounds on ε̂*_MI(𝒫, D): PUT Theorem 17(3), ``n ×`` Proposition 8(3) at ``D/n``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem17_maximal_information(2, 2, 0.4, [0.5, 0.5]))
+    >>> tuple(round(v, 6) for v in thm17_maximal_information_privacy_bounds(2, 2, 0.4, [0.5, 0.5]))
     (0.940007, 0.940007)
     """
-    return _additive_bounds(prop8_maximal_information, m, n, D, source)
+    return _additive_bounds(prop8_maximal_information_privacy_bounds, m, n, D, source)
 
 
-def theorem17_maximal_leakage(m: int, n: int, D: float) -> float:
+def thm17_maximal_leakage_privacy(m: int, n: int, D: float) -> float:
     """ε̂*_ML(𝒫, D) = n log(m(1 − D/n)) for D < n(m−1)/m, else 0: PUT Theorem 17(4) (Lemma 16(2)).
 
     Examples
     --------
-    >>> round(theorem17_maximal_leakage(2, 2, 0.4), 6)
+    >>> round(thm17_maximal_leakage_privacy(2, 2, 0.4), 6)
     0.940007
     """
     blocks, d = _per_letter(n, D)
-    return blocks * prop8_epsilon_ml(m, d)
+    return blocks * prop8_maximal_leakage_privacy(m, d)
 
 
-def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
+def thm17_renyi_dp_privacy_bounds(m: int, n: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε̂*_{α,DP}(𝒫, D): PUT Theorem 17(5), Proposition 8(5) at ``D/n``.
 
     Lower ``max{0, log(n(m−1)(1 − D/n)^{α/(α−1)}/D)}`` — the printed bound lacks the ``log``
@@ -852,37 +860,37 @@ def theorem17_renyi_dp(m: int, n: int, D: float, alpha: float) -> Bounds:
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem17_renyi_dp(2, 2, 0.4, 2.0))
+    >>> tuple(round(v, 6) for v in thm17_renyi_dp_privacy_bounds(2, 2, 0.4, 2.0))
     (1.163151, 1.178655)
     """
     _, d = _per_letter(n, D)
-    return prop8_renyi_dp(m, d, alpha)
+    return prop8_renyi_dp_privacy_bounds(m, d, alpha)
 
 
-def theorem17_sibson(m: int, n: int, D: float, alpha: float) -> Bounds:
+def thm17_sibson_privacy_bounds(m: int, n: int, D: float, alpha: float) -> Bounds:
     """Bounds on ε̂*_{α,M}(𝒫, D): PUT Theorem 17(6), ``n ×`` Proposition 8(6) at ``D/n``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem17_sibson(2, 2, 0.4, 2.0))
+    >>> tuple(round(v, 6) for v in thm17_sibson_privacy_bounds(2, 2, 0.4, 2.0))
     (0.49372, 0.614969)
     """
-    return _additive_bounds(prop8_sibson, m, n, D, alpha)
+    return _additive_bounds(prop8_sibson_privacy_bounds, m, n, D, alpha)
 
 
-def theorem17_mutual_information(m: int, n: int, D: float) -> float:
+def thm17_mutual_information_privacy(m: int, n: int, D: float) -> float:
     """ε̂*_M(𝒫, D) = n log(m(1−D/n)) + D log(D/((m−1)(n−D))), 0 beyond: PUT Theorem 17(7) (Lemma 16(2)).
 
     Examples
     --------
-    >>> round(theorem17_mutual_information(2, 2, 0.4), 6)
+    >>> round(thm17_mutual_information_privacy(2, 2, 0.4), 6)
     0.38549
     """
     blocks, d = _per_letter(n, D)
-    return blocks * prop8_mutual_information(m, d)
+    return blocks * prop8_mutual_information_privacy(m, d)
 
 
-def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
+def thm18_approx_dp_privacy_bounds(prior: Any, n: int, D: float, delta: float) -> Bounds:
     """Bounds on ε̂*_δ(P, nD) over product mechanisms (per-letter distortion ``D``): PUT Theorem 18(1).
 
     The paper states equality with Theorem 9's ε*_δ(P, D). On a product mechanism the slack of one
@@ -892,36 +900,36 @@ def theorem18_approx_dp(prior: Any, n: int, D: float, delta: float) -> Bounds:
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in theorem18_approx_dp([0.6, 0.4], 2, 0.1, 0.1))
+    >>> tuple(round(v, 6) for v in thm18_approx_dp_privacy_bounds([0.6, 0.4], 2, 0.1, 0.1))
     (1.94591, 2.079442)
     """
     blocks = as_positive_int(n, "n")
     slack = _check_delta(delta)
-    upper = theorem9_approx_dp(prior, D, slack)
+    upper = thm9_approx_dp_privacy(prior, D, slack)
     widened = slack * _sorted_prior(prior).size ** (blocks - 1)
-    lower = theorem9_approx_dp(prior, D, widened) if widened < 1 else 0.0
+    lower = thm9_approx_dp_privacy(prior, D, widened) if widened < 1 else 0.0
     return lower, upper
 
 
-def theorem18_maximal_leakage(prior: Any, n: int, D: float) -> float:
+def thm18_maximal_leakage_privacy(prior: Any, n: int, D: float) -> float:
     """ε̂*_ML(P, nD) = n × Theorem 14 at per-letter distortion ``D``: PUT Theorem 18(2).
 
     Examples
     --------
-    >>> round(theorem18_maximal_leakage([0.4, 0.3, 0.2, 0.1], 2, 0.2), 6)
+    >>> round(thm18_maximal_leakage_privacy([0.4, 0.3, 0.2, 0.1], 2, 0.2), 6)
     1.832581
     """
-    return as_positive_int(n, "n") * theorem14_maximal_leakage(prior, D)
+    return as_positive_int(n, "n") * thm14_maximal_leakage_privacy(prior, D)
 
 
 # ----------------------------------------------------------------------------------------------
 # From ε*(D) to D*(ε)
 # ----------------------------------------------------------------------------------------------
-#: Bisection steps of :func:`distortion_from_epsilon` (the bracket shrinks by 2^-60).
+#: Bisection steps of :func:`def4_distortion` (the bracket shrinks by 2^-60).
 INVERSION_STEPS = 60
 
 
-def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: float, upper: float = 1.0) -> float:
+def def4_distortion(epsilon_of_D: Callable[[float], float], epsilon: float, upper: float = 1.0) -> float:
     """``D*(ε) = inf{D ∈ (0, upper] : ε*(D) <= ε}`` from a non-increasing ``ε*(D)`` (PUT Definition 4).
 
     Used to draw a privacy-distortion function as a distortion-privacy function (and to compare it
@@ -930,7 +938,7 @@ def distortion_from_epsilon(epsilon_of_D: Callable[[float], float], epsilon: flo
 
     Examples
     --------
-    >>> round(distortion_from_epsilon(lambda D: prop8_epsilon_dp(3, D), 1.0), 6)
+    >>> round(def4_distortion(lambda D: prop8_dp_privacy(3, D), 1.0), 6)
     0.423883
     """
     budget = as_budget(epsilon)
@@ -1004,3 +1012,52 @@ def lemma23_probability_bound(sibson: float, largest_section: float, alpha: floa
     0.5
     """
     return lemma22_probability_bound(sibson, largest_section, alpha)
+
+
+# Names of 0.1.0, renamed to the statement-tag scheme in 0.2.0: each warns (DeprecationWarning) and calls the new one.
+zero_threshold = deprecated_alias(lemma5_zero_threshold, "zero_threshold")
+breakpoints = deprecated_alias(thm9_breakpoints, "breakpoints")
+distortion_from_epsilon = deprecated_alias(def4_distortion, "distortion_from_epsilon")
+theorem6_dp = deprecated_alias(thm6_dp_privacy_bounds, "theorem6_dp")
+theorem6_approx_dp = deprecated_alias(thm6_approx_dp_privacy_bounds, "theorem6_approx_dp")
+theorem6_maximal_information = deprecated_alias(thm6_maximal_information_privacy_bounds, "theorem6_maximal_information")
+theorem6_maximal_leakage = deprecated_alias(thm6_maximal_leakage_privacy_bounds, "theorem6_maximal_leakage")
+theorem6_renyi_dp = deprecated_alias(thm6_renyi_dp_privacy_bounds, "theorem6_renyi_dp")
+theorem6_sibson = deprecated_alias(thm6_sibson_privacy_bounds, "theorem6_sibson")
+theorem6_mutual_information = deprecated_alias(thm6_mutual_information_privacy_bounds, "theorem6_mutual_information")
+qd_maximal_information = deprecated_alias(thm6_qd_maximal_information, "qd_maximal_information")
+qd_renyi_dp = deprecated_alias(thm6_qd_renyi_dp, "qd_renyi_dp")
+qd_sibson = deprecated_alias(thm6_qd_sibson, "qd_sibson")
+qd_mutual_information = deprecated_alias(thm6_qd_mutual_information, "qd_mutual_information")
+theorem7_dp = deprecated_alias(thm7_dp_privacy, "theorem7_dp")
+theorem7_approx_dp = deprecated_alias(thm7_approx_dp_privacy_bounds, "theorem7_approx_dp")
+theorem7_maximal_information = deprecated_alias(thm7_maximal_information_privacy_bounds, "theorem7_maximal_information")
+theorem7_maximal_leakage = deprecated_alias(thm7_maximal_leakage_privacy_bounds, "theorem7_maximal_leakage")
+theorem7_renyi_dp = deprecated_alias(thm7_renyi_dp_privacy_bounds, "theorem7_renyi_dp")
+theorem7_sibson = deprecated_alias(thm7_sibson_privacy_bounds, "theorem7_sibson")
+theorem7_mutual_information = deprecated_alias(thm7_mutual_information_privacy, "theorem7_mutual_information")
+prop8_epsilon_dp = deprecated_alias(prop8_dp_privacy, "prop8_epsilon_dp")
+prop8_distortion_dp = deprecated_alias(prop8_dp_distortion, "prop8_distortion_dp")
+prop8_epsilon_approx_dp = deprecated_alias(prop8_approx_dp_privacy, "prop8_epsilon_approx_dp")
+prop8_distortion_approx_dp = deprecated_alias(prop8_approx_dp_distortion, "prop8_distortion_approx_dp")
+prop8_maximal_information = deprecated_alias(prop8_maximal_information_privacy_bounds, "prop8_maximal_information")
+prop8_epsilon_ml = deprecated_alias(prop8_maximal_leakage_privacy, "prop8_epsilon_ml")
+prop8_distortion_ml = deprecated_alias(prop8_maximal_leakage_distortion, "prop8_distortion_ml")
+prop8_renyi_dp = deprecated_alias(prop8_renyi_dp_privacy_bounds, "prop8_renyi_dp")
+prop8_sibson = deprecated_alias(prop8_sibson_privacy_bounds, "prop8_sibson")
+prop8_mutual_information = deprecated_alias(prop8_mutual_information_privacy, "prop8_mutual_information")
+theorem9_approx_dp = deprecated_alias(thm9_approx_dp_privacy, "theorem9_approx_dp")
+theorem13_dp = deprecated_alias(thm13_dp_privacy, "theorem13_dp")
+prop12_approx_dp = deprecated_alias(prop12_approx_dp_privacy, "prop12_approx_dp")
+theorem14_maximal_leakage = deprecated_alias(thm14_maximal_leakage_privacy, "theorem14_maximal_leakage")
+cor15_distortion_ml = deprecated_alias(cor15_maximal_leakage_distortion, "cor15_distortion_ml")
+lemma16_product_epsilon = deprecated_alias(lemma16_product_privacy, "lemma16_product_epsilon")
+theorem17_dp = deprecated_alias(thm17_dp_privacy, "theorem17_dp")
+theorem17_approx_dp = deprecated_alias(thm17_approx_dp_privacy_bounds, "theorem17_approx_dp")
+theorem17_maximal_information = deprecated_alias(thm17_maximal_information_privacy_bounds, "theorem17_maximal_information")
+theorem17_maximal_leakage = deprecated_alias(thm17_maximal_leakage_privacy, "theorem17_maximal_leakage")
+theorem17_renyi_dp = deprecated_alias(thm17_renyi_dp_privacy_bounds, "theorem17_renyi_dp")
+theorem17_sibson = deprecated_alias(thm17_sibson_privacy_bounds, "theorem17_sibson")
+theorem17_mutual_information = deprecated_alias(thm17_mutual_information_privacy, "theorem17_mutual_information")
+theorem18_approx_dp = deprecated_alias(thm18_approx_dp_privacy_bounds, "theorem18_approx_dp")
+theorem18_maximal_leakage = deprecated_alias(thm18_maximal_leakage_privacy, "theorem18_maximal_leakage")

@@ -11,26 +11,35 @@ Statement → function:
 Thm. 2 (adaptive composition)            :func:`thm2_composition_bound`
 Lemma 2 (SML of a composition)           :func:`lemma2_composed_mechanism` (then Prop. 1 / ``measure_sml``)
 Thm. 3 (post-processing)                 :func:`thm3_post_processing_bound`
-Thm. 4 (RR)                              :func:`rr_sml`, :func:`rr_distortion`, :func:`rr_epsilon_for_sml`
-Thm. 4 (QM)                              :func:`qm_sml`, :func:`qm_distortion` (corrected),
-                                         :func:`qm_distortion_as_printed`, :func:`rr_qm_distortion_ratio_limit`
-Prop. 3 (robustness)                     :func:`qm_robustness_gap_bound`, :func:`rr_robustness_condition`
-Prop. 4 (upper bounds)                   :func:`rr_sml_upper_bound`, :func:`qm_sml_upper_bound` (App. I)
-Prop. 5 (lower bounds)                   :func:`rr_sml_lower_bound`, :func:`qm_sml_lower_bound`
-Prop. 6 (gaps)                           :func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`,
+Thm. 4 (RR)                              :func:`thm4_rr_sml`, :func:`thm4_rr_distortion`, :func:`thm4_rr_epsilon_for_sml`
+Thm. 4 (QM)                              :func:`thm4_qm_sml`, :func:`thm4_qm_distortion` (corrected),
+                                         :func:`thm4_qm_distortion_as_printed`, :func:`thm4_rr_qm_distortion_ratio_limit`
+Prop. 3 (robustness)                     :func:`prop3_qm_robustness_gap_bound`, :func:`prop3_rr_robustness_condition`
+Prop. 4 (upper bounds)                   :func:`prop4_rr_sml_upper_bound`, :func:`prop4_qm_sml_upper_bound` (App. I)
+Prop. 5 (lower bounds)                   :func:`prop5_rr_sml_lower_bound`, :func:`prop5_qm_sml_lower_bound`
+Prop. 6 (gaps)                           :func:`prop6_rr_sml_bound_gap_limit`, :func:`prop6_qm_sml_bound_gap_limit`,
                                          :func:`prop6_gap_limit_bound`
-App. H-D (distortion bounds)             :func:`rr_distortion_bounds`, :func:`qm_distortion_bounds`
+App. H-D (distortion bounds)             :func:`apphd_rr_distortion_bounds`, :func:`apphd_qm_distortion_bounds`
 Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
+Prop. 7 (second half)                    :func:`prop7_ldp_level_upper_bound` (Π̃ + Π̃^inf)
+App. K (worst-output measures)           :func:`appk_worst_output_leakage` (Π̃), :func:`appk_worst_output_inf_leakage`
 Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite inputs, densities on the line)
 =======================================  =================================================================
 
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
 ``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
-(:func:`qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
-``I`` (:func:`rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
-(:func:`rr_sml_bound_gap_limit`, :func:`qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
+(:func:`thm4_qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
+``I`` (:func:`thm4_rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
+(:func:`prop6_rr_sml_bound_gap_limit`, :func:`prop6_qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
 exponent is ``log s`` / ``log I``: read as natural logs (as implemented) the gap can exceed 1; Prop. 6's
-proof uses base 2.
+proof uses base 2. Prop. 5's QM lower bound is corrected in both branches: the smallest count a bin leaves
+outside the secret category (``m < I``), and for ``m >= I`` the exact value of the proof's prior made
+feasible (the printed base exceeds 1 and the logarithm's argument can be negative).
+
+Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
+``thm6_dp_privacy_bounds``: PUT Thm. 6's bounds on ε* under DP; ``propc1_distortion_bound``: multi-secret
+Prop. C.1's bound on the distortion).
+The 0.1.0 names still work for one release and warn (``DeprecationWarning``; listed at the end of the file).
 """
 
 from __future__ import annotations
@@ -41,9 +50,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from scipy.special import betaln
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError
+from ._deprecated import deprecated_alias
 from ..mechanisms.histogram import quantization_targets
 from ..tabular import log_histogram_count
 
@@ -63,12 +74,12 @@ def _log_rr_r(epsilon: float, tau: int, d: int) -> float:
     return eps + math.log(-math.expm1(-eps)) - log_histogram_count(as_positive_int(tau, "tau"), as_positive_int(d, "d"))
 
 
-def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
+def thm4_rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
     """SML of RR on all histograms, any secret with ``s`` values: ``log((1 + s r)/(1 + r))`` (Thm. 4).
 
     Examples
     --------
-    >>> round(rr_sml(1.0, 9, 8, 3), 6)
+    >>> round(thm4_rr_sml(1.0, 9, 8, 3), 6)
     0.257921
     """
     log_r = _log_rr_r(epsilon, tau, d)
@@ -76,25 +87,25 @@ def rr_sml(epsilon: float, s: int, tau: int, d: int) -> float:
     return float(np.logaddexp(0.0, math.log(values) + log_r) - np.logaddexp(0.0, log_r))
 
 
-def rr_distortion(epsilon: float, tau: int, d: int) -> float:
+def thm4_rr_distortion(epsilon: float, tau: int, d: int) -> float:
     """Worst-case expected TV distortion of RR: ``(d − 1) / (d (1 + r))`` (Thm. 4).
 
     Examples
     --------
-    >>> round(rr_distortion(1.0, 8, 3), 6)
+    >>> round(thm4_rr_distortion(1.0, 8, 3), 6)
     0.642147
     """
     log_r = _log_rr_r(epsilon, tau, d)
     return float((d - 1) / d * math.exp(-np.logaddexp(0.0, log_r)))
 
 
-def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
-    """The ``ε`` at which RR's SML equals ``budget < log s`` (inverse of :func:`rr_sml`):
+def thm4_rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
+    """The ``ε`` at which RR's SML equals ``budget < log s`` (inverse of :func:`thm4_rr_sml`):
     ``r = (e^T − 1)/(s − e^T)``, ``ε = log(1 + r C(τ + d − 1, d − 1))``.
 
     Examples
     --------
-    >>> round(rr_epsilon_for_sml(math.log(3), 9, 8, 3), 6)
+    >>> round(thm4_rr_epsilon_for_sml(math.log(3), 9, 8, 3), 6)
     2.772589
     """
     target = as_budget(budget, "SML budget")
@@ -107,12 +118,12 @@ def rr_epsilon_for_sml(budget: float, s: int, tau: int, d: int) -> float:
     return float(np.logaddexp(0.0, log_r + log_histogram_count(as_positive_int(tau, "tau"), _check_d(d))))
 
 
-def qm_sml(s: int, interval: int) -> float:
+def thm4_qm_sml(s: int, interval: int) -> float:
     """SML of QM with interval length ``I``: ``log ⌈s / I⌉`` (Thm. 4), for any secret with ``s`` values.
 
     Examples
     --------
-    >>> round(qm_sml(9, 3), 6)
+    >>> round(thm4_qm_sml(9, 3), 6)
     1.098612
     """
     return math.log(math.ceil(as_positive_int(s, "s") / as_positive_int(interval, "interval")))
@@ -125,7 +136,7 @@ def _check_interval(tau: int, interval: int) -> tuple[int, int]:
     return t, size
 
 
-def qm_distortion(tau: int, d: int, interval: int) -> float:
+def thm4_qm_distortion(tau: int, d: int, interval: int) -> float:
     """Worst-case expected TV distortion of QM, secret = fraction of one category — *corrected* Thm. 4:
     ``Δ_QM = (d − 2)/(d − 1) + ⌊I/2⌋ / (τ (d − 1))``.
 
@@ -135,7 +146,7 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
 
     Examples
     --------
-    >>> round(qm_distortion(8, 3, 3), 6)
+    >>> round(thm4_qm_distortion(8, 3, 3), 6)
     0.5625
     """
     t, size = _check_interval(tau, interval)
@@ -143,12 +154,12 @@ def qm_distortion(tau: int, d: int, interval: int) -> float:
     return (categories - 2) / (categories - 1) + (size // 2) / (t * (categories - 1))
 
 
-def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
+def thm4_qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
     """Thm. 4's QM distortion as printed: ``½ + (d ⌊I/2⌋ − τ)/(2τ(d − 1))`` (wrong; see errata).
 
     Examples
     --------
-    >>> round(qm_distortion_as_printed(2, 3, 1), 6)
+    >>> round(thm4_qm_distortion_as_printed(2, 3, 1), 6)
     0.25
     """
     t, size = _check_interval(tau, interval)
@@ -156,7 +167,7 @@ def qm_distortion_as_printed(tau: int, d: int, interval: int) -> float:
     return 0.5 + (categories * (size // 2) - t) / (2 * t * (categories - 1))
 
 
-def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: float | None = None) -> float:
+def thm4_rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: float | None = None) -> float:
     """``lim_{τ→∞} Δ_RR / Δ_QM`` at equal SML ``log ⌈s/I⌉`` (Thm. 4's comparison, corrected).
 
     Parameters
@@ -170,7 +181,7 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
 
     Examples
     --------
-    >>> round(rr_qm_distortion_ratio_limit(4, interval=9), 6)
+    >>> round(thm4_rr_qm_distortion_ratio_limit(4, interval=9), 6)
     1.0
     """
     categories = _check_d(d, 3)
@@ -187,12 +198,12 @@ def rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha: flo
     return 2 * (categories - 1) ** 2 / (categories * (2 * categories - 4 + ratio))
 
 
-def qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
+def prop3_qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
     """Prop. 3 / App. G: ``Π_QM − Π*_QM <= (d* − d̂₀*) log(1 + τ/(τ + d̂₀* + d̂₁* − 2))`` (< ``d* − d̂₀*``: 1-robust).
 
     Examples
     --------
-    >>> round(qm_robustness_gap_bound(4, 3, 2, 1), 6)
+    >>> round(prop3_qm_robustness_gap_bound(4, 3, 2, 1), 6)
     0.587787
     """
     t = as_positive_int(tau, "tau")
@@ -200,12 +211,12 @@ def qm_robustness_gap_bound(tau: int, d_star: int, d0: int, d1: int) -> float:
     return missing * math.log1p(t / (t + d0 + d1 - 2))
 
 
-def rr_robustness_condition(epsilon: float, tau: int, d_hat: int, s: int) -> bool:
+def prop3_rr_robustness_condition(epsilon: float, tau: int, d_hat: int, s: int) -> bool:
     """Prop. 3's condition for RR to be ``log 3``-robust: ``e^ε − 1 <= C(τ + d̂* − 1, d̂* − 1) / s``.
 
     Examples
     --------
-    >>> rr_robustness_condition(0.5, 4, 3, 5)
+    >>> prop3_rr_robustness_condition(0.5, 4, 3, 5)
     True
     """
     log_r = _log_rr_r(epsilon, tau, d_hat)
@@ -219,13 +230,13 @@ def _missing(d_star: int, d0: int, d1: int) -> int:
     return star - known
 
 
-def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+def prop4_qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """App. I's upper bound on QM's SML under a mis-specified support (from Prop. 4):
     ``min{log[⌈s/I⌉ (1 + τ/(τ + d̂₀ + d̂₁ − 2))^{d* − d̂₀}], log(⌈s/I⌉ + s − s ((d̂₀ + d̂₁ − 1)/(τ + d* + d̂₁ − 2))^{d* − d̂₀})}``.
 
     Examples
     --------
-    >>> round(qm_sml_upper_bound(4, 5, 2, 3, 2, 1), 6)
+    >>> round(prop4_qm_sml_upper_bound(4, 5, 2, 3, 2, 1), 6)
     1.686399
     """
     t = as_positive_int(tau, "tau")
@@ -239,28 +250,28 @@ def qm_sml_upper_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1
     return min(first, second)
 
 
-def app_i_alpha(tau: int, s: int, interval: int, d0: int) -> float:
+def appi_alpha(tau: int, s: int, interval: int, d0: int) -> float:
     """App. I's threshold ``α = (log s − log ⌈s/I⌉) / log(1 + r)``, ``r = τ/(τ + d̂₀*)``: with ``d* − d̂₀* < α``
     QM's SML bound falls linearly in ``d̂₁*``; at or above it the bound is the trivial ``log s``.
 
     Examples
     --------
-    >>> round(app_i_alpha(4, 5, 2, 2), 6)
+    >>> round(appi_alpha(4, 5, 2, 2), 6)
     1.0
     """
     t = as_positive_int(tau, "tau")
     r = t / (t + as_positive_int(d0, "d0"))
-    return (math.log(as_positive_int(s, "s")) - qm_sml(s, interval)) / math.log1p(r)
+    return (math.log(as_positive_int(s, "s")) - thm4_qm_sml(s, interval)) / math.log1p(r)
 
 
-def rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
-    """``log Π_RR`` (the log of :func:`rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
+def thm4_rr_log_sml(epsilon: float, s: int, tau: int, d: int) -> float:
+    """``log Π_RR`` (the log of :func:`thm4_rr_sml`, Thm. 4), accurate when ``Π_RR`` underflows (Adult scale).
 
     ``Π_RR = log1p(z)`` with ``z = (s − 1) r / (1 + r)``; for tiny ``z``, ``log Π_RR = log z + O(z)``.
 
     Examples
     --------
-    >>> round(rr_log_sml(1.0, 9, 8, 3), 6)
+    >>> round(thm4_rr_log_sml(1.0, 9, 8, 3), 6)
     -1.3551
     """
     values = as_positive_int(s, "s")
@@ -278,7 +289,7 @@ def _log_binomial_ratio_terms(epsilon: float, tau: int, d_star: int, d0: int, d1
     return log_e, log_histogram_count(t, d0 + d1), log_histogram_count(t, d_star + d1)
 
 
-def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+def prop4_rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """Prop. 4 (App. H-A): RR's SML under a mis-specified support is at most the smaller of
     ``log(s(e^ε − 1)/(A + e^ε − 1) + B/(B + e^ε − 1) · (1 + τ/(τ + d̂₀ + d̂₁ − 1))^{d* − d̂₀})`` and
     ``log(1 + s − s ((d̂₀ + d̂₁)/(τ + d* + d̂₁ − 1))^{d* − d̂₀} / (1 + (e^ε − 1)/B))``, with
@@ -287,7 +298,7 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
 
     Examples
     --------
-    >>> round(rr_sml_upper_bound(1.0, 4, 5, 3, 2, 1), 6)
+    >>> round(prop4_rr_sml_upper_bound(1.0, 4, 5, 3, 2, 1), 6)
     0.743158
     """
     missing = _missing(d_star, d0, d1)
@@ -301,30 +312,30 @@ def rr_sml_upper_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     return min(first, second)
 
 
-def rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
+def apphd_rr_distortion_bounds(epsilon: float, tau: int, d_star: int, d0: int, d1: int) -> tuple[float, float]:
     """App. H-D: ``(d̂ − 1)/(d̂ (1 + r₁)) <= Δ_RR <= (d* + d̂₁ − 1)/((d* + d̂₁)(1 + r₂))`` with ``d̂ = d̂₀ + d̂₁``,
     ``r₁ = (e^ε − 1)/C(τ + d̂ − 1, d̂ − 1)``, ``r₂ = (e^ε − 1)/C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in rr_distortion_bounds(1.0, 4, 3, 2, 1))
+    >>> tuple(round(v, 6) for v in apphd_rr_distortion_bounds(1.0, 4, 3, 2, 1))
     (0.598148, 0.714903)
     """
     _missing(d_star, d0, d1)
-    return rr_distortion(epsilon, tau, d0 + d1), rr_distortion(epsilon, tau, d_star + d1)
+    return thm4_rr_distortion(epsilon, tau, d0 + d1), thm4_rr_distortion(epsilon, tau, d_star + d1)
 
 
-def qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
-    """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`qm_distortion` with
+def apphd_qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval: int) -> tuple[float, float]:
+    """App. H-D for QM, *corrected* like Thm. 4: ``Δ_QM`` lies between :func:`thm4_qm_distortion` with
     ``d̂₀ + d̂₁`` and with ``d* + d̂₁`` categories (the printed bounds use the printed Thm. 4 form).
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in qm_distortion_bounds(4, 3, 2, 1, 2))
+    >>> tuple(round(v, 6) for v in apphd_qm_distortion_bounds(4, 3, 2, 1, 2))
     (0.625, 0.75)
     """
     _missing(d_star, d0, d1)
-    return qm_distortion(tau, d0 + d1, interval), qm_distortion(tau, d_star + d1, interval)
+    return thm4_qm_distortion(tau, d0 + d1, interval), thm4_qm_distortion(tau, d_star + d1, interval)
 
 
 def _prop5_exponent(missing: int, count: int) -> float:
@@ -332,7 +343,7 @@ def _prop5_exponent(missing: int, count: int) -> float:
     return missing if missing <= math.log(count) else math.log(count)
 
 
-def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+def prop5_rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """Prop. 5 (App. H-B): lower bound on RR's SML under a mis-specified support, ``m = d* − d̂₀*``:
 
     * ``m < s``: ``log(s(e^ε − 1)/(B + e^ε − 1) + A/(A + e^ε − 1) · (1 + (τ − k)/(τ + d* + d̂₁ − 1))^k)`` with
@@ -344,7 +355,7 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
 
     Examples
     --------
-    >>> round(rr_sml_lower_bound(1.0, 4, 5, 3, 2, 1), 6)
+    >>> round(prop5_rr_sml_lower_bound(1.0, 4, 5, 3, 2, 1), 6)
     0.415895
     """
     missing = _missing(d_star, d0, d1)
@@ -359,67 +370,159 @@ def rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d
     return float(np.logaddexp(keep, spread))
 
 
-def qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
+def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """``log C(total, lower)`` for arrays with ``0 <= lower <= total`` (``betaln``: accurate at ``total ~ 10^15``)."""
+    return -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0)
+
+
+def _log_release_count(low: np.ndarray, high: np.ndarray, categories: float) -> np.ndarray:
+    """``log Σ_{n=low}^{high} C(n + c − 1, c − 1)`` (``c = categories``): the number of histograms with between
+    ``low`` and ``high`` counts on ``c`` categories, by the hockey-stick identity ``C(high + c, c) − C(low − 1 + c, c)``."""
+    if np.array_equal(low, high):  # one count: C(n + c − 1, c − 1)
+        return _log_binomial(high + categories - 1, np.full_like(high, categories - 1))
+    top = _log_binomial(high + categories, np.full_like(high, categories))
+    with np.errstate(divide="ignore"):
+        below = np.where(low > 0, _log_binomial(np.maximum(low - 1, 0) + categories, np.full_like(low, categories)), -np.inf)
+    return top + np.log1p(-np.exp(below - top))
+
+
+def _level_counts(values: np.ndarray, tau: int, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest count of the secret category among histograms whose secret is ``values``
+    (the level ``⌊count · s/(τ + 1)⌋`` of :func:`~mechdesign.tabular.category_fraction_secret`)."""
+    low = -((-values * (tau + 1)) // s)
+    high = -((-(values + 1) * (tau + 1)) // s) - 1
+    return low, high
+
+
+def _prop5_qm_disjoint_supports(tau: int, s: int, interval: int, missing: int, known: int) -> float:
+    """Corrected Prop. 5, QM, ``m >= I``: the exact value of the proof's prior, made feasible.
+
+    In bin ``k`` (secret values ``j``, ``I_k`` of them) the selected input of value ``j`` puts its
+    non-secret counts on ``b_j = min(ζ, f_j)`` missed categories of its own, disjoint from the others'
+    (``ζ = ⌊m/I⌋``; ``f_j = τ − (smallest count of level j)`` is how many non-secret counts it has, so
+    ``b_j < ζ`` near the top of the range, which the printed proof overlooks). QM releases the bin's
+    target level uniformly over histograms on the ``c = d̂₀* + d̂₁* − 1`` estimated non-secret categories
+    plus the input's missed ones, so with ``ρ_k(b) = N_k(0)/N_k(b)`` (``N_k(b)`` those histograms with
+    ``b`` missed categories; hockey-stick sums over the level's counts) the bin contributes
+    ``ρ_k(min_j b_j) + Σ_j (1 − ρ_k(b_j))`` to ``Σ_θ' max_g P(θ'|θ_g)`` (Prop. 1).
+    """
+    if interval == 1:  # every bin holds one value and contributes ρ(b) + 1 − ρ(b) = 1
+        return math.log(s)
+    zeta = missing // interval
+    bins = math.ceil(s / interval)
+    starts = np.arange(bins, dtype=np.int64) * interval
+    lasts = np.minimum(starts + interval, s) - 1
+    target_low, target_high = _level_counts(quantization_targets(s, interval).astype(np.int64), tau, s)
+    left_low, left_high = (tau - target_high).astype(float), (tau - target_low).astype(float)
+
+    log_plain = _log_release_count(left_low, left_high, float(known))       # log N_k(0), every bin
+
+    def rho(b: float | np.ndarray, k: np.ndarray) -> np.ndarray:
+        return np.exp(log_plain[k] - _log_release_count(left_low[k], left_high[k], known + b))
+
+    # Values whose level starts at most τ − ζ hold ζ missed categories; only the last few (f_j < ζ) hold fewer.
+    first_short = min(s, max(0, (tau - zeta) * s // (tau + 1) + 1))  # first j with ⌈j(τ + 1)/s⌉ > τ − ζ
+    short = np.arange(first_short, s, dtype=np.int64)
+    short_sizes = (tau - _level_counts(short, tau, s)[0]).astype(float)
+    full_counts = np.clip(np.minimum(lasts, first_short - 1) - starts + 1, 0, None)  # J_k
+    every = np.arange(bins)
+    rho_zeta = rho(float(zeta), every)
+    smallest = np.full(bins, float(zeta))
+    np.minimum.at(smallest, short // interval, short_sizes)
+    shorter = np.flatnonzero(smallest < zeta)
+    rho_smallest = rho_zeta.copy()
+    rho_smallest[shorter] = rho(smallest[shorter], shorter)
+    total = rho_smallest.sum() + (full_counts * (1.0 - rho_zeta)).sum() + (1.0 - rho(short_sizes, short // interval)).sum()
+    return float(math.log(total))
+
+
+def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
                        as_printed: bool = False) -> float:
-    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``, with
-    ``n`` standing for the counts a released histogram leaves outside the secret category:
+    """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``.
 
-    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``;
-    * ``m >= I``: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(n + d̂₀ + d̂₁ − 1))^ζ)``, ``ζ = ⌊m/I⌋``.
+    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``,
+      with ``n`` the counts a released histogram leaves outside the secret category. As printed,
+      ``n = τI/(2s)``; *corrected* (docs/errata.md): ``n = min(τI/(2s), τ − max_k(R(k) − 1))``, and for
+      ``s = τ + 1`` with ``d̂₀* >= 2`` the sum over the full bins ``j`` of ``(1 + (n_j − k)⁺/(n_j + d* + d̂₁ − 2))^k``
+      with each bin's own ``n_j = τ − (R(j) − 1)`` (so one bin releasing the whole count no longer lowers
+      every bin's term).
+    * ``m >= I``, as printed: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(τI/(2s) + d̂₀ + d̂₁ − 1))^ζ)``,
+      ``ζ = ⌊m/I⌋``; its base exceeds 1 (and the logarithm's argument can be negative) when few counts are
+      left, and the proof's inputs cannot all hold ζ missed categories. *Corrected*: the exact value of
+      the proof's prior with those two points repaired (:func:`_prop5_qm_disjoint_supports`), which is
+      always in ``[0, log s]`` (docs/errata.md).
 
-    As printed, ``n = τI/(2s)``; that fails (docs/errata.md) because the last bin releases a histogram
-    with only ``τ − max_k(R(k) − 1)`` counts left. *Corrected*: ``n = min(τI/(2s), τ − max_k(R(k) − 1))``.
-    A lower bound below 0 is replaced by the trivial 0.
+    The secret is the fraction of one category in ``s`` levels (``s = τ + 1``: its exact values). A
+    lower bound below 0 is replaced by the trivial 0. The ``m < I`` branch is checked against exact SML
+    only for ``s = τ + 1``: for a coarser secret it can exceed it (τ = 2, d* = 3, d̂₀* = 2, d̂₁* = 0,
+    s = 2, I = 2: exact 0, bound 0.099), and it stays conservative where the last bin releases the
+    whole count (its ``n`` is then 0).
 
     Examples
     --------
-    >>> round(qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)
-    0.398195
+    >>> round(prop5_qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)  # exact SML of QM here: 1.369487
+    0.863147
+    >>> round(prop5_qm_sml_lower_bound(8, 9, 2, 11, 1, 1), 6)  # m >= I; the printed form is undefined here
+    2.155576
     """
     t, size = _check_interval(tau, interval)
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
+    if values > t + 1 or size > values:
+        raise MechDesignError(f"need interval <= s <= tau + 1 = {t + 1}, got s={s!r}, interval={interval!r}")
+    if d0 + d1 < 2:
+        raise MechDesignError(f"QM needs an estimated category besides the secret one: d0 + d1 >= 2, got {d0 + d1}")
     n = t * size / (2 * values)
-    if not as_printed:
-        n = min(n, t - int(quantization_targets(values, size).max()))
     if missing >= size:
+        if not as_printed:
+            return max(0.0, _prop5_qm_disjoint_supports(t, values, size, missing, d0 + d1 - 1))
         zeta = missing // size
-        base = (d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)
-        return max(0.0, math.log(values - (values - math.ceil(values / size)) * base**zeta))
+        argument = values - (values - math.ceil(values / size)) * ((d0 + d1 + zeta - 2) / (n + d0 + d1 - 1)) ** zeta
+        if argument <= 0:
+            raise MechDesignError(f"Prop. 5's printed QM bound is undefined here: log of {argument:.6g} <= 0")
+        return max(0.0, math.log(argument))
     k = _prop5_exponent(missing, size)
     bins = values // size
-    if bins == 0 or n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
+    if not as_printed and values == t + 1 and d0 >= 2:
+        # Each full bin j with its own remainder n_j = τ − (R(j) − 1) (an input may leave every missed
+        # category empty only if d̂₀* >= 2, so the proof's empty support is available).
+        left = (t - quantization_targets(values, size)[:bins]).astype(float)
+        spread = np.maximum(left - k, 0.0) / np.maximum(left + d_star + d1 - 2, 1.0)
+        return max(0.0, float(np.log(np.exp(k * np.log1p(spread)).sum())))
+    if not as_printed:
+        n = min(n, t - int(quantization_targets(values, size).max()))
+    if n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
         return 0.0
     return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))
 
 
-def rr_sml_bound_gap(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
+def prop6_rr_sml_bound_gap(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{RR,τ}`` of Prop. 6: the upper bound (Prop. 4, capped by the trivial ``log s`` that Prop. 6's
     proof uses) minus Prop. 5's lower bound on RR's SML under a mis-specified support.
 
     Examples
     --------
-    >>> round(rr_sml_bound_gap(1.0, 4, 5, 3, 2, 1), 6)
+    >>> round(prop6_rr_sml_bound_gap(1.0, 4, 5, 3, 2, 1), 6)
     0.327263
     """
-    upper = min(rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1), math.log(as_positive_int(s, "s")))
-    return upper - rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
+    upper = min(prop4_rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1), math.log(as_positive_int(s, "s")))
+    return upper - prop5_rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
 
 
-def qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+def prop6_qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """``Δ_{QM,τ}`` of Prop. 6: App. I's upper bound (from Prop. 4; capped by ``log s``) minus Prop. 5's
     *corrected* lower bound on QM's SML under a mis-specified support.
 
     Examples
     --------
-    >>> round(qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
-    1.211242
+    >>> round(prop6_qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
+    0.74629
     """
-    upper = min(qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
-    return upper - qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
+    upper = min(prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
+    return upper - prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
 
 
-def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
+def prop6_rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
     """``lim_{τ→∞} Δ_{RR,τ}`` (Prop. 6) for a secret with a fixed number ``s`` of values, ``m = d* − d̂₀*``.
 
     For every finite ``ε``, ``r = (e^ε − 1)/C(τ + d − 1, d − 1) → 0`` (so Prop. 6's condition
@@ -433,7 +536,7 @@ def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
 
     Examples
     --------
-    >>> round(rr_sml_bound_gap_limit(30, 12, 2, 0), 6)
+    >>> round(prop6_rr_sml_bound_gap_limit(30, 12, 2, 0), 6)
     1.043667
     """
     missing = _missing(d_star, d0, d1)
@@ -443,7 +546,7 @@ def rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float:
     return min(missing * math.log(2), math.log(values)) - _prop5_exponent(missing, values) * math.log(2)
 
 
-def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
+def prop6_qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
     """``lim_{τ→∞} Δ_{QM,τ}`` (Prop. 6) for fixed ``s`` and ``1 <= I <= s``, ``m = d* − d̂₀*``.
 
     The corrected count ``n = min(τI/(2s), τ − max_k(R(k) − 1))`` grows like ``τI/(2s)``, so:
@@ -456,7 +559,7 @@ def qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int)
 
     Examples
     --------
-    >>> round(qm_sml_bound_gap_limit(8, 4, 4, 2, 0), 6)
+    >>> round(prop6_qm_sml_bound_gap_limit(8, 4, 4, 2, 0), 6)
     0.425388
     """
     missing = _missing(d_star, d0, d1)
@@ -567,6 +670,75 @@ def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
 
 
 
+def _output_extremes(mechanism: Any, secret_values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``(q⁺, q⁻)``, each ``(secret values, outputs)``: ``q⁺[g, θ'] = max_{θ ∈ Θ_g} Q(θ'|θ)`` and ``q⁻`` the min —
+    the range of ``P(θ'|G = g)`` over the conditional priors ``P_{Θ|G}``."""
+    Q = np.asarray(mechanism, dtype=float)
+    values = np.asarray(secret_values)
+    if Q.ndim != 2 or values.shape != (Q.shape[0],):
+        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    groups = np.unique(values, return_inverse=True)[1]
+    upper = np.stack([Q[groups == g].max(axis=0) for g in range(groups.max() + 1)])
+    lower = np.stack([Q[groups == g].min(axis=0) for g in range(groups.max() + 1)])
+    return upper, lower
+
+
+def appk_worst_output_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """App. K's ``Π̃``: ``sup_{P_Θ, θ'} log max_g P(g|θ') / max_g P_G(g)`` (the best guess at the worst output).
+
+    Derived here (the paper gives no formula): with ``p* = P_G(g*) = max_g P_G(g)`` the ratio is
+    ``q_{g*} / Σ_h P_G(h) q_h`` (``q_h = P(θ'|h)``), largest with ``q_{g*} = q⁺_{g*}`` and ``q_h = q⁻_h``; over
+    ``P_G`` the denominator is piecewise linear in ``p*`` with kinks at ``p* = 1/j``, where ``g*`` and the
+    ``j − 1`` smallest ``q⁻_h`` share the mass equally. So
+    ``Π̃ = max_{θ', g*, j} log(j q⁺_{g*} / (q⁺_{g*} + Σ of the j − 1 smallest q⁻_h, h ≠ g*))``, in ``[0, log s]``.
+
+    Examples
+    --------
+    >>> round(appk_worst_output_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log(2 · 0.75 / 1)
+    0.405465
+    """
+    upper, lower = _output_extremes(mechanism, secret_values)
+    best = 0.0
+    for output in range(upper.shape[1]):
+        for top in np.flatnonzero(upper[:, output] > 0):
+            rest = np.sort(np.delete(lower[:, output], top))
+            shares = np.arange(1, rest.size + 2)
+            ratios = shares * upper[top, output] / (upper[top, output] + np.concatenate([[0.0], np.cumsum(rest)]))
+            best = max(best, float(np.log(ratios.max())))
+    return best
+
+
+def appk_worst_output_inf_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """App. K's ``Π̃^inf``: ``sup_{P_Θ: P_G > 0, θ'} log min_g P_G(g) / min_g P(g|θ')``; ``inf`` if some output
+    rules a secret value out.
+
+    Derived here: ``min_g P_G(g) Σ_h P_G(h) q_h / min_g P_G(g) q_g <= max_h q_h / q_g`` for the minimizing
+    ``g`` (``h ≠ g``, else the ratio is at most 1), and letting ``P_G(g) → 0`` while ``P_G(h) → 1`` approaches
+    ``q⁺_h / q⁻_g``. Hence ``Π̃^inf = max_{θ'} max_{g ≠ h} log q⁺_h(θ')/q⁻_g(θ')``: exactly the least μ for
+    which the mechanism is μ-L_DP (:func:`prop7_ldp_level`), for two or more secret values (0 for one).
+
+    Examples
+    --------
+    >>> round(appk_worst_output_inf_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log 3
+    1.098612
+    """
+    upper, _ = _output_extremes(mechanism, secret_values)
+    return 0.0 if upper.shape[0] < 2 else prop7_ldp_level(mechanism, secret_values)
+
+
+def prop7_ldp_level_upper_bound(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """Prop. 7, second half: a mechanism with ``Π̃ <= μ₁`` and ``Π̃^inf <= μ₂`` is ``(μ₁ + μ₂)``-L_DP, so
+    ``Π̃ + Π̃^inf`` bounds :func:`prop7_ldp_level` (trivially: ``Π̃^inf`` alone equals it, see
+    :func:`appk_worst_output_inf_leakage`).
+
+    Examples
+    --------
+    >>> round(prop7_ldp_level_upper_bound([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # log 1.5 + log 3
+    1.504077
+    """
+    return appk_worst_output_leakage(mechanism, secret_values) + appk_worst_output_inf_leakage(mechanism, secret_values)
+
+
 #: Relative and absolute error requested from the quadrature of Prop. 8.
 PROP8_QUADRATURE_TOL = 1e-10
 
@@ -610,3 +782,27 @@ def prop8_continuous_sml(densities: Sequence[Callable[[float], float]], secret_v
                          epsrel=PROP8_QUADRATURE_TOL, limit=500)[0] for a, b in zip(edges, edges[1:]))
         best = max(best, math.log(total))
     return best
+
+
+# Names of 0.1.0, renamed to the statement-tag scheme in 0.2.0: each warns (DeprecationWarning) and calls the new one.
+rr_sml = deprecated_alias(thm4_rr_sml, "rr_sml")
+rr_distortion = deprecated_alias(thm4_rr_distortion, "rr_distortion")
+rr_epsilon_for_sml = deprecated_alias(thm4_rr_epsilon_for_sml, "rr_epsilon_for_sml")
+rr_log_sml = deprecated_alias(thm4_rr_log_sml, "rr_log_sml")
+qm_sml = deprecated_alias(thm4_qm_sml, "qm_sml")
+qm_distortion = deprecated_alias(thm4_qm_distortion, "qm_distortion")
+qm_distortion_as_printed = deprecated_alias(thm4_qm_distortion_as_printed, "qm_distortion_as_printed")
+rr_qm_distortion_ratio_limit = deprecated_alias(thm4_rr_qm_distortion_ratio_limit, "rr_qm_distortion_ratio_limit")
+qm_robustness_gap_bound = deprecated_alias(prop3_qm_robustness_gap_bound, "qm_robustness_gap_bound")
+rr_robustness_condition = deprecated_alias(prop3_rr_robustness_condition, "rr_robustness_condition")
+rr_sml_upper_bound = deprecated_alias(prop4_rr_sml_upper_bound, "rr_sml_upper_bound")
+qm_sml_upper_bound = deprecated_alias(prop4_qm_sml_upper_bound, "qm_sml_upper_bound")
+app_i_alpha = deprecated_alias(appi_alpha, "app_i_alpha")
+rr_distortion_bounds = deprecated_alias(apphd_rr_distortion_bounds, "rr_distortion_bounds")
+qm_distortion_bounds = deprecated_alias(apphd_qm_distortion_bounds, "qm_distortion_bounds")
+rr_sml_lower_bound = deprecated_alias(prop5_rr_sml_lower_bound, "rr_sml_lower_bound")
+qm_sml_lower_bound = deprecated_alias(prop5_qm_sml_lower_bound, "qm_sml_lower_bound")
+rr_sml_bound_gap = deprecated_alias(prop6_rr_sml_bound_gap, "rr_sml_bound_gap")
+qm_sml_bound_gap = deprecated_alias(prop6_qm_sml_bound_gap, "qm_sml_bound_gap")
+rr_sml_bound_gap_limit = deprecated_alias(prop6_rr_sml_bound_gap_limit, "rr_sml_bound_gap_limit")
+qm_sml_bound_gap_limit = deprecated_alias(prop6_qm_sml_bound_gap_limit, "qm_sml_bound_gap_limit")

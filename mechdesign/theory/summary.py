@@ -10,23 +10,28 @@ statements that the numerics contradict and their corrections.
 Statement → function:
 
 =====================================  ===================================================================
-Thm. 4.1, eq. (4)                      :func:`thm_4_1`, :func:`gamma_geometric`, :func:`union_factor`
-Thm. 5.1, Thm. 5.3, Thm. 5.4, eq. (7)  :func:`thm_5_1`, :func:`thm_5_3`, :func:`thm_5_4`, :func:`gamma_arithmetic`
-(corrected conversion parameter)       :func:`gamma_max`
-Prop. B.1                              :func:`prop_b1_union_exceeds_group`
+Thm. 4.1, eq. (4)                      :func:`thm4_1_union_distortion_bound`, :func:`eq4_gamma_geometric`, :func:`thm4_1_union_factor`
+Thm. 5.1, Thm. 5.3, Thm. 5.4, eq. (7)  :func:`thm5_1_intersection_distortion_bound`, :func:`thm5_3_group_distortion_bound`, :func:`thm5_4_lp_distortion_bound`, :func:`eq7_gamma_arithmetic`
+(corrected conversion parameter)       :func:`propc1_gamma_max`
+Prop. B.1                              :func:`propb1_union_minus_group`
 Prop. 5.2                              no closed form (Δ_union ≥ Δ_inter between optima: :mod:`mechdesign.checks.summary`)
-Prop. 5.5                              :func:`prop_5_5_tolerance`
-Prop. B.2                              :func:`prop_b2_tolerance_condition`
-Props. C.1, C.3, C.5 (corrected)       :func:`prop_c1` (:func:`prop_c1_printed`), :func:`prop_c3`, :func:`prop_c5`
-Props. C.2, C.4, C.6                   :func:`prop_c2`, :func:`prop_c4`, :func:`ratio_constant`,
-                                       :func:`prop_c6_distortion`, :func:`prop_c6_privacy_bound`
-Lemma C.8                              :func:`lemma_c8_w2_squared_lower_bound`
-Lemma C.10                             :func:`lemma_c10_cross_term_bound`
-Lemma C.11                             :func:`lemma_c11_shifts`
-Props. D.1, D.3, D.5 (corrected)       :func:`prop_d1_distortion_bound`, :func:`prop_d3_distortion_bound`, :func:`prop_d5_distortion_bound`
-Props. D.2, D.4, D.6                   :func:`prop_d2_privacy`, :func:`prop_d4_privacy`, :func:`prop_d6_privacy_bound`
-                                       (distortion: :func:`prop_c4`)
+Prop. 5.5                              :func:`prop5_5_lp_tolerance`
+Prop. B.2                              :func:`propb2_tolerance_condition`
+Props. C.1, C.3, C.5 (corrected)       :func:`propc1_distortion_bound` (:func:`propc1_distortion_bound_as_printed`), :func:`propc3_distortion_bound`, :func:`propc5_distortion_bound`
+Props. C.2, C.4, C.6                   :func:`propc2_privacy_distortion`, :func:`propc4_privacy_distortion`, :func:`propc2_ratio_constant`,
+                                       :func:`propc6_distortion`, :func:`propc6_privacy_bound`
+Lemma C.8                              :func:`lemmac8_w2_squared_lower_bound`
+Lemma C.10                             :func:`lemmac10_cross_term_bound`
+Lemma C.11                             :func:`lemmac11_shifts`
+Props. D.1, D.3, D.5 (corrected)       :func:`propd1_distortion_bound`, :func:`propd3_distortion_bound`, :func:`propd5_distortion_bound`
+Props. D.2, D.4, D.6                   :func:`propd2_privacy`, :func:`propd4_privacy`, :func:`propd6_privacy_bound`
+                                       (distortion: :func:`propc4_privacy_distortion`)
 =====================================  ===================================================================
+
+Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
+``thm6_dp_privacy_bounds``: PUT Thm. 6's bounds on ε* under DP; ``propc1_distortion_bound``: multi-secret
+Prop. C.1's bound on the distortion).
+The 0.1.0 names still work for one release and warn (``DeprecationWarning``; listed at the end of the file).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import numpy as np
 
 from .._validate import as_norm_order, as_positive_int, as_positive_vector
 from ..exceptions import MechDesignError
+from ._deprecated import deprecated_alias
 from ..parameter_spaces import ParameterSpace
 
 
@@ -79,7 +85,7 @@ def _pair_ratios(space: ParameterSpace, spread: str) -> np.ndarray:
     return half[positive] / R[positive]
 
 
-def gamma_geometric(space: ParameterSpace) -> float:
+def eq4_gamma_geometric(space: ParameterSpace) -> float:
     """γ of Thm. 4.1, eq. (4): ``inf D/R`` with ``D = ½𝔇`` and ``R = Π_i |g_i(θ1) − g_i(θ2)|^{1/d}``,
     over pairs of supported parameters with ``R > 0`` (``inf`` if there is none).
 
@@ -87,28 +93,28 @@ def gamma_geometric(space: ParameterSpace) -> float:
     --------
     >>> from mechdesign.parameter_spaces import ParameterSpace
     >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
-    >>> round(gamma_geometric(space), 6)
+    >>> round(eq4_gamma_geometric(space), 6)
     0.707107
     """
     ratios = _pair_ratios(space, "geometric")
     return float(ratios.min()) if ratios.size else math.inf
 
 
-def gamma_arithmetic(space: ParameterSpace) -> float:
+def eq7_gamma_arithmetic(space: ParameterSpace) -> float:
     """γ of Thms. 5.1, 5.3, 5.4 (eqs. (7), (9)): ``R = (1/d) Σ_i |g_i(θ1) − g_i(θ2)|``.
 
     Examples
     --------
     >>> from mechdesign.parameter_spaces import ParameterSpace
     >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
-    >>> round(gamma_arithmetic(space), 6)
+    >>> round(eq7_gamma_arithmetic(space), 6)
     0.707107
     """
     ratios = _pair_ratios(space, "arithmetic")
     return float(ratios.min()) if ratios.size else math.inf
 
 
-def gamma_max(space: ParameterSpace) -> float:
+def propc1_gamma_max(space: ParameterSpace) -> float:
     """``inf D / max_i |g_i(θ1) − g_i(θ2)|`` — the conversion parameter of the corrected bounds
     (docs/errata.md): it bounds ``Δ ≥ γ_max (H_i − L_i)`` for every secret separately.
 
@@ -116,7 +122,7 @@ def gamma_max(space: ParameterSpace) -> float:
     --------
     >>> from mechdesign.parameter_spaces import ParameterSpace
     >>> space = ParameterSpace.gaussian_1d([0.0, 0.5], [1.0, 1.5], [0.1, 0.1])
-    >>> round(gamma_max(space), 6)
+    >>> round(propc1_gamma_max(space), 6)
     0.5
     """
     ratios = _pair_ratios(space, "max")
@@ -124,43 +130,43 @@ def gamma_max(space: ParameterSpace) -> float:
 
 
 # --------------------------------------------------------------------------------- lower bounds
-def union_factor(T: float, d: int) -> float:
+def thm4_1_union_factor(T: float, d: int) -> float:
     """``1/(1 − (1−T)^{1/d}) − 1``: the factor of Thm. 4.1 (the lower bound on the geometric mean of
     ``N_i − 1`` in its proof, App. B.1).
 
     Examples
     --------
-    >>> round(union_factor(0.5, 2), 6)
+    >>> round(thm4_1_union_factor(0.5, 2), 6)
     2.414214
     """
     value, dims = _check_T(T), as_positive_int(d, "d")
     return 1.0 / (1.0 - (1.0 - value) ** (1.0 / dims)) - 1.0
 
 
-def thm_4_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
+def thm4_1_union_distortion_bound(T: float, tolerances: Sequence[float], gamma: float) -> float:
     """Union privacy lower bound, Wang et al. Thm. 4.1 eq. (5):
-    ``Δ > 2γ [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ of eq. (4), :func:`gamma_geometric`).
+    ``Δ > 2γ [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ of eq. (4), :func:`eq4_gamma_geometric`).
 
     As printed the bracket may read as a ceiling; the proof (App. B.1) supports the plain factor,
     which is what is returned (a ceiling of it is not implied for ``d > 1``). With γ of eq. (4) the
-    statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+    statement is false in general; it holds with :func:`propc1_gamma_max` (docs/errata.md).
 
     Examples
     --------
-    >>> round(thm_4_1(0.5, [0.1, 0.2], 0.5), 6)
+    >>> round(thm4_1_union_distortion_bound(0.5, [0.1, 0.2], 0.5), 6)
     0.341421
     """
     d, geometric, _ = _means(tolerances)
-    return 2.0 * _check_gamma(gamma) * union_factor(T, d) * geometric
+    return 2.0 * _check_gamma(gamma) * thm4_1_union_factor(T, d) * geometric
 
 
-def thm_5_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
+def thm5_1_intersection_distortion_bound(T: float, tolerances: Sequence[float], gamma: float) -> float:
     """Intersection privacy lower bound, Wang et al. Thm. 5.1 eq. (8):
-    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`gamma_arithmetic`).
+    ``Δ > 2γ ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` (γ of eq. (7), :func:`eq7_gamma_arithmetic`).
 
     Examples
     --------
-    >>> round(thm_5_1(0.2, [0.1, 0.2], 0.5), 6)
+    >>> round(thm5_1_intersection_distortion_bound(0.2, [0.1, 0.2], 0.5), 6)
     0.166228
     """
     d, geometric, arithmetic = _means(tolerances)
@@ -168,15 +174,15 @@ def thm_5_1(T: float, tolerances: Sequence[float], gamma: float) -> float:
     return 2.0 * g * math.ceil(1.0 / _check_T(T) - 1e-12) ** (1.0 / d) * geometric - 2.0 * g * arithmetic
 
 
-def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) -> float:
+def thm5_3_group_distortion_bound(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) -> float:
     """Group secrets privacy lower bound, Wang et al. Thm. 5.3:
     ``Δ > 2γ (1 − (1−T)^{1/β})^{−β/d} (Π ε_i)^{1/d} − 2γ (1/d) Σ ε_i`` with β groups.
 
-    With γ of eq. (9) the statement is false in general; it holds with :func:`gamma_max` (docs/errata.md).
+    With γ of eq. (9) the statement is false in general; it holds with :func:`propc1_gamma_max` (docs/errata.md).
 
     Examples
     --------
-    >>> round(thm_5_3(0.5, [0.1, 0.2], 0.5, 2), 6)
+    >>> round(thm5_3_group_distortion_bound(0.5, [0.1, 0.2], 0.5, 2), 6)
     0.332843
     """
     d, geometric, arithmetic = _means(tolerances)
@@ -187,12 +193,12 @@ def thm_5_3(T: float, tolerances: Sequence[float], gamma: float, n_groups: int) 
     return 2.0 * g * factor * geometric - 2.0 * g * arithmetic
 
 
-def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float:
+def thm5_4_lp_distortion_bound(T: float, tolerance: float, p: float, d: int, gamma: float) -> float:
     """ℓp norm privacy lower bound, Wang et al. Thm. 5.4: ``Δ > 2γ (⌈1/T⌉^{1/d} − 1) ε_p / d^{1/p}``.
 
     Examples
     --------
-    >>> round(thm_5_4(0.2, 0.3, 2, 2, 0.5), 6)
+    >>> round(thm5_4_lp_distortion_bound(0.2, 0.3, 2, 2, 0.5), 6)
     0.26221
     """
     order, dims = as_norm_order(p), as_positive_int(d, "d")
@@ -201,13 +207,13 @@ def thm_5_4(T: float, tolerance: float, p: float, d: int, gamma: float) -> float
     return 2.0 * _check_gamma(gamma) * (math.ceil(1.0 / _check_T(T) - 1e-12) ** (1.0 / dims) - 1.0) * eps / scale
 
 
-def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
+def prop5_5_lp_tolerance(tolerances: Sequence[float], p: float) -> float:
     """Wang et al. Prop. 5.5: the ℓp tolerance ``ε_p = (Σ ε_i^p)^{1/p}`` under which
     ``Δ_inter ≤ Δ_lp ≤ Δ_union`` (``max ε_i`` for ``p = inf``).
 
     Examples
     --------
-    >>> round(prop_5_5_tolerance([0.3, 0.4], 2), 6)
+    >>> round(prop5_5_lp_tolerance([0.3, 0.4], 2), 6)
     0.5
     """
     eps, order = as_positive_vector(tolerances, "tolerances"), as_norm_order(p)
@@ -218,89 +224,89 @@ def prop_5_5_tolerance(tolerances: Sequence[float], p: float) -> float:
 GAUSSIAN_GAMMA = 0.5
 
 
-def prop_c1(T: float, tolerances: Sequence[float]) -> float:
+def propc1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
     """Wang et al. Prop. C.1 (1-D Gaussian, secrets μ and σ), corrected:
     ``Δ > [1/(1 − √(1−T)) − 1] √(ε1 ε2)`` (Thm. 4.1 with γ = γ_max = ½).
 
     As printed, ``√2 [·]`` (γ = √2/2) — and with a ceiling — it is false for some priors
-    (docs/errata.md); :func:`prop_c1_printed` returns the printed value.
+    (docs/errata.md); :func:`propc1_distortion_bound_as_printed` returns the printed value.
 
     Examples
     --------
-    >>> round(prop_c1(0.25, [0.49, 0.49]), 6)
+    >>> round(propc1_distortion_bound(0.25, [0.49, 0.49]), 6)
     3.16741
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
-    return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
+    return thm4_1_union_distortion_bound(T, tolerances, GAUSSIAN_GAMMA)
 
 
-def prop_c1_printed(T: float, tolerances: Sequence[float]) -> float:
-    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`prop_c1`.
+def propc1_distortion_bound_as_printed(T: float, tolerances: Sequence[float]) -> float:
+    """Prop. C.1 as printed (without the ceiling): ``√2 [1/(1 − √(1−T)) − 1] √(ε1 ε2)``; see :func:`propc1_distortion_bound`.
 
     Examples
     --------
-    >>> round(prop_c1_printed(0.25, [0.49, 0.49]), 6)
+    >>> round(propc1_distortion_bound_as_printed(0.25, [0.49, 0.49]), 6)
     4.479394
     """
     if len(tolerances) != 2:
         raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
-    return thm_4_1(T, tolerances, math.sqrt(2.0) / 2.0)
+    return thm4_1_union_distortion_bound(T, tolerances, math.sqrt(2.0) / 2.0)
 
 
-def prop_c3(T: float, tolerances: Sequence[float]) -> float:
+def propc3_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
     """Wang et al. Props. C.3 (diagonal Gaussian) and C.5 (2-D Gaussian, d ≤ 4), corrected:
     ``Δ > [1/(1 − (1−T)^{1/d}) − 1] (Π ε_i)^{1/d}`` (γ = ½; printed with ``√d`` instead of 1, which
     is false for some priors: docs/errata.md).
 
     Examples
     --------
-    >>> round(prop_c3(0.3, [0.1, 0.1, 0.1]), 6)
+    >>> round(propc3_distortion_bound(0.3, [0.1, 0.1, 0.1]), 6)
     0.792093
     """
-    return thm_4_1(T, tolerances, GAUSSIAN_GAMMA)
+    return thm4_1_union_distortion_bound(T, tolerances, GAUSSIAN_GAMMA)
 
 
-prop_c5 = prop_c3
+propc5_distortion_bound = propc3_distortion_bound
 
 
 # ------------------------------------------------------------------------- quantization mechanisms
-def prop_c4(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
+def propc4_privacy_distortion(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Props. C.2 (d = 2) and C.4: Algorithms 1–2 under uniform priors have
     ``Π = 1 − Π_i (1 − 2ε_i / s_i)`` and ``Δ = ½ √(Σ_i s_i²)``; returns ``(Π, Δ)``. Needs ``2ε_i ≤ s_i``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in prop_c4([0.2, 0.1, 0.3], [1.0, 0.5, 0.75]))
+    >>> tuple(round(v, 6) for v in propc4_privacy_distortion([0.2, 0.1, 0.3], [1.0, 0.5, 0.75]))
     (0.928, 0.673146)
     """
     s = as_positive_vector(steps, "steps")
     return float(1.0 - np.prod(1.0 - _covered_fractions(tolerances, s))), float(0.5 * np.sqrt((s**2).sum()))
 
 
-def prop_c2(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
+def propc2_privacy_distortion(tolerances: Sequence[float], steps: Sequence[float]) -> tuple[float, float]:
     """Wang et al. Prop. C.2 (Algorithm 1): ``Π = 2ε1/s_μ + 2ε2/s_σ − (2ε1/s_μ)(2ε2/s_σ)``,
     ``Δ = ½ √(s_μ² + s_σ²)``; returns ``(Π, Δ)``.
 
     Examples
     --------
-    >>> tuple(round(v, 6) for v in prop_c2([0.3, 0.45], [1.0, 2.0]))
+    >>> tuple(round(v, 6) for v in propc2_privacy_distortion([0.3, 0.45], [1.0, 2.0]))
     (0.78, 1.118034)
     """
     if len(tolerances) != 2 or len(steps) != 2:
         raise MechDesignError("Prop. C.2 has two secrets (μ, σ) and two steps (s_μ, s_σ)")
-    return prop_c4(tolerances, steps)
+    return propc4_privacy_distortion(tolerances, steps)
 
 
-def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float:
+def propc2_ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float:
     """``c_{ε,s} = c_ε c_2 / (c_1 (1 − 2 c_2))`` of Props. C.2/C.4 (App. C.5.2, C.5.4), with
     ``x_i = ε_i/s_i``, ``c_1 = min x_i``, ``c_2 = max x_i`` and ``c_ε = √(mean ε_i²) / (Π ε_i)^{1/d}``:
     the claimed ratio ``Δ < c_{ε,s} Δ_opt``. Needs ``2 c_2 < 1``. It rests on the printed Prop. C.3;
-    with the corrected bound (:func:`prop_c3`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md).
+    with the corrected bound (:func:`propc3_distortion_bound`) the proven ratio is ``√d · c_{ε,s}`` (docs/errata.md).
 
     Examples
     --------
-    >>> round(ratio_constant([0.2, 0.2], [1.0, 1.0]), 6)
+    >>> round(propc2_ratio_constant([0.2, 0.2], [1.0, 1.0]), 6)
     np.float64(1.666667)
     """
     eps = as_positive_vector(tolerances, "tolerances")
@@ -312,13 +318,13 @@ def ratio_constant(tolerances: Sequence[float], steps: Sequence[float]) -> float
     return c_eps * x.max() / (x.min() * (1 - 2 * x.max()))
 
 
-def prop_c6_distortion(secrets: Sequence[str], steps: Sequence[float]) -> float:
+def propc6_distortion(secrets: Sequence[str], steps: Sequence[float]) -> float:
     """Wang et al. Prop. C.6 (Algorithm 3): ``Δ = ½ √(Σ_{μ_i ∈ G} s_{μ_i}² + 1[{σ1, σ2} ∩ G ≠ ∅](s_a² + s_b²))``;
     ``steps = (s_μ1, s_μ2, s_a, s_b)``.
 
     Examples
     --------
-    >>> round(prop_c6_distortion(['mu1', 'sigma1'], [1.5, 1.0, 2.0, 2.0]), 6)
+    >>> round(propc6_distortion(['mu1', 'sigma1'], [1.5, 1.0, 2.0, 2.0]), 6)
     1.600781
     """
     s = as_positive_vector(steps, "steps", size=4)
@@ -336,7 +342,7 @@ def _triangle_miss(s_a: float, s_b: float, length_a: float, length_b: float) -> 
     return 1.0 - (0.5 * length_a * length_b / (s_a * s_b) if length_a > 0 and length_b > 0 else 0.0)
 
 
-def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], steps: Sequence[float], alpha: float) -> float:
+def propc6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], steps: Sequence[float], alpha: float) -> float:
     """Wang et al. Prop. C.6 (Algorithm 3, uniform μ1, μ2, √λ1, √λ2): ``Π ≤ P_μ + P_σ − P_μ P_σ``.
 
     ``tolerances`` are ε for ``secrets`` (in the same order); ``steps = (s_μ1, s_μ2, s_a, s_b)``;
@@ -346,7 +352,7 @@ def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], s
 
     Examples
     --------
-    >>> round(prop_c6_privacy_bound(['mu1', 'sigma1'], [0.1, 0.1], [1.5, 1.0, 2.0, 2.0], 0.8), 6)
+    >>> round(propc6_privacy_bound(['mu1', 'sigma1'], [0.1, 0.1], [1.5, 1.0, 2.0, 2.0], 0.8), 6)
     np.float64(0.716716)
     """
     s = as_positive_vector(steps, "steps", size=4)
@@ -375,25 +381,25 @@ def prop_c6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], s
 
 
 # ------------------------------------------------------------------ comparisons of the bounds
-def prop_b1_union_exceeds_group(T: float, tolerances: Sequence[float], gamma_union: float, gamma_group: float) -> float:
-    """Prop. B.1: ``thm_4_1(γ_union) − thm_5_3(γ_group, β = d)``, non-negative when ``γ_union ≥ γ_group``
+def propb1_union_minus_group(T: float, tolerances: Sequence[float], gamma_union: float, gamma_group: float) -> float:
+    """Prop. B.1: ``thm4_1_union_distortion_bound(γ_union) − thm5_3_group_distortion_bound(γ_group, β = d)``, non-negative when ``γ_union ≥ γ_group``
     (Thm. 4.1 is the tighter union bound).
 
     Examples
     --------
-    >>> prop_b1_union_exceeds_group(0.3, [0.1, 0.2, 0.3], 0.5, 0.5) >= 0
+    >>> propb1_union_minus_group(0.3, [0.1, 0.2, 0.3], 0.5, 0.5) >= 0
     True
     """
     d = len(tolerances)
-    return thm_4_1(T, tolerances, gamma_union) - thm_5_3(T, tolerances, gamma_group, d)
+    return thm4_1_union_distortion_bound(T, tolerances, gamma_union) - thm5_3_group_distortion_bound(T, tolerances, gamma_group, d)
 
 
-def prop_b2_tolerance_condition(tolerance_tau: float, tolerance_alpha: float, tau: float, alpha: float, d: int) -> bool:
+def propb2_tolerance_condition(tolerance_tau: float, tolerance_alpha: float, tau: float, alpha: float, d: int) -> bool:
     """Prop. B.2's condition ``ε_τ/ε_α ≥ d^{1/τ − 1/α}`` (``α ≥ τ``), under which ``Δ_{ℓα} ≤ Δ_{ℓτ}``.
 
     Examples
     --------
-    >>> prop_b2_tolerance_condition(0.2, 0.1, 1.0, 2.0, 4)
+    >>> propb2_tolerance_condition(0.2, 0.1, 1.0, 2.0, 4)
     True
     """
     low, high = as_norm_order(tau), as_norm_order(alpha)
@@ -417,26 +423,26 @@ def _sds_2d(theta: Any) -> tuple[float, float, float, float, float, float]:
     return m1, m2, math.sqrt(l1 * c2 + l2 * s2), math.sqrt(l1 * s2 + l2 * c2), l1, l2
 
 
-def lemma_c8_w2_squared_lower_bound(theta: Any, theta_prime: Any) -> float:
+def lemmac8_w2_squared_lower_bound(theta: Any, theta_prime: Any) -> float:
     """Lemma C.8: ``W2(θ, θ')² ≥ (μ1 − μ1')² + (μ2 − μ2')² + (σ1 − σ1')² + (σ2 − σ2')²`` for 2-D Gaussians
     ``θ = (μ1, μ2, λ1, λ2, α)`` (covariance ``R_α diag(λ1, λ2) R_αᵀ``, ``σ_i`` the marginal SDs).
 
     Examples
     --------
-    >>> lemma_c8_w2_squared_lower_bound((0, 0, 1, 1, 0), (1, 0, 4, 1, 0))
+    >>> lemmac8_w2_squared_lower_bound((0, 0, 1, 1, 0), (1, 0, 4, 1, 0))
     2.0
     """
     a, b = _sds_2d(theta), _sds_2d(theta_prime)
     return float(sum((x - y) ** 2 for x, y in zip(a[:4], b[:4])))
 
 
-def lemma_c10_cross_term_bound(theta: Any, theta_prime: Any) -> float:
+def lemmac10_cross_term_bound(theta: Any, theta_prime: Any) -> float:
     """Lemma C.10's right side, ``√((λ1λ1' + λ2λ2') cos²(α−α') + (λ1λ2' + λ2λ1') sin²(α−α') + 2√(λ1λ1'λ2λ2'))``
     (= ``tr (Σ^{1/2} Σ' Σ^{1/2})^{1/2}``), which is at most ``σ1σ1' + σ2σ2'``.
 
     Examples
     --------
-    >>> lemma_c10_cross_term_bound((0, 0, 1, 1, 0), (0, 0, 1, 1, 0))
+    >>> lemmac10_cross_term_bound((0, 0, 1, 1, 0), (0, 0, 1, 1, 0))
     2.0
     """
     *_, l1, l2 = _sds_2d(theta)
@@ -447,7 +453,7 @@ def lemma_c10_cross_term_bound(theta: Any, theta_prime: Any) -> float:
     return math.sqrt(inner)
 
 
-def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> tuple[tuple[float, float], tuple[float, float]]:
+def lemmac11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> tuple[tuple[float, float], tuple[float, float]]:
     """Lemma C.11's shifts of the axes ``(a, b)`` (square roots of λ1, λ2) for an SD secret.
 
     Returns ``((δ_α, δ_β), (δ'_α, δ'_β))``: moving ``(a, b)`` out by ``(δ_α, δ_β)`` raises ``σ`` by at
@@ -457,7 +463,7 @@ def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> 
 
     Examples
     --------
-    >>> lemma_c11_shifts(0.1, math.pi / 4)[0]  # doctest: +ELLIPSIS
+    >>> lemmac11_shifts(0.1, math.pi / 4)[0]  # doctest: +ELLIPSIS
     (0.1414..., 0.1414...)
     """
     eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
@@ -472,40 +478,40 @@ def lemma_c11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> 
 
 
 # ------------------------------------------------- App. D: Gaussian instances of Thms. 5.1, 5.3, 5.4
-def prop_d1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
+def propd1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
     """Prop. D.1 (diagonal Gaussian, intersection privacy), corrected:
     ``Δ > ⌈1/T⌉^{1/d} (Π ε_i)^{1/d} − (1/d) Σ ε_i`` (Thm. 5.1 with γ = γ_max = ½; printed with γ = √d/2,
     for which no counterexample is known but which the proof does not support: docs/errata.md).
 
     Examples
     --------
-    >>> round(prop_d1_distortion_bound(0.2, [0.1, 0.2]), 6)
+    >>> round(propd1_distortion_bound(0.2, [0.1, 0.2]), 6)
     0.166228
     """
-    return thm_5_1(T, tolerances, GAUSSIAN_GAMMA)
+    return thm5_1_intersection_distortion_bound(T, tolerances, GAUSSIAN_GAMMA)
 
 
-def prop_d3_distortion_bound(T: float, tolerances: Sequence[float], n_groups: int) -> float:
+def propd3_distortion_bound(T: float, tolerances: Sequence[float], n_groups: int) -> float:
     """Prop. D.3 (diagonal Gaussian, group privacy with β groups), corrected: Thm. 5.3 with γ = ½.
     As printed (γ = √d/2) it fails for β = d on a sparse prior (docs/errata.md).
 
     Examples
     --------
-    >>> round(prop_d3_distortion_bound(0.5, [0.1, 0.2], 2), 6)
+    >>> round(propd3_distortion_bound(0.5, [0.1, 0.2], 2), 6)
     0.332843
     """
-    return thm_5_3(T, tolerances, GAUSSIAN_GAMMA, n_groups)
+    return thm5_3_group_distortion_bound(T, tolerances, GAUSSIAN_GAMMA, n_groups)
 
 
-def prop_d5_distortion_bound(T: float, tolerance: float, p: float, d: int) -> float:
+def propd5_distortion_bound(T: float, tolerance: float, p: float, d: int) -> float:
     """Prop. D.5 (diagonal Gaussian, ℓp privacy), corrected: Thm. 5.4 with γ = ½.
 
     Examples
     --------
-    >>> round(prop_d5_distortion_bound(0.2, 0.3, 2, 2), 6)
+    >>> round(propd5_distortion_bound(0.2, 0.3, 2, 2), 6)
     0.26221
     """
-    return thm_5_4(T, tolerance, p, d, GAUSSIAN_GAMMA)
+    return thm5_4_lp_distortion_bound(T, tolerance, p, d, GAUSSIAN_GAMMA)
 
 
 def _covered_fractions(tolerances: Sequence[float], steps: Sequence[float]) -> np.ndarray:
@@ -518,24 +524,24 @@ def _covered_fractions(tolerances: Sequence[float], steps: Sequence[float]) -> n
     return 2.0 * eps / s
 
 
-def prop_d2_privacy(tolerances: Sequence[float], steps: Sequence[float]) -> float:
+def propd2_privacy(tolerances: Sequence[float], steps: Sequence[float]) -> float:
     """Prop. D.2: Alg. 2 under intersection privacy and uniform priors has ``Π = Π_i 2ε_i/s_i``
-    (distortion as in :func:`prop_c4`).
+    (distortion as in :func:`propc4_privacy_distortion`).
 
     Examples
     --------
-    >>> prop_d2_privacy([0.1, 0.2], [1.0, 1.0])  # doctest: +ELLIPSIS
+    >>> propd2_privacy([0.1, 0.2], [1.0, 1.0])  # doctest: +ELLIPSIS
     0.08...
     """
     return float(np.prod(_covered_fractions(tolerances, steps)))
 
 
-def prop_d4_privacy(tolerances: Sequence[float], steps: Sequence[float], groups: Sequence[Sequence[int]]) -> float:
+def propd4_privacy(tolerances: Sequence[float], steps: Sequence[float], groups: Sequence[Sequence[int]]) -> float:
     """Prop. D.4: Alg. 2 under group privacy, ``Π = 1 − Π_b (1 − Π_{i ∈ I_b} 2ε_i/s_i)``.
 
     Examples
     --------
-    >>> round(prop_d4_privacy([0.1, 0.2], [1.0, 1.0], [[0], [1]]), 6)  # singleton groups: union privacy
+    >>> round(propd4_privacy([0.1, 0.2], [1.0, 1.0], [[0], [1]]), 6)  # singleton groups: union privacy
     0.52
     """
     x = _covered_fractions(tolerances, steps)
@@ -546,13 +552,13 @@ def prop_d4_privacy(tolerances: Sequence[float], steps: Sequence[float], groups:
     return float(1.0 - np.prod([1.0 - np.prod(x[g]) for g in members]))
 
 
-def prop_d6_privacy_bound(tolerance: float, p: float, steps: Sequence[float]) -> float:
+def propd6_privacy_bound(tolerance: float, p: float, steps: Sequence[float]) -> float:
     """Prop. D.6: Alg. 2 under ℓp privacy, ``Π ≤ 1 − Π_i (1 − 2ε_p/(d^{1/p} s_i))`` (a guess within ε_p
     in ℓp norm is within ``ε_p/d^{1/p}`` in some coordinate).
 
     Examples
     --------
-    >>> round(prop_d6_privacy_bound(0.2, 2.0, [1.0, 1.0]), 6)
+    >>> round(propd6_privacy_bound(0.2, 2.0, [1.0, 1.0]), 6)
     0.485685
     """
     s = as_positive_vector(steps, "steps")
@@ -560,3 +566,23 @@ def prop_d6_privacy_bound(tolerance: float, p: float, steps: Sequence[float]) ->
     scale = 1.0 if order == math.inf else s.size ** (1.0 / order)
     eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0]) / scale
     return float(1.0 - np.prod(1.0 - _covered_fractions(np.full(s.size, eps), s)))
+
+
+# Names of 0.1.0, renamed to the statement-tag scheme in 0.2.0: each warns (DeprecationWarning) and calls the new one.
+gamma_geometric = deprecated_alias(eq4_gamma_geometric, "gamma_geometric")
+gamma_arithmetic = deprecated_alias(eq7_gamma_arithmetic, "gamma_arithmetic")
+gamma_max = deprecated_alias(propc1_gamma_max, "gamma_max")
+union_factor = deprecated_alias(thm4_1_union_factor, "union_factor")
+thm_4_1 = deprecated_alias(thm4_1_union_distortion_bound, "thm_4_1")
+thm_5_1 = deprecated_alias(thm5_1_intersection_distortion_bound, "thm_5_1")
+thm_5_3 = deprecated_alias(thm5_3_group_distortion_bound, "thm_5_3")
+thm_5_4 = deprecated_alias(thm5_4_lp_distortion_bound, "thm_5_4")
+prop_5_5_tolerance = deprecated_alias(prop5_5_lp_tolerance, "prop_5_5_tolerance")
+prop_c1 = deprecated_alias(propc1_distortion_bound, "prop_c1")
+prop_c1_printed = deprecated_alias(propc1_distortion_bound_as_printed, "prop_c1_printed")
+prop_c3 = deprecated_alias(propc3_distortion_bound, "prop_c3")
+prop_c2 = deprecated_alias(propc2_privacy_distortion, "prop_c2")
+prop_c4 = deprecated_alias(propc4_privacy_distortion, "prop_c4")
+ratio_constant = deprecated_alias(propc2_ratio_constant, "ratio_constant")
+prop_c6_distortion = deprecated_alias(propc6_distortion, "prop_c6_distortion")
+prop_c6_privacy_bound = deprecated_alias(propc6_privacy_bound, "prop_c6_privacy_bound")

@@ -1,16 +1,12 @@
 """Objectives: distortion under a prior, a source set or the worst-case input; mutual information
-(minimized as leakage, maximized exactly over extreme columns, or traced as a rate–distortion curve)."""
+(minimized as leakage, traced as a rate–distortion curve, or a sub-convex utility, maximized exactly
+over extreme columns by :mod:`mechdesign.designers.extreme_columns`)."""
 
 from .base import Objective
 from .distortion import ExpectedDistortion, WorstCaseDistortion, WorstCaseInputDistortion, hamming_cost
-from .extreme_columns import ColumnUtility, maximize_sublinear_utility
-from .information import (
-    MutualInformation,
-    maximize_mutual_information,
-    mutual_information,
-    mutual_information_utility,
-)
+from .information import MutualInformation, mutual_information, mutual_information_utility
 from .rate_distortion import RateDistortionPoint, rate_distortion_at, rate_distortion_curve
+from .sublinear import ColumnUtility
 
 __all__ = [
     "ColumnUtility",
@@ -21,8 +17,6 @@ __all__ = [
     "WorstCaseDistortion",
     "WorstCaseInputDistortion",
     "hamming_cost",
-    "maximize_mutual_information",
-    "maximize_sublinear_utility",
     "mutual_information",
     "mutual_information_utility",
     "rate_distortion_at",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar, Literal
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 
 from ..exceptions import ShapeMismatchError

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy as _copy
 from typing import Any
 
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 

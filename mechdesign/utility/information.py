@@ -1,19 +1,17 @@
 """Mutual information: a plain-numpy value, a cvxpy expression, an objective to minimize, and a
-sub-linear column utility to maximize exactly.
+sub-linear column utility (maximized exactly by :func:`mechdesign.designers.extreme_columns.maximize_mutual_information`).
 
 ``I(X; Y) = Σ_{x,y} P(x) Q[x, y] log(Q[x, y] / P_Y(y))`` in nats, with ``P_Y = P Q``. As a sum over
 outputs, ``I = Σ_y μ(Q[:, y])`` with ``μ(v) = Σ_x P(x) v_x log(v_x / P·v)`` — sub-linear (positively
 homogeneous and convex), so maximizing it under a column-separable privacy notion is the exact LP of
-:mod:`mechdesign.utility.extreme_columns`.
+:mod:`mechdesign.designers.extreme_columns`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import cvxpy as cp
+from .._lazy import cvxpy as cp
 import numpy as np
-from scipy.special import rel_entr
+from .._lazy import LazyFunction
 
 from .._validate import as_positive_int
 from ..mechanism import MechanismLike, as_mechanism
@@ -22,12 +20,9 @@ import scipy.sparse as sp
 
 from ..relaxation import ObjectiveMinorant, linear_rows
 from .base import Objective
-from .extreme_columns import ColumnUtility, maximize_sublinear_utility
+from .sublinear import ColumnUtility
 
-if TYPE_CHECKING:
-    from ..privacy.base import PrivacyNotion
-    from ..progress import Progress
-    from ..result import Result
+rel_entr = LazyFunction("scipy.special", "rel_entr")
 
 
 def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:
@@ -117,21 +112,3 @@ def mutual_information_utility(prior: PriorLike) -> ColumnUtility:
     """``I(X; Y)`` under ``prior`` as a sub-convex utility ``Σ_y μ(Q[:, y])`` (Grosse et al., eq. (2))."""
     p = as_prior(prior).probabilities
     return ColumnUtility(lambda columns: mutual_information_columns(p, columns), p.size, "mutual_information")
-
-
-def maximize_mutual_information(notion: "PrivacyNotion", budget: float, prior: PriorLike,
-                                progress: "Progress | None" = None) -> "Result":
-    """The mechanism maximizing ``I(X; Y)`` under ``prior`` within a privacy budget, exactly.
-
-    The exact LP over extreme columns (:func:`~mechdesign.utility.extreme_columns.maximize_sublinear_utility`);
-    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage. ``progress``
-    (a :class:`~mechdesign.progress.Progress` or ``None``) hears of the column enumeration.
-
-    Examples
-    --------
-    >>> from mechdesign import DifferentialPrivacy
-    >>> result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
-    >>> bool(result.success), round(result.objective, 6)  # binary randomized response
-    (True, 0.110944)
-    """
-    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)

@@ -15,9 +15,9 @@ def test_numeric_values_match_randomized_response():
     objective = ExpectedDistortion(Prior.uniform(3))
     distortions = [0.1, 0.4, 2 / 3, 0.9]
     numeric = numeric_privacy_distortion(DifferentialPrivacy(), objective, distortions)
-    assert numeric == pytest.approx([put.prop8_epsilon_dp(3, D) for D in distortions], abs=CLOSED_FORM_ATOL)
+    assert numeric == pytest.approx([put.prop8_dp_privacy(3, D) for D in distortions], abs=CLOSED_FORM_ATOL)
     assert DistortionOracle(DifferentialPrivacy(), objective).distortion(1.0) == pytest.approx(
-        put.prop8_distortion_dp(3, 1.0), abs=CLOSED_FORM_ATOL)
+        put.prop8_dp_distortion(3, 1.0), abs=CLOSED_FORM_ATOL)
 
 
 def test_the_comparison_flags_a_wrong_formula():
@@ -26,11 +26,11 @@ def test_the_comparison_flags_a_wrong_formula():
     prior, delta, D = (0.5, 0.3, 0.2), 0.1, 0.4
     numeric, = numeric_privacy_distortion(ApproximateDifferentialPrivacy(delta), ExpectedDistortion(Prior(prior)), [D])
     assert compare("summary", {}, "epsilon", math.log(2 * (1 - D - delta) / D), numeric).verdict == MISMATCH
-    assert compare("Thm 9", {}, "epsilon", put.theorem9_approx_dp(prior, D, delta), numeric).verdict == MATCH
+    assert compare("Thm 9", {}, "epsilon", put.thm9_approx_dp_privacy(prior, D, delta), numeric).verdict == MATCH
 
 
 def test_epsilon_rows_share_one_solve_per_distortion():
-    statements = [("exact", lambda D: put.prop8_epsilon_dp(2, D)), ("wrong", lambda D: put.prop8_epsilon_dp(2, D) + 0.1)]
+    statements = [("exact", lambda D: put.prop8_dp_privacy(2, D)), ("wrong", lambda D: put.prop8_dp_privacy(2, D) + 0.1)]
     rows = epsilon_rows(statements, {"m": 2}, DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(2)), [0.1, 0.3])
     assert [(r.formula, r.parameters["D"], r.verdict) for r in rows] == [
         ("exact", 0.1, MATCH), ("exact", 0.3, MATCH), ("wrong", 0.1, MISMATCH), ("wrong", 0.3, MISMATCH)]
@@ -48,7 +48,7 @@ def test_a_numeric_epsilon_above_a_budget_that_may_reach_d_is_a_failed_search():
     objective = ExpectedDistortion(Prior.uniform(3))
     oracle = DistortionOracle(DifferentialPrivacy(), objective)
     D = 0.4
-    exact = put.prop8_epsilon_dp(3, D)
+    exact = put.prop8_dp_privacy(3, D)
     overshoot = compare("f", {}, "epsilon", exact, exact + 0.05)
     assert overshoot.verdict == MISMATCH and closed_budget_not_excluded(oracle, overshoot, D)
     assert not closed_budget_not_excluded(oracle, compare("f", {}, "epsilon", exact - 0.05, exact), D)  # wrong formula stays

@@ -15,6 +15,8 @@ def test_fast_grid_agrees():
     names = {row.formula for row in rows}
     for statement in ("SML Thm. 2 adaptive composition (Lemma 2)", "SML Thm. 3 post-processing",
                       "SML Prop. 7 μ-L_DP bounds the SML", "SML Prop. 3 QM robustness gap",
+                      "SML Prop. 7 (second half) Π̃ + Π̃^inf bounds the L_DP level",
+                      "SML App. K worst-output Π̃ bounds the SML",
                       "SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", "SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)"):
         assert statement in names
 

@@ -13,14 +13,11 @@ from mechdesign.mechanisms.histogram import (
     histogram_randomized_response,
     maxl_candidates,
     maxl_mechanism,
-    maxl_released_histograms,
-    maxl_worst_overlap,
     quantization_bins,
     quantization_mechanism,
     quantization_targets,
     sample_composition,
     sample_quantization,
-    sample_maxl,
     sample_randomized_response,
 )
 from mechdesign.privacy.sml import Secret, is_deterministic, measure_sml
@@ -102,45 +99,6 @@ def test_samplers_match_explicit_mechanisms():
         sample_quantization(np.array([1.5, 2.0]), 0, 1)
 
 
-#: Worst-case TV from the closed form / MILP vs brute force over the whole space (both exact up to round-off).
-WORST_CASE_TOLERANCE = 1e-12
-
-
-def _brute_worst_case(space, rows):
-    """``max_θ min_{a ∈ A} D_TV(θ, a)`` by enumerating every histogram θ of the space."""
-    return tv_cost(space)[:, rows].min(axis=1).max()
-
-
-def test_maxl_worst_overlap_matches_enumeration():
-    """SML paper §VI-A worst-case-prior cost: closed form min_j max_a a_j, bounds and MILP vs enumeration
-    (all three paths are taken on these cases)."""
-    rng = np.random.default_rng(3)
-    checked = 0
-    for tau in range(1, 9):
-        for d in range(2, 5):
-            space = HistogramSpace(tau, d)
-            for _ in range(20):
-                rows = rng.choice(space.size, size=min(int(rng.integers(1, 8)), space.size), replace=False)
-                value = maxl_worst_overlap(space.counts[rows])
-                assert abs((1 - value / tau) - _brute_worst_case(space, rows)) <= WORST_CASE_TOLERANCE
-                checked += 1
-    assert checked == 8 * 3 * 20
-
-
-def test_maxl_worst_overlap_below_the_point_mass_value():
-    """Cases where spreading θ beats every point mass (V < min_j max_a a_j): only the MILP finds them."""
-    for tau in (3, 4, 7, 8):
-        # Two opposite point masses: θ = (⌈τ/2⌉, ⌊τ/2⌋) overlaps each in ⌈τ/2⌉ < τ.
-        assert maxl_worst_overlap(np.array([[tau, 0], [0, tau]])) == -(-tau // 2)
-    # τ = 4, A = {(3, 1), (1, 3)}: point masses give 3, θ = (2, 2) also 3, the balanced game value 2 is not reached.
-    assert maxl_worst_overlap(np.array([[3, 1], [1, 3]])) == 3
-    space = HistogramSpace(6, 3)
-    rows = [space.index(r) for r in ([6, 0, 0], [0, 6, 0], [0, 0, 6])]
-    value = maxl_worst_overlap(space.counts[rows])
-    assert value == 2  # θ = (2, 2, 2), against 6 for any point mass
-    assert abs((1 - value / 6) - _brute_worst_case(space, rows)) <= WORST_CASE_TOLERANCE
-
-
 def test_maxl_candidates_uniform_within_bins():
     """One histogram per bin, uniform over the bin's histograms (as maxl_mechanism's default draw)."""
     space = HistogramSpace(4, 3)
@@ -156,55 +114,18 @@ def test_maxl_candidates_uniform_within_bins():
         assert (np.abs(frequencies - expected) <= SAMPLING_SIGMAS * math.sqrt(expected * (1 - expected) / draws)).all()
 
 
-@pytest.mark.parametrize("tau,d", [(t, d) for t in (1, 3, 5, 8) for d in (2, 3, 4)])
-def test_sample_maxl_agrees_with_explicit_mechanism(tau, d):
-    """Same seed: same released set and same release of every input as maxl_mechanism (§VI-A)."""
-    space = HistogramSpace(tau, d)
-    for category in {0, d - 1}:
-        secret = category_fraction_secret(space, category)
-        for interval in sorted({1, 2, 3, tau + 1}):
-            for seed in (0, 1):
-                drawn = [space.index(row) for row in maxl_candidates(tau, d, category, interval, seed)]
-                explicit = maxl_mechanism(tv_cost(space), secret, interval, candidates=drawn).matrix
-                assert np.array_equal(histogram_maxl(space, category, interval, seed).matrix, explicit)
-                released = maxl_released_histograms(tau, d, category, interval, seed)
-                assert {space.index(row) for row in released} == set(np.flatnonzero(explicit.max(axis=0) > 0))
-                expected = space.counts[np.argmax(explicit, axis=1)]
-                for row, out in zip(space.counts, expected):
-                    assert np.array_equal(sample_maxl(row, category, interval, seed), out)
-
-
 def test_maxl_sampler_bad_input():
-    with pytest.raises(MechDesignError, match="category must be an integer in 0..2"):
-        sample_maxl(np.array([1, 2, 3]), 3, 1)
     with pytest.raises(MechDesignError, match="category must be"):
         maxl_candidates(5, 3, 1.0, 1)
     with pytest.raises(MechDesignError, match="d must be an integer >= 2"):
         maxl_candidates(5, 1, 0, 1)
-    with pytest.raises(MechDesignError, match="interval"):
-        sample_maxl(np.array([1, 2]), 0, 0)
-    with pytest.raises(MechDesignError, match="counts must be"):
-        sample_maxl(np.array([-1, 2]), 0, 1)
     with pytest.raises(ProblemTooLargeError, match="candidate entries"):
         maxl_candidates(MAX_MAXL_ENTRIES, 2, 0, 1)
-    with pytest.raises(MechDesignError, match="one positive total"):
-        maxl_worst_overlap(np.array([[1, 2], [2, 2]]))
     with pytest.raises(MechDesignError, match="full space"):
         histogram_maxl(HistogramSpace(2, 3, support=[0, 1]), 0, 1)
     space = HistogramSpace(2, 2)
     with pytest.raises(MechDesignError, match="candidates must be"):
         maxl_mechanism(tv_cost(space), category_fraction_secret(space, 0), 1, candidates=[7])
-
-
-def test_sample_maxl_adult_scale():
-    """τ = 32,561 over d = 152 categories (Adult race × sex × education): no enumeration needed."""
-    counts = np.random.default_rng(0).multinomial(32561, np.full(152, 1 / 152))
-    released = maxl_released_histograms(32561, 152, 5, 1024, 0)
-    out = sample_maxl(counts, 5, 1024, 0)
-    assert (released.sum(axis=1) == 32561).all() and 1 <= len(released) <= 32
-    assert any(np.array_equal(out, row) for row in released)
-    overlaps = np.minimum(released, counts).sum(axis=1)
-    assert np.minimum(out, counts).sum() == overlaps.max()
 
 
 def test_histogram_randomized_response_beyond_the_float_range_of_e_epsilon_is_the_identity():
@@ -213,3 +134,8 @@ def test_histogram_randomized_response_beyond_the_float_range_of_e_epsilon_is_th
     assert histogram_randomized_response(space, 800.0).matrix.tolist() == np.eye(space.size).tolist()
     moderate = histogram_randomized_response(space, 1.0).matrix
     assert moderate[0, 0] == pytest.approx(math.e / (space.size - 1 + math.e), rel=1e-14)
+
+
+def test_maxl_candidates_draw_categories_in_range():
+    with pytest.raises(MechDesignError, match="category must be an integer in 0..2"):
+        maxl_candidates(6, 3, 3, 1)

@@ -1,6 +1,6 @@
 """Tests of mechdesign.mechanisms.pml (Grosse et al., Example 2 and Theorem 5).
 
-Optimality of both constructions is tested against the exact LP in tests/utility/test_extreme_columns.py.
+Optimality of both constructions is tested against the exact LP in tests/designers/test_extreme_columns.py.
 """
 
 import math

@@ -16,7 +16,6 @@ from mechdesign.privacy.sml import (
     Secret,
     StatisticMaximalLeakage,
     choose_method,
-    design_under_sml,
     deterministic_sml,
     is_deterministic,
     largest_selections,
@@ -230,38 +229,6 @@ def test_constraints_refuse_too_many_selections():
         StatisticMaximalLeakage(np.arange(40) % 4).constraints(__import__("cvxpy").Variable((40, 2)), 1.0)
 
 
-def test_constraint_generation_matches_enumeration():
-    # 3 values × groups of 3, 3 and 4: 36 selections; Hamming worst-case distortion on 10 symbols.
-    secret = Secret([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
-    objective = WorstCaseInputDistortion(10)
-    for budget in (0.2, 0.6):
-        enumerated = design_under_sml(secret, budget, objective, strategy="enumerate")
-        generated = design_under_sml(secret, budget, objective, strategy="generate")
-        assert enumerated.success and generated.success and generated.certified
-        assert generated.objective == pytest.approx(enumerated.objective, abs=1e-7)
-        assert generated.iterations >= 2 and "rounds" in generated.message
-        label = StatisticMaximalLeakage(secret).label
-        assert generated.measured[label] <= budget + 1e-6
-        assert measure_sml(generated.mechanism, secret).value <= budget + 1e-6
-
-
-def test_constraint_generation_reports_every_round():
-    secret = Secret([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
-    reports = []
-    generated = design_under_sml(secret, 0.2, WorstCaseInputDistortion(10), strategy="generate",
-                                 progress=lambda done, total, text: reports.append((done, total, text)))
-    assert generated.success
-    assert [done for done, _, _ in reports] == list(range(1, generated.iterations + 1))
-    assert all(total is None and text.startswith("SML constraint generation round") for _, total, text in reports)
-
-
-def test_design_bad_input():
-    with pytest.raises(MechDesignError, match="strategy must be"):
-        design_under_sml([0, 1], 0.5, WorstCaseInputDistortion(2), strategy="guess")
-    with pytest.raises(MechDesignError, match="SML budget must be a finite number >= 0"):
-        design_under_sml([0, 1], -1, WorstCaseInputDistortion(2))
-
-
 def test_deterministic_sml_from_output_indices():
     secret = Secret([0, 0, 1, 1, 2])
     outputs = np.array([0, 1, 1, 1, 1])
@@ -300,10 +267,6 @@ def test_hostile_arguments_of_the_sml_functions_are_named():
         (lambda: Secret.from_function([1, 2], 5), "function must be callable, got 5 of type int"),
         (lambda: Secret.from_function(None, str), "inputs must be a non-empty sequence, got None"),
         (lambda: Secret([[0, 1], [1]]), "secret must be a rectangular array"),
-        (lambda: design_under_sml(Secret(secret), 0.5, WorstCaseInputDistortion(np.ones((3, 3)) - np.eye(3)),
-                                  solver=True), r"solver must be one of \('highs', 'clarabel', 'scs'\) or None, got True"),
-        (lambda: design_under_sml(Secret(secret), 0.5, WorstCaseInputDistortion(np.ones((3, 3)) - np.eye(3)),
-                                  strategy=None), "strategy must be one of"),
     ]
     for call, match in cases:
         with pytest.raises(MechDesignError, match=match):

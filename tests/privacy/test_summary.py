@@ -7,19 +7,10 @@ from hypothesis import strategies as st
 
 from mechdesign import InvalidBudgetError, MechDesignError, ProblemTooLargeError, design
 from mechdesign.parameter_spaces import ParameterSpace
-from mechdesign.privacy import summary
-from mechdesign.privacy.summary import (
-    GroupPrivacy,
-    IntersectionPrivacy,
-    LpNormPrivacy,
-    UnionPrivacy,
-    design_worst_case_distortion,
-    lp_distances,
-    maximal_coverable_sets,
-    maximal_rows,
-    minimum_privacy,
-    worst_case_tradeoff,
-)
+from mechdesign.designers.summary import design_worst_case_distortion
+from mechdesign.privacy import coverage
+from mechdesign.privacy.coverage import lp_distances, maximal_coverable_sets, maximal_rows
+from mechdesign.privacy.summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
 
 from ..strategies import stochastic_matrices
 from .protocol import (
@@ -151,43 +142,7 @@ def test_budget_is_a_probability():
         design(notion, 1.5, notion.space.expected_distortion())
     with pytest.raises(InvalidBudgetError, match="got -0.1"):
         design(notion, -0.1, notion.space.expected_distortion())
-    with pytest.raises(InvalidBudgetError, match="T must be a probability"):
-        design_worst_case_distortion(notion, 2.0)
     assert notion.budget_from_scaled(notion.scaled_budget(0.3)) == 0.3
-
-
-def test_infeasible_budget_is_a_result():
-    notion = UnionPrivacy(_fixed_space())
-    floor = notion.prior_vulnerability()
-    result = design_worst_case_distortion(notion, floor / 2)
-    assert not result.success and result.status == "infeasible"
-    assert result.smallest_feasible == pytest.approx(floor)
-    assert not design(notion, floor / 2, notion.space.expected_distortion()).success
-
-
-def test_worst_case_design_is_exact_against_brute_force():
-    # On 4 inputs × 4 outputs, the least Δ with Π ≤ T found by bisection equals the least threshold
-    # whose LP optimum is ≤ T, and no deterministic mechanism (4^4 of them) with smaller Δ meets T.
-    space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2])
-    notion = UnionPrivacy(space)
-    thresholds, values = worst_case_tradeoff(notion)
-    assert np.all(np.diff(values) <= 1e-9)  # min Π is non-increasing in the threshold
-    import itertools
-    for T in (0.75, 0.8, 0.9, 1.0):  # 0.75: the prior vulnerability
-        result = design_worst_case_distortion(notion, T)
-        assert result.success and result.certified
-        assert result.objective == pytest.approx(thresholds[np.argmax(values <= T + 1e-9)])
-        assert notion.measure(result.mechanism) <= T + 1e-6
-        for assignment in itertools.product(range(4), repeat=4):
-            Q = np.eye(4)[list(assignment)]
-            if space.support_distortion().value(Q) < result.objective - 1e-12:
-                assert notion.measure(Q) > T
-
-
-def test_minimum_privacy_reports_impossible_threshold():
-    space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0], [0.2, 0.2]).with_outputs([[0.5, 1.0]], keep=False)
-    value, matrix = minimum_privacy(UnionPrivacy(space), 0.1)
-    assert value == np.inf and matrix is None
 
 
 def test_bad_notion_parameters_raise():
@@ -208,9 +163,6 @@ def test_bad_notion_parameters_raise():
         LpNormPrivacy(small_space(0, d=3), 0.5, 0.3)
     with pytest.raises(MechDesignError, match="space must be an instance of ParameterSpace"):
         UnionPrivacy(np.eye(3))
-    from mechdesign import MaximalLeakage
-    with pytest.raises(MechDesignError, match="summary statistic privacy notion"):
-        design_worst_case_distortion(MaximalLeakage(), 0.5)
 
 
 def test_expected_distortion_curve_with_probability_budgets():
@@ -322,54 +274,24 @@ def test_lp_three_secrets_protocol_and_design(p):
 
 
 def test_lp_three_secrets_refuses_beyond_its_size_limits(monkeypatch):
-    many = ParameterSpace(np.random.default_rng(0).uniform(0, 1, (summary.MAX_LP_POINTS + 1, 3)), lambda r: r, [0.1] * 3,
+    many = ParameterSpace(np.random.default_rng(0).uniform(0, 1, (coverage.MAX_LP_POINTS + 1, 3)), lambda r: r, [0.1] * 3,
                           lambda a, b: np.ones((len(a), len(b))))
-    with pytest.raises(ProblemTooLargeError, match=f"{summary.MAX_LP_POINTS + 1} distinct secret vectors"):
+    with pytest.raises(ProblemTooLargeError, match=f"{coverage.MAX_LP_POINTS + 1} distinct secret vectors"):
         LpNormPrivacy(many, 2, 0.3)
-    monkeypatch.setattr(summary, "MAX_BALL_SOLVES", 0)
+    monkeypatch.setattr(coverage, "MAX_BALL_SOLVES", 0)
     with pytest.raises(ProblemTooLargeError, match="more than 0 enclosing-ball solves"):
         LpNormPrivacy(small_space(1, n=8, d=3), 2, LP_TOLERANCE)
-    monkeypatch.setattr(summary, "MAX_COVER_CHECKS", 5)
+    monkeypatch.setattr(coverage, "MAX_COVER_CHECKS", 5)
     with pytest.raises(ProblemTooLargeError, match="more than 5 coverability checks"):
         LpNormPrivacy(small_space(1, n=8, d=3), 1, LP_TOLERANCE)
-
-
-@pytest.mark.parametrize("p", (1, 1.5, 2, 3))
-def test_lp_three_secrets_exact_tangency(p):
-    # 3–5 points exactly at ℓp distance ε_p = 0.7 of a centre inside them: the smallest enclosing
-    # radius is ε_p itself, so one guess covers all of them. The conic solver's centre is up to
-    # ~1.3e-9 relative off (measured: 3–7 of 200 such sets fail the 1e-9 event slack for p = 1.5, 2, 3);
-    # the KKT polish makes every one found.
-    rng = np.random.default_rng(3)
-    for _ in range(100):
-        directions = rng.normal(size=(rng.integers(3, 6), 3))
-        directions -= directions.mean(axis=0)
-        points = rng.uniform(-1, 1, 3) + 0.7 * directions / np.linalg.norm(directions, ord=p, axis=1)[:, None]
-        sets, witnesses = maximal_coverable_sets(points, p, 0.7)
-        assert sets == [tuple(range(len(points)))]
-        assert lp_distances(witnesses[0], points, p).max() <= 0.7 * (1 + summary.EVENT_RTOL)
-
-
-def test_worst_case_tradeoff_rejects_non_numeric_or_infinite_thresholds():
-    notion = UnionPrivacy(ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2]))
-    with pytest.raises(MechDesignError, match="distortion threshold must be a number"):
-        worst_case_tradeoff(notion, ["a lot"])
-    with pytest.raises(MechDesignError, match="distortion threshold must be finite"):
-        worst_case_tradeoff(notion, [0.5, float("inf")])
-    grid, values = worst_case_tradeoff(notion, [0.5, 2.0])
-    assert grid.tolist() == [0.5, 2.0] and values[1] <= values[0]
 
 
 def test_hostile_arguments_of_the_summary_notions_are_named():
     space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.2, 0.2])
     cases = [
-        (lambda: design_worst_case_distortion(UnionPrivacy(space), 0.9, solver="scs"),
-         r"solver must be one of \('highs', 'clarabel'\), got 'scs'"),
-        (lambda: minimum_privacy(UnionPrivacy(space), 0.5, solver=1), "solver must be one of"),
         (lambda: GroupPrivacy(None, [[0]]), "space must be an instance of ParameterSpace, got None"),
         (lambda: GroupPrivacy(space, None), "groups must be a non-empty sequence, got None"),
         (lambda: GroupPrivacy(space, [[0.5]]), r"groups\[0\] must hold secret indices \(integers\), got 0.5"),
-        (lambda: worst_case_tradeoff(None), "expected a summary statistic privacy notion"),
         (lambda: UnionPrivacy(ParameterSpace), "got the class itself"),
     ]
     for call, match in cases:

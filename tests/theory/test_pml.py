@@ -181,28 +181,28 @@ def exact_deviation_probability(prior: np.ndarray, m: int, beta: float) -> float
 def test_thm2_bounds_the_exact_deviation_probability(prior, m, beta):
     prior = np.array(prior)
     exact = exact_deviation_probability(prior, m, beta)
-    phi = theory.weissman_phi(theory.weissman_kappa(prior))
+    phi = theory.thm2_weissman_phi(theory.thm2_weissman_kappa(prior))
     assert exact <= theory.thm2_deviation_bound(beta, m, prior.size, phi) + 1e-15
     assert theory.thm2_deviation_bound(beta, m, prior.size, phi) <= theory.thm2_deviation_bound(beta, m, prior.size)
 
 
 def test_phi_and_kappa_hand_computed():
-    assert theory.weissman_phi(0.5) == 2.0
-    assert theory.weissman_phi(0.25) == pytest.approx(2 * math.log(3), abs=1e-14)
-    assert theory.weissman_phi(0.5 - 1e-9) == pytest.approx(2.0, abs=1e-12)
-    assert theory.weissman_phi(0.0) == math.inf
-    values = [theory.weissman_phi(p) for p in np.linspace(0.01, 0.5, 50)]
+    assert theory.thm2_weissman_phi(0.5) == 2.0
+    assert theory.thm2_weissman_phi(0.25) == pytest.approx(2 * math.log(3), abs=1e-14)
+    assert theory.thm2_weissman_phi(0.5 - 1e-9) == pytest.approx(2.0, abs=1e-12)
+    assert theory.thm2_weissman_phi(0.0) == math.inf
+    values = [theory.thm2_weissman_phi(p) for p in np.linspace(0.01, 0.5, 50)]
     assert all(b < a for a, b in zip(values, values[1:]))  # decreasing
-    assert theory.weissman_kappa([0.25] * 4) == 0.5
-    assert theory.weissman_kappa([0.7, 0.2, 0.1]) == pytest.approx(0.3, abs=1e-15)
-    assert theory.weissman_kappa([1.0, 0.0]) == 0.0
+    assert theory.thm2_weissman_kappa([0.25] * 4) == 0.5
+    assert theory.thm2_weissman_kappa([0.7, 0.2, 0.1]) == pytest.approx(0.3, abs=1e-15)
+    assert theory.thm2_weissman_kappa([1.0, 0.0]) == 0.0
 
 
 @given(st.integers(2, 6).flatmap(full_support_priors))
 def test_kappa_matches_brute_force_over_subsets(prior):
     brute = max(min(prior[list(A)].sum(), 1 - prior[list(A)].sum())
                 for j in range(prior.size + 1) for A in itertools.combinations(range(prior.size), j))
-    assert theory.weissman_kappa(prior) == pytest.approx(brute, abs=1e-15)
+    assert theory.thm2_weissman_kappa(prior) == pytest.approx(brute, abs=1e-15)
 
 
 @pytest.mark.parametrize("size", [2, 5, 20])
@@ -238,11 +238,11 @@ def test_domain_errors():
     with pytest.raises(InvalidBudgetError, match="delta"):
         theory.eq8_epsilon_prime(1.0, 0.0, 100, 3)
     with pytest.raises(MechDesignError, match="phi is defined on"):
-        theory.weissman_phi(0.6)
+        theory.thm2_weissman_phi(0.6)
     with pytest.raises(MechDesignError, match="phi must be >= 2"):
         theory.thm2_deviation_bound(0.1, 100, 3, phi=1.0)
     with pytest.raises(ProblemTooLargeError, match="2\\^N"):
-        theory.weissman_kappa(np.full(23, 1 / 23))
+        theory.thm2_weissman_kappa(np.full(23, 1 / 23))
     with pytest.raises(InvalidBudgetError, match="capacity"):
         theory.thm3_lipschitz_bound(-1.0, 0.1)
 

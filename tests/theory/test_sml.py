@@ -15,28 +15,28 @@ from mechdesign.mechanisms.histogram import histogram_quantization, histogram_ra
 from mechdesign.privacy.sml import measure_sml
 from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
 from mechdesign.theory.sml import (
-    app_i_alpha,
+    appi_alpha,
     prop6_gap_limit_bound,
-    qm_distortion,
-    qm_distortion_as_printed,
-    qm_distortion_bounds,
-    qm_robustness_gap_bound,
-    qm_sml,
-    qm_sml_bound_gap,
-    qm_sml_bound_gap_limit,
-    qm_sml_lower_bound,
-    qm_sml_upper_bound,
-    rr_distortion,
-    rr_distortion_bounds,
-    rr_epsilon_for_sml,
-    rr_log_sml,
-    rr_qm_distortion_ratio_limit,
-    rr_robustness_condition,
-    rr_sml,
-    rr_sml_bound_gap,
-    rr_sml_bound_gap_limit,
-    rr_sml_lower_bound,
-    rr_sml_upper_bound,
+    thm4_qm_distortion,
+    thm4_qm_distortion_as_printed,
+    apphd_qm_distortion_bounds,
+    prop3_qm_robustness_gap_bound,
+    thm4_qm_sml,
+    prop6_qm_sml_bound_gap,
+    prop6_qm_sml_bound_gap_limit,
+    prop5_qm_sml_lower_bound,
+    prop4_qm_sml_upper_bound,
+    thm4_rr_distortion,
+    apphd_rr_distortion_bounds,
+    thm4_rr_epsilon_for_sml,
+    thm4_rr_log_sml,
+    thm4_rr_qm_distortion_ratio_limit,
+    prop3_rr_robustness_condition,
+    thm4_rr_sml,
+    prop6_rr_sml_bound_gap,
+    prop6_rr_sml_bound_gap_limit,
+    prop5_rr_sml_lower_bound,
+    prop4_rr_sml_upper_bound,
 )
 
 #: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
@@ -58,15 +58,15 @@ def test_thm4_randomized_response_exact(spaces):
         distortion = tv_distortion(space)
         for epsilon in (0.0, 0.7, 2.5, 6.0):
             Q = histogram_randomized_response(space, epsilon)
-            assert measure_sml(Q, secret, "milp").value == pytest.approx(rr_sml(epsilon, tau + 1, tau, d), abs=EXACT_ATOL)
-            assert distortion.value(Q) == pytest.approx(rr_distortion(epsilon, tau, d), abs=EXACT_ATOL)
+            assert measure_sml(Q, secret, "milp").value == pytest.approx(thm4_rr_sml(epsilon, tau + 1, tau, d), abs=EXACT_ATOL)
+            assert distortion.value(Q) == pytest.approx(thm4_rr_distortion(epsilon, tau, d), abs=EXACT_ATOL)
 
 
 def test_thm4_rr_sml_any_secret():
     space = HistogramSpace(3, 3)
     secret = category_fraction_secret(space, 1, levels=2)
     Q = histogram_randomized_response(space, 1.3)
-    assert measure_sml(Q, secret).value == pytest.approx(rr_sml(1.3, 2, 3, 3), abs=EXACT_ATOL)
+    assert measure_sml(Q, secret).value == pytest.approx(thm4_rr_sml(1.3, 2, 3, 3), abs=EXACT_ATOL)
 
 
 def test_thm4_quantization_exact_every_interval(spaces):
@@ -76,8 +76,8 @@ def test_thm4_quantization_exact_every_interval(spaces):
         distortion = tv_distortion(space)
         for interval in range(1, tau + 2):
             Q = histogram_quantization(space, 0, interval)
-            assert measure_sml(Q, secret).value == pytest.approx(qm_sml(tau + 1, interval), abs=EXACT_ATOL)
-            assert distortion.value(Q) == pytest.approx(qm_distortion(tau, d, interval), abs=EXACT_ATOL)
+            assert measure_sml(Q, secret).value == pytest.approx(thm4_qm_sml(tau + 1, interval), abs=EXACT_ATOL)
+            assert distortion.value(Q) == pytest.approx(thm4_qm_distortion(tau, d, interval), abs=EXACT_ATOL)
 
 
 def test_thm4_qm_distortion_as_printed_is_wrong():
@@ -85,10 +85,10 @@ def test_thm4_qm_distortion_as_printed_is_wrong():
     space = HistogramSpace(2, 3)
     exact = tv_distortion(space).value(histogram_quantization(space, 0, 1))
     assert exact == pytest.approx(0.5, abs=EXACT_ATOL)  # θ = (0, 1, 0) → (0, j, 2 − j)/2 uniformly: E[TV] = 1/2
-    assert qm_distortion_as_printed(2, 3, 1) == pytest.approx(0.25, abs=1e-15)
+    assert thm4_qm_distortion_as_printed(2, 3, 1) == pytest.approx(0.25, abs=1e-15)
     for tau, d in SMALL:
         for interval in range(1, tau + 2):
-            gap = qm_distortion(tau, d, interval) - qm_distortion_as_printed(tau, d, interval)
+            gap = thm4_qm_distortion(tau, d, interval) - thm4_qm_distortion_as_printed(tau, d, interval)
             assert gap == pytest.approx((d - 2) * (tau - interval // 2) / (2 * tau * (d - 1)), abs=1e-12)
 
 
@@ -96,7 +96,7 @@ def test_thm4_comparison_counterexample_and_corrected_limit(spaces):
     # At equal SML log 3 (τ = 8, d = 3, I = 3) RR has the *smaller* exact distortion.
     space = spaces[(8, 3)]
     secret = category_fraction_secret(space, 0)
-    epsilon = rr_epsilon_for_sml(math.log(3), 9, 8, 3)
+    epsilon = thm4_rr_epsilon_for_sml(math.log(3), 9, 8, 3)
     rr = histogram_randomized_response(space, epsilon)
     qm = histogram_quantization(space, 0, 3)
     assert measure_sml(rr, secret, "milp").value == pytest.approx(math.log(3), abs=EXACT_ATOL)
@@ -106,14 +106,14 @@ def test_thm4_comparison_counterexample_and_corrected_limit(spaces):
     tau = 10**9
     for d in (3, 4, 10):
         for interval in (2, 3, 9, 100):
-            ratio = rr_distortion(rr_epsilon_for_sml(qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / qm_distortion(tau, d, interval)
-            assert ratio == pytest.approx(rr_qm_distortion_ratio_limit(d, interval=interval), abs=LIMIT_ATOL)
+            ratio = thm4_rr_distortion(thm4_rr_epsilon_for_sml(thm4_qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / thm4_qm_distortion(tau, d, interval)
+            assert ratio == pytest.approx(thm4_rr_qm_distortion_ratio_limit(d, interval=interval), abs=LIMIT_ATOL)
         for alpha in (0.1, 0.5):
             interval = int(alpha * tau)
-            ratio = rr_distortion(rr_epsilon_for_sml(qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / qm_distortion(tau, d, interval)
-            assert ratio == pytest.approx(rr_qm_distortion_ratio_limit(d, alpha=alpha), abs=LIMIT_ATOL)
-    assert rr_qm_distortion_ratio_limit(3, interval=2) < 1 < rr_qm_distortion_ratio_limit(3, interval=5)
-    assert rr_qm_distortion_ratio_limit(4, interval=9) == pytest.approx(1.0, abs=1e-15)  # I = (d − 1)²
+            ratio = thm4_rr_distortion(thm4_rr_epsilon_for_sml(thm4_qm_sml(tau + 1, interval), tau + 1, tau, d), tau, d) / thm4_qm_distortion(tau, d, interval)
+            assert ratio == pytest.approx(thm4_rr_qm_distortion_ratio_limit(d, alpha=alpha), abs=LIMIT_ATOL)
+    assert thm4_rr_qm_distortion_ratio_limit(3, interval=2) < 1 < thm4_rr_qm_distortion_ratio_limit(3, interval=5)
+    assert thm4_rr_qm_distortion_ratio_limit(4, interval=9) == pytest.approx(1.0, abs=1e-15)  # I = (d − 1)²
 
 
 def _misspecified(tau, d_star, d0, d1):
@@ -139,59 +139,59 @@ def test_prop3_prop4_app_h_and_app_i_bounds_exact():
         s = tau + 1
         for interval in range(1, s + 1):
             value = measure_sml(histogram_quantization(inputs, 0, interval, outputs, estimated), secret).value
-            gap = value - qm_sml(s, interval)
+            gap = value - thm4_qm_sml(s, interval)
             largest_gap = max(largest_gap, gap)
-            assert gap <= qm_robustness_gap_bound(tau, d_star, d0, d1) + EXACT_ATOL <= (d_star - d0) + EXACT_ATOL
+            assert gap <= prop3_qm_robustness_gap_bound(tau, d_star, d0, d1) + EXACT_ATOL <= (d_star - d0) + EXACT_ATOL
             if tau + d0 + d1 > 2:
-                assert value <= qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) + EXACT_ATOL
-            assert value >= qm_sml_lower_bound(tau, s, interval, d_star, d0, d1) - EXACT_ATOL  # Prop. 5, corrected
+                assert value <= prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1) + EXACT_ATOL
+            assert value >= prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1) - EXACT_ATOL  # Prop. 5, corrected
         cost = tv_cost(inputs, outputs)
         for interval in range(1, s + 1):
             dist = (histogram_quantization(inputs, 0, interval, outputs, estimated).matrix * cost).sum(axis=1).max()
-            lower, upper = qm_distortion_bounds(tau, d_star, d0, d1, interval)
+            lower, upper = apphd_qm_distortion_bounds(tau, d_star, d0, d1, interval)
             assert lower - EXACT_ATOL <= dist <= upper + EXACT_ATOL
         for epsilon in (0.0, 0.3, 1.0, 3.0, 6.0):
             rr = histogram_randomized_response(inputs, epsilon, outputs, estimated)
             value = measure_sml(rr, secret).value
-            assert value <= rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1) + EXACT_ATOL  # Prop. 4
-            assert value >= rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1) - EXACT_ATOL  # Prop. 5
-            lower, upper = rr_distortion_bounds(epsilon, tau, d_star, d0, d1)
+            assert value <= prop4_rr_sml_upper_bound(epsilon, tau, s, d_star, d0, d1) + EXACT_ATOL  # Prop. 4
+            assert value >= prop5_rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1) - EXACT_ATOL  # Prop. 5
+            lower, upper = apphd_rr_distortion_bounds(epsilon, tau, d_star, d0, d1)
             assert lower - EXACT_ATOL <= (rr.matrix * cost).sum(axis=1).max() <= upper + EXACT_ATOL
-            if rr_robustness_condition(epsilon, tau, d0 + d1, s):
-                assert value - rr_sml(epsilon, s, tau, d_star) <= math.log(3) * (d_star - d0) + EXACT_ATOL
+            if prop3_rr_robustness_condition(epsilon, tau, d0 + d1, s):
+                assert value - thm4_rr_sml(epsilon, s, tau, d_star) <= math.log(3) * (d_star - d0) + EXACT_ATOL
     assert largest_gap > 0.3  # the mis-specification does cost privacy in some cases
 
 
 def test_log_space_at_adult_scale():
     tau, d = 32561, 22381
-    assert 0.0 < rr_sml(4.0, tau + 1, tau, d) < 1e-100 or rr_sml(4.0, tau + 1, tau, d) == 0.0
-    epsilon = rr_epsilon_for_sml(2.0, tau + 1, tau, d)
+    assert 0.0 < thm4_rr_sml(4.0, tau + 1, tau, d) < 1e-100 or thm4_rr_sml(4.0, tau + 1, tau, d) == 0.0
+    epsilon = thm4_rr_epsilon_for_sml(2.0, tau + 1, tau, d)
     assert math.isfinite(epsilon) and epsilon > 1e4
-    assert rr_sml(epsilon, tau + 1, tau, d) == pytest.approx(2.0, abs=1e-9)
-    assert rr_distortion(epsilon, tau, d) < (d - 1) / d
-    alpha = app_i_alpha(48842, 60, 6, 22381)
+    assert thm4_rr_sml(epsilon, tau + 1, tau, d) == pytest.approx(2.0, abs=1e-9)
+    assert thm4_rr_distortion(epsilon, tau, d) < (d - 1) / d
+    alpha = appi_alpha(48842, 60, 6, 22381)
     r = 48842 / (48842 + 22381)
     assert math.ceil(60 / 6) * (1 + r) ** alpha == pytest.approx(60, rel=1e-12)
 
 
 def test_domain_errors():
     with pytest.raises(MechDesignError, match="below log s"):
-        rr_epsilon_for_sml(math.log(5), 5, 4, 3)
+        thm4_rr_epsilon_for_sml(math.log(5), 5, 4, 3)
     with pytest.raises(MechDesignError, match="interval must be at most s = tau \\+ 1 = 5"):
-        qm_distortion(4, 3, 6)
+        thm4_qm_distortion(4, 3, 6)
     with pytest.raises(MechDesignError, match="exactly one of interval"):
-        rr_qm_distortion_ratio_limit(3)
+        thm4_rr_qm_distortion_ratio_limit(3)
     with pytest.raises(MechDesignError, match="d must be at least 3"):
-        rr_qm_distortion_ratio_limit(2, interval=3)
+        thm4_rr_qm_distortion_ratio_limit(2, interval=3)
     with pytest.raises(MechDesignError, match="need 1 <= d0 <= d_star"):
-        qm_robustness_gap_bound(4, 2, 3, 0)
+        prop3_qm_robustness_gap_bound(4, 2, 3, 0)
 
 
 def test_rr_log_sml_matches_and_survives_underflow():
     for s, tau, d, epsilon in [(5, 4, 3, 2.0), (9, 8, 4, 0.3), (2, 1, 2, 7.0)]:
-        assert rr_log_sml(epsilon, s, tau, d) == pytest.approx(math.log(rr_sml(epsilon, s, tau, d)), abs=1e-12)
-    log_value = rr_log_sml(4.0, 1000, 32561, 5000)
-    assert rr_sml(4.0, 1000, 32561, 5000) == 0.0 and math.isfinite(log_value) and log_value < -1e4
+        assert thm4_rr_log_sml(epsilon, s, tau, d) == pytest.approx(math.log(thm4_rr_sml(epsilon, s, tau, d)), abs=1e-12)
+    log_value = thm4_rr_log_sml(4.0, 1000, 32561, 5000)
+    assert thm4_rr_sml(4.0, 1000, 32561, 5000) == 0.0 and math.isfinite(log_value) and log_value < -1e4
 
 
 def test_app_h_printed_qm_distortion_upper_bound_is_exceeded():
@@ -199,8 +199,8 @@ def test_app_h_printed_qm_distortion_upper_bound_is_exceeded():
     # Thm. 4's missing factor; with Γ̂* = Γ* \ {2} ∪ {one infeasible category}, τ = 3, I = 1:
     inputs, outputs, estimated = _misspecified(3, 3, 2, 1)
     exact = (histogram_quantization(inputs, 0, 1, outputs, estimated).matrix * tv_cost(inputs, outputs)).sum(axis=1).max()
-    assert exact > qm_distortion_as_printed(3, 4, 1) + 0.1
-    assert exact <= qm_distortion_bounds(3, 3, 2, 1, 1)[1] + EXACT_ATOL
+    assert exact > thm4_qm_distortion_as_printed(3, 4, 1) + 0.1
+    assert exact <= apphd_qm_distortion_bounds(3, 3, 2, 1, 1)[1] + EXACT_ATOL
 
 
 def test_prop5_printed_qm_lower_bound_is_violated():
@@ -209,9 +209,62 @@ def test_prop5_printed_qm_lower_bound_is_violated():
     inputs, outputs, estimated = _misspecified(7, 2, 1, 1)
     value = measure_sml(histogram_quantization(inputs, 0, 4, outputs, estimated), category_fraction_secret(inputs, 0)).value
     assert value == pytest.approx(math.log(2.5), abs=EXACT_ATOL)
-    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) == pytest.approx(math.log(2 * (1 + 12 / 44)), abs=1e-12)
-    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) > value + 0.01
-    assert qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
+    assert prop5_qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) == pytest.approx(math.log(2 * (1 + 12 / 44)), abs=1e-12)
+    assert prop5_qm_sml_lower_bound(7, 8, 4, 2, 1, 1, as_printed=True) > value + 0.01
+    assert prop5_qm_sml_lower_bound(7, 8, 4, 2, 1, 1) <= value
+
+
+#: Secret levels per precision in the exact check of Prop. 5's m >= I branch: the exact values (s = τ + 1)
+#: and a coarser quantization (s = τ levels, as in ``category_fraction_secret(levels=...)``).
+def _prop5_levels(tau):
+    return sorted({tau + 1, max(2, tau)})
+
+
+PROP5_DISJOINT_CASES = [(tau, d_star, d0, d1) for tau in range(1, 5) for d_star in (2, 3, 4, 5)
+                        for d0 in range(1, d_star) for d1 in range(3) if d0 + d1 >= 2]
+
+
+def test_prop5_qm_lower_bound_disjoint_branch_exact():
+    """SML paper, Prop. 5 (QM, m = d* − d̂₀* >= I), corrected: the value of the proof's prior made feasible
+    is at most the exact SML of QM on every case (τ <= 4, d* <= 5, d̂₁* <= 2, s = τ + 1 and s = τ levels,
+    every I <= m), and equal to it on most (the proof's prior is often the worst one)."""
+    from mechdesign.mechanisms.histogram import _candidates, quantization_mechanism
+
+    checked = tight = 0
+    for tau, d_star, d0, d1 in PROP5_DISJOINT_CASES:
+        inputs, outputs, estimated = _misspecified(tau, d_star, d0, d1)
+        allowed = _candidates(inputs, outputs, estimated)
+        for s in _prop5_levels(tau):
+            levels = None if s == tau + 1 else s
+            secret = category_fraction_secret(inputs, 0, levels=levels)
+            for interval in range(1, min(d_star - d0, s) + 1):
+                Q = quantization_mechanism(secret, category_fraction_secret(outputs, 0, levels=levels), interval,
+                                           allowed=allowed)
+                value = measure_sml(Q, secret).value
+                bound = prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
+                assert 0.0 <= bound <= value + EXACT_ATOL, (tau, d_star, d0, d1, s, interval)
+                checked += 1
+                tight += abs(bound - value) <= EXACT_ATOL
+    assert checked > 200 and tight > checked // 2
+
+
+def test_prop5_qm_lower_bound_disjoint_branch_at_fig9_scale():
+    """The m >= I branch at App. J's scale (τ = 5·10⁶, d* = 100, d̂₁* = 40, 5 … 20 missed): finite, within
+    [0, log s], where the printed form takes the logarithm of a negative number (named error)."""
+    tau, d_star, d1 = 5_000_000, 100, 40
+    s = tau + 1
+    for missing in (5, 20):
+        for interval in (2, 5, missing):
+            bound = prop5_qm_sml_lower_bound(tau, s, interval, d_star, d_star - missing, d1)
+            assert 0.0 <= bound <= math.log(s) + 1e-12
+        # I = 1 keeps every secret value apart: the bound is log s exactly (no bin merges two values).
+        assert prop5_qm_sml_lower_bound(tau, s, 1, d_star, d_star - missing, d1) == pytest.approx(math.log(s), abs=1e-9)
+    with pytest.raises(MechDesignError, match="printed QM bound is undefined"):
+        prop5_qm_sml_lower_bound(8, 9, 2, 11, 1, 1, as_printed=True)
+    with pytest.raises(MechDesignError, match=r"d0 \+ d1 >= 2"):
+        prop5_qm_sml_lower_bound(4, 5, 1, 3, 1, 0)
+    with pytest.raises(MechDesignError, match=r"s <= tau \+ 1"):
+        prop5_qm_sml_lower_bound(4, 7, 1, 3, 1, 1)
 
 
 # --- Prop. 6: limits of the gaps between the SML bounds of Props. 4-5 --------------------------------
@@ -235,11 +288,11 @@ def test_prop6_limits_match_the_bounds_at_growing_tau(s, d_star, d0, d1):
     for every interval)."""
     taus = [10**k for k in (3, 6, 9, 12, 15)]
     for epsilon in (0.1, 1.0, 5.0):
-        _assert_converges([rr_sml_bound_gap(epsilon, tau, s, d_star, d0, d1) for tau in taus],
-                          rr_sml_bound_gap_limit(s, d_star, d0, d1))
+        _assert_converges([prop6_rr_sml_bound_gap(epsilon, tau, s, d_star, d0, d1) for tau in taus],
+                          prop6_rr_sml_bound_gap_limit(s, d_star, d0, d1))
     for interval in range(1, s + 1):
-        _assert_converges([qm_sml_bound_gap(tau, s, interval, d_star, d0, d1) for tau in taus],
-                          qm_sml_bound_gap_limit(s, interval, d_star, d0, d1))
+        _assert_converges([prop6_qm_sml_bound_gap(tau, s, interval, d_star, d0, d1) for tau in taus],
+                          prop6_qm_sml_bound_gap_limit(s, interval, d_star, d0, d1))
 
 
 def test_prop6_holds_as_stated_where_the_exponent_is_m():
@@ -250,12 +303,12 @@ def test_prop6_holds_as_stated_where_the_exponent_is_m():
         for missing in range(0, 45):
             d_star, d0 = missing + 2, 2
             if missing >= s or missing <= math.log(s):
-                limit = rr_sml_bound_gap_limit(s, d_star, d0, 0)
+                limit = prop6_rr_sml_bound_gap_limit(s, d_star, d0, 0)
                 assert 0 <= limit <= prop6_gap_limit_bound(s, d_star, d0)
                 assert limit == 0.0
             for interval in range(1, s + 1):
                 if missing >= interval or missing <= math.log(interval):
-                    limit = qm_sml_bound_gap_limit(s, interval, d_star, d0, 0)
+                    limit = prop6_qm_sml_bound_gap_limit(s, interval, d_star, d0, 0)
                     assert -1e-15 <= limit <= prop6_gap_limit_bound(s, d_star, d0, interval) + 1e-15
                     assert limit == pytest.approx(0.0 if missing >= interval else
                                                   math.log(math.ceil(s / interval) / (s // interval)), abs=1e-15)
@@ -266,22 +319,22 @@ def test_prop6_fails_between_log_and_count():
     as implemented and checked against exact SML); the limit is then min(m, log₂ s) log 2 − log 2 · log s,
     which exceeds Prop. 6's bound 1 for s = 30, m = 10 — also at finite τ — and QM's gap does not vanish
     although I divides s (s = 8, I = 4, m = 2). Prop. 6's proof uses 2^{log s} = s, i.e. base 2."""
-    rr = rr_sml_bound_gap_limit(30, 12, 2, 0)
+    rr = prop6_rr_sml_bound_gap_limit(30, 12, 2, 0)
     assert rr == pytest.approx(math.log(30) * (1 - math.log(2)), abs=1e-15)
     assert rr > prop6_gap_limit_bound(30, 12, 2) + 0.04
-    assert rr_sml_bound_gap(1.0, 10**9, 30, 12, 2, 0) > 1.04
-    qm = qm_sml_bound_gap_limit(8, 4, 4, 2, 0)
+    assert prop6_rr_sml_bound_gap(1.0, 10**9, 30, 12, 2, 0) > 1.04
+    qm = prop6_qm_sml_bound_gap_limit(8, 4, 4, 2, 0)
     assert qm == pytest.approx(math.log(8) - math.log(2) - math.log(4) * math.log(2), abs=1e-15)
     assert prop6_gap_limit_bound(8, 4, 2, 4) == 0.0 and qm > 0.42
-    assert qm_sml_bound_gap(10**9, 8, 4, 4, 2, 0) > 0.42
-    assert qm_sml_bound_gap_limit(30, 30, 12, 2, 0) == pytest.approx(rr, abs=1e-15)
+    assert prop6_qm_sml_bound_gap(10**9, 8, 4, 4, 2, 0) > 0.42
+    assert prop6_qm_sml_bound_gap_limit(30, 30, 12, 2, 0) == pytest.approx(rr, abs=1e-15)
 
 
 def test_prop6_domain_errors():
     with pytest.raises(MechDesignError, match="interval must be at most s = 4"):
-        qm_sml_bound_gap_limit(4, 5, 3, 2, 0)
+        prop6_qm_sml_bound_gap_limit(4, 5, 3, 2, 0)
     with pytest.raises(MechDesignError, match="d0 <= d_star"):
-        rr_sml_bound_gap_limit(4, 2, 3, 0)
+        prop6_rr_sml_bound_gap_limit(4, 2, 3, 0)
     with pytest.raises(MechDesignError, match="s"):
         prop6_gap_limit_bound(0, 3, 2)
     with pytest.raises(MechDesignError, match="interval"):
@@ -333,3 +386,114 @@ def test_prop8_continuous_sml_against_gaussian_total_variation():
     assert prop8_continuous_sml(three, [0, 1, 2], breakpoints=[1.0, 3.0]) == pytest.approx(math.log(4 * norm.cdf(1) - 1), abs=1e-9)
     with pytest.raises(MechDesignError, match="one value per density"):
         prop8_continuous_sml(three, [0, 1])
+
+
+# --- App. K's worst-output measures and Prop. 7's second half ----------------------------------------
+
+#: Random priors drawn per mechanism when checking App. K's suprema from their definitions.
+APPK_PRIORS = 400
+
+
+def _posterior_terms(Q, secret, prior, output):
+    """From the definitions of App. K at one output θ': (P_G, P(G | θ'))."""
+    groups = np.unique(secret, return_inverse=True)[1]
+    p_g = np.bincount(groups, weights=prior)
+    joint = np.bincount(groups, weights=prior * Q[:, output])
+    return p_g, joint / joint.sum()
+
+
+def test_appk_worst_output_measures_against_their_definitions():
+    """SML paper, App. K: Π̃ and Π̃^inf from the closed forms derived in mechdesign.theory.sml are never
+    exceeded by any of 400 random priors (Dirichlet, some near-degenerate) at any output, and are reached
+    (Π̃) or approached (Π̃^inf, as the least likely secret's mass → 0) by the priors of the derivation."""
+    from mechdesign.theory.sml import appk_worst_output_inf_leakage, appk_worst_output_leakage, prop7_ldp_level
+
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        n, outputs = int(rng.integers(3, 7)), int(rng.integers(2, 5))
+        secret = rng.integers(0, 3, size=n)
+        secret[:2] = (0, 1)
+        Q = rng.dirichlet(np.full(outputs, 0.7), size=n)
+        tilde, tilde_inf = appk_worst_output_leakage(Q, secret), appk_worst_output_inf_leakage(Q, secret)
+        assert tilde_inf == prop7_ldp_level(Q, secret)
+        best = best_inf = -np.inf
+        for concentration in (1.0, 0.05):
+            for prior in rng.dirichlet(np.full(n, concentration), size=APPK_PRIORS // 2):
+                for output in range(outputs):
+                    p_g, posterior = _posterior_terms(Q, secret, prior, output)
+                    best = max(best, math.log(posterior.max() / p_g.max()))
+                    if (p_g > 0).all() and posterior.min() > 0:
+                        best_inf = max(best_inf, math.log(p_g.min() / posterior.min()))
+        assert best <= tilde + EXACT_ATOL and best_inf <= tilde_inf + EXACT_ATOL
+        # The maximizing priors: Π̃ at equal mass on g* (its largest row) and the j − 1 smallest others;
+        # Π̃^inf as the mass of the value with the smallest entry vanishes.
+        reached = -np.inf
+        values = np.unique(secret)
+        for output in range(outputs):
+            for top in values:
+                rows = {g: np.flatnonzero(secret == g) for g in values}
+                chosen = {g: rows[g][np.argmax(Q[rows[g], output])] if g == top else rows[g][np.argmin(Q[rows[g], output])]
+                          for g in values}
+                others = sorted((g for g in values if g != top), key=lambda g: Q[chosen[g], output])
+                for j in range(1, values.size + 1):
+                    prior = np.zeros(n)
+                    prior[[chosen[g] for g in [top, *others[: j - 1]]]] = 1.0 / j
+                    p_g, posterior = _posterior_terms(Q, secret, prior, output)
+                    reached = max(reached, math.log(posterior.max() / p_g.max()))
+        assert reached == pytest.approx(tilde, abs=EXACT_ATOL)
+        a, b, output = _ldp_argmax(Q, secret)
+        prior = np.full(n, 0.0)
+        prior[a], prior[b] = 1.0 - 1e-9, 1e-9
+        rest = [i for i in range(n) if secret[i] not in (secret[a], secret[b])]
+        prior[rest] = 1e-9 / max(len(rest), 1)
+        prior /= prior.sum()
+        p_g, posterior = _posterior_terms(Q, secret, prior, output)
+        assert math.log(p_g.min() / posterior.min()) == pytest.approx(tilde_inf, abs=1e-6)
+
+
+def _ldp_argmax(Q, secret):
+    """The inputs (a, b) with different secrets and the output maximizing Q(θ'|a)/Q(θ'|b)."""
+    pairs = [(a, b) for a in range(len(secret)) for b in range(len(secret)) if secret[a] != secret[b]]
+    return max(((a, b, o) for a, b in pairs for o in range(Q.shape[1])), key=lambda t: Q[t[0], t[2]] / Q[t[1], t[2]])
+
+
+def test_prop7_second_half_and_worst_output_above_sml():
+    """SML paper, Prop. 7 (second half): Π̃ + Π̃^inf bounds the L_DP level; and Π̃ >= Π (the worst output is
+    at least the average one) on random mechanisms, with the SML measured exactly."""
+    from mechdesign.theory.sml import appk_worst_output_leakage, prop7_ldp_level, prop7_ldp_level_upper_bound
+
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        n = int(rng.integers(3, 6))
+        secret = rng.integers(0, 3, size=n)
+        secret[:2] = (0, 1)
+        Q = rng.dirichlet(np.ones(int(rng.integers(2, 5))), size=n)
+        assert prop7_ldp_level(Q, secret) <= prop7_ldp_level_upper_bound(Q, secret) + EXACT_ATOL
+        assert measure_sml(Q, secret).value <= appk_worst_output_leakage(Q, secret) + EXACT_ATOL
+    # A zero entry: some output rules a secret value out, Π̃^inf = L_DP level = ∞.
+    assert prop7_ldp_level_upper_bound([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
+    assert appk_worst_output_leakage([[1.0, 0.0], [0.0, 1.0]], [0, 1]) == pytest.approx(math.log(2), abs=1e-15)
+
+
+def test_prop5_qm_per_bin_remainders_and_where_they_do_not_apply():
+    """SML paper, Prop. 5 (QM, m < I), as corrected in docs/errata.md: for s = τ + 1 and d̂₀* >= 2 each bin
+    keeps its own remainder (no jump at App. J's scale between I = 100 and 101); with d̂₀* = 1 the per-bin
+    form would exceed the exact SML, so the single-n form is used; for a coarser secret (s < τ + 1) the
+    branch is not a valid bound (open; the exact value is below it)."""
+    from mechdesign.mechanisms.histogram import _candidates, quantization_mechanism
+
+    tau = 5_000_000
+    jump = abs(prop5_qm_sml_lower_bound(tau, tau + 1, 100, 100, 95, 40) - prop5_qm_sml_lower_bound(tau, tau + 1, 101, 100, 95, 40))
+    assert jump < 0.01
+    inputs, outputs, estimated = _misspecified(3, 2, 1, 1)
+    value = measure_sml(histogram_quantization(inputs, 0, 2, outputs, estimated), category_fraction_secret(inputs, 0)).value
+    assert value == pytest.approx(math.log(2), abs=EXACT_ATOL)
+    assert prop5_qm_sml_lower_bound(3, 4, 2, 2, 1, 1) <= value + EXACT_ATOL
+    bins_own = math.log((1 + (2 - math.log(2)) / 3) ** math.log(2) + 1)  # the per-bin form with d̂₀* = 1
+    assert bins_own > value + 0.1
+    inputs, outputs, estimated = _misspecified(2, 3, 2, 0)
+    secret = category_fraction_secret(inputs, 0, levels=2)
+    Q = quantization_mechanism(secret, category_fraction_secret(outputs, 0, levels=2), 2,
+                               allowed=_candidates(inputs, outputs, estimated))
+    assert measure_sml(Q, secret).value == pytest.approx(0.0, abs=EXACT_ATOL)
+    assert prop5_qm_sml_lower_bound(2, 2, 2, 3, 2, 0) > 0.09

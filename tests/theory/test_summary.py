@@ -9,14 +9,8 @@ import pytest
 from mechdesign import MechDesignError
 from mechdesign.mechanisms.gaussian_quantization import algorithm1, algorithm2, algorithm3
 from mechdesign.parameter_spaces import ParameterSpace, diagonal_gaussian_w2
-from mechdesign.privacy.summary import (
-    GroupPrivacy,
-    IntersectionPrivacy,
-    LpNormPrivacy,
-    UnionPrivacy,
-    design_worst_case_distortion,
-    worst_case_tradeoff,
-)
+from mechdesign.designers.summary import design_worst_case_distortion, worst_case_tradeoff
+from mechdesign.privacy.summary import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
 from mechdesign.theory import summary as theory
 
 #: Distances and probabilities recomputed on a grid agree with closed forms to round-off.
@@ -47,7 +41,7 @@ def test_prop_c2_alg1_privacy_and_distortion_against_exact_grid():
     # spacing h with m_i = s_i/h points per interval, a window of length 2ε_i covers ⌊2ε_i/h⌋ + 1 of
     # them: Π_grid = 1 − Π(1 − (⌊2ε_i/h⌋+1)/m_i), within Σ 1/m_i of the closed form, which it tends to.
     steps, eps = np.array([1.0, 2.0]), np.array([0.3, 0.45])
-    closed_privacy, closed_distortion = theory.prop_c2(eps, steps)
+    closed_privacy, closed_distortion = theory.propc2_privacy_distortion(eps, steps)
     assert closed_privacy == pytest.approx(2 * 0.3 / 1 + 2 * 0.45 / 2 - (0.6 * 0.45), abs=EXACT_ATOL)
     gaps = []
     for h in (0.25, 0.125):
@@ -72,7 +66,7 @@ def test_prop_c4_alg2_privacy_and_distortion_against_exact_grid():
     release = lambda rows: algorithm2(rows, [0, 2, 1], [0.0, 1.0, 0.0], steps)
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
-    closed_privacy, closed_distortion = theory.prop_c4(eps, steps)
+    closed_privacy, closed_distortion = theory.propc4_privacy_distortion(eps, steps)
     covered = (np.floor(2 * eps / h + 1e-12) + 1) / (steps / h)
     assert UnionPrivacy(space).measure(Q) == pytest.approx(1 - np.prod(1 - covered), abs=EXACT_ATOL)
     assert closed_privacy <= UnionPrivacy(space).measure(Q) <= closed_privacy + (h / steps).sum()
@@ -86,7 +80,7 @@ def test_prop_c6_alg3_distortion_against_exact_grid():
     release = lambda rows: algorithm3(rows, secrets, [0.0, 0.0, 1.0, 1.0], steps)
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
-    assert space.support_distortion().value(Q) == pytest.approx(theory.prop_c6_distortion(secrets, steps), abs=1e-9)
+    assert space.support_distortion().value(Q) == pytest.approx(theory.propc6_distortion(secrets, steps), abs=1e-9)
 
 
 def test_alg2_within_claimed_constant_of_the_lower_bound():
@@ -98,15 +92,15 @@ def test_alg2_within_claimed_constant_of_the_lower_bound():
         d = int(rng.integers(1, 5))
         eps = rng.uniform(0.05, 1.0, d)
         steps = eps / rng.uniform(0.02, 0.45, d)
-        privacy, distortion = theory.prop_c4(eps, steps)
-        printed_c3 = theory.thm_4_1(privacy, eps, math.sqrt(d) / 2)  # the algebra of App. C.5.4
-        assert distortion <= theory.ratio_constant(eps, steps) * printed_c3 * (1 + RATIO_RTOL)
+        privacy, distortion = theory.propc4_privacy_distortion(eps, steps)
+        printed_c3 = theory.thm4_1_union_distortion_bound(privacy, eps, math.sqrt(d) / 2)  # the algebra of App. C.5.4
+        assert distortion <= theory.propc2_ratio_constant(eps, steps) * printed_c3 * (1 + RATIO_RTOL)
         # with the corrected Prop. C.3 the proven ratio is √d · c_{ε,s}
-        assert distortion <= math.sqrt(d) * theory.ratio_constant(eps, steps) * theory.prop_c3(privacy, eps) * (1 + RATIO_RTOL)
+        assert distortion <= math.sqrt(d) * theory.propc2_ratio_constant(eps, steps) * theory.propc3_distortion_bound(privacy, eps) * (1 + RATIO_RTOL)
     for ratio in (0.05, 0.1, 0.25):
         eps = np.full(3, 0.2)
-        privacy, distortion = theory.prop_c4(eps, eps / ratio)
-        assert distortion <= 2 * theory.thm_4_1(privacy, eps, math.sqrt(3) / 2) * (1 + RATIO_RTOL)
+        privacy, distortion = theory.propc4_privacy_distortion(eps, eps / ratio)
+        assert distortion <= 2 * theory.thm4_1_union_distortion_bound(privacy, eps, math.sqrt(3) / 2) * (1 + RATIO_RTOL)
 
 
 def test_alg1_against_lp_optimum_on_a_grid():
@@ -124,7 +118,7 @@ def test_alg1_against_lp_optimum_on_a_grid():
     assert alg_privacy == pytest.approx(0.75, abs=EXACT_ATOL)
     result = design_worst_case_distortion(notion, alg_privacy)
     assert result.success and result.objective == pytest.approx(alg_distortion / 2, abs=BOUND_ATOL)
-    assert result.objective > theory.prop_c1(alg_privacy, eps)
+    assert result.objective > theory.propc1_distortion_bound(alg_privacy, eps)
 
 
 def one_d_space():
@@ -134,13 +128,13 @@ def one_d_space():
 def test_gamma_of_gaussian_spaces():
     # Prop. C.1: γ = √2/2 for (μ, σ); Prop. C.3: γ = √d/2 (pairs with equal |Δg_i| are on the grid).
     space = one_d_space()
-    assert theory.gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
-    assert theory.gamma_arithmetic(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
-    assert theory.gamma_max(space) == pytest.approx(0.5, abs=EXACT_ATOL)
+    assert theory.eq4_gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
+    assert theory.eq7_gamma_arithmetic(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
+    assert theory.propc1_gamma_max(space) == pytest.approx(0.5, abs=EXACT_ATOL)
     three = ParameterSpace.diagonal_gaussian([[0.0, 0.5], [0.0, 0.5]], [[1.0, 1.5], [1.0]], ["mu1", "mu2", "sigma1"], [0.1] * 3)
-    assert theory.gamma_geometric(three) == pytest.approx(math.sqrt(3) / 2, abs=EXACT_ATOL)
-    assert theory.prop_c1_printed(0.5, [0.1, 0.2]) == pytest.approx(theory.thm_4_1(0.5, [0.1, 0.2], math.sqrt(2) / 2))
-    assert theory.prop_c1(0.5, [0.1, 0.2]) == pytest.approx(theory.thm_4_1(0.5, [0.1, 0.2], theory.gamma_max(space)))
+    assert theory.eq4_gamma_geometric(three) == pytest.approx(math.sqrt(3) / 2, abs=EXACT_ATOL)
+    assert theory.propc1_distortion_bound_as_printed(0.5, [0.1, 0.2]) == pytest.approx(theory.thm4_1_union_distortion_bound(0.5, [0.1, 0.2], math.sqrt(2) / 2))
+    assert theory.propc1_distortion_bound(0.5, [0.1, 0.2]) == pytest.approx(theory.thm4_1_union_distortion_bound(0.5, [0.1, 0.2], theory.propc1_gamma_max(space)))
 
 
 def test_lower_bounds_hold_against_lp_optimum_1d_gaussian():
@@ -148,22 +142,22 @@ def test_lower_bounds_hold_against_lp_optimum_1d_gaussian():
     # exceed the exact optimal worst-case distortion on the discretized (μ, σ) space.
     space = one_d_space()
     eps = space.tolerances
-    gg, ga = theory.gamma_geometric(space), theory.gamma_arithmetic(space)
+    gg, ga = theory.eq4_gamma_geometric(space), theory.eq7_gamma_arithmetic(space)
     curves = {"union": worst_case_tradeoff(UnionPrivacy(space)),
               "inter": worst_case_tradeoff(IntersectionPrivacy(space))}
     for p in (1, 2, np.inf):
-        curves[p] = worst_case_tradeoff(LpNormPrivacy(space, p, theory.prop_5_5_tolerance(eps, p)))
+        curves[p] = worst_case_tradeoff(LpNormPrivacy(space, p, theory.prop5_5_lp_tolerance(eps, p)))
     for T in BUDGETS:
         union, inter = optimal_distortion(curves["union"], T), optimal_distortion(curves["inter"], T)
-        assert union > theory.thm_4_1(T, eps, gg) - BOUND_ATOL
-        assert union > theory.prop_c1(T, eps) - BOUND_ATOL
-        assert union > theory.prop_c1_printed(T, eps) - BOUND_ATOL  # not contradicted on a full grid
-        assert union > theory.thm_5_3(T, eps, ga, 2) - BOUND_ATOL  # two singleton groups = union
-        assert inter > theory.thm_5_1(T, eps, ga) - BOUND_ATOL
-        assert inter > theory.thm_5_3(T, eps, ga, 1) - BOUND_ATOL
+        assert union > theory.thm4_1_union_distortion_bound(T, eps, gg) - BOUND_ATOL
+        assert union > theory.propc1_distortion_bound(T, eps) - BOUND_ATOL
+        assert union > theory.propc1_distortion_bound_as_printed(T, eps) - BOUND_ATOL  # not contradicted on a full grid
+        assert union > theory.thm5_3_group_distortion_bound(T, eps, ga, 2) - BOUND_ATOL  # two singleton groups = union
+        assert inter > theory.thm5_1_intersection_distortion_bound(T, eps, ga) - BOUND_ATOL
+        assert inter > theory.thm5_3_group_distortion_bound(T, eps, ga, 1) - BOUND_ATOL
         for p in (1, 2, np.inf):
             lp = optimal_distortion(curves[p], T)
-            assert lp > theory.thm_5_4(T, theory.prop_5_5_tolerance(eps, p), p, 2, ga) - BOUND_ATOL
+            assert lp > theory.thm5_4_lp_distortion_bound(T, theory.prop5_5_lp_tolerance(eps, p), p, 2, ga) - BOUND_ATOL
             # Prop. 5.5: Δ_inter ≤ Δ_lp ≤ Δ_union
             assert inter <= lp + BOUND_ATOL and lp <= union + BOUND_ATOL
         assert inter <= union + BOUND_ATOL  # Prop. 5.2
@@ -183,8 +177,8 @@ def test_lower_bounds_hold_against_lp_optimum_diagonal_and_histograms():
                                              ["mu1", "mu2", "sigma1"], [0.1, 0.1, 0.1])
     curve = worst_case_tradeoff(UnionPrivacy(three))
     for T in BUDGETS:
-        assert optimal_distortion(curve, T) > theory.prop_c3(T, three.tolerances) - BOUND_ATOL
-        assert optimal_distortion(curve, T) > theory.thm_4_1(T, three.tolerances, math.sqrt(3) / 2) - BOUND_ATOL
+        assert optimal_distortion(curve, T) > theory.propc3_distortion_bound(T, three.tolerances) - BOUND_ATOL
+        assert optimal_distortion(curve, T) > theory.thm4_1_union_distortion_bound(T, three.tolerances, math.sqrt(3) / 2) - BOUND_ATOL
     rng = np.random.default_rng(0)
     hist = np.round(rng.dirichlet(np.ones(3), size=12), 2)
     hist[:, 2] = 1 - hist[:, :2].sum(axis=1)
@@ -192,45 +186,45 @@ def test_lower_bounds_hold_against_lp_optimum_diagonal_and_histograms():
     space = ParameterSpace.histograms(hist, [0, 1], [0.05, 0.05])
     union, inter = worst_case_tradeoff(UnionPrivacy(space)), worst_case_tradeoff(IntersectionPrivacy(space))
     for T in BUDGETS:
-        assert optimal_distortion(union, T) > theory.thm_4_1(T, space.tolerances, theory.gamma_geometric(space)) - BOUND_ATOL
-        assert optimal_distortion(inter, T) > theory.thm_5_1(T, space.tolerances, theory.gamma_arithmetic(space)) - BOUND_ATOL
+        assert optimal_distortion(union, T) > theory.thm4_1_union_distortion_bound(T, space.tolerances, theory.eq4_gamma_geometric(space)) - BOUND_ATOL
+        assert optimal_distortion(inter, T) > theory.thm5_1_intersection_distortion_bound(T, space.tolerances, theory.eq7_gamma_arithmetic(space)) - BOUND_ATOL
 
 
 def test_bound_orderings():
     # Prop. B.1: with β = d, Thm. 4.1 is at least Thm. 5.3 when γ_u ≥ γ_g; Thm. 5.3 grows with β.
     eps = [0.1, 0.2, 0.15]
     for T in BUDGETS:
-        assert theory.thm_4_1(T, eps, 0.8) >= theory.thm_5_3(T, eps, 0.8, 3) - EXACT_ATOL
-        assert theory.thm_5_3(T, eps, 0.8, 1) <= theory.thm_5_3(T, eps, 0.8, 2) <= theory.thm_5_3(T, eps, 0.8, 3)
-    assert theory.prop_5_5_tolerance([0.3, 0.4], 2) == pytest.approx(0.5)
-    assert theory.prop_5_5_tolerance([0.3, 0.4], np.inf) == pytest.approx(0.4)
+        assert theory.thm4_1_union_distortion_bound(T, eps, 0.8) >= theory.thm5_3_group_distortion_bound(T, eps, 0.8, 3) - EXACT_ATOL
+        assert theory.thm5_3_group_distortion_bound(T, eps, 0.8, 1) <= theory.thm5_3_group_distortion_bound(T, eps, 0.8, 2) <= theory.thm5_3_group_distortion_bound(T, eps, 0.8, 3)
+    assert theory.prop5_5_lp_tolerance([0.3, 0.4], 2) == pytest.approx(0.5)
+    assert theory.prop5_5_lp_tolerance([0.3, 0.4], np.inf) == pytest.approx(0.4)
 
 
 def test_domains_are_checked():
     for bad in (0.0, 1.0, -0.2, 1.5):
         with pytest.raises(MechDesignError, match="0 < T < 1"):
-            theory.thm_4_1(bad, [0.1], 0.5)
+            theory.thm4_1_union_distortion_bound(bad, [0.1], 0.5)
     with pytest.raises(MechDesignError, match="strictly positive"):
-        theory.thm_5_1(0.5, [0.1, -0.1], 0.5)
+        theory.thm5_1_intersection_distortion_bound(0.5, [0.1, -0.1], 0.5)
     with pytest.raises(MechDesignError, match="gamma"):
-        theory.thm_5_1(0.5, [0.1], -1.0)
+        theory.thm5_1_intersection_distortion_bound(0.5, [0.1], -1.0)
     with pytest.raises(MechDesignError, match="more groups"):
-        theory.thm_5_3(0.5, [0.1], 0.5, 2)
+        theory.thm5_3_group_distortion_bound(0.5, [0.1], 0.5, 2)
     with pytest.raises(MechDesignError, match="norm order"):
-        theory.thm_5_4(0.5, 0.1, 0.5, 2, 0.5)
+        theory.thm5_4_lp_distortion_bound(0.5, 0.1, 0.5, 2, 0.5)
     with pytest.raises(MechDesignError, match="2 ε_i <= s_i"):
-        theory.prop_c4([0.6], [1.0])
+        theory.propc4_privacy_distortion([0.6], [1.0])
     with pytest.raises(MechDesignError, match="two secrets"):
-        theory.prop_c1(0.5, [0.1])
+        theory.propc1_distortion_bound(0.5, [0.1])
     with pytest.raises(MechDesignError, match="non-empty subset"):
-        theory.prop_c6_distortion(["tau"], [1, 1, 1, 1])
+        theory.propc6_distortion(["tau"], [1, 1, 1, 1])
 
 
 def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
     # Errata (Wang et al. Props. C.1/C.3/C.5, printed ⌈1/(1 − (1−T)^{1/d}) − 1⌉): on an 8 × 5 grid of
     # (μ, σ) (spacing 0.1, ε = 0.04, uniform prior) the LP-optimal mechanism at T = 0.425 has union
     # privacy 0.4161 and Δ = √0.05 = 0.2236 < √2 · ⌈3.137⌉ · 0.04 = 0.2263; the plain factor
-    # (0.1775, implemented by prop_c1) holds. A brute-force fine grid of guesses confirms the privacy.
+    # (0.1775, implemented by propc1_distortion_bound) holds. A brute-force fine grid of guesses confirms the privacy.
     space = ParameterSpace.gaussian_1d(np.arange(8) * 0.1, 1 + np.arange(5) * 0.1, [0.04, 0.04])
     notion = UnionPrivacy(space)
     T = 0.425
@@ -239,13 +233,13 @@ def test_prop_c1_with_ceiling_is_false_plain_factor_holds():
     ceiling_bound = math.sqrt(2) * math.ceil(1 / (1 - math.sqrt(1 - T)) - 1) * 0.04
     assert result.objective == pytest.approx(math.sqrt(0.05), abs=BOUND_ATOL)
     assert result.objective < ceiling_bound
-    assert result.objective > theory.prop_c1_printed(T, [0.04, 0.04]) > theory.prop_c1(T, [0.04, 0.04])
+    assert result.objective > theory.propc1_distortion_bound_as_printed(T, [0.04, 0.04]) > theory.propc1_distortion_bound(T, [0.04, 0.04])
     # Thm. 5.3 with β = d = 2 (singleton groups = union) read with a ceiling on its factor fails the
-    # same way (0.2263); the plain factor, implemented by thm_5_3, gives 0.1775.
-    gamma = theory.gamma_arithmetic(space)
+    # same way (0.2263); the plain factor, implemented by thm5_3_group_distortion_bound, gives 0.1775.
+    gamma = theory.eq7_gamma_arithmetic(space)
     ceiling_5_3 = 2 * gamma * math.ceil(1 / (1 - math.sqrt(1 - T))) * 0.04 - 2 * gamma * 0.04
     assert ceiling_5_3 == pytest.approx(ceiling_bound, abs=1e-12) and result.objective < ceiling_5_3
-    assert result.objective > theory.thm_5_3(T, [0.04, 0.04], gamma, 2)
+    assert result.objective > theory.thm5_3_group_distortion_bound(T, [0.04, 0.04], gamma, 2)
     mu, sd = np.arange(-0.1, 0.8, 0.005), np.arange(0.9, 1.5, 0.005)
     guesses = np.stack(np.meshgrid(mu, sd, indexing="ij"), -1).reshape(-1, 2)
     joint = space.prior.probabilities[:, None] * result.mechanism.matrix
@@ -265,17 +259,17 @@ def test_prop_c6_privacy_bound_holds_on_a_grid(secrets, alpha):
     release = lambda rows: algorithm3(rows, secrets, [0.0, 0.0, 1.0, 1.0], steps)
     space = space.with_outputs(release(space.points), keep=False)
     measured = UnionPrivacy(space).measure(space.deterministic_mechanism(release))
-    assert measured <= theory.prop_c6_privacy_bound(secrets, eps, steps, alpha)
+    assert measured <= theory.propc6_privacy_bound(secrets, eps, steps, alpha)
 
 
 def test_prop_c6_domain():
     with pytest.raises(MechDesignError, match="0 < alpha < pi/2"):
-        theory.prop_c6_privacy_bound(["sigma1"], [0.1], [1, 1, 1, 1], 0.0)
+        theory.propc6_privacy_bound(["sigma1"], [0.1], [1, 1, 1, 1], 0.0)
     with pytest.raises(MechDesignError, match="non-empty subset"):
-        theory.prop_c6_privacy_bound(["tau"], [0.1], [1, 1, 1, 1], 0.5)
+        theory.propc6_privacy_bound(["tau"], [0.1], [1, 1, 1, 1], 0.5)
     # only means: P_σ = 0 and the bound is Prop. C.4's privacy
-    assert theory.prop_c6_privacy_bound(["mu1", "mu2"], [0.1, 0.2], [1.0, 2.0, 1, 1], 0.5) == pytest.approx(
-        theory.prop_c4([0.1, 0.2], [1.0, 2.0])[0])
+    assert theory.propc6_privacy_bound(["mu1", "mu2"], [0.1, 0.2], [1.0, 2.0, 1, 1], 0.5) == pytest.approx(
+        theory.propc4_privacy_distortion([0.1, 0.2], [1.0, 2.0])[0])
 
 
 def test_thm_4_1_and_5_3_fail_with_their_gamma_and_hold_with_gamma_max():
@@ -300,11 +294,11 @@ def test_thm_4_1_and_5_3_fail_with_their_gamma_and_hold_with_gamma_max():
     result = design_worst_case_distortion(notion, T)
     assert result.success and result.objective == pytest.approx(1.0, abs=BOUND_ATOL)
     eps = space.tolerances
-    assert theory.thm_4_1(T, eps, theory.gamma_geometric(space)) > 1.15
-    assert theory.thm_5_3(T, eps, theory.gamma_arithmetic(space), 2) > 1.11
-    gamma_max = theory.gamma_max(space)
-    assert theory.thm_4_1(T, eps, gamma_max) < result.objective
-    assert theory.thm_5_3(T, eps, gamma_max, 2) < result.objective
+    assert theory.thm4_1_union_distortion_bound(T, eps, theory.eq4_gamma_geometric(space)) > 1.15
+    assert theory.thm5_3_group_distortion_bound(T, eps, theory.eq7_gamma_arithmetic(space), 2) > 1.11
+    gamma_max = theory.propc1_gamma_max(space)
+    assert theory.thm4_1_union_distortion_bound(T, eps, gamma_max) < result.objective
+    assert theory.thm5_3_group_distortion_bound(T, eps, gamma_max, 2) < result.objective
 
 
 def test_prop_c1_as_printed_fails_for_a_sparse_prior():
@@ -323,10 +317,10 @@ def test_prop_c1_as_printed_fails_for_a_sparse_prior():
     assert space.support_distortion().value(constant) == pytest.approx(math.hypot(3.5, 0.5), abs=EXACT_ATOL)
     result = design_worst_case_distortion(notion, T)
     assert result.success and result.objective == pytest.approx(math.hypot(3.5, 0.5), abs=BOUND_ATOL)
-    assert theory.gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
-    assert theory.prop_c1_printed(T, space.tolerances) > 4.47 > result.objective
-    assert theory.prop_c1(T, space.tolerances) == pytest.approx(3.1674097914, abs=1e-9)
-    assert theory.prop_c1(T, space.tolerances) < result.objective
+    assert theory.eq4_gamma_geometric(space) == pytest.approx(math.sqrt(2) / 2, abs=EXACT_ATOL)
+    assert theory.propc1_distortion_bound_as_printed(T, space.tolerances) > 4.47 > result.objective
+    assert theory.propc1_distortion_bound(T, space.tolerances) == pytest.approx(3.1674097914, abs=1e-9)
+    assert theory.propc1_distortion_bound(T, space.tolerances) < result.objective
 
 
 def test_prop_c4_monte_carlo_continuous_uniform_prior():
@@ -343,7 +337,7 @@ def test_prop_c4_monte_carlo_continuous_uniform_prior():
     columns = [0, 2, 1]
     released = algorithm2(theta, columns, lowers, steps)
     hits = np.abs(released[:, columns] - theta[:, columns]) <= eps
-    closed_privacy, closed_distortion = theory.prop_c4(eps, steps)
+    closed_privacy, closed_distortion = theory.propc4_privacy_distortion(eps, steps)
     empirical = hits.any(axis=1).mean()
     assert abs(empirical - closed_privacy) <= MC_SIGMAS * np.sqrt(closed_privacy * (1 - closed_privacy) / samples)
     distances = np.linalg.norm(released - theta, axis=1)  # W2 of diagonal Gaussians (Lemma C.7)
@@ -360,15 +354,15 @@ def test_prop_b1_compares_the_bounds():
     for _ in range(50):
         tolerances = rng.uniform(0.01, 1.0, int(rng.integers(1, 5)))
         T = float(rng.uniform(0.01, 0.99))
-        assert theory.prop_b1_union_exceeds_group(T, tolerances, 0.5, 0.5) >= -EXACT_ATOL
+        assert theory.propb1_union_minus_group(T, tolerances, 0.5, 0.5) >= -EXACT_ATOL
 
 
 def test_prop_b2_condition():
-    assert theory.prop_b2_tolerance_condition(0.1 * 3**0.5, 0.1, 2, math.inf, 3)
-    assert not theory.prop_b2_tolerance_condition(0.1 * 3**0.5 * 0.99, 0.1, 2, math.inf, 3)
-    assert theory.prop_b2_tolerance_condition(0.1, 0.1, 2, 2, 5)  # equal orders: ε_τ ≥ ε_α
+    assert theory.propb2_tolerance_condition(0.1 * 3**0.5, 0.1, 2, math.inf, 3)
+    assert not theory.propb2_tolerance_condition(0.1 * 3**0.5 * 0.99, 0.1, 2, math.inf, 3)
+    assert theory.propb2_tolerance_condition(0.1, 0.1, 2, 2, 5)  # equal orders: ε_τ ≥ ε_α
     with pytest.raises(MechDesignError, match="alpha >= tau"):
-        theory.prop_b2_tolerance_condition(0.1, 0.1, 2, 1, 3)
+        theory.propb2_tolerance_condition(0.1, 0.1, 2, 1, 3)
 
 
 def test_lemma_c8_c10_against_matrix_square_roots():
@@ -389,14 +383,14 @@ def test_lemma_c8_c10_against_matrix_square_roots():
         a, b = ([*rng.normal(size=2), *rng.uniform(0.1, 3, 2), rng.uniform(0, math.pi)] for _ in range(2))
         Sa, Sb = covariance(a), covariance(b)
         w2 = gaussian_w2(a[:2], Sa, b[:2], Sb)
-        assert w2**2 >= theory.lemma_c8_w2_squared_lower_bound(a, b) - 1e-9
+        assert w2**2 >= theory.lemmac8_w2_squared_lower_bound(a, b) - 1e-9
         root = sqrtm(Sa)
         cross = np.trace(sqrtm(root @ Sb @ root))
         assert abs(cross.imag) < 1e-9
-        assert theory.lemma_c10_cross_term_bound(a, b) == pytest.approx(cross.real, abs=1e-9)
-        assert float(np.sqrt(np.diag(Sa)) @ np.sqrt(np.diag(Sb))) >= theory.lemma_c10_cross_term_bound(a, b) - 1e-9
+        assert theory.lemmac10_cross_term_bound(a, b) == pytest.approx(cross.real, abs=1e-9)
+        assert float(np.sqrt(np.diag(Sa)) @ np.sqrt(np.diag(Sb))) >= theory.lemmac10_cross_term_bound(a, b) - 1e-9
     with pytest.raises(MechDesignError, match="theta must be"):
-        theory.lemma_c8_w2_squared_lower_bound((0, 0, -1, 1, 0), (0, 0, 1, 1, 0))
+        theory.lemmac8_w2_squared_lower_bound((0, 0, -1, 1, 0), (0, 0, 1, 1, 0))
 
 
 @pytest.mark.parametrize("secret", ["sigma1", "sigma2"])
@@ -405,29 +399,29 @@ def test_lemma_c11_shifts_move_the_sd_by_at_least_epsilon(secret):
     for angle in (0.1, 0.7, 1.5):
         c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
         for eps in (0.01, 0.2, 1.0):
-            (da, db), (qa, qb) = theory.lemma_c11_shifts(eps, angle, secret)
+            (da, db), (qa, qb) = theory.lemmac11_shifts(eps, angle, secret)
             a, b = rng.uniform(0, 5, size=(2, 500))
             sd = lambda x, y: np.sqrt(x**2 * c**2 + y**2 * s**2)  # noqa: E731
             assert np.all(sd(a + da, b + db) >= sd(a, b) + eps - 1e-12)
             assert np.all(sd(a + qa, b + qb) - eps >= sd(a, b) - 1e-12)  # (a + δ', b + δ') moved in by δ'
     with pytest.raises(MechDesignError, match="0 < alpha < pi/2"):
-        theory.lemma_c11_shifts(0.1, 2.0)
+        theory.lemmac11_shifts(0.1, 2.0)
     with pytest.raises(MechDesignError, match="secret must be"):
-        theory.lemma_c11_shifts(0.1, 0.5, "mu1")
+        theory.lemmac11_shifts(0.1, 0.5, "mu1")
 
 
 def test_appendix_d_closed_forms():
     """Props. D.1, D.3, D.5 are Thms. 5.1, 5.3, 5.4 at γ = ½; D.2, D.4, D.6 hand-computed."""
     eps = [0.1, 0.2, 0.3]
-    assert theory.prop_d1_distortion_bound(0.3, eps) == theory.thm_5_1(0.3, eps, 0.5)
-    assert theory.prop_d3_distortion_bound(0.3, eps, 2) == theory.thm_5_3(0.3, eps, 0.5, 2)
-    assert theory.prop_d5_distortion_bound(0.3, 0.2, 2, 3) == theory.thm_5_4(0.3, 0.2, 2, 3, 0.5)
-    assert theory.prop_d2_privacy([0.1, 0.25], [1.0, 1.0]) == pytest.approx(0.2 * 0.5, abs=EXACT_ATOL)
-    assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0, 1]]) == pytest.approx(0.1, abs=EXACT_ATOL)  # one group: intersection
-    assert theory.prop_d4_privacy([0.1, 0.25], [1.0, 1.0], [[0], [1]]) == pytest.approx(
-        theory.prop_c4([0.1, 0.25], [1.0, 1.0])[0], abs=EXACT_ATOL)  # singletons: union
-    assert theory.prop_d6_privacy_bound(0.2, math.inf, [1.0, 1.0]) == pytest.approx(1 - 0.6**2, abs=EXACT_ATOL)
+    assert theory.propd1_distortion_bound(0.3, eps) == theory.thm5_1_intersection_distortion_bound(0.3, eps, 0.5)
+    assert theory.propd3_distortion_bound(0.3, eps, 2) == theory.thm5_3_group_distortion_bound(0.3, eps, 0.5, 2)
+    assert theory.propd5_distortion_bound(0.3, 0.2, 2, 3) == theory.thm5_4_lp_distortion_bound(0.3, 0.2, 2, 3, 0.5)
+    assert theory.propd2_privacy([0.1, 0.25], [1.0, 1.0]) == pytest.approx(0.2 * 0.5, abs=EXACT_ATOL)
+    assert theory.propd4_privacy([0.1, 0.25], [1.0, 1.0], [[0, 1]]) == pytest.approx(0.1, abs=EXACT_ATOL)  # one group: intersection
+    assert theory.propd4_privacy([0.1, 0.25], [1.0, 1.0], [[0], [1]]) == pytest.approx(
+        theory.propc4_privacy_distortion([0.1, 0.25], [1.0, 1.0])[0], abs=EXACT_ATOL)  # singletons: union
+    assert theory.propd6_privacy_bound(0.2, math.inf, [1.0, 1.0]) == pytest.approx(1 - 0.6**2, abs=EXACT_ATOL)
     with pytest.raises(MechDesignError, match="groups must be disjoint"):
-        theory.prop_d4_privacy([0.1, 0.2], [1.0, 1.0], [[0, 1], [1]])
+        theory.propd4_privacy([0.1, 0.2], [1.0, 1.0], [[0, 1], [1]])
     with pytest.raises(MechDesignError, match="2 ε_i <= s_i"):
-        theory.prop_d2_privacy([0.6], [1.0])
+        theory.propd2_privacy([0.6], [1.0])

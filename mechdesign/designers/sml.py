@@ -1,8 +1,14 @@
-"""Design under statistic maximal leakage by warm-started cutting planes, straight in HiGHS.
+"""Design under statistic maximal leakage: every selection as a constraint, or constraint generation.
 
 Wang, Lin & Fanti, "Statistic Maximal Leakage", Prop. 1: ``Q`` has SML at most ``T`` iff
-``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection (one input ``θ_g`` per secret value). Constraint
-generation keeps a working set of selections; each selection ``j`` adds ``m`` epigraph columns
+``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T`` for every selection (one input ``θ_g`` per secret value).
+:func:`design_under_sml` writes every selection as a constraint when they are few (through
+:func:`~mechdesign.solve.design`), and otherwise generates them: it solves with a working set, finds the
+most violated selection exactly (:func:`~mechdesign.privacy.sml.measure_sml`), adds it, and repeats —
+for expected or worst-case distortion by warm-started cutting planes straight in HiGHS
+(:func:`design_by_cuts`), otherwise through cvxpy (a working-set relaxation).
+
+Cutting planes: each selection ``j`` of the working set adds ``m`` epigraph columns
 ``M_j[y] >= Q[θ_g, y]`` (``s m`` rows) and the row ``Σ_y M_j[y] <= e^T``. Rebuilding the LP through
 cvxpy every round cost ≈ 40 % of the time and solving from scratch ≈ 50 % (benchmarks/RESULTS.md);
 here the LP lives in one HiGHS model, a cut is ``addCols`` + ``addRows``, and the dual simplex re-solves
@@ -20,22 +26,30 @@ on the SML-constrained optimum; it is evaluated in numpy from HiGHS's duals.
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import math
 import time
+from typing import Any
 
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
+from .._validate import as_budget, as_choice, as_positive_int, as_solver, as_time_limit
 from ..mechanism import Mechanism
-from ..privacy.sml import Secret, StatisticMaximalLeakage, measure_sml
+from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret, measure_sml
 from ..progress import Progress, report
+from ..result import BUDGET_ATOL, Result, clean_mechanism, is_certified_optimal, optimality_gap
+from ..solve import design
 from ..solvers import run_highs
-from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
-from ..result import clean_mechanism
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion, WorstCaseDistortion
 
+logger = logging.getLogger(__name__)
+
+#: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
+DESIGN_ENUMERATE_MAX_SELECTIONS = 64
 #: As mechdesign.direct: dual simplex, no presolve, tight tolerances (the bound is checked in numpy).
 HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
                  "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
@@ -212,3 +226,112 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
         program.add_selections(found.selection[None, :])
     return Result(mechanism, None, "inaccurate", False, f"constraint generation did not converge in {max_rounds} rounds",
                   **common)
+
+
+class _WorkingSetSML(StatisticMaximalLeakage):
+    """SML restricted to a working set of selections (a relaxation used by constraint generation)."""
+
+    def __init__(self, secret: Secret, selections: np.ndarray) -> None:
+        super().__init__(secret)
+        self.working = selections
+
+    def _all_selections(self) -> np.ndarray:
+        return self.working
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        return max(0.0, float(np.log(matrix[self.working].max(axis=1).sum(axis=1).max())))
+
+
+def design_under_sml(
+    secret: SecretLike,
+    budget: float,
+    objective: Any,
+    *,
+    strategy: str = "auto",
+    max_rounds: int = 500,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Any:
+    """The optimal mechanism for ``objective`` under ``SML <= budget`` (SML paper, Prop. 1).
+
+    Parameters
+    ----------
+    secret
+        The secret map on the objective's inputs.
+    budget
+        ``T`` in nats.
+    objective
+        What to optimize (e.g. :class:`~mechdesign.utility.distortion.WorstCaseInputDistortion`).
+    strategy
+        ``"enumerate"`` (every selection as a constraint; at most ``CONSTRAINT_MAX_SELECTIONS``),
+        ``"generate"`` (constraint generation) or ``"auto"`` (enumerate up to
+        ``DESIGN_ENUMERATE_MAX_SELECTIONS`` selections).
+    max_rounds
+        Largest number of constraint-generation rounds.
+    solver
+        LP solver for :func:`~mechdesign.solve.design`.
+    time_limit
+        Seconds for each separation MILP; an inexact separation makes the result fail.
+    progress
+        A :class:`~mechdesign.progress.Progress` callback, called after every constraint-generation
+        round with ``(round, None, description)`` (the number of rounds is not known in advance);
+        ``None`` is silent.
+
+    Returns
+    -------
+    Result
+        As :func:`~mechdesign.solve.design`; ``measured`` holds the exact SML of the mechanism (the
+        certificate), ``iterations`` the number of rounds and ``message`` the working-set size. With
+        ``strategy`` generating, no ``solver`` and an expected or worst-case distortion, the rounds run
+        in :func:`design_by_cuts` (``method="constraint-generation"``,
+        with a numpy-checked dual ``bound``).
+
+    Examples
+    --------
+    >>> from mechdesign import WorstCaseInputDistortion
+    >>> result = design_under_sml([0, 0, 1, 1], 0.5, WorstCaseInputDistortion(4), strategy="generate")
+    >>> result.status, result.method
+    ('optimal', 'constraint-generation')
+    """
+    secret = as_secret(secret)
+    budget = as_budget(budget, "SML budget")
+    rounds_cap = as_positive_int(max_rounds, "max_rounds")
+    time_limit = as_time_limit(time_limit)
+    notion = StatisticMaximalLeakage(secret)
+    strategy = as_choice(strategy, ("auto", "enumerate", "generate"), "strategy")
+    solver = as_solver(solver)
+    if strategy == "enumerate" or (strategy == "auto" and secret.n_selections <= DESIGN_ENUMERATE_MAX_SELECTIONS):
+        return design(notion, budget, objective, solver=solver)
+    if solver is None and supports(objective):
+        return design_by_cuts(secret, budget, objective, rounds_cap, time_limit, progress)
+    working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)
+    start = time.perf_counter()
+    for round_number in range(1, rounds_cap + 1):
+        result = design(_WorkingSetSML(secret, working), budget, objective, solver=solver)
+        if result.mechanism is None:
+            return dataclasses.replace(result, iterations=round_number)
+        found = measure_sml(result.mechanism, secret, time_limit=time_limit)
+        logger.info("SML constraint generation round %d: working set %d, SML %.9g (budget %.9g)",
+                    round_number, len(working), found.value, budget)
+        report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
+               f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g}) nats")
+        common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
+                      iterations=round_number, solve_time=time.perf_counter() - start)
+        if not found.exact:
+            return dataclasses.replace(result, status="inaccurate", success=False, message=(
+                f"separation MILP stopped by its time limit after {round_number} rounds "
+                f"(SML in [{found.value:.9g}, {found.upper:.9g}])"), **common)
+        if found.value <= budget + BUDGET_ATOL:
+            # The working set is a relaxation: its certified bound bounds the full problem too.
+            return dataclasses.replace(result, method="constraint-generation", message=(
+                f"{result.message}; constraint generation: {round_number} rounds, {len(working)} of "
+                f"{secret.n_selections} selections; exact SML re-measured; the bound is the working set's "
+                "(a relaxation)"), **common)
+        if (working == found.selection).all(axis=1).any():
+            return dataclasses.replace(result, status="inaccurate", success=False, message=(
+                f"the most violated selection is already in the working set (SML {found.value:.9g} > "
+                f"budget {budget:.9g}): solver tolerance too loose"), **common)
+        working = np.vstack([working, found.selection])
+    return dataclasses.replace(result, status="inaccurate", success=False, message=(
+        f"constraint generation did not converge in {rounds_cap} rounds"), **common)

@@ -40,24 +40,23 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import highspy
 import numpy as np
 from scipy import sparse
 
-from .._validate import as_budget, as_positive_int, as_sublinear_values
+from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
-from ..privacy.dp import DifferentialPrivacy
-from ..privacy.max_information import MaximalInformation
-from ..privacy.maximal_leakage import MaximalLeakage
-from ..privacy.pml import PointwiseMaximalLeakage, support_of
-from ..priors import L1Ball
+from ..privacy.pml import support_of
+from ..priors import L1Ball, PriorLike
 from ..memory import check_memory
 from ..progress import Progress, report
+from ..registry import capabilities, resolve
 from ..solvers import run_highs
+from ..utility.information import mutual_information_utility
+from ..utility.sublinear import ColumnUtility
 from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
@@ -74,35 +73,6 @@ MEMBERSHIP_RTOL = 1e-9
 HIGHS_OPTIONS = {"simplex_strategy": 4, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: Weights below this (relative to the largest) are LP round-off; their columns are dropped.
 NEGLIGIBLE_WEIGHT = 1e-12
-
-
-@dataclass(frozen=True)
-class ColumnUtility:
-    """A sub-convex utility ``U(Q) = Σ_y μ(Q[:, y])`` given by its sub-linear column utility ``μ``.
-
-    Parameters
-    ----------
-    function
-        ``μ`` evaluated on many columns at once: an ``(n_inputs, k)`` array → ``k`` values. It must be
-        positively homogeneous and convex (sub-linear); homogeneity is checked on the candidates,
-        convexity is the caller's promise (without it the LP optimum is only a lower bound).
-    n_inputs
-        Input alphabet size.
-    label
-        Name used in messages.
-    """
-
-    function: Callable[[np.ndarray], np.ndarray]
-    n_inputs: int
-    label: str = "column_utility"
-
-    def columns(self, columns: np.ndarray) -> np.ndarray:
-        """``μ`` of every column of ``columns`` (validated: finite, one value per column)."""
-        return as_sublinear_values(self.function(columns), columns.shape[1], self.label)
-
-    def value(self, matrix: np.ndarray) -> float:
-        """``U(Q) = Σ_y μ(Q[:, y])``."""
-        return float(self.columns(np.asarray(matrix, dtype=float)).sum())
 
 
 # --- extreme rays of the feasible column cone --------------------------------------------------
@@ -261,29 +231,46 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
     boost = notion.finite_scaled_budget(as_budget(budget, f"{notion.name} budget"))  # e^ε for these notions
     n = as_positive_int(n_inputs, "n_inputs")
     notion.check_shape(n)
-    if isinstance(notion, MaximalLeakage):
-        return maximal_leakage_columns(n), True
-    if isinstance(notion, DifferentialPrivacy):
-        if not notion.neighbours.is_complete:
-            raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
-                                  f"neighbours), not {notion.label}")
-        return ldp_columns(n, boost), False
-    if isinstance(notion, MaximalInformation):  # PML's cone with the numerator over every input
-        return source_set_columns(notion.source_set.extreme_points, boost, progress), False
-    if isinstance(notion, PointwiseMaximalLeakage):
-        uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
-        if uncharged.size:
-            raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
-                                  f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
-        prior_set = notion.prior_set
-        if isinstance(prior_set, L1Ball):
-            center = prior_set.center.probabilities
-            if prior_set.half_radius <= center.min():
-                return l1_ball_columns(center, prior_set.radius, boost), False
-            return source_set_columns(prior_set.extreme_points(), boost, progress), False
-        return source_set_columns(prior_set.extreme_points, boost, progress), False
-    raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
-                          "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
+    entry = capabilities(notion)
+    if entry is None or entry.column_cone is None:
+        raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
+                              "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
+    return resolve(entry.column_cone)(notion, boost, n, progress)
+
+
+def maximal_leakage_cone(notion: PrivacyNotion, boost: float, n: int,
+                         progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Maximal leakage's columns (maximum 1) and its budget row (registered in :mod:`mechdesign.registry`)."""
+    return maximal_leakage_columns(n), True
+
+
+def local_dp_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Local DP's staircase columns (every pair of inputs neighbouring)."""
+    if not notion.neighbours.is_complete:
+        raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
+                              f"neighbours), not {notion.label}")
+    return ldp_columns(n, boost), False
+
+
+def maximal_information_cone(notion: PrivacyNotion, boost: float, n: int,
+                             progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """Maximal information: PML's cone with the numerator over every input."""
+    return source_set_columns(notion.source_set.extreme_points, boost, progress), False
+
+
+def pml_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
+    """PML under a prior, a finite source set or an ℓ1-ball (every input charged by some prior)."""
+    uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
+    if uncharged.size:
+        raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
+                              f"input {int(uncharged[0])} has probability 0 under every prior of {notion.label}")
+    prior_set = notion.prior_set
+    if isinstance(prior_set, L1Ball):
+        center = prior_set.center.probabilities
+        if prior_set.half_radius <= center.min():
+            return l1_ball_columns(center, prior_set.radius, boost), False
+        return source_set_columns(prior_set.extreme_points(), boost, progress), False
+    return source_set_columns(prior_set.extreme_points, boost, progress), False
 
 
 # --- the LP -------------------------------------------------------------------------------------
@@ -362,7 +349,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     budget
         ε in nats.
     utility
-        The column utility ``μ`` (see :class:`ColumnUtility`, or
+        The column utility ``μ`` (see :class:`~mechdesign.utility.sublinear.ColumnUtility`, or
         :func:`~mechdesign.utility.information.mutual_information_utility`).
     progress
         A :class:`~mechdesign.progress.Progress` callback for the extreme-column enumeration;
@@ -382,6 +369,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
 
     Examples
     --------
+    >>> from mechdesign import DifferentialPrivacy
     >>> from mechdesign.utility.information import mutual_information_utility
     >>> result = maximize_sublinear_utility(DifferentialPrivacy(), 1.0, mutual_information_utility([0.5, 0.5]))
     >>> result.status, result.method
@@ -436,3 +424,21 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
 def _exceeds(notion: PrivacyNotion, label: str, matrix: np.ndarray, budget: float) -> list[str]:
     value = notion.measure(matrix)
     return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
+
+
+def maximize_mutual_information(notion: PrivacyNotion, budget: float, prior: PriorLike,
+                                progress: Progress | None = None) -> Result:
+    """The mechanism maximizing ``I(X; Y)`` under ``prior`` within a privacy budget, exactly.
+
+    The exact LP over extreme columns (:func:`maximize_sublinear_utility`);
+    the notion may be local DP, PML (prior or finite set of priors) or maximal leakage. ``progress``
+    (a :class:`~mechdesign.progress.Progress` or ``None``) hears of the column enumeration.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy
+    >>> result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
+    >>> bool(result.success), round(result.objective, 6)  # binary randomized response
+    (True, 0.110944)
+    """
+    return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)

@@ -1,4 +1,4 @@
-"""Tests of mechdesign.utility.extreme_columns: the exact LP over extreme columns.
+"""Tests of mechdesign.designers.extreme_columns: the exact LP over extreme columns.
 
 Reproduces Grosse et al., "Privacy Mechanism Design based on Empirical Distributions": Example 1
 (the optimal first-region mechanism), Example 2 (k-singular mechanisms optimal at ε = log(N/k) for the
@@ -30,16 +30,17 @@ from mechdesign.mechanisms.pml import binary_robust_pml_mechanism, k_singular_me
 from mechdesign.priors import L1Ball
 from mechdesign.result import GAP_RTOL
 from mechdesign.result import BUDGET_ATOL
-from mechdesign.utility.extreme_columns import (
-    ColumnUtility,
+from mechdesign.designers.extreme_columns import (
     column_lp_upper_bound,
     extreme_columns,
     l1_ball_columns,
+    maximize_mutual_information,
     maximize_sublinear_utility,
     solve_column_lp,
     source_set_columns,
 )
-from mechdesign.utility.information import maximize_mutual_information, mutual_information_utility
+from mechdesign.utility.information import mutual_information_utility
+from mechdesign.utility.sublinear import ColumnUtility
 
 from ..strategies import full_support_priors
 
@@ -266,7 +267,7 @@ def test_refusal_is_sized_on_estimated_memory(monkeypatch):
 @pytest.mark.parametrize("notion", [DifferentialPrivacy(), MaximalLeakage(), PointwiseMaximalLeakage([0.5, 0.3, 0.2])])
 @pytest.mark.parametrize("epsilon", [0.0, 0.4, 1.5])
 def test_optimum_is_certified_by_the_column_lp_dual(notion, epsilon):
-    """The numpy dual bound (module docstring of mechdesign.utility.extreme_columns) is within GAP_RTOL."""
+    """The numpy dual bound (module docstring of mechdesign.designers.extreme_columns) is within GAP_RTOL."""
     result = maximize_mutual_information(notion, epsilon, [0.5, 0.3, 0.2])
     assert result.method == "extreme-columns" and result.status == "optimal", result.message
     assert result.bound >= result.objective - 1e-12
@@ -374,7 +375,7 @@ def test_l1_ball_candidates_contain_every_vertex(center, fraction, epsilon):
 
 
 def test_solver_failure_is_a_result_not_an_exception(monkeypatch):
-    from mechdesign.utility import extreme_columns as module
+    from mechdesign.designers import extreme_columns as module
 
     def failing(*args):
         raise RuntimeError("HiGHS returned Time limit reached")

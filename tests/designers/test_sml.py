@@ -1,4 +1,4 @@
-"""Warm-started cutting planes for design under SML (mechdesign.designers.sml_cuts).
+"""Design under SML (mechdesign.designers.sml): every selection, or warm-started cutting planes.
 
 Wang, Lin & Fanti, "Statistic Maximal Leakage", Prop. 1 (SML as a maximum over selections); the optimum
 is compared with the cvxpy design over every selection and certified by weak LP duality.
@@ -15,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mechdesign import ExpectedDistortion, Prior, WorstCaseInputDistortion
-from mechdesign.designers.sml_cuts import SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts
-from mechdesign.privacy.sml import Secret, design_under_sml, measure_sml
+from mechdesign.designers.sml import SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts, design_under_sml
+from mechdesign.exceptions import MechDesignError
+from mechdesign.privacy.sml import Secret, StatisticMaximalLeakage, measure_sml
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 
 #: Agreement of two exact designs (HiGHS on one side, the cvxpy default solver on the other).
@@ -47,7 +48,7 @@ def test_cvxpy_loop_still_serves_explicit_solvers():
 
 @given(seed=st.integers(0, 2**32 - 1))
 def test_dual_bound_is_below_the_lp_optimum_for_any_prices(seed):
-    # Weak LP duality with bounded columns (module docstring of mechdesign.designers.sml_cuts).
+    # Weak LP duality with bounded columns (module docstring of mechdesign.designers.sml).
     program = SelectionCutProgram(WorstCaseInputDistortion(4), math.log(1.7))
     program.add_selections(np.array([[0, 2], [1, 3]]))
     _, value, _ = program.solve()
@@ -62,3 +63,43 @@ def test_dual_bound_of_a_tiny_lp_by_hand():
     bound = bounded_lp_dual_bound(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.array([1.0]),
                                   np.array([1.0]), np.array([1.0, 1.0]), np.array([1.0]))
     assert bound == 1.0
+
+
+def test_constraint_generation_matches_enumeration():
+    # 3 values × groups of 3, 3 and 4: 36 selections; Hamming worst-case distortion on 10 symbols.
+    secret = Secret([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
+    objective = WorstCaseInputDistortion(10)
+    for budget in (0.2, 0.6):
+        enumerated = design_under_sml(secret, budget, objective, strategy="enumerate")
+        generated = design_under_sml(secret, budget, objective, strategy="generate")
+        assert enumerated.success and generated.success and generated.certified
+        assert generated.objective == pytest.approx(enumerated.objective, abs=1e-7)
+        assert generated.iterations >= 2 and "rounds" in generated.message
+        label = StatisticMaximalLeakage(secret).label
+        assert generated.measured[label] <= budget + 1e-6
+        assert measure_sml(generated.mechanism, secret).value <= budget + 1e-6
+
+
+def test_constraint_generation_reports_every_round():
+    secret = Secret([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
+    reports = []
+    generated = design_under_sml(secret, 0.2, WorstCaseInputDistortion(10), strategy="generate",
+                                 progress=lambda done, total, text: reports.append((done, total, text)))
+    assert generated.success
+    assert [done for done, _, _ in reports] == list(range(1, generated.iterations + 1))
+    assert all(total is None and text.startswith("SML constraint generation round") for _, total, text in reports)
+
+
+def test_design_bad_input():
+    with pytest.raises(MechDesignError, match="strategy must be"):
+        design_under_sml([0, 1], 0.5, WorstCaseInputDistortion(2), strategy="guess")
+    with pytest.raises(MechDesignError, match="SML budget must be a finite number >= 0"):
+        design_under_sml([0, 1], -1, WorstCaseInputDistortion(2))
+
+
+def test_hostile_arguments_of_design_under_sml_are_named():
+    secret, objective = Secret([0, 0, 1]), WorstCaseInputDistortion(np.ones((3, 3)) - np.eye(3))
+    with pytest.raises(MechDesignError, match=r"solver must be one of \('highs', 'clarabel', 'scs'\) or None, got True"):
+        design_under_sml(secret, 0.5, objective, solver=True)
+    with pytest.raises(MechDesignError, match="strategy must be one of"):
+        design_under_sml(secret, 0.5, objective, strategy=None)
