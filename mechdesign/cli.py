@@ -635,7 +635,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_design.add_argument("--max-distortion", type=float, help="cap on the expected Hamming distortion")
     p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
     p_design.add_argument("--method", choices=["auto", *(method.name for method in METHODS)], default="auto",
-                          help="design method (default: %(default)s: closed form, else direct LP, else cvxpy)")
+                          help="design method (default: %(default)s: the first of solve.METHODS that applies)")
     p_design.add_argument("--json", action="store_true", help=JSON_HELP)
     _add_units_option(p_design)
     p_design.set_defaults(run=_cmd_design)

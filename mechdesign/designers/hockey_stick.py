@@ -243,9 +243,9 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
         One hockey-stick :class:`~mechdesign.privacy.approx_dp.ApproximateDifferentialPrivacy` (any
         neighbour relation); see :func:`applies`.
     budgets
-        Its ε (nats, ``inf`` allowed).
+        ε in nats; ``inf`` allowed (an ``e^ε`` beyond :data:`MAX_CUT_SCALE` is solved at the cap).
     objective
-        An :class:`~mechdesign.utility.distortion.ExpectedDistortion`.
+        The :class:`~mechdesign.utility.distortion.ExpectedDistortion` to minimize (any cost matrix).
 
     Returns
     -------
