@@ -208,15 +208,16 @@ class DesignProblem:
             o.is_linear for o in [objective, *self.limits]
         )
         self.named_solver = solver is not None
-        use_direct = (solver is None and solver_options is None
-                      and direct_program_class(self.notions, objective, self.limits) is not None)
+        direct_class = direct_program_class(self.notions, objective, self.limits)
+        use_direct = solver is None and solver_options is None and direct_class is not None
         self.solver = "highs" if use_direct else (solver or choose_solver(self.is_linear, int(np.prod(self.shape)))).lower()
         self.user_solver_options = dict(solver_options or {})
         self.what = (f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on "
                      f"{self.shape[0]}×{self.shape[1]}")
         self._problem: cp.Problem | None = None
         if use_direct:
-            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * int(np.prod(self.shape)), self.what)
+            per_entry = getattr(direct_class, "bytes_per_entry", 4 * DIRECT_BYTES_PER_NONZERO)
+            check_memory(per_entry * int(np.prod(self.shape)), self.what)
             self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits)
         else:
             self.direct = None
@@ -371,11 +372,11 @@ class DesignProblem:
         """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
         solution = self.direct.solve(budget, cold=cold)
         if solution.matrix is None or not np.all(np.isfinite(solution.matrix)):
-            return _Attempt("solver_error", None, None, solution.iterations, "highs", "direct-lp",
+            return _Attempt("solver_error", None, None, solution.iterations, "highs", self.direct.method,
                             f"highs returned status {solution.status!r}")
-        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct{', cold start' if cold else ''})"
+        note = f"; direct LP ({type(self.direct).__name__}, {type(self.direct).__module__}{', cold start' if cold else ''})"
         return _Attempt(cp.OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
-                        solution.iterations, "highs", "direct-lp", note, solution.lower_bound)
+                        solution.iterations, "highs", self.direct.method, note, solution.lower_bound)
 
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
         if attempt.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or attempt.matrix is None:

@@ -1,0 +1,351 @@
+"""Column generation over outputs for distortion-optimal design at large n: any cost matrix, certified.
+
+``min Σ W∘Q`` (``W[x, y] = P(x) d(x, y)``) over row-stochastic ``Q`` whose every column lies in the
+notion's set of admissible columns couples the outputs only through the unit row sums (and, for
+maximal leakage, one budget row). Optimal mechanisms use few outputs (measured: 6–57 of 150 under
+random costs, ``benchmarks/RESULTS.md``), so the dense direct LP of :mod:`mechdesign.direct` is
+solved on a *restricted* set of outputs, and every other output is priced exactly in numpy from the
+restricted LP's row-sum duals ``u`` (``O(nm)``); the most negative outputs enter and the restricted
+LP is solved again. With ``α = e^ε − 1``, ``t = e^ε``, ``a = W[:, y] − u``, an output's best
+direction is one of the generators of its column set:
+
+* local ε-DP (complete relation): the staircase rays ``1 + α 1_S`` (Kairouz, Oh & Viswanath,
+  "Extremal Mechanisms for Local Differential Privacy"; derivation in :mod:`mechdesign.direct`),
+  ranked per unit mass (:func:`~mechdesign.direct.staircase_per_mass`);
+* pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(2), complete
+  relation): a column ``c <= v <= t c + δ`` splits as ``(c + min(v − c, α c)) + (v − c − min(v − c, α c))``,
+  a staircase ray plus a point of ``[0, δ]^n`` (the hull of the vertices ``δ 1_T``), so the
+  generators are the staircase rays and, per output, the vertices ``δ 1_T`` with weights summing
+  to at most 1;
+* maximal leakage ``Σ_y max_x Q[x, y] <= t`` (Issa, Wagner & Kamath, "An Operational Approach to
+  Information Leakage", Definition 1 and Theorem 1): by the layer-cake sum a column is
+  ``Σ_S λ_S 1_S`` with ``Σ_S λ_S = max_x v_x``, so the generators are ``1_S``, each using one unit of
+  the budget;
+* PML under one prior ``P`` (Grosse et al., "Privacy Mechanism Design based on Empirical
+  Distributions", Definition 1): inputs outside ``supp P`` are unconstrained; on the support a
+  nonzero column scaled to ``P·v = 1`` lies in ``{0 <= v <= t, P·v = 1}``, whose vertices are
+  fractional-knapsack patterns (:func:`knapsack_vertices`).
+
+**Certificate at every round.** For *any* ``u``, the cost of a mechanism is ``Σ_x u_x`` plus the
+generators' weights times their reduced costs at ``u``; bounding the generators' total weight gives
+a lower bound on the optimum over *all* outputs, computed in numpy:
+
+* local DP: ``Σ u + n · min(0, min_{y, S} ρ_y(S) / |v_S|_1)`` (the rays' total mass is ``n``;
+  :func:`~mechdesign.direct.staircase_lower_bound`);
+* pointwise (ε, δ)-DP: the same plus ``δ Σ_{x, y} min(a_xy, 0)`` (the rays' mass is at most ``n``,
+  the vertex weights at most 1 per output);
+* maximal leakage: ``Σ u + t · min(0, min_y Σ_x min(a_xy, 0))`` (total weight at most ``t``);
+* PML: ``Σ_{x ∈ supp} u_x + min_y ρ_y + Σ_{x ∉ supp} min_y W[x, y]``, ``ρ_y`` the cheapest knapsack
+  vertex (the columns' ``P``-masses sum to exactly 1; a row outside the support has mass 1).
+
+At the restricted LP's optimum ``Σ u`` is its value, so once no output prices out the bound meets
+the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of the tolerance
+(the stopping test *is* the certificate). Across budgets (curves) the output set and the
+restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.direct`
+in ``benchmarks/column_generation.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+
+import highspy
+import numpy as np
+import scipy.sparse as sp
+
+from ..direct import (DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram,
+                      WarmLinearProgram, _per_output, _row_sums, _stochastic_violation, staircase_lower_bound,
+                      staircase_per_mass)
+from ..memory import check_memory
+from ..result import GAP_RTOL
+
+#: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
+#: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
+STOP_FRACTION = 0.01
+#: An output enters only if its reduced cost is below ``−PRICING_TOLERANCE`` (units of the largest cost).
+PRICING_TOLERANCE = 1e-12
+#: At most this many outputs enter per round (the most negative reduced costs first).
+ENTERING_PER_ROUND = 20
+#: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
+MAX_ROUNDS = 200
+#: Peak bytes per mechanism entry ``n m`` for the weights and the pricing temporaries (the restricted
+#: LP is ``n`` by the outputs in use; measured at n = 1000 in benchmarks/column_generation.py).
+BYTES_PER_ENTRY = 120
+
+
+class OutputGeneration(ABC):
+    """``min Σ W∘Q`` under one notion by generating outputs (module docstring), with the interface of
+    :class:`~mechdesign.direct.WarmLinearProgram`: :meth:`solve` and :meth:`violation`.
+
+    Subclasses give the restricted LP (a dense direct LP on some outputs) and the exact pricing.
+    """
+
+    method = "column-generation"
+    bytes_per_entry = BYTES_PER_ENTRY
+
+    def __init__(self, weights: np.ndarray) -> None:
+        n, m = np.shape(weights)
+        check_memory(BYTES_PER_ENTRY * n * m, f"column generation on {n}×{m}")
+        self.weights = np.asarray(weights, dtype=float)
+        self.outputs = self._initial_outputs()
+        self._master: WarmLinearProgram | None = None
+        self._master_outputs = np.zeros(0, dtype=np.int64)
+
+    @abstractmethod
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        """The dense direct LP on the columns ``weights`` (a subset of the outputs)."""
+
+    @abstractmethod
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        """At the restricted LP's row duals: a certified lower bound over all outputs and each
+        output's reduced cost (negative: it would improve the restricted LP)."""
+
+    @abstractmethod
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        """Largest violation of the notion's constraints (and row-stochasticity) by ``matrix`` at ε."""
+
+    def _initial_outputs(self) -> np.ndarray:
+        """The output of least total weight: the constant mechanism on it is feasible for every notion."""
+        return np.array([int(self.weights.sum(axis=0).argmin())])
+
+    def _reduced_weights(self, duals: np.ndarray) -> np.ndarray:
+        """``a = W − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
+        return self.weights - duals[: self.weights.shape[0], None]
+
+    def _solve_master(self, epsilon: float, cold: bool) -> DirectSolution:
+        if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
+            self._master = self._restricted(self.weights[:, self.outputs])
+            self._master_outputs = self.outputs.copy()
+        return self._master.solve(epsilon, cold=cold)
+
+    def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
+        if cold:
+            self.outputs, self._master = self._initial_outputs(), None
+        iterations, bound = 0, -math.inf
+        for _ in range(MAX_ROUNDS):
+            solution = self._solve_master(epsilon, cold)
+            iterations += solution.iterations
+            if solution.matrix is None:
+                return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
+            round_bound, reduced = self._price(np.asarray(self._master.highs.getSolution().row_dual), epsilon)
+            bound = max(bound, round_bound)
+            if solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value)):
+                break
+            reduced[self.outputs] = np.inf
+            entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
+            entering = entering[reduced[entering] < -PRICING_TOLERANCE]
+            if entering.size == 0:
+                break
+            self.outputs = np.union1d(self.outputs, entering)
+        matrix = np.zeros(self.weights.shape)
+        matrix[:, self._master_outputs] = solution.matrix
+        return DirectSolution(matrix, solution.value, bound, iterations, solution.status)
+
+
+class LdpColumnGeneration(OutputGeneration):
+    """Local ε-DP on the complete relation: the restricted LP is :class:`~mechdesign.direct.LdpLinearProgram`,
+    outputs priced by the cheapest staircase ray (per unit mass).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))   # uniform prior, Hamming cost
+    >>> solution = LdpColumnGeneration(weights).solve(1.0)
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)   # (n − 1) / (e^ε + n − 1)
+    (0.423883, 0.423883)
+    """
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        return LdpLinearProgram(weights)
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        return (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]),
+                staircase_per_mass(self._reduced_weights(duals), epsilon))
+
+    violation = LdpLinearProgram.violation
+
+
+class ApproximateDpLinearProgram(WarmLinearProgram):
+    """Pointwise (ε, δ)-DP on the complete relation as a dense direct LP: ``Q = c + s`` with
+    ``0 <= s[x, y] <= h_y = α c_y + δ`` (``c_y`` the column's floor; the budget in ``m`` coefficients).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    delta
+        The notion's δ ∈ [0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
+    >>> round(ApproximateDpLinearProgram(weights, 0.1).solve(0.0).value, 6)   # Q = [[.55, .45], [.45, .55]]
+    0.45
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float) -> None:
+        n, m = np.shape(weights)
+        k = n * m
+        self.delta = float(delta)
+        # Columns: c (m), h (m), s (k, row-major), r (n). Rows: Σ_y c_y + r_x = 1 (n);
+        # r_x − Σ_y s[x, y] = 0 (n); h_y − α c_y = δ (m); s[x, y] − h_y <= 0 (k).
+        matrix = sp.bmat([
+            [sp.coo_matrix(np.ones((n, m))), None, None, sp.identity(n)],
+            [None, None, -_row_sums(n, m), sp.identity(n)],
+            [-sp.identity(m), sp.identity(m), None, None],
+            [None, -_per_output(n, m), sp.identity(k), None],
+        ])
+        lower = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.full(k, -highspy.kHighsInf)])
+        upper = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.zeros(k)])
+        super().__init__(weights, matrix, lower, upper)
+        self._set_costs(np.concatenate([self.weights.sum(axis=0), np.zeros(m), self.weights.ravel(), np.zeros(n)]))
+
+    def _set_budget(self, epsilon: float) -> None:
+        n, m = self.weights.shape
+        excess = math.expm1(epsilon)
+        for y in range(m):
+            self.highs.changeCoeff(2 * n + y, y, -excess)
+
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        n, m = self.weights.shape
+        return values[:m][None, :] + values[2 * m:2 * m + n * m].reshape(n, m)
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        # c <= 1 and s <= 1 and r <= 1 (row sums), h = α c + δ <= α + δ.
+        n, m = self.weights.shape
+        return np.concatenate([np.ones(m), np.full(m, math.expm1(epsilon) + self.delta), np.ones(n * m + n)])
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        excess = matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0) - self.delta
+        return _stochastic_violation(matrix, excess.max())
+
+
+class ApproximateDpColumnGeneration(OutputGeneration):
+    """Pointwise (ε, δ)-DP on the complete relation: the restricted LP is :class:`ApproximateDpLinearProgram`,
+    outputs priced by the cheapest staircase ray and vertex ``δ 1_T``.
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    delta
+        The notion's δ ∈ [0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
+    >>> solution = ApproximateDpColumnGeneration(weights, 0.1).solve(0.0)
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)
+    (0.45, 0.45)
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float) -> None:
+        self.delta = float(delta)
+        super().__init__(weights)
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        return ApproximateDpLinearProgram(weights, self.delta)
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = self._reduced_weights(duals)
+        vertices = self.delta * np.minimum(reduced, 0.0).sum(axis=0)
+        bound = staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]) + math.fsum(vertices)
+        return bound, np.minimum(staircase_per_mass(reduced, epsilon), vertices)
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        return ApproximateDpLinearProgram.violation(self, matrix, epsilon)
+
+
+class MaximalLeakageColumnGeneration(OutputGeneration):
+    """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: the restricted LP is
+    :class:`~mechdesign.direct.MaximalLeakageLinearProgram`, outputs priced by their cheapest ``1_S``
+    against the budget row's dual.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))
+    >>> round(MaximalLeakageColumnGeneration(weights).solve(math.log(2)).value, 6)   # 1 − e^ε / n
+    0.333333
+    """
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        return MaximalLeakageLinearProgram(weights)
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        negative = np.minimum(self._reduced_weights(duals), 0.0).sum(axis=0)
+        bound = math.fsum(duals[: self.weights.shape[0]]) + math.exp(epsilon) * min(0.0, float(negative.min()))
+        return bound, negative - duals[-1]  # the last row is the budget Σ_y M_y <= e^ε
+
+    violation = MaximalLeakageLinearProgram.violation
+
+
+class PmlColumnGeneration(OutputGeneration):
+    """PML under one prior: the restricted LP is :class:`~mechdesign.direct.PmlLinearProgram`, outputs
+    priced by their cheapest fractional-knapsack vertex (and, outside the support, entry).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    prior
+        The notion's prior ``P``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))
+    >>> solution = PmlColumnGeneration(weights, np.full(3, 1 / 3)).solve(math.log(2))
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)
+    (0.333333, 0.333333)
+    """
+
+    def __init__(self, weights: np.ndarray, prior: np.ndarray) -> None:
+        self.prior = np.asarray(prior, dtype=float)
+        self.support = np.flatnonzero(self.prior > 0)
+        self.outside = np.flatnonzero(self.prior == 0)
+        super().__init__(weights)
+
+    def _initial_outputs(self) -> np.ndarray:
+        # Also every input outside the support's cheapest output (those rows are unconstrained).
+        return np.union1d(super()._initial_outputs(), self.weights[self.outside].argmin(axis=1))
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        return PmlLinearProgram(weights, self.prior)
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = self._reduced_weights(duals)
+        order, values = knapsack_vertices(reduced[self.support], self.prior[self.support], math.exp(epsilon))
+        vertex_costs = np.einsum("ij,ij->j", np.take_along_axis(reduced[self.support], order, axis=0), values)
+        bound = (math.fsum(duals[self.support]) + float(vertex_costs.min())
+                 + math.fsum(self.weights[self.outside].min(axis=1)))
+        return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
+
+    violation = PmlLinearProgram.violation
+
+
+def knapsack_vertices(reduced: np.ndarray, prior: np.ndarray, ceiling: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per column ``y``, the minimizer of ``a·v`` over ``{0 <= v <= ceiling, P·v = 1}`` (``ceiling >= 1``,
+    ``P > 0`` summing to 1): inputs in increasing ``a_x / P_x`` filled to ``ceiling`` until
+    ``P·v = 1``, the last one fractionally (the fractional knapsack, exact for this LP).
+
+    Returns
+    -------
+    (order, values)
+        ``order[:, y]`` the inputs in filling order and ``values[:, y]`` their entries of ``v``.
+
+    Examples
+    --------
+    >>> order, values = knapsack_vertices(np.array([[1.0], [-1.0], [0.0]]), np.array([0.5, 0.25, 0.25]), 2.0)
+    >>> order[:, 0].tolist(), values[:, 0].tolist()   # 0.25·2 + 0.25·2 = 1
+    ([1, 2, 0], [2.0, 2.0, 0.0])
+    """
+    order = np.argsort(reduced / prior[:, None], axis=0, kind="stable")
+    masses = prior[order]
+    filled_before = np.cumsum(ceiling * masses, axis=0) - ceiling * masses
+    values = np.minimum(ceiling, np.clip(1.0 - filled_before, 0.0, None) / masses)
+    return order, values
