@@ -118,7 +118,7 @@ class Result:
     unit
         The objective's natural scale in which the gap is judged (:func:`gap_tolerance`).
     method
-        Which path produced the result: ``"direct-lp"``, ``"cvxpy"``, ``"closed-form"``,
+        Which path produced the result: ``"direct-lp"``, ``"column-generation"``, ``"cvxpy"``, ``"closed-form"``,
         ``"extreme-columns"``, ``"blahut-arimoto"``, ``"bisection"``, ``"constraint-generation"``, …
     """
 

@@ -161,6 +161,10 @@ class DesignProblem:
       ε-DP, maximal leakage or PML (one prior) alone, without limits and without a named solver:
       the warm-started LP of :mod:`mechdesign.direct` (HiGHS, no cvxpy), certified by the safe bound
       at HiGHS's duals; a warm solve that is not certified is re-solved cold, then through cvxpy.
+      Also pointwise (ε, δ)-DP on the complete relation.
+    * ``"column-generation"`` — the same problems from
+      :data:`~mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS` inputs on: the direct LP restricted to
+      generated outputs (:mod:`mechdesign.designers.column_generation`), certified by exact pricing.
     * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
       :func:`~mechdesign.certificate.design_lower_bound`.
 

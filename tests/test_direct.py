@@ -29,6 +29,7 @@ from mechdesign.direct import (
     direct_program,
     direct_program_class,
     staircase_lower_bound,
+    staircase_per_mass,
 )
 from tests.strategies import budgets, full_support_priors
 
@@ -88,6 +89,17 @@ def test_staircase_bound_is_below_the_optimum_for_any_multipliers(instance, seed
     multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
     assert staircase_lower_bound(weights, epsilon, multipliers) <= optimum.value + BOUND_ROUNDOFF
     assert optimum.value - optimum.lower_bound <= PATH_AGREEMENT_ATOL  # the bound is tight at the duals
+
+
+@given(st.integers(0, 2**32 - 1), budgets)
+def test_staircase_per_mass_is_the_minimum_over_every_set(seed, epsilon):
+    # The minimum of (Σ a + α Σ_S a) / (n + α |S|) over all 2^n sets S, by enumeration; S = {a < 0}
+    # (the earlier choice) is not always it, and with it the bound exceeded the optimum.
+    reduced = np.random.default_rng(seed).normal(size=(5, 3))
+    excess = np.expm1(epsilon)
+    sets = [np.array([(k >> x) & 1 for x in range(5)], dtype=bool) for k in range(2**5)]
+    brute = [min((a.sum() + excess * a[s].sum()) / (5 + excess * s.sum()) for s in sets) for a in reduced.T]
+    assert staircase_per_mass(reduced, epsilon) == pytest.approx(brute, abs=1e-12)
 
 
 def test_uniform_prior_gives_randomized_response():

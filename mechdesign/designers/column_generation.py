@@ -65,8 +65,11 @@ from ..result import GAP_RTOL
 STOP_FRACTION = 0.01
 #: An output enters only if its reduced cost is below ``−PRICING_TOLERANCE`` (units of the largest cost).
 PRICING_TOLERANCE = 1e-12
-#: At most this many outputs enter per round (the most negative reduced costs first).
-ENTERING_PER_ROUND = 20
+#: At most this many outputs enter per round (the most negative reduced costs first); 10 beat 20 and 50
+#: (maximal leakage, n = 300: 1.2 s, 2.0 s, 4.3 s CPU).
+ENTERING_PER_ROUND = 10
+#: HiGHS simplex strategy after outputs enter (the carried-over basis is primal feasible): primal.
+WARM_SIMPLEX_STRATEGY = 4
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
 #: Peak bytes per mechanism entry ``n m`` for the weights and the pricing temporaries (the restricted
@@ -102,6 +105,10 @@ class OutputGeneration(ABC):
         output's reduced cost (negative: it would improve the restricted LP)."""
 
     @abstractmethod
+    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+        """The restricted LP's column and row blocks on ``outputs``, in order, as :func:`_labels` blocks."""
+
+    @abstractmethod
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         """Largest violation of the notion's constraints (and row-stochasticity) by ``matrix`` at ε."""
 
@@ -115,9 +122,30 @@ class OutputGeneration(ABC):
 
     def _solve_master(self, epsilon: float, cold: bool) -> DirectSolution:
         if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
-            self._master = self._restricted(self.weights[:, self.outputs])
-            self._master_outputs = self.outputs.copy()
+            master = self._restricted(self.weights[:, self.outputs])
+            if self._master is not None and not cold:
+                master.highs.setBasis(self._extended_basis(self._master.highs.getBasis()))
+                master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+            self._master, self._master_outputs = master, self.outputs.copy()
         return self._master.solve(epsilon, cold=cold)
+
+    def _extended_basis(self, basis: highspy.HighsBasis) -> highspy.HighsBasis:
+        """The previous restricted LP's basis carried over to the enlarged output set: old columns and
+        rows keep their status, new columns start at their lower bound 0 and new rows' slacks are basic
+        (a primal feasible basis: the new outputs carry no mass)."""
+        extended = highspy.HighsBasis()
+        for name, blocks_index, fresh in (("col_status", 0, highspy.HighsBasisStatus.kLower),
+                                          ("row_status", 1, highspy.HighsBasisStatus.kBasic)):
+            old_keys = _labels(self._layout(self._master_outputs)[blocks_index], self.weights.shape)
+            new_keys = _labels(self._layout(self.outputs)[blocks_index], self.weights.shape)
+            old_status = list(getattr(basis, name))
+            order = np.argsort(old_keys)
+            found = np.searchsorted(old_keys, new_keys, sorter=order)
+            found = np.minimum(found, old_keys.size - 1)
+            matched = old_keys[order[found]] == new_keys
+            setattr(extended, name, [old_status[order[i]] if hit else fresh for i, hit in zip(found, matched)])
+        extended.valid = True
+        return extended
 
     def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
@@ -159,6 +187,11 @@ class LdpColumnGeneration(OutputGeneration):
 
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return LdpLinearProgram(weights)
+
+    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns c, u, r; rows Σ = 1, r = Σ u, u <= c
+        return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None)],
+                [(3, inputs, None), (4, inputs, None), (5, inputs, outputs)])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         return (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]),
@@ -250,6 +283,11 @@ class ApproximateDpColumnGeneration(OutputGeneration):
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return ApproximateDpLinearProgram(weights, self.delta)
 
+    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns c, h, s, r; rows Σ = 1, r = Σ s, h = α c + δ, s <= h
+        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None)],
+                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
+
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
         vertices = self.delta * np.minimum(reduced, 0.0).sum(axis=0)
@@ -275,6 +313,11 @@ class MaximalLeakageColumnGeneration(OutputGeneration):
 
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return MaximalLeakageLinearProgram(weights)
+
+    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns Q, M; rows Σ = 1, Q <= M, Σ M <= e^ε
+        return ([(0, inputs, outputs), (1, None, outputs)],
+                [(2, inputs, None), (3, inputs, outputs), (4, None, None)])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         negative = np.minimum(self._reduced_weights(duals), 0.0).sum(axis=0)
@@ -317,6 +360,11 @@ class PmlColumnGeneration(OutputGeneration):
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return PmlLinearProgram(weights, self.prior)
 
+    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns Q, z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w
+        return ([(0, inputs, outputs), (1, None, outputs), (2, None, outputs)],
+                [(3, inputs, None), (4, None, outputs), (5, None, outputs), (6, self.support, outputs)])
+
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
         order, values = knapsack_vertices(reduced[self.support], self.prior[self.support], math.exp(epsilon))
@@ -326,6 +374,25 @@ class PmlColumnGeneration(OutputGeneration):
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     violation = PmlLinearProgram.violation
+
+
+def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
+    """Integer labels of a restricted LP's columns (or rows), block after block: a block
+    ``(kind, inputs, outputs)`` is one entry per input (``outputs`` ``None``), per output (``inputs``
+    ``None``), per pair in row-major order, or a single one (both ``None``).
+
+    Examples
+    --------
+    >>> _labels([(0, np.arange(2), None), (1, np.arange(2), np.array([0, 2]))], (2, 3)).tolist()
+    [4, 8, 17, 19, 21, 23]
+    """
+    n, m = shape
+    parts = []
+    for kind, inputs, outputs in blocks:
+        xs = np.full(1, -1) if inputs is None else np.asarray(inputs)
+        ys = np.full(1, -1) if outputs is None else np.asarray(outputs)
+        parts.append(((kind * (n + 1) + xs[:, None] + 1) * (m + 1) + ys[None, :] + 1).ravel())
+    return np.concatenate(parts).astype(np.int64)
 
 
 def knapsack_vertices(reduced: np.ndarray, prior: np.ndarray, ceiling: float) -> tuple[np.ndarray, np.ndarray]:
