@@ -1,9 +1,12 @@
-"""Column generation over outputs vs the dense direct LP, for E[d] under local DP, pointwise (ε, δ)-DP,
-maximal leakage and PML with one prior, random and Hamming costs.
+"""Column generation over outputs vs the dense direct LP, for E[d] under local DP, maximal leakage and
+PML with one prior; the new dense direct LP of pointwise (ε, δ)-DP vs its cvxpy path; random and
+Hamming costs.
 
 Both paths run end to end through :class:`mechdesign.DesignProblem` (build, solve, clean, re-measure,
-certify), forced by setting ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` to 0 (the new path,
-``mechdesign.designers.column_generation``) or out of reach (the dense LPs). Each run is a child process (peak resident memory from
+certify). Local DP, maximal leakage, PML: ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0
+(new: ``mechdesign.designers.column_generation``) or out of reach (baseline: the dense LPs).
+Pointwise (ε, δ)-DP: the default path (new: ``ApproximateDpLinearProgram``) vs ``solver="highs"``
+(baseline: the cvxpy problem solved by HiGHS, the path it took before). Each run is a child process (peak resident memory from
 ``ru_maxrss``, wall and CPU seconds), stopped after ``--cap`` seconds; a path stopped at some n is not
 tried at larger n. Zipf prior, ε = 1, δ = 0.01, random costs uniform on [0, 1] (seed 0). The machine
 is shared: the load average is printed beside every row, and CPU seconds are less load-dependent.
@@ -43,15 +46,17 @@ def _cost(n: int, kind: str) -> np.ndarray:
 def run(name: str, n: int, kind: str, path: str, queue) -> None:
     """Child process: one design, reporting wall/CPU seconds, objective, bound, method and peak memory."""
     mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS = 10**9 if path == "dense" else 0
+    solver = "highs" if path == "dense" and name == "approx_dp" else None
     prior = skewed_prior(n)
     wall, cpu = time.perf_counter(), time.process_time()
-    result = DesignProblem(_notion(name, prior), ExpectedDistortion(prior, _cost(n, kind))).solve(EPSILON)
+    result = DesignProblem(_notion(name, prior), ExpectedDistortion(prior, _cost(n, kind)), solver=solver).solve(EPSILON)
     queue.put({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                "objective": result.objective, "bound": result.bound, "status": result.status,
                "method": result.method, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
 
 
 def timed(name: str, n: int, kind: str, path: str, cap: float) -> dict | None:
+    """One :func:`run` in a child process; ``None`` if stopped after ``cap`` seconds."""
     queue = multiprocessing.Queue()
     process = multiprocessing.Process(target=run, args=(name, n, kind, path, queue))
     process.start()
@@ -60,7 +65,9 @@ def timed(name: str, n: int, kind: str, path: str, cap: float) -> dict | None:
         process.terminate()
         process.join()
         return None
-    return queue.get() if not queue.empty() else None
+    if process.exitcode != 0:
+        raise RuntimeError(f"{name} {kind} n = {n} ({path}) failed with exit code {process.exitcode}")
+    return queue.get()
 
 
 def main() -> None:
@@ -72,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     stopped: set[tuple[str, str, str]] = set()
     rows = []
-    print("| notion | cost | n | new (s) | new CPU (s) | new peak (MB) | dense (s) | dense CPU (s) | dense peak (MB) "
+    print("| notion | cost | n | new (s) | new CPU (s) | new peak (MB) | baseline (s) | baseline CPU (s) | baseline peak (MB) "
           "| CPU ratio | |Δ objective| | gap (new) | status (new) | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:

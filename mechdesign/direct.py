@@ -9,7 +9,9 @@ cheap (``benchmarks/curve_dpp.py``; single solves in ``benchmarks/ldp_fast.py``)
 * maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (a bound);
 * PML under a prior ``P``: ``Q[x, y] <= w_y`` for ``x`` in the support, ``w_y = e^ε z_y``,
   ``z_y = Σ_x P(x) Q[x, y]`` (``m`` coefficients);
-* local ε-DP, below (``n`` coefficients and the costs).
+* local ε-DP, below (``n`` coefficients and the costs);
+* pointwise (ε, δ)-DP on the complete relation (Zhong & Bu, PUT paper, Definition 3(2)):
+  ``Q = c + s`` with ``0 <= s[x, y] <= h_y = (e^ε − 1) c_y + δ`` (``m`` coefficients).
 
 Local DP: ``min Σ W∘Q`` over row-stochastic ``Q`` whose every column lies in the
 ε-LDP cone ``{v ≥ 0 : max v <= e^ε min v}`` (Zhong & Bu, PUT paper, Definition 3(1), every pair of
@@ -330,6 +332,62 @@ class PmlLinearProgram(WarmLinearProgram):
         return _stochastic_violation(matrix, excess.max())
 
 
+class ApproximateDpLinearProgram(WarmLinearProgram):
+    """Pointwise (ε, δ)-DP on the complete relation as a dense direct LP: ``Q = c + s`` with
+    ``0 <= s[x, y] <= h_y = α c_y + δ`` (``c_y`` the column's floor; the budget in ``m`` coefficients).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    delta
+        The notion's δ ∈ [0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
+    >>> round(ApproximateDpLinearProgram(weights, 0.1).solve(0.0).value, 6)   # Q = [[.55, .45], [.45, .55]]
+    0.45
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float) -> None:
+        n, m = np.shape(weights)
+        k = n * m
+        self.delta = float(delta)
+        # Columns: c (m), h (m), s (k, row-major), r (n). Rows: Σ_y c_y + r_x = 1 (n);
+        # r_x − Σ_y s[x, y] = 0 (n); h_y − α c_y = δ (m); s[x, y] − h_y <= 0 (k).
+        matrix = sp.bmat([
+            [sp.coo_matrix(np.ones((n, m))), None, None, sp.identity(n)],
+            [None, None, -_row_sums(n, m), sp.identity(n)],
+            [-sp.identity(m), sp.identity(m), None, None],
+            [None, -_per_output(n, m), sp.identity(k), None],
+        ])
+        lower = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.full(k, -highspy.kHighsInf)])
+        upper = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.zeros(k)])
+        super().__init__(weights, matrix, lower, upper)
+        self._set_costs(np.concatenate([self.weights.sum(axis=0), np.zeros(m), self.weights.ravel(), np.zeros(n)]))
+
+    def _set_budget(self, epsilon: float) -> None:
+        n, m = self.weights.shape
+        excess = math.expm1(epsilon)
+        for y in range(m):
+            self.highs.changeCoeff(2 * n + y, y, -excess)
+
+    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
+        n, m = self.weights.shape
+        return values[:m][None, :] + values[2 * m:2 * m + n * m].reshape(n, m)
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        # c <= 1 and s <= 1 and r <= 1 (row sums), h = α c + δ <= α + δ.
+        n, m = self.weights.shape
+        return np.concatenate([np.ones(m), np.full(m, math.expm1(epsilon) + self.delta), np.ones(n * m + n)])
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        excess = matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0) - self.delta
+        return _stochastic_violation(matrix, excess.max())
+
+
 def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
     """``max(|row sum − 1|, −min Q, notion_violation, 0)``."""
     return float(max(np.abs(matrix.sum(axis=1) - 1.0).max(), -matrix.min(), notion_violation, 0.0))
@@ -349,8 +407,8 @@ def direct_program_class(
     Supported: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
     relation), maximal leakage, PML under a single prior, and pointwise (ε, δ)-DP on the complete
     relation; the objective must be an :class:`~mechdesign.utility.distortion.ExpectedDistortion` and
-    there must be no limits. From :data:`COLUMN_GENERATION_MIN_INPUTS` inputs on, the column
-    generation of :mod:`mechdesign.designers.column_generation` (same interface).
+    there must be no limits. From :data:`COLUMN_GENERATION_MIN_INPUTS` inputs on, the first three
+    take the column generation of :mod:`mechdesign.designers.column_generation` (same interface).
     """
     if limits or len(notions) != 1 or type(objective) is not ExpectedDistortion:
         return None
@@ -359,7 +417,7 @@ def direct_program_class(
     dense, generated = _program_classes(notions[0], generation)
     if dense is None:
         return None
-    return generated if objective.shape[0] >= COLUMN_GENERATION_MIN_INPUTS else dense
+    return generated if generated is not None and objective.shape[0] >= COLUMN_GENERATION_MIN_INPUTS else dense
 
 
 def _program_classes(notion: PrivacyNotion, generation: Any) -> tuple[type | None, type | None]:
@@ -372,7 +430,7 @@ def _program_classes(notion: PrivacyNotion, generation: Any) -> tuple[type | Non
         return PmlLinearProgram, generation.PmlColumnGeneration
     if (type(notion) is ApproximateDifferentialPrivacy and notion.variant == "pointwise"
             and notion.neighbours.is_complete):
-        return generation.ApproximateDpLinearProgram, generation.ApproximateDpColumnGeneration
+        return ApproximateDpLinearProgram, None  # column generation does not pay (its module notes)
     return None, None
 
 

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mechdesign import (
+    ApproximateDifferentialPrivacy,
     DesignProblem,
     DifferentialPrivacy,
     ExpectedDistortion,
@@ -160,3 +161,18 @@ def test_a_stalled_warm_start_is_retried_cold():
     assert program.solve(1.0).status == "Optimal"
     solution = program.solve(1e-9)
     assert solution.status == "Optimal" and solution.value == 0.0
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 2.0])
+@pytest.mark.parametrize("delta", [0.0, 0.05, 0.3])
+def test_pointwise_approximate_dp_lp_matches_cvxpy(epsilon, delta):
+    # PUT paper (Zhong & Bu), Definition 3(2) on the complete relation, random cost.
+    rng = np.random.default_rng(3)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(6))), rng.random((6, 6)))
+    notion = ApproximateDifferentialPrivacy(delta)
+    fast = design(notion, epsilon, objective)
+    reference = design(notion, epsilon, objective, solver="clarabel")
+    assert fast.method in ("direct-lp", "unconstrained-optimum") and reference.method == "cvxpy"
+    assert fast.status == "optimal" and reference.success
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+    assert direct_program_class([ApproximateDifferentialPrivacy(delta, "hockey_stick")], objective, []) is None

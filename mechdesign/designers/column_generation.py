@@ -12,11 +12,6 @@ direction is one of the generators of its column set:
 * local ε-DP (complete relation): the staircase rays ``1 + α 1_S`` (Kairouz, Oh & Viswanath,
   "Extremal Mechanisms for Local Differential Privacy"; derivation in :mod:`mechdesign.direct`),
   ranked per unit mass (:func:`~mechdesign.direct.staircase_per_mass`);
-* pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(2), complete
-  relation): a column ``c <= v <= t c + δ`` splits as ``(c + min(v − c, α c)) + (v − c − min(v − c, α c))``,
-  a staircase ray plus a point of ``[0, δ]^n`` (the hull of the vertices ``δ 1_T``), so the
-  generators are the staircase rays and, per output, the vertices ``δ 1_T`` with weights summing
-  to at most 1;
 * maximal leakage ``Σ_y max_x Q[x, y] <= t`` (Issa, Wagner & Kamath, "An Operational Approach to
   Information Leakage", Definition 1 and Theorem 1): by the layer-cake sum a column is
   ``Σ_S λ_S 1_S`` with ``Σ_S λ_S = max_x v_x``, so the generators are ``1_S``, each using one unit of
@@ -32,8 +27,6 @@ a lower bound on the optimum over *all* outputs, computed in numpy:
 
 * local DP: ``Σ u + n · min(0, min_{y, S} ρ_y(S) / |v_S|_1)`` (the rays' total mass is ``n``;
   :func:`~mechdesign.direct.staircase_lower_bound`);
-* pointwise (ε, δ)-DP: the same plus ``δ Σ_{x, y} min(a_xy, 0)`` (the rays' mass is at most ``n``,
-  the vertex weights at most 1 per output);
 * maximal leakage: ``Σ u + t · min(0, min_y Σ_x min(a_xy, 0))`` (total weight at most ``t``);
 * PML: ``Σ_{x ∈ supp} u_x + min_y ρ_y + Σ_{x ∉ supp} min_y W[x, y]``, ``ρ_y`` the cheapest knapsack
   vertex (the columns' ``P``-masses sum to exactly 1; a row outside the support has mass 1).
@@ -42,7 +35,9 @@ At the restricted LP's optimum ``Σ u`` is its value, so once no output prices o
 the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of the tolerance
 (the stopping test *is* the certificate). Across budgets (curves) the output set and the
 restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.direct`
-in ``benchmarks/column_generation.py``.
+in ``benchmarks/column_generation.py``. Not for pointwise (ε, δ)-DP: there every output carries up to
+``δ`` per input at no floor, so every output enters and the restricted LP becomes the dense one (measured
+0.4–0.7× the dense LP's speed at n = 100–200).
 """
 
 from __future__ import annotations
@@ -55,8 +50,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..direct import (DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram,
-                      WarmLinearProgram, _per_output, _row_sums, _stochastic_violation, staircase_lower_bound,
-                      staircase_per_mass)
+                      WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
 from ..memory import check_memory
 from ..result import GAP_RTOL
 
@@ -198,104 +192,6 @@ class LdpColumnGeneration(OutputGeneration):
                 staircase_per_mass(self._reduced_weights(duals), epsilon))
 
     violation = LdpLinearProgram.violation
-
-
-class ApproximateDpLinearProgram(WarmLinearProgram):
-    """Pointwise (ε, δ)-DP on the complete relation as a dense direct LP: ``Q = c + s`` with
-    ``0 <= s[x, y] <= h_y = α c_y + δ`` (``c_y`` the column's floor; the budget in ``m`` coefficients).
-
-    Parameters
-    ----------
-    weights
-        ``W`` of shape ``(n, m)``.
-    delta
-        The notion's δ ∈ [0, 1).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
-    >>> round(ApproximateDpLinearProgram(weights, 0.1).solve(0.0).value, 6)   # Q = [[.55, .45], [.45, .55]]
-    0.45
-    """
-
-    def __init__(self, weights: np.ndarray, delta: float) -> None:
-        n, m = np.shape(weights)
-        k = n * m
-        self.delta = float(delta)
-        # Columns: c (m), h (m), s (k, row-major), r (n). Rows: Σ_y c_y + r_x = 1 (n);
-        # r_x − Σ_y s[x, y] = 0 (n); h_y − α c_y = δ (m); s[x, y] − h_y <= 0 (k).
-        matrix = sp.bmat([
-            [sp.coo_matrix(np.ones((n, m))), None, None, sp.identity(n)],
-            [None, None, -_row_sums(n, m), sp.identity(n)],
-            [-sp.identity(m), sp.identity(m), None, None],
-            [None, -_per_output(n, m), sp.identity(k), None],
-        ])
-        lower = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.full(k, -highspy.kHighsInf)])
-        upper = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.zeros(k)])
-        super().__init__(weights, matrix, lower, upper)
-        self._set_costs(np.concatenate([self.weights.sum(axis=0), np.zeros(m), self.weights.ravel(), np.zeros(n)]))
-
-    def _set_budget(self, epsilon: float) -> None:
-        n, m = self.weights.shape
-        excess = math.expm1(epsilon)
-        for y in range(m):
-            self.highs.changeCoeff(2 * n + y, y, -excess)
-
-    def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
-        n, m = self.weights.shape
-        return values[:m][None, :] + values[2 * m:2 * m + n * m].reshape(n, m)
-
-    def _column_upper(self, epsilon: float) -> np.ndarray:
-        # c <= 1 and s <= 1 and r <= 1 (row sums), h = α c + δ <= α + δ.
-        n, m = self.weights.shape
-        return np.concatenate([np.ones(m), np.full(m, math.expm1(epsilon) + self.delta), np.ones(n * m + n)])
-
-    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        excess = matrix.max(axis=0) - math.exp(epsilon) * matrix.min(axis=0) - self.delta
-        return _stochastic_violation(matrix, excess.max())
-
-
-class ApproximateDpColumnGeneration(OutputGeneration):
-    """Pointwise (ε, δ)-DP on the complete relation: the restricted LP is :class:`ApproximateDpLinearProgram`,
-    outputs priced by the cheapest staircase ray and vertex ``δ 1_T``.
-
-    Parameters
-    ----------
-    weights
-        ``W`` of shape ``(n, m)``.
-    delta
-        The notion's δ ∈ [0, 1).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
-    >>> solution = ApproximateDpColumnGeneration(weights, 0.1).solve(0.0)
-    >>> round(solution.value, 6), round(solution.lower_bound, 6)
-    (0.45, 0.45)
-    """
-
-    def __init__(self, weights: np.ndarray, delta: float) -> None:
-        self.delta = float(delta)
-        super().__init__(weights)
-
-    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
-        return ApproximateDpLinearProgram(weights, self.delta)
-
-    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
-        inputs = np.arange(self.weights.shape[0])  # columns c, h, s, r; rows Σ = 1, r = Σ s, h = α c + δ, s <= h
-        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None)],
-                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
-
-    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        reduced = self._reduced_weights(duals)
-        vertices = self.delta * np.minimum(reduced, 0.0).sum(axis=0)
-        bound = staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]) + math.fsum(vertices)
-        return bound, np.minimum(staircase_per_mass(reduced, epsilon), vertices)
-
-    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        return ApproximateDpLinearProgram.violation(self, matrix, epsilon)
 
 
 class MaximalLeakageColumnGeneration(OutputGeneration):
