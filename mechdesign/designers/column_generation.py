@@ -146,8 +146,8 @@ class OutputGeneration(ABC):
         if cold:
             self.outputs, self._master = self._initial_outputs(), None
         iterations, bound = 0, -math.inf
-        for _ in range(MAX_ROUNDS):
-            solution = self._solve_master(epsilon, cold)
+        for round_number in range(MAX_ROUNDS):
+            solution = self._solve_master(epsilon, cold and round_number == 0)
             iterations += solution.iterations
             if solution.matrix is None:
                 return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
