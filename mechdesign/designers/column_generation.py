@@ -66,9 +66,13 @@ ENTERING_PER_ROUND = 10
 WARM_SIMPLEX_STRATEGY = 4
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
-#: Peak bytes per mechanism entry ``n m`` for the weights and the pricing temporaries (the restricted
-#: LP is ``n`` by the outputs in use; measured at n = 1000 in benchmarks/column_generation.py).
-BYTES_PER_ENTRY = 120
+#: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
+#: ``n × m`` float arrays); the restricted LP is checked separately, as it grows.
+BYTES_PER_ENTRY = 100
+#: Peak bytes per entry ``n k`` of a restricted LP on ``k`` outputs: the dense direct LPs' measured
+#: 0.41–0.43 kB per nonzero times their ``4 n k`` nonzeros, rounded up (``DIRECT_BYTES_PER_NONZERO``
+#: in mechdesign/solve.py).
+RESTRICTED_BYTES_PER_ENTRY = 2_000
 
 
 class OutputGeneration(ABC):
@@ -116,6 +120,8 @@ class OutputGeneration(ABC):
 
     def _solve_master(self, epsilon: float, cold: bool) -> DirectSolution:
         if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
+            n, k = self.weights.shape[0], self.outputs.size
+            check_memory(RESTRICTED_BYTES_PER_ENTRY * n * k, f"the restricted LP on {n}×{k} (column generation)")
             master = self._restricted(self.weights[:, self.outputs])
             if self._master is not None and not cold:
                 master.highs.setBasis(self._extended_basis(self._master.highs.getBasis()))

@@ -179,6 +179,15 @@ def test_memory_is_checked_before_anything_large_is_built():
         DesignProblem(DifferentialPrivacy(), objective)
 
 
+def test_memory_of_the_restricted_lp_is_checked_as_it_grows(monkeypatch):
+    from mechdesign.designers import column_generation
+
+    monkeypatch.setattr(column_generation, "RESTRICTED_BYTES_PER_ENTRY", 2**70)
+    prior, cost = _instance(8, "random")
+    with pytest.raises(ProblemTooLargeError, match="restricted LP"):
+        LdpColumnGeneration(prior[:, None] * cost).solve(1.0)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NOTIONS)
 def test_certified_at_n_300(name):
