@@ -1,12 +1,11 @@
-"""Column generation over outputs vs the dense direct LP, for E[d] under local DP, maximal leakage and
-PML with one prior; the new dense direct LP of pointwise (ε, δ)-DP vs its cvxpy path; random and
-Hamming costs.
+"""Column generation over outputs vs the dense direct LP, for E[d] under local DP, pointwise (ε, δ)-DP,
+maximal leakage and PML with one prior, random and Hamming costs.
 
 Both paths run end to end through :class:`mechdesign.DesignProblem` (build, solve, clean, re-measure,
-certify). Local DP, maximal leakage, PML: ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0
-(new: ``mechdesign.designers.column_generation``) or out of reach (baseline: the dense LPs).
-Pointwise (ε, δ)-DP: the default path (new: ``ApproximateDpLinearProgram``) vs ``solver="highs"``
-(baseline: the cvxpy problem solved by HiGHS, the path it took before). Each run is a child process (peak resident memory from
+certify): ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0 (new:
+``mechdesign.designers.column_generation``) or out of reach (baseline: the dense LPs of
+``mechdesign.direct``). ``--cvxpy`` makes the baseline of pointwise (ε, δ)-DP its cvxpy problem
+solved by HiGHS (the path it took before it had a direct LP). Each run is a child process (peak resident memory from
 ``ru_maxrss``, wall and CPU seconds), stopped after ``--cap`` seconds; a path stopped at some n is not
 tried at larger n. Zipf prior, ε = 1, δ = 0.01, random costs uniform on [0, 1] (seed 0). The machine
 is shared: the load average is printed beside every row, and CPU seconds are less load-dependent.
@@ -43,10 +42,10 @@ def _cost(n: int, kind: str) -> np.ndarray:
     return np.random.default_rng(0).random((n, n)) if kind == "random" else 1.0 - np.eye(n)
 
 
-def run(name: str, n: int, kind: str, path: str, queue) -> None:
+def run(name: str, n: int, kind: str, path: str, queue) -> None:  # path: "new", "dense" or "cvxpy"
     """Child process: one design, reporting wall/CPU seconds, objective, bound, method and peak memory."""
-    mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS = 10**9 if path == "dense" else 0
-    solver = "highs" if path == "dense" and name == "approx_dp" else None
+    mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS = 0 if path == "new" else 10**9
+    solver = "highs" if path == "cvxpy" and name == "approx_dp" else None
     prior = skewed_prior(n)
     wall, cpu = time.perf_counter(), time.process_time()
     result = DesignProblem(_notion(name, prior), ExpectedDistortion(prior, _cost(n, kind)), solver=solver).solve(EPSILON)
@@ -76,6 +75,7 @@ def main() -> None:
     parser.add_argument("--notions", nargs="+", default=list(NOTIONS))
     parser.add_argument("--kinds", nargs="+", default=["random", "hamming"])
     parser.add_argument("--cap", type=float, default=300.0)
+    parser.add_argument("--cvxpy", action="store_true", help="baseline of approx_dp: its cvxpy problem")
     args = parser.parse_args()
     stopped: set[tuple[str, str, str]] = set()
     rows = []
@@ -86,11 +86,11 @@ def main() -> None:
         for kind in args.kinds:
             for name in args.notions:
                 results = {}
-                for path in ("new", "dense"):
+                for path, runner in (("new", "new"), ("dense", "cvxpy" if args.cvxpy and name == "approx_dp" else "dense")):
                     if (name, kind, path) in stopped:
                         results[path] = None
                         continue
-                    results[path] = timed(name, n, kind, path, args.cap)
+                    results[path] = timed(name, n, kind, runner, args.cap)
                     if results[path] is None:
                         stopped.add((name, kind, path))
                 new, dense = results["new"], results["dense"]

@@ -395,7 +395,8 @@ def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
 
 #: From this many inputs on, :func:`direct_program_class` picks column generation over outputs
 #: (:mod:`mechdesign.designers.column_generation`) instead of the dense LP: measured faster for local
-#: DP, maximal leakage and PML from n = 40–60 on with random costs (benchmarks/column_generation.py).
+#: DP, maximal leakage and PML from n = 60 on, pointwise (ε, δ)-DP from n = 100 on (even at 60;
+#: benchmarks/column_generation.py).
 COLUMN_GENERATION_MIN_INPUTS = 60
 
 
@@ -407,8 +408,8 @@ def direct_program_class(
     Supported: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
     relation), maximal leakage, PML under a single prior, and pointwise (ε, δ)-DP on the complete
     relation; the objective must be an :class:`~mechdesign.utility.distortion.ExpectedDistortion` and
-    there must be no limits. From :data:`COLUMN_GENERATION_MIN_INPUTS` inputs on, the first three
-    take the column generation of :mod:`mechdesign.designers.column_generation` (same interface).
+    there must be no limits. From :data:`COLUMN_GENERATION_MIN_INPUTS` inputs on, the column
+    generation of :mod:`mechdesign.designers.column_generation` (same interface).
     """
     if limits or len(notions) != 1 or type(objective) is not ExpectedDistortion:
         return None
@@ -417,7 +418,7 @@ def direct_program_class(
     dense, generated = _program_classes(notions[0], generation)
     if dense is None:
         return None
-    return generated if generated is not None and objective.shape[0] >= COLUMN_GENERATION_MIN_INPUTS else dense
+    return generated if objective.shape[0] >= COLUMN_GENERATION_MIN_INPUTS else dense
 
 
 def _program_classes(notion: PrivacyNotion, generation: Any) -> tuple[type | None, type | None]:
@@ -430,7 +431,7 @@ def _program_classes(notion: PrivacyNotion, generation: Any) -> tuple[type | Non
         return PmlLinearProgram, generation.PmlColumnGeneration
     if (type(notion) is ApproximateDifferentialPrivacy and notion.variant == "pointwise"
             and notion.neighbours.is_complete):
-        return ApproximateDpLinearProgram, None  # column generation does not pay (its module notes)
+        return ApproximateDpLinearProgram, generation.ApproximateDpColumnGeneration
     return None, None
 
 

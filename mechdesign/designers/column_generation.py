@@ -12,6 +12,14 @@ direction is one of the generators of its column set:
 * local ε-DP (complete relation): the staircase rays ``1 + α 1_S`` (Kairouz, Oh & Viswanath,
   "Extremal Mechanisms for Local Differential Privacy"; derivation in :mod:`mechdesign.direct`),
   ranked per unit mass (:func:`~mechdesign.direct.staircase_per_mass`);
+* pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(2), complete
+  relation): a column ``c <= v <= t c + δ`` splits as ``(c + min(v − c, α c)) + (v − c − min(v − c, α c))``,
+  a staircase ray plus a point of ``[0, δ]^n`` (the hull of the vertices ``δ 1_T``), so the
+  generators are the staircase rays and, per output, the vertices ``δ 1_T`` with weights summing
+  to at most 1. Every output then carries up to ``δ`` per input at no floor, so outputs enter in
+  two ways: as *floor* outputs of the restricted LP (a staircase ray prices out) and as single
+  entries ``Q[x, y] <= δ`` of the others (``a_xy < 0``; an entry of an output that later gets a
+  floor becomes its ``s[x, y]``);
 * maximal leakage ``Σ_y max_x Q[x, y] <= t`` (Issa, Wagner & Kamath, "An Operational Approach to
   Information Leakage", Definition 1 and Theorem 1): by the layer-cake sum a column is
   ``Σ_S λ_S 1_S`` with ``Σ_S λ_S = max_x v_x``, so the generators are ``1_S``, each using one unit of
@@ -27,6 +35,8 @@ a lower bound on the optimum over *all* outputs, computed in numpy:
 
 * local DP: ``Σ u + n · min(0, min_{y, S} ρ_y(S) / |v_S|_1)`` (the rays' total mass is ``n``;
   :func:`~mechdesign.direct.staircase_lower_bound`);
+* pointwise (ε, δ)-DP: the same plus ``δ Σ_{x, y} min(a_xy, 0)`` (the rays' mass is at most ``n``,
+  the vertex weights at most 1 per output);
 * maximal leakage: ``Σ u + t · min(0, min_y Σ_x min(a_xy, 0))`` (total weight at most ``t``);
 * PML: ``Σ_{x ∈ supp} u_x + min_y ρ_y + Σ_{x ∉ supp} min_y W[x, y]``, ``ρ_y`` the cheapest knapsack
   vertex (the columns' ``P``-masses sum to exactly 1; a row outside the support has mass 1).
@@ -35,9 +45,7 @@ At the restricted LP's optimum ``Σ u`` is its value, so once no output prices o
 the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of the tolerance
 (the stopping test *is* the certificate). Across budgets (curves) the output set and the
 restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.direct`
-in ``benchmarks/column_generation.py``. Not for pointwise (ε, δ)-DP: there every output carries up to
-``δ`` per input at no floor, so every output enters and the restricted LP becomes the dense one (measured
-0.4–0.7× the dense LP's speed at n = 100–200).
+in ``benchmarks/column_generation.py``.
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from ..direct import (DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram,
+from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram,
                       WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
 from ..memory import check_memory
 from ..result import GAP_RTOL
@@ -103,8 +111,8 @@ class OutputGeneration(ABC):
         output's reduced cost (negative: it would improve the restricted LP)."""
 
     @abstractmethod
-    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
-        """The restricted LP's column and row blocks on ``outputs``, in order, as :func:`_labels` blocks."""
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        """The column and row blocks of ``master``, the restricted LP on ``outputs``, as :func:`_labels` blocks."""
 
     @abstractmethod
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
@@ -124,21 +132,21 @@ class OutputGeneration(ABC):
             check_memory(RESTRICTED_BYTES_PER_ENTRY * n * k, f"the restricted LP on {n}×{k} (column generation)")
             master = self._restricted(self.weights[:, self.outputs])
             if self._master is not None and not cold:
-                master.highs.setBasis(self._extended_basis(self._master.highs.getBasis()))
+                master.highs.setBasis(self._extended_basis(master))
                 master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
             self._master, self._master_outputs = master, self.outputs.copy()
         return self._master.solve(epsilon, cold=cold)
 
-    def _extended_basis(self, basis: highspy.HighsBasis) -> highspy.HighsBasis:
+    def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
         """The previous restricted LP's basis carried over to the enlarged output set: old columns and
         rows keep their status, new columns start at their lower bound 0 and new rows' slacks are basic
         (a primal feasible basis: the new outputs carry no mass)."""
         extended = highspy.HighsBasis()
         for name, blocks_index, fresh in (("col_status", 0, highspy.HighsBasisStatus.kLower),
                                           ("row_status", 1, highspy.HighsBasisStatus.kBasic)):
-            old_keys = _labels(self._layout(self._master_outputs)[blocks_index], self.weights.shape)
-            new_keys = _labels(self._layout(self.outputs)[blocks_index], self.weights.shape)
-            old_status = list(getattr(basis, name))
+            old_keys = _labels(self._layout(self._master_outputs, self._master)[blocks_index], self.weights.shape)
+            new_keys = _labels(self._layout(self.outputs, master)[blocks_index], self.weights.shape)
+            old_status = list(getattr(self._master.highs.getBasis(), name))
             order = np.argsort(old_keys)
             found = np.searchsorted(old_keys, new_keys, sorter=order)
             found = np.minimum(found, old_keys.size - 1)
@@ -157,19 +165,27 @@ class OutputGeneration(ABC):
             iterations += solution.iterations
             if solution.matrix is None:
                 return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
-            round_bound, reduced = self._price(np.asarray(self._master.highs.getSolution().row_dual), epsilon)
+            duals = np.asarray(self._master.highs.getSolution().row_dual)
+            round_bound, reduced = self._price(duals, epsilon)
             bound = max(bound, round_bound)
-            if solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value)):
+            if (solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+                    or not self._grow(reduced, duals)):
                 break
-            reduced[self.outputs] = np.inf
-            entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
-            entering = entering[reduced[entering] < -PRICING_TOLERANCE]
-            if entering.size == 0:
-                break
-            self.outputs = np.union1d(self.outputs, entering)
+        return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+        """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`); whether any did."""
+        reduced[self.outputs] = np.inf
+        entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
+        entering = entering[reduced[entering] < -PRICING_TOLERANCE]
+        self.outputs = np.union1d(self.outputs, entering)
+        return entering.size > 0
+
+    def _embed(self, restricted: np.ndarray) -> np.ndarray:
+        """The full ``n × m`` mechanism from the restricted LP's (the other outputs unused)."""
         matrix = np.zeros(self.weights.shape)
-        matrix[:, self._master_outputs] = solution.matrix
-        return DirectSolution(matrix, solution.value, bound, iterations, solution.status)
+        matrix[:, self._master_outputs] = restricted
+        return matrix
 
 
 class LdpColumnGeneration(OutputGeneration):
@@ -188,7 +204,7 @@ class LdpColumnGeneration(OutputGeneration):
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return LdpLinearProgram(weights)
 
-    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         inputs = np.arange(self.weights.shape[0])  # columns c, u, r; rows Σ = 1, r = Σ u, u <= c
         return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None)],
                 [(3, inputs, None), (4, inputs, None), (5, inputs, outputs)])
@@ -198,6 +214,119 @@ class LdpColumnGeneration(OutputGeneration):
                 staircase_per_mass(self._reduced_weights(duals), epsilon))
 
     violation = LdpLinearProgram.violation
+
+
+class _BoxedApproximateDpProgram(ApproximateDpLinearProgram):
+    """:class:`~mechdesign.direct.ApproximateDpLinearProgram` on some outputs plus, appended, entries
+    ``Q[x, y] ∈ [0, δ]`` of outputs outside them (columns of floor ``c_y = 0``: ``Q[x, y] <= δ``).
+
+    Parameters
+    ----------
+    weights
+        ``W`` restricted to the floor outputs.
+    delta
+        The notion's δ.
+    all_weights
+        ``W`` on every output (the entries' costs).
+    box_inputs, box_outputs
+        The entries ``(x, y)`` outside the floor outputs.
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float, all_weights: np.ndarray, box_inputs: np.ndarray,
+                 box_outputs: np.ndarray) -> None:
+        super().__init__(weights, delta)
+        self.all_weights = all_weights
+        self.n_dense = self.highs.getNumCol()
+        self.box_inputs = self.box_outputs = np.zeros(0, dtype=np.int64)
+        self.add_boxes(box_inputs, box_outputs)
+
+    def add_boxes(self, inputs: np.ndarray, outputs: np.ndarray) -> None:
+        """Append the entries ``(inputs[i], outputs[i])`` (nonbasic at 0: the basis stays valid)."""
+        count = inputs.size
+        self.highs.addCols(count, self.all_weights[inputs, outputs], np.zeros(count), np.full(count, self.delta),
+                           count, np.arange(count, dtype=np.int32), np.asarray(inputs, dtype=np.int32), np.ones(count))
+        self.box_inputs = np.concatenate([self.box_inputs, inputs])
+        self.box_outputs = np.concatenate([self.box_outputs, outputs])
+
+    def box_values(self) -> np.ndarray:
+        """The entries' values at the last solve."""
+        return np.asarray(self.highs.getSolution().col_value)[self.n_dense:]
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        return np.concatenate([super()._column_upper(epsilon), np.full(self.box_inputs.size, self.delta)])
+
+
+class ApproximateDpColumnGeneration(OutputGeneration):
+    """Pointwise (ε, δ)-DP on the complete relation: floor outputs (staircase rays, entering as
+    outputs of :class:`~mechdesign.direct.ApproximateDpLinearProgram`) and entries ``Q[x, y] <= δ``
+    of the other outputs (the vertices ``δ 1_T``, entering one by one).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    delta
+        The notion's δ ∈ [0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
+    >>> solution = ApproximateDpColumnGeneration(weights, 0.1).solve(0.0)
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)   # Q = [[.55, .45], [.45, .55]]
+    (0.45, 0.45)
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float) -> None:
+        self.delta = float(delta)
+        self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))  # entries for the next build
+        super().__init__(weights)
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        inputs, outputs = self._pending
+        if self._master is not None:
+            inputs = np.concatenate([self._master.box_inputs, inputs])
+            outputs = np.concatenate([self._master.box_outputs, outputs])
+        kept = ~np.isin(outputs, self.outputs)  # an entry of a floor output is that output's s[x, y]
+        self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        return _BoxedApproximateDpProgram(weights, self.delta, self.weights, inputs[kept], outputs[kept])
+
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns c, h, s, r, entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h
+        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None),
+                 (2, master.box_inputs, master.box_outputs, True)],
+                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = self._reduced_weights(duals)
+        bound = (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]])
+                 + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
+        self._entries_reduced = reduced
+        return bound, staircase_per_mass(reduced, epsilon)
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+        entries = self._entries_reduced.copy()
+        entries[:, self.outputs] = np.inf
+        entries[self._master.box_inputs, self._master.box_outputs] = np.inf
+        inputs, outputs = np.nonzero(entries < -PRICING_TOLERANCE)
+        before = self.outputs
+        grew = super()._grow(reduced, duals)
+        fresh = ~np.isin(outputs, self.outputs)
+        inputs, outputs = inputs[fresh], outputs[fresh]
+        if not np.array_equal(before, self.outputs):
+            self._pending = (inputs, outputs)  # built into the next restricted LP
+        elif inputs.size:  # the same restricted LP: the entries join it warm
+            self._master.add_boxes(inputs, outputs)
+            self._master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+        return grew or inputs.size > 0
+
+    def _embed(self, restricted: np.ndarray) -> np.ndarray:
+        matrix = super()._embed(restricted)
+        np.add.at(matrix, (self._master.box_inputs, self._master.box_outputs), self._master.box_values())
+        return matrix
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        return ApproximateDpLinearProgram.violation(self, matrix, epsilon)
 
 
 class MaximalLeakageColumnGeneration(OutputGeneration):
@@ -216,7 +345,7 @@ class MaximalLeakageColumnGeneration(OutputGeneration):
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return MaximalLeakageLinearProgram(weights)
 
-    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         inputs = np.arange(self.weights.shape[0])  # columns Q, M; rows Σ = 1, Q <= M, Σ M <= e^ε
         return ([(0, inputs, outputs), (1, None, outputs)],
                 [(2, inputs, None), (3, inputs, outputs), (4, None, None)])
@@ -262,7 +391,7 @@ class PmlColumnGeneration(OutputGeneration):
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
         return PmlLinearProgram(weights, self.prior)
 
-    def _layout(self, outputs: np.ndarray) -> tuple[list, list]:
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         inputs = np.arange(self.weights.shape[0])  # columns Q, z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w
         return ([(0, inputs, outputs), (1, None, outputs), (2, None, outputs)],
                 [(3, inputs, None), (4, None, outputs), (5, None, outputs), (6, self.support, outputs)])
@@ -281,7 +410,8 @@ class PmlColumnGeneration(OutputGeneration):
 def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
     """Integer labels of a restricted LP's columns (or rows), block after block: a block
     ``(kind, inputs, outputs)`` is one entry per input (``outputs`` ``None``), per output (``inputs``
-    ``None``), per pair in row-major order, or a single one (both ``None``).
+    ``None``), per pair in row-major order, or a single one (both ``None``); a block
+    ``(kind, inputs, outputs, True)`` one entry per ``(inputs[i], outputs[i])``.
 
     Examples
     --------
@@ -290,10 +420,13 @@ def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
     """
     n, m = shape
     parts = []
-    for kind, inputs, outputs in blocks:
+    for kind, inputs, outputs, *paired in blocks:
         xs = np.full(1, -1) if inputs is None else np.asarray(inputs)
         ys = np.full(1, -1) if outputs is None else np.asarray(outputs)
-        parts.append(((kind * (n + 1) + xs[:, None] + 1) * (m + 1) + ys[None, :] + 1).ravel())
+        if paired:  # one entry per (inputs[i], outputs[i])
+            parts.append((kind * (n + 1) + xs + 1) * (m + 1) + ys + 1)
+        else:
+            parts.append(((kind * (n + 1) + xs[:, None] + 1) * (m + 1) + ys[None, :] + 1).ravel())
     return np.concatenate(parts).astype(np.int64)
 
 
