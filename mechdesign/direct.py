@@ -92,8 +92,8 @@ class DirectSolution:
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
     """``Σ λ + n · min(0, min_y min_S ρ_y(S) / |v_S|_1)``: a lower bound on the LDP LP optimum for any ``λ``
     (:func:`staircase_per_mass` gives the inner minimum exactly)."""
-    reduced = weights - multipliers[:, None]
-    return float(math.fsum(multipliers) + weights.shape[0] * min(0.0, float(staircase_per_mass(reduced, epsilon).min())))
+    cheapest = float(staircase_per_mass(weights - multipliers[:, None], epsilon).min())
+    return float(math.fsum(multipliers) + weights.shape[0] * min(0.0, cheapest))
 
 
 def staircase_per_mass(reduced: np.ndarray, epsilon: float) -> np.ndarray:

@@ -57,8 +57,8 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram,
-                      WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
+from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
+                      PmlLinearProgram, WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
 from ..memory import check_memory
 from ..result import GAP_RTOL
 
@@ -174,7 +174,8 @@ class OutputGeneration(ABC):
         return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
-        """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`); whether any did."""
+        """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`; ``reduced`` from
+        :meth:`_price` at the row duals ``duals``); whether anything entered."""
         reduced[self.outputs] = np.inf
         entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
         entering = entering[reduced[entering] < -PRICING_TOLERANCE]
@@ -292,7 +293,8 @@ class ApproximateDpColumnGeneration(OutputGeneration):
         return _BoxedApproximateDpProgram(weights, self.delta, self.weights, inputs[kept], outputs[kept])
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        inputs = np.arange(self.weights.shape[0])  # columns c, h, s, r, entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h
+        # Columns c, h, s, r, the entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h.
+        inputs = np.arange(self.weights.shape[0])
         return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None),
                  (2, master.box_inputs, master.box_outputs, True)],
                 [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
@@ -301,11 +303,10 @@ class ApproximateDpColumnGeneration(OutputGeneration):
         reduced = self._reduced_weights(duals)
         bound = (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]])
                  + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
-        self._entries_reduced = reduced
         return bound, staircase_per_mass(reduced, epsilon)
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
-        entries = self._entries_reduced.copy()
+        entries = self._reduced_weights(duals)
         entries[:, self.outputs] = np.inf
         entries[self._master.box_inputs, self._master.box_outputs] = np.inf
         inputs, outputs = np.nonzero(entries < -PRICING_TOLERANCE)
