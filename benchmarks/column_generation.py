@@ -76,6 +76,7 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", default=["random", "hamming"])
     parser.add_argument("--cap", type=float, default=300.0)
     parser.add_argument("--cvxpy", action="store_true", help="baseline of approx_dp: its cvxpy problem")
+    parser.add_argument("--new-only", action="store_true", help="skip the baselines (sizes beyond them)")
     args = parser.parse_args()
     stopped: set[tuple[str, str, str]] = set()
     rows = []
@@ -87,7 +88,7 @@ def main() -> None:
             for name in args.notions:
                 results = {}
                 for path, runner in (("new", "new"), ("dense", "cvxpy" if args.cvxpy and name == "approx_dp" else "dense")):
-                    if (name, kind, path) in stopped:
+                    if (name, kind, path) in stopped or (args.new_only and path == "dense"):
                         results[path] = None
                         continue
                     results[path] = timed(name, n, kind, runner, args.cap)
@@ -101,13 +102,16 @@ def main() -> None:
                         row[f"{path}_{key}"] = None if result is None else result[key]
                 rows.append(row)
 
-                def cell(result, key, digits=2):
-                    return f"> {args.cap:.0f} (stopped)" if result is None else f"{result[key]:.{digits}f}"
+                def cell(result, key, digits=2, skipped=False):
+                    if result is None:
+                        return "not run" if skipped else f"> {args.cap:.0f} (stopped)"
+                    return f"{result[key]:.{digits}f}"
                 ratio = f"{dense['cpu'] / new['cpu']:.1f}×" if new and dense else "–"
                 delta = f"{abs(new['objective'] - dense['objective']):.1e}" if new and dense else "–"
                 gap = f"{new['objective'] - new['bound']:.1e}" if new else "–"
                 print(f"| {name} | {kind} | {n} | {cell(new, 'wall')} | {cell(new, 'cpu')} | {cell(new, 'peak_mb', 0)} "
-                      f"| {cell(dense, 'wall')} | {cell(dense, 'cpu')} | {cell(dense, 'peak_mb', 0)} | {ratio} | {delta} "
+                      f"| {cell(dense, 'wall', skipped=args.new_only)} | {cell(dense, 'cpu', skipped=args.new_only)} "
+                      f"| {cell(dense, 'peak_mb', 0, skipped=args.new_only)} | {ratio} | {delta} "
                       f"| {gap} | {new['status'] + ' ' + new['method'] if new else '–'} | {load:.1f} |", flush=True)
     write_rows(rows, "column_generation")
 
