@@ -265,17 +265,19 @@ class ApproximateDpColumnGeneration(OutputGeneration):
     Parameters
     ----------
     weights
-        ``W`` of shape ``(n, m)``.
+        The weights ``W[x, y] = P(x) d(x, y)`` on every output.
     delta
-        The notion's δ ∈ [0, 1).
+        δ of ``ApproximateDifferentialPrivacy(δ, "pointwise")``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> weights = np.full((2, 2), 0.5) * (1 - np.eye(2))
-    >>> solution = ApproximateDpColumnGeneration(weights, 0.1).solve(0.0)
-    >>> round(solution.value, 6), round(solution.lower_bound, 6)   # Q = [[.55, .45], [.45, .55]]
-    (0.45, 0.45)
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))   # uniform prior, Hamming cost
+    >>> solution = ApproximateDpColumnGeneration(weights, 0.05).solve(math.log(2))
+    >>> solution.matrix.diagonal().round(6).tolist()   # e^ε · 0.2375 + δ off the diagonal's 0.2375
+    [0.525, 0.525, 0.525]
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)
+    (0.475, 0.475)
     """
 
     def __init__(self, weights: np.ndarray, delta: float) -> None:
