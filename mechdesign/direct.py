@@ -395,8 +395,8 @@ def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
 
 #: From this many inputs on, :func:`direct_program_class` picks column generation over outputs
 #: (:mod:`mechdesign.designers.column_generation`) instead of the dense LP: measured faster for local
-#: DP, maximal leakage and PML from n = 60 on, pointwise (ε, δ)-DP from n = 100 on (even at 60;
-#: benchmarks/column_generation.py).
+#: DP, maximal leakage and PML from n = 60 on (1.3–5× in CPU time), pointwise (ε, δ)-DP from n = 100
+#: on (about even at 60); benchmarks/column_generation.py, benchmarks/RESULTS.md.
 COLUMN_GENERATION_MIN_INPUTS = 60
 
 
