@@ -11,6 +11,8 @@ special paths apply to it, and every dispatcher reads it instead of switching on
 * ``leakage_expression`` — ε*(D) by direct minimization (:func:`~mechdesign.curves.privacy_distortion`);
 * ``warm_lp`` — the warm-started HiGHS LP for expected distortion
   (:func:`~mechdesign.direct.direct_program_class`, design method ``"direct-lp"``);
+* ``column_generation`` — the same LP by generating outputs
+  (:func:`~mechdesign.direct.column_generation_class`, design method ``"column-generation"``);
 * ``column_cone`` — the exact generators of its column cone
   (:func:`~mechdesign.designers.extreme_columns.extreme_columns`);
 * ``hamming_closed_form`` — its closed form for Hamming cost
@@ -20,7 +22,7 @@ The ε → constraint scale is the notion's own
 :meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget` / ``budget_from_scaled``; the warm LPs
 read it from the notion.
 
-The solver-layer entries (``warm_lp``, ``column_cone``, ``hamming_closed_form``) are import paths
+The solver-layer entries (``warm_lp``, ``column_generation``, ``column_cone``, ``hamming_closed_form``) are import paths
 ``"module:attribute"``, imported by :func:`resolve` only when a solver-layer dispatcher asks, so this
 module imports nothing from the solver layer: definitions (the global framework) read it without
 importing solvers, and ``import mechdesign`` stays light. Those paths apply to the registered class
@@ -77,6 +79,8 @@ class Capabilities:
         expression, so that ``ε*(D)`` is minimized directly rather than bisected.
     warm_lp
         ``"module:Class"`` of its :class:`~mechdesign.direct.WarmLinearProgram` for expected distortion.
+    column_generation
+        ``"module:Class"`` of its :class:`~mechdesign.designers.column_generation.OutputGeneration`.
     column_cone
         ``"module:function"`` giving the extreme columns of its feasible column cone (extreme-column LP).
     hamming_closed_form
@@ -90,27 +94,33 @@ class Capabilities:
     composition: Literal["same", "additive"] | None = None
     leakage_expression: bool = False
     warm_lp: str | None = None
+    column_generation: str | None = None
     column_cone: str | None = None
     hamming_closed_form: str | None = None
 
 
 _COLUMNS = "mechdesign.designers.extreme_columns"
+_GENERATION = "mechdesign.designers.column_generation"
 
 #: The table, one entry per notion class with capabilities (notions absent here have none: SML and the
 #: summary-statistic notions have their own designers).
 REGISTRY: tuple[Capabilities, ...] = (
     Capabilities(DifferentialPrivacy, "dp", lambda prior: DifferentialPrivacy(), "same",
-                 warm_lp="mechdesign.direct:LdpLinearProgram", column_cone=f"{_COLUMNS}:local_dp_cone",
+                 warm_lp="mechdesign.direct:LdpLinearProgram", column_generation=f"{_GENERATION}:LdpColumnGeneration",
+                 column_cone=f"{_COLUMNS}:local_dp_cone",
                  hamming_closed_form="mechdesign.designers.closed_form:LOCAL_DP"),
-    Capabilities(ApproximateDifferentialPrivacy, "approx-dp"),
+    Capabilities(ApproximateDifferentialPrivacy, "approx-dp", warm_lp="mechdesign.direct:ApproximateDpLinearProgram",
+                 column_generation=f"{_GENERATION}:ApproximateDpColumnGeneration"),
     Capabilities(MaximalLeakage, "maximal-leakage", lambda prior: MaximalLeakage(), "additive",
                  leakage_expression=True, warm_lp="mechdesign.direct:MaximalLeakageLinearProgram",
+                 column_generation=f"{_GENERATION}:MaximalLeakageColumnGeneration",
                  column_cone=f"{_COLUMNS}:maximal_leakage_cone",
                  hamming_closed_form="mechdesign.designers.closed_form:MAXIMAL_LEAKAGE"),
     Capabilities(MutualInformationPrivacy, "mutual-information", MutualInformationPrivacy, "additive",
                  leakage_expression=True),
     Capabilities(PointwiseMaximalLeakage, "pml", PointwiseMaximalLeakage,
-                 warm_lp="mechdesign.direct:PmlLinearProgram", column_cone=f"{_COLUMNS}:pml_cone"),
+                 warm_lp="mechdesign.direct:PmlLinearProgram", column_generation=f"{_GENERATION}:PmlColumnGeneration",
+                 column_cone=f"{_COLUMNS}:pml_cone"),
     Capabilities(MaximalInformation, "max-information", composition="additive",
                  column_cone=f"{_COLUMNS}:maximal_information_cone"),
     Capabilities(RenyiDifferentialPrivacy, "renyi-dp", composition="same", leakage_expression=True),
@@ -175,7 +185,8 @@ def resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-def solver_capability(notion: PrivacyNotion, field: Literal["warm_lp", "hamming_closed_form"]) -> Any:
+def solver_capability(notion: PrivacyNotion,
+                      field: Literal["warm_lp", "column_generation", "hamming_closed_form"]) -> Any:
     """The resolved solver-layer builder ``field`` registered for the notion's exact class, or ``None``.
 
     Examples

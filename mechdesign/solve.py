@@ -37,7 +37,7 @@ from ._validate import (
 from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import design_hamming, hamming_problem
-from .direct import direct_program, direct_program_class
+from .direct import column_generation_class, direct_program, direct_program_class
 from .exceptions import MechDesignError, MethodNotApplicableError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
@@ -68,9 +68,6 @@ HIGHS_MAX_ENTRIES = 2_500
 #: cvxpy canonicalization plus solver measured in benchmarks/scaling.py (peak / nonzeros at n = 100–200:
 #: LPs 0.34–0.43 kB, mutual information on exponential cones 2.4 kB; see benchmarks/RESULTS.md).
 BYTES_PER_NONZERO = 3_000
-#: The same for the compact LDP LP of mechdesign.direct, per entry of its ``4 n m`` estimate (measured
-#: 0.41–0.43 kB at n = 150–200, numpy temporaries included).
-DIRECT_BYTES_PER_NONZERO = 500
 
 
 def _unique_labels(items: Sequence[Any]) -> list[str]:
@@ -305,7 +302,11 @@ class DesignProblem:
       prior), without limits, solver HiGHS or unnamed, no ``solver_options``: the warm-started LP of
       :mod:`mechdesign.direct` (no cvxpy), certified by the safe bound at HiGHS's duals; a warm solve
       that is not certified is re-solved cold, then (``method="auto"`` only) through cvxpy with the
-      named solver or Clarabel. The cvxpy problem is built only for that fallback.
+      named solver or Clarabel. The cvxpy problem is built only for that fallback. Also pointwise
+      (ε, δ)-DP on the complete relation.
+    * ``"column-generation"`` — the same problems from
+      :data:`~mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS` inputs on: the direct LP restricted to
+      generated outputs (:mod:`mechdesign.designers.column_generation`), certified by exact pricing.
     * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
       :func:`~mechdesign.certificate.design_lower_bound`.
 
@@ -356,7 +357,7 @@ class DesignProblem:
         self.method = choice.method.name
         self.fallback = not choice.named  # a named method runs alone; "auto" falls back to cvxpy
         self.named_solver = spec.solver is not None
-        use_direct = self.method == "direct-lp"
+        use_direct = self.method in ("direct-lp", "column-generation")
         self.solver = "highs" if use_direct else (spec.solver or choose_solver(self.is_linear, int(np.prod(self.shape))))
         self.fallback_solver = spec.solver or "clarabel"
         self.user_solver_options = dict(spec.solver_options or {})
@@ -364,7 +365,7 @@ class DesignProblem:
                      f"{self.shape[0]}×{self.shape[1]}")
         self._problem: cp.Problem | None = None
         if use_direct:
-            check_memory(DIRECT_BYTES_PER_NONZERO * 4 * int(np.prod(self.shape)), self.what)
+            check_memory(choice.plan.bytes_per_entry * int(np.prod(self.shape)), self.what)
             self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits, choice.plan)
         else:
             self.direct = None
@@ -520,11 +521,11 @@ class DesignProblem:
         """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
         solution = self.direct.solve(budget, cold=cold)
         if solution.matrix is None or not np.all(np.isfinite(solution.matrix)):
-            return _Attempt("solver_error", None, None, solution.iterations, "highs", "direct-lp",
+            return _Attempt("solver_error", None, None, solution.iterations, "highs", self.direct.method,
                             f"highs returned status {solution.status!r}")
-        note = f"; direct LP ({type(self.direct).__name__}, mechdesign.direct{', cold start' if cold else ''})"
+        note = f"; direct LP ({type(self.direct).__name__}, {type(self.direct).__module__}{', cold start' if cold else ''})"
         return _Attempt(OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
-                        solution.iterations, "highs", "direct-lp", note, solution.lower_bound)
+                        solution.iterations, "highs", self.direct.method, note, solution.lower_bound)
 
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
         if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
@@ -658,9 +659,14 @@ METHODS: tuple[DesignMethod, ...] = (
                  lambda spec: True if blahut_arimoto.applies(spec.notions, spec.objective, spec.limits) else None,
                  lambda spec, choice, budgets, limit_values: blahut_arimoto.design_distortion_rate(
                      spec.notions, budgets, spec.objective)),
+    DesignMethod("column-generation",
+                 "what direct-lp applies to, from direct.COLUMN_GENERATION_MIN_INPUTS inputs on (outputs generated "
+                 "by exact pricing)",
+                 lambda spec: column_generation_class(spec.notions, spec.objective, spec.limits),
+                 _run_compiled, solvers=("highs",), compiled=True),
     DesignMethod("direct-lp",
-                 "one notion with a registered warm LP (local DP, maximal leakage, PML under one prior), an "
-                 "ExpectedDistortion, and no limits",
+                 "one notion with a registered warm LP (local DP, maximal leakage, PML under one prior, pointwise "
+                 "approximate DP), an ExpectedDistortion, and no limits",
                  lambda spec: direct_program_class(spec.notions, spec.objective, spec.limits),
                  _run_compiled, solvers=("highs",), compiled=True),
     DesignMethod("cvxpy", "a convex problem (every notion and objective of the package)",

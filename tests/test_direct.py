@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mechdesign import (
+    ApproximateDifferentialPrivacy,
     DesignProblem,
     DifferentialPrivacy,
     ExpectedDistortion,
@@ -29,6 +30,7 @@ from mechdesign.direct import (
     direct_program,
     direct_program_class,
     staircase_lower_bound,
+    staircase_per_mass,
 )
 from tests.strategies import budgets, full_support_priors
 
@@ -88,6 +90,17 @@ def test_staircase_bound_is_below_the_optimum_for_any_multipliers(instance, seed
     multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
     assert staircase_lower_bound(weights, epsilon, multipliers) <= optimum.value + BOUND_ROUNDOFF
     assert optimum.value - optimum.lower_bound <= PATH_AGREEMENT_ATOL  # the bound is tight at the duals
+
+
+@given(st.integers(0, 2**32 - 1), budgets)
+def test_staircase_per_mass_is_the_minimum_over_every_set(seed, epsilon):
+    # The minimum of (Σ a + α Σ_S a) / (n + α |S|) over all 2^n sets S, by enumeration; S = {a < 0}
+    # (the earlier choice) is not always it, and with it the bound exceeded the optimum.
+    reduced = np.random.default_rng(seed).normal(size=(5, 3))
+    excess = np.expm1(epsilon)
+    sets = [np.array([(k >> x) & 1 for x in range(5)], dtype=bool) for k in range(2**5)]
+    brute = [min((a.sum() + excess * a[s].sum()) / (5 + excess * s.sum()) for s in sets) for a in reduced.T]
+    assert staircase_per_mass(reduced, epsilon) == pytest.approx(brute, abs=1e-12)
 
 
 def test_uniform_prior_gives_randomized_response():
@@ -158,3 +171,18 @@ def test_a_stalled_warm_start_is_retried_cold():
     assert program.solve(1.0).status == "Optimal"
     solution = program.solve(1e-9)
     assert solution.status == "Optimal" and solution.value == 0.0
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 2.0])
+@pytest.mark.parametrize("delta", [0.0, 0.05, 0.3])
+def test_pointwise_approximate_dp_lp_matches_cvxpy(epsilon, delta):
+    # PUT paper (Zhong & Bu), Definition 3(2) on the complete relation, random cost.
+    rng = np.random.default_rng(3)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(6))), rng.random((6, 6)))
+    notion = ApproximateDifferentialPrivacy(delta)
+    fast = design(notion, epsilon, objective)
+    reference = design(notion, epsilon, objective, solver="clarabel")
+    assert fast.method in ("direct-lp", "unconstrained-optimum") and reference.method == "cvxpy"
+    assert fast.status == "optimal" and reference.success
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+    assert direct_program_class([ApproximateDifferentialPrivacy(delta, "hockey_stick")], objective, []) is None

@@ -1,0 +1,502 @@
+"""Column generation over outputs for distortion-optimal design at large n: any cost matrix, certified.
+
+``min Σ W∘Q`` (``W[x, y] = P(x) d(x, y)``) over row-stochastic ``Q`` whose every column lies in the
+notion's set of admissible columns couples the outputs only through the unit row sums (and, for
+maximal leakage, one budget row). Optimal mechanisms use few outputs (measured: 6–57 of 150 under
+random costs, ``benchmarks/RESULTS.md``), so the dense direct LP of :mod:`mechdesign.direct` is
+solved on a *restricted* set of outputs, and every other output is priced exactly in numpy from the
+restricted LP's row-sum duals ``u`` (``O(nm)``); the most negative outputs enter and the restricted
+LP is solved again. With ``α = e^ε − 1``, ``t = e^ε``, ``a = W[:, y] − u``, an output's best
+direction is one of the generators of its column set:
+
+* local ε-DP (complete relation): the staircase rays ``1 + α 1_S`` (Kairouz, Oh & Viswanath,
+  "Extremal Mechanisms for Local Differential Privacy"; derivation in :mod:`mechdesign.direct`),
+  ranked per unit mass (:func:`~mechdesign.direct.staircase_per_mass`);
+* pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(2), complete
+  relation): a column ``c <= v <= t c + δ`` splits as ``(c + min(v − c, α c)) + (v − c − min(v − c, α c))``,
+  a staircase ray plus a point of ``[0, δ]^n`` (the hull of the vertices ``δ 1_T``), so the
+  generators are the staircase rays and, per output, the vertices ``δ 1_T`` with weights summing
+  to at most 1. Every output then carries up to ``δ`` per input at no floor, so outputs enter in
+  two ways: as *floor* outputs of the restricted LP (a staircase ray prices out) and as single
+  entries ``Q[x, y] <= δ`` of the others (``a_xy < 0``; an entry of an output that later gets a
+  floor becomes its ``s[x, y]``);
+* maximal leakage ``Σ_y max_x Q[x, y] <= t`` (Issa, Wagner & Kamath, "An Operational Approach to
+  Information Leakage", Definition 1 and Theorem 1): by the layer-cake sum a column is
+  ``Σ_S λ_S 1_S`` with ``Σ_S λ_S = max_x v_x``, so the generators are ``1_S``, each using one unit of
+  the budget;
+* PML under one prior ``P`` (Grosse et al., "Privacy Mechanism Design based on Empirical
+  Distributions", Definition 1): inputs outside ``supp P`` are unconstrained; on the support a
+  nonzero column scaled to ``P·v = 1`` lies in ``{0 <= v <= t, P·v = 1}``, whose vertices are
+  fractional-knapsack patterns (:func:`knapsack_vertices`).
+
+**Certificate at every round.** For *any* ``u``, the cost of a mechanism is ``Σ_x u_x`` plus the
+generators' weights times their reduced costs at ``u``; bounding the generators' total weight gives
+a lower bound on the optimum over *all* outputs, computed in numpy:
+
+* local DP: ``Σ u + n · min(0, min_{y, S} ρ_y(S) / |v_S|_1)`` (the rays' total mass is ``n``;
+  :func:`~mechdesign.direct.staircase_lower_bound`);
+* pointwise (ε, δ)-DP: the same plus ``δ Σ_{x, y} min(a_xy, 0)`` (the rays' mass is at most ``n``,
+  the vertex weights at most 1 per output);
+* maximal leakage: ``Σ u + t · min(0, min_y Σ_x min(a_xy, 0))`` (total weight at most ``t``);
+* PML: ``Σ_{x ∈ supp} u_x + min_y ρ_y + Σ_{x ∉ supp} min_y W[x, y]``, ``ρ_y`` the cheapest knapsack
+  vertex (the columns' ``P``-masses sum to exactly 1; a row outside the support has mass 1).
+
+At the restricted LP's optimum ``Σ u`` is its value, so once no output prices out the bound meets
+the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of the tolerance
+(the stopping test *is* the certificate). Across budgets (curves) the output set and the
+restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.direct`
+in ``benchmarks/column_generation.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+
+import highspy
+import numpy as np
+import scipy.sparse as sp
+
+from ..direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
+from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
+                      PmlLinearProgram, WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
+from ..memory import check_memory
+from ..privacy.approx_dp import ApproximateDifferentialPrivacy
+from ..privacy.base import PrivacyNotion
+from ..privacy.dp import DifferentialPrivacy
+from ..privacy.maximal_leakage import MaximalLeakage
+from ..privacy.pml import PointwiseMaximalLeakage
+from ..result import GAP_RTOL
+
+#: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
+#: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
+STOP_FRACTION = 0.01
+#: An output enters only if its reduced cost is below ``−PRICING_TOLERANCE`` (units of the largest cost).
+PRICING_TOLERANCE = 1e-12
+#: At most this many outputs enter per round (the most negative reduced costs first); 10 beat 20 and 50
+#: (maximal leakage, n = 300: 1.2 s, 2.0 s, 4.3 s CPU).
+ENTERING_PER_ROUND = 10
+#: HiGHS simplex strategy after outputs enter (the carried-over basis is primal feasible): primal.
+WARM_SIMPLEX_STRATEGY = 4
+#: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
+MAX_ROUNDS = 200
+#: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
+#: ``n × m`` float arrays); the restricted LP is checked separately, as it grows.
+BYTES_PER_ENTRY = 100
+#: Peak bytes per entry ``n k`` of a restricted LP on ``k`` outputs: the dense direct LPs' (``BYTES_PER_ENTRY`` of
+#: mechdesign/direct.py).
+RESTRICTED_BYTES_PER_ENTRY = DENSE_BYTES_PER_ENTRY
+
+
+class OutputGeneration(ABC):
+    """``min Σ W∘Q`` under one notion by generating outputs (module docstring), with the interface of
+    :class:`~mechdesign.direct.WarmLinearProgram`: :meth:`solve` and :meth:`violation`.
+
+    Subclasses give the restricted LP (a dense direct LP on some outputs) and the exact pricing.
+    """
+
+    method = "column-generation"
+    bytes_per_entry = BYTES_PER_ENTRY
+    #: The dense direct LP of :mod:`mechdesign.direct` that the restricted problem is.
+    dense: type[WarmLinearProgram]
+
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+        n, m = np.shape(weights)
+        check_memory(BYTES_PER_ENTRY * n * m, f"column generation on {n}×{m}")
+        self.weights = np.asarray(weights, dtype=float)
+        self.notion = notion or self._default_notion()
+        self.outputs = self._initial_outputs()
+        self._master: WarmLinearProgram | None = None
+        self._master_outputs = np.zeros(0, dtype=np.int64)
+
+    @classmethod
+    def applies_to(cls, notion: PrivacyNotion) -> bool:
+        """Exactly when the dense LP applies (:meth:`~mechdesign.direct.WarmLinearProgram.applies_to`)."""
+        return cls.dense.applies_to(notion)
+
+    @classmethod
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
+        """Column generation for ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`)."""
+        return cls(weights, notion=notion)
+
+    @abstractmethod
+    def _default_notion(self) -> PrivacyNotion:
+        """The notion built from the constructor's arguments when none is given."""
+
+    def scale(self, epsilon: float) -> float:
+        """The notion's constraint scale at ε (``e^ε``), read from the notion."""
+        return self.notion.finite_scaled_budget(epsilon)
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        """The dense direct LP on the columns ``weights`` (a subset of the outputs)."""
+        return self.dense.for_notion(self.notion, weights)
+
+    @abstractmethod
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        """At the restricted LP's row duals: a certified lower bound over all outputs and each
+        output's reduced cost (negative: it would improve the restricted LP)."""
+
+    @abstractmethod
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        """The column and row blocks of ``master``, the restricted LP on ``outputs``, as :func:`_labels` blocks."""
+
+    @abstractmethod
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        """Largest violation of the notion's constraints (and row-stochasticity) by ``matrix`` at ε."""
+
+    def _initial_outputs(self) -> np.ndarray:
+        """The output of least total weight: the constant mechanism on it is feasible for every notion."""
+        return np.array([int(self.weights.sum(axis=0).argmin())])
+
+    def _reduced_weights(self, duals: np.ndarray) -> np.ndarray:
+        """``a = W − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
+        return self.weights - duals[: self.weights.shape[0], None]
+
+    def _solve_master(self, epsilon: float, cold: bool) -> DirectSolution:
+        if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
+            n, k = self.weights.shape[0], self.outputs.size
+            check_memory(RESTRICTED_BYTES_PER_ENTRY * n * k, f"the restricted LP on {n}×{k} (column generation)")
+            master = self._restricted(self.weights[:, self.outputs])
+            if self._master is not None and not cold:
+                master.highs.setBasis(self._extended_basis(master))
+                master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+            self._master, self._master_outputs = master, self.outputs.copy()
+        return self._master.solve(epsilon, cold=cold)
+
+    def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
+        """The previous restricted LP's basis carried over to the enlarged output set: old columns and
+        rows keep their status, new columns start at their lower bound 0 and new rows' slacks are basic
+        (a primal feasible basis: the new outputs carry no mass)."""
+        extended = highspy.HighsBasis()
+        for name, blocks_index, fresh in (("col_status", 0, highspy.HighsBasisStatus.kLower),
+                                          ("row_status", 1, highspy.HighsBasisStatus.kBasic)):
+            old_keys = _labels(self._layout(self._master_outputs, self._master)[blocks_index], self.weights.shape)
+            new_keys = _labels(self._layout(self.outputs, master)[blocks_index], self.weights.shape)
+            old_status = list(getattr(self._master.highs.getBasis(), name))
+            order = np.argsort(old_keys)
+            found = np.searchsorted(old_keys, new_keys, sorter=order)
+            found = np.minimum(found, old_keys.size - 1)
+            matched = old_keys[order[found]] == new_keys
+            setattr(extended, name, [old_status[order[i]] if hit else fresh for i, hit in zip(found, matched)])
+        extended.valid = True
+        return extended
+
+    def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
+        if cold:
+            self.outputs, self._master = self._initial_outputs(), None
+        iterations, bound = 0, -math.inf
+        for round_number in range(MAX_ROUNDS):
+            solution = self._solve_master(epsilon, cold and round_number == 0)
+            iterations += solution.iterations
+            if solution.matrix is None:
+                return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
+            duals = np.asarray(self._master.highs.getSolution().row_dual)
+            round_bound, reduced = self._price(duals, epsilon)
+            bound = max(bound, round_bound)
+            if (solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+                    or not self._grow(reduced, duals)):
+                break
+        return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+        """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`; ``reduced`` from
+        :meth:`_price` at the row duals ``duals``); whether anything entered."""
+        reduced[self.outputs] = np.inf
+        entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
+        entering = entering[reduced[entering] < -PRICING_TOLERANCE]
+        self.outputs = np.union1d(self.outputs, entering)
+        return entering.size > 0
+
+    def _embed(self, restricted: np.ndarray) -> np.ndarray:
+        """The full ``n × m`` mechanism from the restricted LP's (the other outputs unused)."""
+        matrix = np.zeros(self.weights.shape)
+        matrix[:, self._master_outputs] = restricted
+        return matrix
+
+
+class LdpColumnGeneration(OutputGeneration):
+    """Local ε-DP on the complete relation: the restricted LP is :class:`~mechdesign.direct.LdpLinearProgram`,
+    outputs priced by the cheapest staircase ray (per unit mass).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))   # uniform prior, Hamming cost
+    >>> solution = LdpColumnGeneration(weights).solve(1.0)
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)   # (n − 1) / (e^ε + n − 1)
+    (0.423883, 0.423883)
+    """
+
+    dense = LdpLinearProgram
+
+    def _default_notion(self) -> PrivacyNotion:
+        return DifferentialPrivacy()
+
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns c, u, r; rows Σ = 1, r = Σ u, u <= c
+        return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None)],
+                [(3, inputs, None), (4, inputs, None), (5, inputs, outputs)])
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        return (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]),
+                staircase_per_mass(self._reduced_weights(duals), epsilon))
+
+    violation = LdpLinearProgram.violation
+
+
+class _BoxedApproximateDpProgram(ApproximateDpLinearProgram):
+    """:class:`~mechdesign.direct.ApproximateDpLinearProgram` on some outputs plus, appended, entries
+    ``Q[x, y] ∈ [0, δ]`` of outputs outside them (columns of floor ``c_y = 0``: ``Q[x, y] <= δ``).
+
+    Parameters
+    ----------
+    weights
+        ``W`` restricted to the floor outputs.
+    delta
+        The notion's δ.
+    all_weights
+        ``W`` on every output (the entries' costs).
+    box_inputs, box_outputs
+        The entries ``(x, y)`` outside the floor outputs.
+    """
+
+    def __init__(self, weights: np.ndarray, delta: float, all_weights: np.ndarray, box_inputs: np.ndarray,
+                 box_outputs: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+        super().__init__(weights, delta, notion=notion)
+        self.all_weights = all_weights
+        self.n_dense = self.highs.getNumCol()
+        self.box_inputs = self.box_outputs = np.zeros(0, dtype=np.int64)
+        self.add_boxes(box_inputs, box_outputs)
+
+    def add_boxes(self, inputs: np.ndarray, outputs: np.ndarray) -> None:
+        """Append the entries ``(inputs[i], outputs[i])`` (nonbasic at 0: the basis stays valid)."""
+        count = inputs.size
+        self.highs.addCols(count, self.all_weights[inputs, outputs], np.zeros(count), np.full(count, self.delta),
+                           count, np.arange(count, dtype=np.int32), np.asarray(inputs, dtype=np.int32), np.ones(count))
+        self.box_inputs = np.concatenate([self.box_inputs, inputs])
+        self.box_outputs = np.concatenate([self.box_outputs, outputs])
+
+    def box_values(self) -> np.ndarray:
+        """The entries' values at the last solve."""
+        return np.asarray(self.highs.getSolution().col_value)[self.n_dense:]
+
+    def _column_upper(self, epsilon: float) -> np.ndarray:
+        return np.concatenate([super()._column_upper(epsilon), np.full(self.box_inputs.size, self.delta)])
+
+
+class ApproximateDpColumnGeneration(OutputGeneration):
+    """Pointwise (ε, δ)-DP on the complete relation: floor outputs (staircase rays, entering as
+    outputs of :class:`~mechdesign.direct.ApproximateDpLinearProgram`) and entries ``Q[x, y] <= δ``
+    of the other outputs (the vertices ``δ 1_T``, entering one by one).
+
+    Parameters
+    ----------
+    weights
+        The weights ``W[x, y] = P(x) d(x, y)`` on every output.
+    delta
+        δ of ``ApproximateDifferentialPrivacy(δ, "pointwise")``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))   # uniform prior, Hamming cost
+    >>> solution = ApproximateDpColumnGeneration(weights, 0.05).solve(math.log(2))
+    >>> solution.matrix.diagonal().round(6).tolist()   # e^ε · 0.2375 + δ off the diagonal's 0.2375
+    [0.525, 0.525, 0.525]
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)
+    (0.475, 0.475)
+    """
+
+    dense = ApproximateDpLinearProgram
+
+    def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None) -> None:
+        self.delta = float(delta)
+        self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))  # entries for the next build
+        super().__init__(weights, notion=notion)
+
+    @classmethod
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
+        return cls(weights, notion.delta, notion=notion)
+
+    def _default_notion(self) -> PrivacyNotion:
+        return ApproximateDifferentialPrivacy(self.delta)
+
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        inputs, outputs = self._pending
+        if self._master is not None:
+            inputs = np.concatenate([self._master.box_inputs, inputs])
+            outputs = np.concatenate([self._master.box_outputs, outputs])
+        kept = ~np.isin(outputs, self.outputs)  # an entry of a floor output is that output's s[x, y]
+        self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        return _BoxedApproximateDpProgram(weights, self.delta, self.weights, inputs[kept], outputs[kept],
+                                          notion=self.notion)
+
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        # Columns c, h, s, r, the entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h.
+        inputs = np.arange(self.weights.shape[0])
+        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None),
+                 (2, master.box_inputs, master.box_outputs, True)],
+                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = self._reduced_weights(duals)
+        bound = (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]])
+                 + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
+        return bound, staircase_per_mass(reduced, epsilon)
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+        entries = self._reduced_weights(duals)
+        entries[:, self.outputs] = np.inf
+        entries[self._master.box_inputs, self._master.box_outputs] = np.inf
+        inputs, outputs = np.nonzero(entries < -PRICING_TOLERANCE)
+        before = self.outputs
+        grew = super()._grow(reduced, duals)
+        fresh = ~np.isin(outputs, self.outputs)
+        inputs, outputs = inputs[fresh], outputs[fresh]
+        if not np.array_equal(before, self.outputs):
+            self._pending = (inputs, outputs)  # built into the next restricted LP
+        elif inputs.size:  # the same restricted LP: the entries join it warm
+            self._master.add_boxes(inputs, outputs)
+            self._master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+        return grew or inputs.size > 0
+
+    def _embed(self, restricted: np.ndarray) -> np.ndarray:
+        matrix = super()._embed(restricted)
+        np.add.at(matrix, (self._master.box_inputs, self._master.box_outputs), self._master.box_values())
+        return matrix
+
+    def violation(self, matrix: np.ndarray, epsilon: float) -> float:
+        return ApproximateDpLinearProgram.violation(self, matrix, epsilon)
+
+
+class MaximalLeakageColumnGeneration(OutputGeneration):
+    """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: the restricted LP is
+    :class:`~mechdesign.direct.MaximalLeakageLinearProgram`, outputs priced by their cheapest ``1_S``
+    against the budget row's dual.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))
+    >>> round(MaximalLeakageColumnGeneration(weights).solve(math.log(2)).value, 6)   # 1 − e^ε / n
+    0.333333
+    """
+
+    dense = MaximalLeakageLinearProgram
+
+    def _default_notion(self) -> PrivacyNotion:
+        return MaximalLeakage()
+
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns Q, M; rows Σ = 1, Q <= M, Σ M <= e^ε
+        return ([(0, inputs, outputs), (1, None, outputs)],
+                [(2, inputs, None), (3, inputs, outputs), (4, None, None)])
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        negative = np.minimum(self._reduced_weights(duals), 0.0).sum(axis=0)
+        bound = math.fsum(duals[: self.weights.shape[0]]) + self.scale(epsilon) * min(0.0, float(negative.min()))
+        return bound, negative - duals[-1]  # the last row is the budget Σ_y M_y <= e^ε
+
+    violation = MaximalLeakageLinearProgram.violation
+
+
+class PmlColumnGeneration(OutputGeneration):
+    """PML under one prior: the restricted LP is :class:`~mechdesign.direct.PmlLinearProgram`, outputs
+    priced by their cheapest fractional-knapsack vertex (and, outside the support, entry).
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)``.
+    prior
+        The notion's prior ``P``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))
+    >>> solution = PmlColumnGeneration(weights, np.full(3, 1 / 3)).solve(math.log(2))
+    >>> round(solution.value, 6), round(solution.lower_bound, 6)
+    (0.333333, 0.333333)
+    """
+
+    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+        self.prior = np.asarray(prior, dtype=float)
+        self.support = np.flatnonzero(self.prior > 0)
+        self.outside = np.flatnonzero(self.prior == 0)
+        super().__init__(weights, notion=notion)
+
+    def _initial_outputs(self) -> np.ndarray:
+        # Also every input outside the support's cheapest output (those rows are unconstrained).
+        return np.union1d(super()._initial_outputs(), self.weights[self.outside].argmin(axis=1))
+
+    dense = PmlLinearProgram
+
+    @classmethod
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
+        return cls(weights, notion.prior.probabilities, notion=notion)
+
+    def _default_notion(self) -> PrivacyNotion:
+        return PointwiseMaximalLeakage(self.prior)
+
+    def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
+        inputs = np.arange(self.weights.shape[0])  # columns Q, z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w
+        return ([(0, inputs, outputs), (1, None, outputs), (2, None, outputs)],
+                [(3, inputs, None), (4, None, outputs), (5, None, outputs), (6, self.support, outputs)])
+
+    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = self._reduced_weights(duals)
+        order, values = knapsack_vertices(reduced[self.support], self.prior[self.support], self.scale(epsilon))
+        vertex_costs = np.einsum("ij,ij->j", np.take_along_axis(reduced[self.support], order, axis=0), values)
+        bound = (math.fsum(duals[self.support]) + float(vertex_costs.min())
+                 + math.fsum(self.weights[self.outside].min(axis=1)))
+        return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
+
+    violation = PmlLinearProgram.violation
+
+
+def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
+    """Integer labels of a restricted LP's columns (or rows), block after block: a block
+    ``(kind, inputs, outputs)`` is one entry per input (``outputs`` ``None``), per output (``inputs``
+    ``None``), per pair in row-major order, or a single one (both ``None``); a block
+    ``(kind, inputs, outputs, True)`` one entry per ``(inputs[i], outputs[i])``.
+
+    Examples
+    --------
+    >>> _labels([(0, np.arange(2), None), (1, np.arange(2), np.array([0, 2]))], (2, 3)).tolist()
+    [4, 8, 17, 19, 21, 23]
+    """
+    n, m = shape
+    parts = []
+    for kind, inputs, outputs, *paired in blocks:
+        xs = np.full(1, -1) if inputs is None else np.asarray(inputs)
+        ys = np.full(1, -1) if outputs is None else np.asarray(outputs)
+        if paired:  # one entry per (inputs[i], outputs[i])
+            parts.append((kind * (n + 1) + xs + 1) * (m + 1) + ys + 1)
+        else:
+            parts.append(((kind * (n + 1) + xs[:, None] + 1) * (m + 1) + ys[None, :] + 1).ravel())
+    return np.concatenate(parts).astype(np.int64)
+
+
+def knapsack_vertices(reduced: np.ndarray, prior: np.ndarray, ceiling: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per column ``y``, the minimizer of ``a·v`` over ``{0 <= v <= ceiling, P·v = 1}`` (``ceiling >= 1``,
+    ``P > 0`` summing to 1): inputs in increasing ``a_x / P_x`` filled to ``ceiling`` until
+    ``P·v = 1``, the last one fractionally (the fractional knapsack, exact for this LP).
+
+    Returns
+    -------
+    (order, values)
+        ``order[:, y]`` the inputs in filling order and ``values[:, y]`` their entries of ``v``.
+
+    Examples
+    --------
+    >>> order, values = knapsack_vertices(np.array([[1.0], [-1.0], [0.0]]), np.array([0.5, 0.25, 0.25]), 2.0)
+    >>> order[:, 0].tolist(), values[:, 0].tolist()   # 0.25·2 + 0.25·2 = 1
+    ([1, 2, 0], [2.0, 2.0, 0.0])
+    """
+    order = np.argsort(reduced / prior[:, None], axis=0, kind="stable")
+    masses = prior[order]
+    filled_before = np.cumsum(ceiling * masses, axis=0) - ceiling * masses
+    values = np.minimum(ceiling, np.clip(1.0 - filled_before, 0.0, None) / masses)
+    return order, values

@@ -1,0 +1,194 @@
+"""Column generation over outputs (mechdesign/designers/column_generation.py) against the dense direct LPs
+of mechdesign/direct.py and the cvxpy formulations.
+
+Notions: local DP and pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(1)
+and 3(2)), maximal leakage (Issa, Wagner & Kamath, Definition 1 / Theorem 1), PML under one prior
+(Grosse et al., Definition 1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mechdesign import (
+    ApproximateDifferentialPrivacy,
+    DesignProblem,
+    DifferentialPrivacy,
+    ExpectedDistortion,
+    MaximalLeakage,
+    PointwiseMaximalLeakage,
+    Prior,
+    design,
+)
+from mechdesign.designers.column_generation import (
+    ApproximateDpColumnGeneration,
+    LdpColumnGeneration,
+    MaximalLeakageColumnGeneration,
+    PmlColumnGeneration,
+    knapsack_vertices,
+)
+from mechdesign.direct import (
+    COLUMN_GENERATION_MIN_INPUTS,
+    ApproximateDpLinearProgram,
+    LdpLinearProgram,
+    MaximalLeakageLinearProgram,
+    PmlLinearProgram,
+    direct_program_class,
+)
+from mechdesign.exceptions import ProblemTooLargeError
+from mechdesign.result import GAP_RTOL
+from tests.strategies import full_support_priors
+
+#: Agreement required between column generation and the dense LP (objective values, units of the cost).
+PATH_AGREEMENT_ATOL = 1e-8
+#: Slack for round-off when comparing a dual bound with a mechanism's value.
+BOUND_ROUNDOFF = 1e-12
+#: δ of the pointwise approximate-DP notion in these tests.
+DELTA = 0.02
+
+NOTIONS = ["dp", "approx_dp", "maximal_leakage", "pml"]
+
+
+def _instance(n: int, cost_kind: str, seed: int = 0, zero_prior: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A random prior (optionally with zero entries) and a random or Hamming cost matrix."""
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(n))
+    if zero_prior:
+        prior[rng.choice(n, size=max(1, n // 5), replace=False)] = 0.0
+        prior /= prior.sum()
+    cost = rng.random((n, n)) if cost_kind == "random" else 1.0 - np.eye(n)
+    return prior, cost
+
+
+def _programs(name: str, weights: np.ndarray, prior: np.ndarray):
+    """(column generation, dense direct LP) for the notion ``name``."""
+    return {
+        "dp": (LdpColumnGeneration(weights), LdpLinearProgram(weights)),
+        "approx_dp": (ApproximateDpColumnGeneration(weights, DELTA), ApproximateDpLinearProgram(weights, DELTA)),
+        "maximal_leakage": (MaximalLeakageColumnGeneration(weights), MaximalLeakageLinearProgram(weights)),
+        "pml": (PmlColumnGeneration(weights, prior), PmlLinearProgram(weights, prior)),
+    }[name]
+
+
+def _notion(name: str, prior: np.ndarray):
+    return {"dp": DifferentialPrivacy(), "approx_dp": ApproximateDifferentialPrivacy(DELTA),
+            "maximal_leakage": MaximalLeakage(), "pml": PointwiseMaximalLeakage(Prior(prior))}[name]
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+@pytest.mark.parametrize("cost_kind", ["random", "hamming"])
+@pytest.mark.parametrize("n", [5, 20, 60])
+@pytest.mark.parametrize("epsilon", [0.0, 0.7, 12.0])
+def test_agrees_with_the_dense_direct_lp(name, cost_kind, n, epsilon):
+    prior, cost = _instance(n, cost_kind, seed=n, zero_prior=(name == "pml" and n == 20))
+    weights = prior[:, None] * cost
+    generated, dense = _programs(name, weights, prior)
+    solution, reference = generated.solve(epsilon), dense.solve(epsilon)
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+    assert generated.violation(solution.matrix, epsilon) < 1e-8
+    assert solution.matrix.shape == weights.shape
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+def test_design_dispatches_to_column_generation_above_the_threshold(name):
+    n = COLUMN_GENERATION_MIN_INPUTS
+    prior, cost = _instance(n, "random", seed=1)
+    notion = _notion(name, prior)
+    result = design(notion, 1.0, ExpectedDistortion(Prior(prior), cost))
+    assert result.method == "column-generation" and result.status == "optimal" and result.certified
+    assert result.gap <= GAP_RTOL * max(1.0, result.objective)
+    assert result.measured[notion.label] <= 1.0 + 1e-9
+    smaller = ExpectedDistortion(Prior(prior[:10] / prior[:10].sum()), cost[:10, :10])
+    assert direct_program_class([_notion(name, prior[:10] / prior[:10].sum())], smaller, []).method == "direct-lp"
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+def test_scale_of_the_cost_does_not_change_the_answer(name):
+    prior, cost = _instance(COLUMN_GENERATION_MIN_INPUTS, "random", seed=2)
+    notion = _notion(name, prior)
+    base = design(notion, 0.8, ExpectedDistortion(Prior(prior), cost))
+    scaled = design(notion, 0.8, ExpectedDistortion(Prior(prior), 1000.0 * cost))
+    assert base.status == scaled.status == "optimal" and base.method == scaled.method == "column-generation"
+    assert scaled.objective == pytest.approx(1000.0 * base.objective, rel=1e-9)
+
+
+@st.composite
+def private_instances(draw):
+    """A random cost, a full-support prior and a random mechanism; the budget is the mechanism's own."""
+    n = draw(st.integers(2, 7))
+    m = draw(st.integers(2, 7))
+    prior = np.asarray(draw(full_support_priors(n)))
+    cost = np.array(draw(st.lists(st.floats(0.0, 5.0), min_size=n * m, max_size=n * m))).reshape(n, m)
+    entries = np.array(draw(st.lists(st.floats(0.05, 1.0), min_size=n * m, max_size=n * m))).reshape(n, m)
+    return prior, cost, entries / entries.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+@given(instance=private_instances())
+def test_bound_is_below_every_private_mechanism(name, instance):
+    # The certificate of the module docstring: a lower bound over *all* mechanisms within the budget,
+    # so below the value of any mechanism whose measured budget is at most the one solved for.
+    prior, cost, mechanism = instance
+    weights = prior[:, None] * cost
+    budget = _notion(name, prior).measure(mechanism)
+    generated = _programs(name, weights, prior)[0]
+    solution = generated.solve(budget)
+    assert solution.lower_bound <= float((weights * mechanism).sum()) + BOUND_ROUNDOFF
+    assert solution.lower_bound <= solution.value + BOUND_ROUNDOFF
+
+
+def test_curves_keep_the_outputs_and_agree_with_cold_solves():
+    prior, cost = _instance(40, "random", seed=4)
+    weights = prior[:, None] * cost
+    warm = LdpColumnGeneration(weights)
+    for epsilon in [0.2, 0.6, 1.5, 0.9]:
+        value = warm.solve(epsilon).value
+        assert value == pytest.approx(LdpColumnGeneration(weights).solve(epsilon, cold=True).value,
+                                      abs=PATH_AGREEMENT_ATOL)
+
+
+def test_knapsack_vertex_is_the_lp_minimum():
+    rng = np.random.default_rng(5)
+    reduced, prior = rng.normal(size=(8, 3)), rng.dirichlet(np.ones(8))
+    order, values = knapsack_vertices(reduced, prior, 2.5)
+    for y in range(3):
+        v = np.zeros(8)
+        v[order[:, y]] = values[:, y]
+        assert prior @ v == pytest.approx(1.0) and v.max() <= 2.5
+        # No feasible exchange improves it: every pair (i filled less, j filled more) costs more.
+        ratios = reduced[:, y] / prior
+        assert ratios[v > 0].max() <= ratios[v < 2.5].min() + 1e-12
+
+
+def test_memory_is_checked_before_anything_large_is_built():
+    objective = ExpectedDistortion(Prior.uniform(10**6))  # Hamming, built lazily: 8 TB if built
+    with pytest.raises(ProblemTooLargeError):
+        DesignProblem(DifferentialPrivacy(), objective)
+
+
+def test_memory_of_the_restricted_lp_is_checked_as_it_grows(monkeypatch):
+    from mechdesign.designers import column_generation
+
+    monkeypatch.setattr(column_generation, "RESTRICTED_BYTES_PER_ENTRY", 2**70)
+    prior, cost = _instance(8, "random")
+    with pytest.raises(ProblemTooLargeError, match="restricted LP"):
+        LdpColumnGeneration(prior[:, None] * cost).solve(1.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTIONS)
+def test_certified_at_n_300(name):
+    prior, cost = _instance(300, "random", seed=6)
+    notion = _notion(name, prior)
+    result = design(notion, 1.0, ExpectedDistortion(Prior(prior), cost))
+    assert result.method == "column-generation" and result.status == "optimal" and result.certified
+    assert result.gap <= GAP_RTOL * max(1.0, result.objective)
+    assert result.measured[notion.label] <= 1.0 + 1e-9
+    assert math.isfinite(result.bound)
