@@ -146,9 +146,9 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         entries, entry = n_pairs * m, np.arange(n_pairs * m)
         blocks_q, blocks_aux = [], []
         for ratio in ratios:
+            on_numerator, on_denominator = self._tangent(ratio, scale)
             blocks_q.append(sp.csr_matrix(
-                (np.concatenate([(self.alpha * ratio ** (self.alpha - 1.0)).ravel(),
-                                 ((1.0 - self.alpha) * scale * ratio**self.alpha).ravel()]),
+                (np.concatenate([on_numerator.ravel(), on_denominator.ravel()]),
                  (np.concatenate([entry, entry]), np.concatenate([numerators, denominators]))),
                 shape=(entries, points[0].size)))
             blocks_aux.append(-sp.identity(entries, format="csr"))
@@ -157,6 +157,44 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return LinearRelaxation(sp.csr_matrix(sp.vstack(blocks_q)), sp.csr_matrix(sp.vstack(blocks_aux)),
                                 np.concatenate([np.zeros(entries * len(ratios)), np.ones(n_pairs)]),
                                 np.zeros(entries), np.ones(entries))
+
+    def _tangent(self, ratio: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """The gradient of ``a^α (scale · b)^{1−α}`` with respect to ``(a, b)`` where ``a / (scale · b) = ratio``."""
+        return self.alpha * ratio ** (self.alpha - 1.0), (1.0 - self.alpha) * scale * ratio**self.alpha
+
+    def column_terms(self, columns: np.ndarray, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The budget as sums over outputs of convex, 1-homogeneous column terms (module docstring): for
+        each ordered neighbour pair ``k = (x, x')``, ``φ_k(v) = v_x^α (e^ε v_{x'})^{1−α}`` and
+        ``Σ_y φ_k(Q[:, y]) <= 1``.
+
+        Parameters
+        ----------
+        columns
+            ``(n, j)`` columns with positive entries.
+        budget
+            ε in nats.
+
+        Returns
+        -------
+        (values, gradients, rhs)
+            ``φ_k`` at each column ``(K, j)``, its gradients ``(K, n, j)`` and the right-hand sides ``(K,)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values, gradients, rhs = RenyiDifferentialPrivacy(2.0).column_terms(np.array([[0.5], [0.25]]), 0.0)
+        >>> values.ravel().tolist(), rhs.tolist()  # 0.5²/0.25 and 0.25²/0.5
+        ([1.0, 0.125], [1.0, 1.0])
+        """
+        first, second = self.neighbours.ordered_pairs(columns.shape[0])
+        scale = self.scaled_budget(budget)
+        ratio = columns[first] / (scale * columns[second])
+        on_numerator, on_denominator = self._tangent(ratio, scale)
+        gradients = np.zeros((len(first), *columns.shape))
+        pairs = np.arange(len(first))
+        gradients[pairs, first] = on_numerator
+        gradients[pairs, second] = on_denominator
+        return columns[first] * ratio ** (self.alpha - 1.0), gradients, np.ones(len(first))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
