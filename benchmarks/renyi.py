@@ -1,0 +1,99 @@
+"""Rényi DP designs before and after the well-scaled constraints and the dual-guided certificate, side by side.
+
+The baseline is the library at ``BASELINE`` (the commit before the change), extracted with ``git archive``
+into a temporary directory; both run the same cases here, one after the other, each in its own process.
+
+* Certificates: one design with Clarabel on random costs (seed 1, as in benchmarks/certification.py),
+  n = 10, 20, 30, all pairs neighbours, α = 2, ε = 1: status, gap, the whole solve and the
+  certificate alone (``design_lower_bound`` re-run on the design's mechanism with the solve's target).
+  (α = 4 is left out: the baseline spends minutes in cvxpy's power-cone residual, which projects with SCS.)
+* Accuracy at large budgets: α = 4, uniform prior, Hamming cost, m = 3 and 5, ε = 3, 4, 6.
+
+Run: ``PYTHONPATH=. python benchmarks/renyi.py``; results in benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+#: The commit the new path is compared with (main before the branch `renyi`).
+BASELINE = "d73c01b"
+CERTIFICATE_CASES = [(n, 2.0, 1.0) for n in (10, 20, 30)]
+ACCURACY_CASES = [(m, 4.0, eps) for m in (3, 5) for eps in (3.0, 4.0, 6.0)]
+
+
+def certificate_case(n: int, alpha: float, epsilon: float) -> dict:
+    from mechdesign import DesignProblem, ExpectedDistortion, Prior, RenyiDifferentialPrivacy
+    from mechdesign.certificate import design_lower_bound
+    from mechdesign.result import gap_tolerance
+
+    rng = np.random.default_rng(1)
+    prior = rng.dirichlet(np.ones(n))
+    cost = rng.random((n, n))
+    notion = RenyiDifferentialPrivacy(alpha)
+    problem = DesignProblem(notion, ExpectedDistortion(Prior(prior), cost), solver="clarabel")
+    start = time.perf_counter()
+    result = problem.solve(epsilon)
+    total = time.perf_counter() - start
+    value = problem.solved_objective.value(result.mechanism)
+    start = time.perf_counter()
+    design_lower_bound(problem.solved_objective, [(notion, epsilon)], [], result.mechanism.matrix,
+                       target=value - gap_tolerance(value))
+    return {"status": result.status, "gap": result.gap, "total": total, "certificate": time.perf_counter() - start}
+
+
+def accuracy_case(m: int, alpha: float, epsilon: float) -> dict:
+    from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
+
+    result = design(RenyiDifferentialPrivacy(alpha), epsilon, ExpectedDistortion(Prior.uniform(m)))
+    return {"status": result.status, "objective": result.objective, "gap": result.gap, "total": result.solve_time}
+
+
+def run_cases() -> dict:
+    return {"certificate": [certificate_case(*case) for case in CERTIFICATE_CASES],
+            "accuracy": [accuracy_case(*case) for case in ACCURACY_CASES]}
+
+
+def measure(path: str) -> dict:
+    """Run the cases in a fresh process importing mechdesign from ``path``."""
+    environment = {**os.environ, "PYTHONPATH": path}
+    output = subprocess.run([sys.executable, __file__, "--cases"], env=environment, check=True,
+                            capture_output=True, text=True).stdout
+    return json.loads(output.splitlines()[-1])
+
+
+def main() -> None:
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as baseline:
+        archive = subprocess.run(["git", "-C", here, "archive", BASELINE, "mechdesign"], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
+        print(f"load average before: {os.getloadavg()}")
+        before = measure(baseline)
+        after = measure(here)
+        print(f"load average after: {os.getloadavg()}")
+    print("| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | solve before / after (s) |")
+    print("|---|---|---|---|---|---|---|")
+    for (n, alpha, eps), old, new in zip(CERTIFICATE_CASES, before["certificate"], after["certificate"]):
+        print(f"| {n} | {alpha:g} | {eps:g} | {old['status']}, {old['gap']:.1e} | {new['status']}, {new['gap']:.1e} | "
+              f"{old['certificate']:.2f} / {new['certificate']:.2f} | {old['total']:.2f} / {new['total']:.2f} |")
+    print()
+    print("| m | α | ε | before: status, objective, gap | after: status, objective, gap | time before / after (s) |")
+    print("|---|---|---|---|---|---|")
+    for (m, alpha, eps), old, new in zip(ACCURACY_CASES, before["accuracy"], after["accuracy"]):
+        print(f"| {m} | {alpha:g} | {eps:g} | {old['status']}, {old['objective']:.9f}, {old['gap']:.1e} | "
+              f"{new['status']}, {new['objective']:.9f}, {new['gap']:.1e} | {old['total']:.2f} / {new['total']:.2f} |")
+
+
+if __name__ == "__main__":
+    if "--cases" in sys.argv:
+        print(json.dumps(run_cases()))
+    else:
+        main()
