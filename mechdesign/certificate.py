@@ -130,7 +130,10 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
     if used.all() or not used.any():
         return point
-    values, gradients, rhs = notion.column_terms(point[:, used], budget)
+    terms = notion.column_terms(point[:, used], budget)
+    if terms is None:
+        return point
+    values, gradients, rhs = terms
     active = np.flatnonzero(values.sum(axis=1) >= rhs * (1.0 - ACTIVE_RTOL))
     n = matrix.shape[0]
     # Stationarity at each used entry (x, y): costs[x, y] − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y] = 0.
