@@ -1,7 +1,7 @@
 """Rényi DP designs before and after the well-scaled constraints and the dual-guided certificate, side by side.
 
 The baseline is the library at ``BASELINE`` (the commit before the change), extracted with ``git archive``
-into a temporary directory; both run the same cases here, one after the other, each in its own process.
+into a temporary directory; every case runs in a fresh process on each, baseline then new, printed side by side as it ends.
 
 * Certificates: one design with Clarabel on random costs (seed 1, as in benchmarks/certification.py),
   n = 10, 20, 30, all pairs neighbours, α = 2, ε = 1: status, gap, the whole solve and the
@@ -56,17 +56,34 @@ def accuracy_case(m: int, alpha: float, epsilon: float) -> dict:
     return {"status": result.status, "objective": result.objective, "gap": result.gap, "total": result.solve_time}
 
 
-def run_cases() -> dict:
-    return {"certificate": [certificate_case(*case) for case in CERTIFICATE_CASES],
-            "accuracy": [accuracy_case(*case) for case in ACCURACY_CASES]}
+#: A case still running after this many seconds is reported as such (the baseline can take minutes).
+CASE_SECONDS = 300
 
 
-def measure(path: str) -> dict:
-    """Run the cases in a fresh process importing mechdesign from ``path``."""
+def measure(path: str, kind: str, case: tuple) -> dict | None:
+    """One case in a fresh process importing mechdesign from ``path`` (``None`` after CASE_SECONDS)."""
     environment = {**os.environ, "PYTHONPATH": path}
-    output = subprocess.run([sys.executable, __file__, "--cases"], env=environment, check=True,
-                            capture_output=True, text=True).stdout
+    try:
+        output = subprocess.run([sys.executable, __file__, kind, json.dumps(case)], env=environment, check=True,
+                                capture_output=True, text=True, timeout=CASE_SECONDS).stdout
+    except subprocess.TimeoutExpired:
+        return None
     return json.loads(output.splitlines()[-1])
+
+
+def _certificate_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    n, alpha, eps = case
+    cells = [f"{r['status']}, {r['gap']:.1e}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    times = [f"{r['certificate']:.2f}" if r else "–" for r in (old, new)]
+    totals = [f"{r['total']:.2f}" if r else "–" for r in (old, new)]
+    return f"| {n} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(times)} | {' / '.join(totals)} |"
+
+
+def _accuracy_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    m, alpha, eps = case
+    cells = [f"{r['status']}, {r['objective']:.9f}, {r['gap']:.1e}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    totals = [f"{r['total']:.2f}" if r else "–" for r in (old, new)]
+    return f"| {m} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(totals)} |"
 
 
 def main() -> None:
@@ -75,25 +92,23 @@ def main() -> None:
         archive = subprocess.run(["git", "-C", here, "archive", BASELINE, "mechdesign"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
-        print(f"load average before: {os.getloadavg()}")
-        before = measure(baseline)
-        after = measure(here)
-        print(f"load average after: {os.getloadavg()}")
-    print("| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | solve before / after (s) |")
-    print("|---|---|---|---|---|---|---|")
-    for (n, alpha, eps), old, new in zip(CERTIFICATE_CASES, before["certificate"], after["certificate"]):
-        print(f"| {n} | {alpha:g} | {eps:g} | {old['status']}, {old['gap']:.1e} | {new['status']}, {new['gap']:.1e} | "
-              f"{old['certificate']:.2f} / {new['certificate']:.2f} | {old['total']:.2f} / {new['total']:.2f} |")
-    print()
-    print("| m | α | ε | before: status, objective, gap | after: status, objective, gap | time before / after (s) |")
-    print("|---|---|---|---|---|---|")
-    for (m, alpha, eps), old, new in zip(ACCURACY_CASES, before["accuracy"], after["accuracy"]):
-        print(f"| {m} | {alpha:g} | {eps:g} | {old['status']}, {old['objective']:.9f}, {old['gap']:.1e} | "
-              f"{new['status']}, {new['objective']:.9f}, {new['gap']:.1e} | {old['total']:.2f} / {new['total']:.2f} |")
+        print(f"load average: {os.getloadavg()}", flush=True)
+        print("| m | α | ε | before: status, objective, gap | after: status, objective, gap | time before / after (s) |")
+        print("|---|---|---|---|---|---|", flush=True)
+        for case in ACCURACY_CASES:
+            print(_accuracy_row(case, measure(baseline, "--accuracy", case), measure(here, "--accuracy", case)), flush=True)
+        print(f"\nload average: {os.getloadavg()}\n")
+        print("| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | solve before / after (s) |")
+        print("|---|---|---|---|---|---|---|", flush=True)
+        for case in CERTIFICATE_CASES:
+            print(_certificate_row(case, measure(baseline, "--certificate", case), measure(here, "--certificate", case)),
+                  flush=True)
+        print(f"load average: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
-    if "--cases" in sys.argv:
-        print(json.dumps(run_cases()))
+    if len(sys.argv) == 3:
+        run = certificate_case if sys.argv[1] == "--certificate" else accuracy_case
+        print(json.dumps(run(*json.loads(sys.argv[2]))))
     else:
         main()

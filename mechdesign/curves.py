@@ -281,7 +281,7 @@ class _PrivacyDistortionSolver:
         self.limit.value = limit
         if not solve_cvxpy(self.direct, "clarabel").solved:
             return self._bisection(limit)  # fall back to the method that needs no leakage expression
-        epsilon = self.notion.budget_from_leakage(float(self.direct.value))
+        epsilon = self.notion.budget_from_scaled(float(self.direct.value))
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
         # bisection then brackets ε* from above.
