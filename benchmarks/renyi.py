@@ -1,4 +1,4 @@
-"""Rényi DP designs before and after the well-scaled constraints and the dual-guided certificate, side by side.
+"""Rényi DP designs before and after the dual-guided certificate, side by side.
 
 The baseline is the library at ``BASELINE`` (the commit before the change), extracted with ``git archive``
 into a temporary directory; every case runs in a fresh process on each, baseline then new, printed side by side as it ends.
@@ -7,7 +7,8 @@ into a temporary directory; every case runs in a fresh process on each, baseline
   n = 10, 20, 30, all pairs neighbours, α = 2, ε = 1: status, gap, the whole solve and the
   certificate alone (``design_lower_bound`` re-run on the design's mechanism with the solve's target).
   (α = 4 is left out: the baseline spends minutes in cvxpy's power-cone residual, which projects with SCS.)
-* Accuracy at large budgets: α = 4, uniform prior, Hamming cost, m = 3 and 5, ε = 3, 4, 6.
+* Accuracy at large budgets: α = 4, uniform prior, Hamming cost, m = 3 and 5, ε = 3, 4, 6 (a known
+  limit on the branch: see benchmarks/RESULTS.md).
 
 Run: ``PYTHONPATH=. python benchmarks/renyi.py``; results in benchmarks/RESULTS.md.
 """
