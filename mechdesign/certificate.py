@@ -125,6 +125,15 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
 
     Returns the point (every entry positive), equal to :func:`~mechdesign.relaxation.interior_point`
     of ``matrix`` when every column is used.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy
+    >>> matrix = np.array([[0.7, 0.3, 0.0], [0.3, 0.7, 0.0], [0.5, 0.5, 0.0]])  # output 2 unused
+    >>> costs = ExpectedDistortion(Prior.uniform(3)).minorant(matrix).grad_q.reshape(3, 3)
+    >>> point = dual_tangent_point(costs, RenyiDifferentialPrivacy(2.0), 0.5, matrix)
+    >>> bool(np.all(point > 0)), bool(np.allclose(point[:, :2], matrix[:, :2], atol=1e-8))
+    (True, True)
     """
     point = interior_point(matrix, INTERIOR_WEIGHT)
     used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
