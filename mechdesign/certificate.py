@@ -25,8 +25,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._lazy import LazyFunction
 from .solvers import solve_highs_lp
 from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, stack
+
+lsq_linear = LazyFunction("scipy.optimize", "lsq_linear")
+minimize = LazyFunction("scipy.optimize", "minimize")
 
 #: HiGHS options for certificate LPs: tight tolerances (HiGHS's default 1e-7 leaves reduced costs of
 #: −6e-8, which the bound then pays for).
@@ -101,6 +105,78 @@ CUTTING_PLANE_ROUNDS = 8
 CUTTING_PLANE_SECONDS = 2.0
 
 
+#: A column of a (near-)optimal mechanism with less mass than this is unused: its tangent planes are
+#: placed where the Lagrangian's column term is least (:func:`dual_tangent_point`), not at the column.
+UNUSED_COLUMN_MASS = 1e-6
+#: A constraint counts as active (its multiplier may be positive) within this relative slack (the
+#: mechanism certified is a cleaned, possibly repaired solver point, so active budgets are met with slack).
+ACTIVE_RTOL = 1e-3
+
+
+def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np.ndarray) -> np.ndarray:
+    """Where to place the tangent planes of a notion whose budget is ``Σ_y φ_k(Q[:, y]) <= rhs_k`` with
+    convex, 1-homogeneous ``φ_k`` (``notion.column_terms``), for the linear objective ``costs · Q``.
+
+    The used columns of ``matrix`` are their own tangent points. At an unused column ``y`` the
+    tangent of ``φ_k`` is not determined by the column (every ratio of ``0/0`` is a limit), and a wrong
+    one makes the relaxation's optimum move mass there: the right one is where the Lagrangian's column
+    term ``h_y(v) = (costs[:, y] − μ) · v + Σ_k λ_k φ_k(v)`` is least on the simplex, with the
+    multipliers ``μ`` (unit row sums) and ``λ >= 0`` (active budgets) that make the Lagrangian
+    stationary at the used entries (a bounded least-squares fit of the KKT equations). Any point gives a
+    valid relaxation; this one makes it tight when ``matrix`` is optimal (the relaxation's LP dual then
+    contains the KKT multipliers).
+
+    Returns the point (every entry positive), equal to :func:`~mechdesign.relaxation.interior_point`
+    of ``matrix`` when every column is used.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy
+    >>> matrix = np.array([[0.7, 0.3, 0.0], [0.3, 0.7, 0.0], [0.5, 0.5, 0.0]])  # output 2 unused
+    >>> costs = ExpectedDistortion(Prior.uniform(3)).minorant(matrix).grad_q.reshape(3, 3)
+    >>> point = dual_tangent_point(costs, RenyiDifferentialPrivacy(2.0), 0.5, matrix)
+    >>> bool(np.all(point > 0)), bool(np.allclose(point[:, :2], matrix[:, :2], atol=1e-8))
+    (True, True)
+    """
+    point = interior_point(matrix, INTERIOR_WEIGHT)
+    used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
+    if used.all() or not used.any():
+        return point
+    terms = notion.column_terms(point[:, used], budget)
+    if terms is None:
+        return point
+    values, gradients, rhs = terms
+    active = np.flatnonzero(values.sum(axis=1) >= rhs * (1.0 - ACTIVE_RTOL))
+    n = matrix.shape[0]
+    # Stationarity at each used entry (x, y): costs[x, y] − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y] = 0.
+    rows = np.hstack([-np.kron(np.eye(n), np.ones((used.sum(), 1))),
+                      gradients[active].reshape(len(active), -1).T])
+    weights = np.sqrt(matrix[:, used].ravel())[:, None]  # small entries' ratios are the least accurate
+    fit = lsq_linear(weights * rows, -weights[:, 0] * costs[:, used].ravel(),
+                     bounds=(np.concatenate([np.full(n, -np.inf), np.zeros(len(active))]), np.inf))
+    mu, lam = fit.x[:n], fit.x[n:]
+    for y in np.flatnonzero(~used):
+        point[:, y] = _least_column_term(costs[:, y] - mu, lam, active, notion, budget)
+    return point
+
+
+def _least_column_term(linear: np.ndarray, multipliers: np.ndarray, active: np.ndarray, notion: Any,
+                       budget: float) -> np.ndarray:
+    """An (approximate) minimizer on the simplex of ``linear · v + Σ_k multipliers_k φ_k(v)``, entries positive."""
+    def term(v: np.ndarray) -> tuple[float, np.ndarray]:
+        values, gradients, _ = notion.column_terms(v[:, None], budget)
+        return (float(linear @ v + multipliers @ values[active, 0]),
+                linear + np.tensordot(multipliers, gradients[active, :, 0], axes=1))
+
+    n = linear.size
+    start = np.full(n, 1.0 / n)
+    found = minimize(term, start, jac=True, method="SLSQP", bounds=[(INTERIOR_WEIGHT, 1.0)] * n,
+                     constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
+                     options={"ftol": 1e-15, "maxiter": 500})
+    v = np.clip(found.x, INTERIOR_WEIGHT, None) if np.all(np.isfinite(found.x)) else start
+    return v / v.sum() * INTERIOR_WEIGHT
+
+
 def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearRelaxation | None:
     """Rows meaning ``quantity(S) <= limit`` below ``quantity``'s minorant at ``matrix`` (``None`` without one)."""
     minorant = quantity.minorant(matrix)
@@ -141,7 +217,7 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         minimizer (Kelley's cutting planes); the best bound of any round is returned.
     """
     start = time.perf_counter()
-    points = [interior_point(matrix, INTERIOR_WEIGHT)]
+    points = [_first_point(objective, constraints, limits, matrix)]
     blocks = [n.relaxation(points, budget) for n, budget in constraints]
     missing = [n.label for (n, _), block in zip(constraints, blocks) if block is None]
     missing += [q.label for q, _ in limits if q.minorant(points[0]) is None]
@@ -168,15 +244,36 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     return best, ""
 
 
+def _first_point(objective: Any, constraints: Sequence[tuple[Any, float]], limits: Sequence[tuple[Any, float]],
+                 matrix: np.ndarray) -> np.ndarray:
+    """The first linearization point: :func:`dual_tangent_point` for a single notion with column terms and a
+    linear objective without auxiliaries or limits, else ``matrix`` mixed with the uniform mechanism."""
+    costs = _linear_costs(objective, constraints, limits, matrix)
+    notion, budget = constraints[0] if constraints else (None, None)
+    if costs is None or not hasattr(notion, "column_terms"):
+        return interior_point(matrix, INTERIOR_WEIGHT)
+    return dual_tangent_point(costs, notion, budget, matrix)
+
+
+def _linear_costs(objective: Any, constraints: Sequence[tuple[Any, float]], limits: Sequence[tuple[Any, float]],
+                  matrix: np.ndarray) -> np.ndarray | None:
+    """The costs ``C`` of an objective ``C · Q`` (no auxiliaries, no constant) under one notion without
+    limits; ``None`` otherwise."""
+    if len(constraints) != 1 or limits or not objective.is_linear:
+        return None
+    minorant = objective.minorant(matrix)
+    if minorant is None or minorant.relaxation.n_aux or minorant.constant != 0:
+        return None
+    return minorant.grad_q.reshape(matrix.shape)
+
+
 def _notion_dual_bound(objective: Any, constraints: Sequence[tuple[Any, float]], limits: Sequence[tuple[Any, float]],
                        matrix: np.ndarray) -> float:
     """A single notion's own dual bound (:meth:`~mechdesign.privacy.base.PrivacyNotion.linear_objective_bound`)
     for a linear objective without auxiliaries and without limits; ``-inf`` where none applies."""
-    if len(constraints) != 1 or limits or not objective.is_linear:
-        return -math.inf
-    minorant = objective.minorant(matrix)
-    if minorant is None or minorant.relaxation.n_aux or minorant.constant != 0:
+    costs = _linear_costs(objective, constraints, limits, matrix)
+    if costs is None:
         return -math.inf
     notion, budget = constraints[0]
-    bound = notion.linear_objective_bound(minorant.grad_q.reshape(matrix.shape), matrix, budget)
+    bound = notion.linear_objective_bound(costs, matrix, budget)
     return -math.inf if bound is None else bound

@@ -7,6 +7,10 @@ Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(5) (Mironov 2017): ``Q`` i
 The constraints are linear in ``e^{(α−1)ε}``: ``Σ_y Q[x, y]^α Q[x', y]^{1−α} <= e^{(α−1)ε}``, each
 term the epigraph of a power cone (``T >= a^α b^{1−α}`` ⇔ ``T^{1/α} b^{1−1/α} >= a``); for α = 2 the
 terms are quadratic-over-linear, ``T b >= a²``, written as rotated second-order cones.
+
+The certificate (:meth:`RenyiDifferentialPrivacy.relaxation`, :meth:`~RenyiDifferentialPrivacy.column_terms`)
+works with the same budget divided by its right-hand side, ``Σ_y Q[x, y]^α (e^ε Q[x', y])^{1−α} <= 1``:
+every term in ``[0, 1]`` and coefficients of the scale of ε-DP's ``e^ε`` rather than ``e^{(α−1)ε}``.
 """
 
 from __future__ import annotations
@@ -113,18 +117,19 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return self.epigraph(Q).at_most(scaled)
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """Tangent planes, entry by entry: ``φ(a, b) = a^α b^{1−α}`` is convex and 1-homogeneous, so
-        ``φ(a, b) >= α r^{α−1} a + (1−α) r^α b`` for every ratio ``r > 0`` and all ``a, b >= 0`` (equality
-        where ``a/b = r``). Each ordered neighbour pair ``k`` and output ``y`` gets an auxiliary
-        ``n[k, y] ∈ [0, e^{(α−1)ε}]`` above the tangents at every point's own ratio ``Q̃[x, y] / Q̃[x', y]``
-        and, once there is more than one point (a refinement), at a grid of ratios
-        (:data:`TANGENT_RATIO_COUNT`); and ``Σ_y n[k, y] <= e^{(α−1)ε}``."""
+        """Tangent planes, entry by entry, of the normalized budget (module docstring): ``φ(a, c) = a^α c^{1−α}``
+        is convex and 1-homogeneous, so ``φ(a, c) >= α r^{α−1} a + (1−α) r^α c`` for every ratio ``r > 0`` and
+        all ``a, b >= 0`` (equality where ``a/c = r``), here with ``c = e^ε b``. Each ordered neighbour pair
+        ``k`` and output ``y`` gets an auxiliary ``n[k, y] ∈ [0, 1]`` above the tangents at every point's own
+        ratio ``Q̃[x, y] / (e^ε Q̃[x', y])`` and, once there is more than one point (a refinement), at a grid of
+        ratios (:data:`TANGENT_RATIO_COUNT`); and ``Σ_y n[k, y] <= 1``."""
         first, second = self.neighbours.ordered_pairs(points[0].shape[0])
         n_pairs, m = len(first), points[0].shape[1]
+        scale = exp_budget(budget)
         largest = (LARGEST_TANGENT_COEFFICIENT / (self.alpha - 1.0)) ** (1.0 / self.alpha)
         grid = np.geomspace(1e-6, largest, TANGENT_RATIO_COUNT)
         # Any ratio gives a valid tangent: the points' own are clipped into the grid's well-conditioned range.
-        own = [np.clip(p[first] / p[second], grid[0], largest) for p in points]
+        own = [np.clip(p[first] / (scale * p[second]), grid[0], largest) for p in points]
         # One point (the first relaxation) gets its own tangents only; refinements add the grid.
         ratios = own if len(points) == 1 else [np.full((n_pairs, m), r) for r in grid] + own
         numerators = np.repeat(first, m) * m + np.tile(np.arange(m), n_pairs)
@@ -132,17 +137,55 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         entries, entry = n_pairs * m, np.arange(n_pairs * m)
         blocks_q, blocks_aux = [], []
         for ratio in ratios:
+            on_numerator, on_denominator = self._tangent(ratio, scale)
             blocks_q.append(sp.csr_matrix(
-                (np.concatenate([(self.alpha * ratio ** (self.alpha - 1.0)).ravel(), ((1.0 - self.alpha) * ratio**self.alpha).ravel()]),
+                (np.concatenate([on_numerator.ravel(), on_denominator.ravel()]),
                  (np.concatenate([entry, entry]), np.concatenate([numerators, denominators]))),
                 shape=(entries, points[0].size)))
             blocks_aux.append(-sp.identity(entries, format="csr"))
-        scale = self.scaled_budget(budget)
         blocks_q.append(sp.csr_matrix((n_pairs, points[0].size)))
         blocks_aux.append(sp.csr_matrix(sp.kron(sp.identity(n_pairs), np.ones((1, m)))))
         return LinearRelaxation(sp.csr_matrix(sp.vstack(blocks_q)), sp.csr_matrix(sp.vstack(blocks_aux)),
-                                np.concatenate([np.zeros(entries * len(ratios)), np.full(n_pairs, scale)]),
-                                np.zeros(entries), np.full(entries, scale))
+                                np.concatenate([np.zeros(entries * len(ratios)), np.ones(n_pairs)]),
+                                np.zeros(entries), np.ones(entries))
+
+    def _tangent(self, ratio: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """The gradient of ``a^α (scale · b)^{1−α}`` with respect to ``(a, b)`` where ``a / (scale · b) = ratio``."""
+        return self.alpha * ratio ** (self.alpha - 1.0), (1.0 - self.alpha) * scale * ratio**self.alpha
+
+    def column_terms(self, columns: np.ndarray, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The budget as sums over outputs of convex, 1-homogeneous column terms (module docstring): for
+        each ordered neighbour pair ``k = (x, x')``, ``φ_k(v) = v_x^α (e^ε v_{x'})^{1−α}`` and
+        ``Σ_y φ_k(Q[:, y]) <= 1``.
+
+        Parameters
+        ----------
+        columns
+            ``(n, j)`` columns with positive entries.
+        budget
+            ε in nats.
+
+        Returns
+        -------
+        (values, gradients, rhs)
+            ``φ_k`` at each column ``(K, j)``, its gradients ``(K, n, j)`` and the right-hand sides ``(K,)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values, gradients, rhs = RenyiDifferentialPrivacy(2.0).column_terms(np.array([[0.5], [0.25]]), 0.0)
+        >>> values.ravel().tolist(), rhs.tolist()  # 0.5²/0.25 and 0.25²/0.5
+        ([1.0, 0.125], [1.0, 1.0])
+        """
+        first, second = self.neighbours.ordered_pairs(columns.shape[0])
+        scale = exp_budget(budget)
+        ratio = columns[first] / (scale * columns[second])
+        on_numerator, on_denominator = self._tangent(ratio, scale)
+        gradients = np.zeros((len(first), *columns.shape))
+        pairs = np.arange(len(first))
+        gradients[pairs, first] = on_numerator
+        gradients[pairs, second] = on_denominator
+        return columns[first] * ratio ** (self.alpha - 1.0), gradients, np.ones(len(first))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])

@@ -123,6 +123,25 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
                                       self.scaled_budget(budget)) for prior in priors]
         return stack(blocks, points[0].size)
 
+    def column_terms(self, columns: np.ndarray, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """For one prior ``P``: the budget as ``Σ_y N_P(Q[:, y]) <= e^{(α−1)ε/α}`` with the convex,
+        1-homogeneous ``N_P(v) = (Σ_x P(x) v_x^α)^{1/α}`` — its values ``(1, j)`` and gradients ``(1, n, j)``
+        at the ``(n, j)`` positive ``columns``, and the right-hand side ``(1,)``; ``None`` for a source set
+        (its worst case over the hull is not a sum of column terms).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values, _, rhs = SibsonMutualInformation(2.0, [0.5, 0.5]).column_terms(np.array([[0.6], [0.8]]), 0.0)
+        >>> round(float(values[0, 0]), 12), rhs.tolist()  # sqrt(0.5 · 0.36 + 0.5 · 0.64)
+        (0.707106781187, [1.0])
+        """
+        priors = self.source_set.extreme_points
+        if len(priors) > 1:
+            return None
+        return (((priors[0] @ columns**self.alpha) ** (1.0 / self.alpha))[None, :],
+                self._norm_gradients(priors[0], [columns])[0][None], np.array([self.scaled_budget(budget)]))
+
     def _norm_gradients(self, prior: np.ndarray, points: Sequence[np.ndarray]) -> list[np.ndarray]:
         """``∇N_P`` of every column at every point, and the axis minorants ``P(x)^{1/α} e_x``."""
         gradients = [prior[:, None] * p ** (self.alpha - 1.0) * (prior @ p**self.alpha) ** (1.0 / self.alpha - 1.0)

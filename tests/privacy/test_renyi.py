@@ -140,3 +140,49 @@ def test_one_input_leaks_nothing():
 
 def test_huge_budget_scales_to_infinity():
     assert RenyiDifferentialPrivacy(50).scaled_budget(100.0) == math.inf
+
+
+def _randomized_response_distortion(m: int, alpha: float, epsilon: float) -> float:
+    """``1 − p`` for the randomized response (diagonal ``p``, off-diagonal ``(1 − p)/(m − 1)``) whose Rényi
+    power sum ``p^α q^{1−α} + q^α p^{1−α} + (m − 2) q`` equals ``e^{(α−1)ε}`` (bisection on ``p``)."""
+    low, high = 1.0 / m, 1.0
+    for _ in range(200):
+        p = 0.5 * (low + high)
+        q = (1.0 - p) / (m - 1)
+        total = p**alpha * q ** (1 - alpha) + q**alpha * p ** (1 - alpha) + (m - 2) * q
+        low, high = (p, high) if total <= math.exp((alpha - 1) * epsilon) else (low, p)
+    return 1.0 - low
+
+
+#: Agreement of a certified design with the randomized-response optimum (GAP_RTOL plus solver round-off).
+SYMMETRIC_OPTIMUM_ATOL = 1e-7
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known limit (issue 13, item 5): the constraints' scale e^{(α−1)ε} (1.6e5 at α = 4, ε = 4) leaves Clarabel's "
+    "points inaccurate, repaired to 'suboptimal' mechanisms (m = 3, ε = 4: 0.05265 instead of 0.03494). The "
+    "normalized form Σ a^α (e^ε b)^{1−α} <= 1 solves all six (branch renyi, benchmarks/RESULTS.md) but made "
+    "the fixed-mechanism checks of test_constraints_match_measure end 'optimal_inaccurate' at 1e-6 nats of slack"))
+@pytest.mark.parametrize("m", [3, 5])
+@pytest.mark.parametrize("epsilon", [4.0, 6.0])
+def test_large_budgets_are_accurate_and_certified(m, epsilon):
+    """α = 4 above 2.5 nats (issue 13, item 5).
+    Uniform prior, Hamming cost: the problem is invariant under permutations of the symbols and convex,
+    so a symmetric mechanism — randomized response — is optimal (PUT paper, Proposition 8(5); docs/errata.md,
+    PUT entry 9: its Rényi upper bound is attained)."""
+    result = design(RenyiDifferentialPrivacy(4.0), epsilon, ExpectedDistortion(Prior.uniform(m)))
+    assert result.status == "optimal", result.message
+    assert result.objective == pytest.approx(_randomized_response_distortion(m, 4.0, epsilon), abs=SYMMETRIC_OPTIMUM_ATOL)
+
+
+def test_column_terms_sum_to_the_power_sums():
+    """``Σ_y φ_k(Q[:, y]) = e^{−(α−1)ε} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` (the normalized budget of the
+    certificate, module docstring) and the gradients are 1-homogeneous
+    tangents (Euler: ``∇φ_k(v) · v = φ_k(v)``)."""
+    notion, epsilon = RenyiDifferentialPrivacy(3.0), 0.4
+    values, gradients, rhs = notion.column_terms(THREE_ROWS, epsilon)
+    first, second = notion.neighbours.ordered_pairs(3)
+    sums = np.sum(THREE_ROWS[first] ** 3 * THREE_ROWS[second] ** -2, axis=1)
+    assert values.sum(axis=1) == pytest.approx(sums * math.exp(-2 * epsilon), rel=1e-14)
+    assert np.einsum("knj,nj->kj", gradients, THREE_ROWS) == pytest.approx(values, rel=1e-13)
+    assert rhs.tolist() == [1.0] * len(first)
