@@ -30,6 +30,13 @@ MEASURE_ATOL = 1e-9
 ROUND_TRIP_ATOL = 1e-6
 
 
+#: The budget at which constraints must reject a matrix whose measure is infinite: large against the
+#: matrices here (e^5 ≈ 148), yet small enough that a solver's feasibility tolerance (1e-7) times the
+#: constraint scale stays far below their entries. (At 20, e^20 ≈ 4.9e8: HiGHS 1.16 accepts a column
+#: floor of 1e-9 against ``c <= 0`` within its tolerance and reports [[1, 0], [0.5, 0.5]] feasible.)
+INFINITE_MEASURE_PROBE_BUDGET = 5.0
+
+
 def _feasible(notion: PrivacyNotion, matrix: np.ndarray, budget: float) -> bool:
     Q = cp.Constant(matrix)
     problem = cp.Problem(cp.Minimize(0), notion.constraints(Q, budget) + [cp.Constant(0) <= 1])
@@ -50,8 +57,8 @@ def assert_constraints_match_measure(notion: PrivacyNotion, matrix: np.ndarray) 
     """The constraints accept ``matrix`` at its measured budget and reject it clearly below."""
     measured = notion.measure(matrix)
     if math.isinf(measured):
-        # No finite budget works: the constraints must reject any large budget.
-        assert not _feasible(notion, matrix, 20.0)
+        # No finite budget works: the constraints must reject a large one.
+        assert not _feasible(notion, matrix, INFINITE_MEASURE_PROBE_BUDGET)
         return
     assert _feasible(notion, matrix, measured + FEASIBLE_MARGIN), f"infeasible at measured {measured}"
     if measured > INFEASIBLE_MARGIN:
