@@ -59,13 +59,38 @@ def _priors(n):
 
 
 def _general_lp_optimum(notion, epsilon, prior):
-    """The general LP's optimum for Hamming cost; at ε = 10⁴ and inf ``design`` raises OverflowError
-    (e^ε), so the limit D*(ε) <= n e^{−ε} (below 1e-4000) stands in for it."""
+    """The general (dense, direct) LP's optimum for Hamming cost — named explicitly: ``method="auto"``
+    would pick the closed form itself. Beyond ε = 700 the limit D*(ε) <= n e^{−ε} (below 1e-300)
+    stands in for it."""
     if epsilon > 700:
         return 0.0
-    result = design(notion, epsilon, ExpectedDistortion(Prior(prior)))
-    assert result.success
+    result = design(notion, epsilon, ExpectedDistortion(Prior(prior)), method="direct-lp")
+    assert result.success and result.method in ("direct-lp", "unconstrained-optimum")
     return result.objective
+
+
+def _breakpoints(name, prior):
+    """The budgets where the closed form's structure changes: for RRWithPrior, where the top-``k`` set
+    grows (``S_k e^ε / (e^ε + k − 1) = S_{k+1} e^ε / (e^ε + k)``, i.e. ``e^ε = (k S_k − (k − 1) S_{k+1}) /
+    P_(k+1)``); for maximal leakage (PUT Thm. 14 / Cor. 15), ``e^ε = k`` for ``k = 1 … n``."""
+    n = prior.size
+    if name == "maximal_leakage":
+        return [math.log(k) for k in range(1, n + 1)]
+    ordered = np.sort(prior)[::-1]
+    cumulative = np.cumsum(ordered)
+    scales = [(k * cumulative[k - 1] - (k - 1) * cumulative[k]) / ordered[k] for k in range(1, n) if ordered[k] > 0]
+    return [math.log(scale) for scale in scales if scale >= 1.0]
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage"])
+def test_closed_form_matches_the_general_lp_at_and_beside_every_breakpoint(name):
+    notion = _notion(name)
+    for prior in _priors(7):
+        for breakpoint in _breakpoints(name, prior):
+            for epsilon in (max(0.0, breakpoint - 1e-6), breakpoint, breakpoint + 1e-6):
+                result = closed_form_design(notion, epsilon, ExpectedDistortion(Prior(prior)))
+                assert result.status == "optimal", result.message
+                assert result.objective == pytest.approx(_general_lp_optimum(notion, epsilon, prior), abs=LP_AGREEMENT_ATOL)
 
 
 @pytest.mark.parametrize("name", ["dp", "maximal_leakage"])
