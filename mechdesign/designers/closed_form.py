@@ -201,11 +201,20 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
 
     With ``W[x, y] = s P(x) 1[x ≠ y]`` the reduced costs ``a = W[:, y] − λ`` of column ``y`` are
     ``s P(x) − λ_x`` off the diagonal and ``−λ_y`` on it: one sorted vector with one entry swapped
-    per column. The cheapest staircase column per unit mass, ``min_S (Σ a + α Σ_S a) / (n + α |S|)``,
-    is found by Dinkelbach's iteration ``r ← ratio({x : a_x < r})`` from ``S = ∅`` (it decreases and
-    stops at the minimum, where ``S = {x : a_x < r}``; :func:`mechdesign.direct.staircase_per_mass`),
-    each step ``O(log n)`` per column on the sorted vector. Numerator and denominator are multiplied
-    by ``e^{−ε}`` (finite for every ε, including ``inf``). A lower bound on the optimum for *any* ``λ``.
+    per column. The bound is ``Σ λ + n min(0, r*)`` with ``r*`` the cheapest staircase column per unit
+    mass over every column ``y`` and every set ``S``, ``min_{y,S} N_y(S) / D_y(S)``,
+    ``N_y(S) = e^{−ε} Σ a + (1 − e^{−ε}) Σ_S a`` and ``D_y(S) = n e^{−ε} + (1 − e^{−ε}) |S|``
+    (numerator and denominator multiplied by ``e^{−ε}``: finite for every ε, including ``inf``).
+
+    ``r*`` is found by Dinkelbach's iteration over all pairs ``(y, S)`` at once: at a ratio ``r``,
+    ``N_y − r D_y`` is minimized by ``S_y(r) = {x : a_x < r}``, and ``r`` moves to the smallest ratio of
+    those sets; it strictly decreases until ``F(r) = min_{y,S} (N_y − r D_y) = 0``, where ``r = r*``
+    (:func:`mechdesign.direct.staircase_per_mass` evaluates the same minimum per column by prefixes).
+    Since ``r`` is one number, ``|S_y(r)|`` is one ``searchsorted`` on the sorted vector plus the swapped
+    entry: ``O(n)`` per step. Should the iteration not stop within :data:`DINKELBACH_STEPS`, the ratio
+    reached is corrected downwards to ``r + min(0, F(r))/D_min``: on every pair ``N/D >= r + F(r)/D``
+    with ``F(r) <= 0`` and ``D >= D_min``, so it is still below ``r*``. A lower bound on the optimum for
+    *any* ``λ``.
 
     Examples
     --------
@@ -220,27 +229,45 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
     ordered = np.sort(off_diagonal)
     prefix = np.concatenate([[0.0], np.cumsum(ordered)])
     totals = off_diagonal.sum() - off_diagonal - multipliers  # Σ_x a_x of every column
+    # The smallest denominator of a set the iteration can reach: S = ∅, or one input at ε = inf.
+    smallest_denominator = n * inverse if inverse > 0 else excess
+    constant = inverse * totals
+    negated = -multipliers
+    out_of_column, into_column = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+    numerators, denominators, swapped = np.empty(n), np.empty(n), np.empty(n)
 
-    def ratio_below(r: np.ndarray) -> np.ndarray:
-        """Per column, ``(e^{−ε} Σ a + (1 − e^{−ε}) Σ_{a < r} a) / (n e^{−ε} + (1 − e^{−ε}) |{a < r}|)``."""
-        count = np.searchsorted(ordered, r, side="left").astype(float)
-        below = prefix[count.astype(int)]
-        swapped_out = off_diagonal < r  # entry y is −λ_y in column y, not s P(y) − λ_y
-        swapped_in = -multipliers < r
-        count += swapped_in.astype(float) - swapped_out
-        below += np.where(swapped_in, -multipliers, 0.0) - np.where(swapped_out, off_diagonal, 0.0)
-        return (inverse * totals + excess * below) / (n * inverse + excess * count)
+    def ratios_below(r: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per column, ``(N_y(S_y(r)), D_y(S_y(r)))``, written into preallocated arrays (fresh temporaries
+        of this size cost more in page faults than the arithmetic)."""
+        count = int(np.searchsorted(ordered, r, side="left"))
+        np.less(off_diagonal, r, out=out_of_column)  # entry y is −λ_y in column y, not s P(y) − λ_y
+        np.less(negated, r, out=into_column)
+        np.multiply(multipliers, into_column, out=numerators)
+        np.multiply(off_diagonal, out_of_column, out=swapped)
+        np.add(numerators, swapped, out=numerators)  # Σ_{S_y} a differs from the prefix sum by these
+        np.multiply(numerators, -excess, out=numerators)
+        np.add(numerators, constant + excess * prefix[count], out=numerators)
+        np.subtract(into_column, out_of_column, out=denominators, dtype=float)
+        np.multiply(denominators, excess, out=denominators)
+        np.add(denominators, n * inverse + excess * count, out=denominators)
+        return numerators, denominators
+
+    def smallest_ratio_below(r: float) -> float:
+        return float(np.nanmin(np.divide(*ratios_below(r), out=numerators)))
 
     # Start from S = ∅ (at ε = inf, where its ratio is 0/0, from S = every input); an empty S met on
-    # the way at ε = inf gives 0/0 = nan, which fmin ignores (the ratio then stays at min a).
+    # the way at ε = inf gives 0/0 = nan, which fmin ignores.
     with np.errstate(divide="ignore", invalid="ignore"):
-        per_mass = totals / n if inverse > 0 else ratio_below(np.full(n, np.inf))
+        ratio = float(totals.min()) / n if inverse > 0 else smallest_ratio_below(math.inf)
         for _ in range(DINKELBACH_STEPS):
-            following = np.fmin(per_mass, ratio_below(per_mass))
-            if np.array_equal(following, per_mass):
+            following = min(ratio, smallest_ratio_below(ratio))
+            if following == ratio:
                 break
-            per_mass = following
-    return float(multipliers.sum() + n * min(0.0, float(per_mass.min())))
+            ratio = following
+        else:  # not stopped: the ratio reached may still lie above r*
+            numerators, denominators = ratios_below(ratio)
+            ratio += min(0.0, float(np.min(numerators - ratio * denominators))) / smallest_denominator
+    return float(multipliers.sum() + n * min(0.0, ratio))
 
 
 def maximal_leakage_mechanism(problem: HammingProblem, epsilon: float) -> KeepOrRedraw:

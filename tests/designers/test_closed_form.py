@@ -25,6 +25,7 @@ from mechdesign import (
     design,
 )
 from mechdesign.designers import closed_form_curve, closed_form_design
+from mechdesign.designers import closed_form
 from mechdesign.designers.closed_form import (
     hamming_maximal_leakage_bound,
     hamming_problem,
@@ -120,6 +121,19 @@ def test_hamming_staircase_bound_equals_the_dense_staircase_bound(prior, epsilon
     weights = prior[:, None] * hamming_cost(prior.size)
     dense = staircase_lower_bound(weights, epsilon, multipliers)
     assert hamming_staircase_bound(problem, epsilon, multipliers) == pytest.approx(dense, abs=BOUND_ROUNDOFF)
+
+
+@given(prior=st.integers(2, 6).flatmap(full_support_priors), epsilon=st.floats(0.0, 4.0),
+       seed=st.integers(0, 2**32 - 1))
+def test_hamming_staircase_bound_stopped_early_is_still_a_lower_bound(prior, epsilon, seed):
+    # With one Dinkelbach step the ratio reached may lie above the cheapest one; the correction
+    # r + min(0, F(r)) / D_min keeps the bound at or below the dense staircase bound.
+    problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior(prior)))
+    multipliers = np.random.default_rng(seed).normal(scale=0.3, size=prior.size)
+    dense = staircase_lower_bound(prior[:, None] * hamming_cost(prior.size), epsilon, multipliers)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(closed_form, "DINKELBACH_STEPS", 1)
+        assert hamming_staircase_bound(problem, epsilon, multipliers) <= dense + BOUND_ROUNDOFF
 
 
 @given(prior=st.integers(2, 6).flatmap(full_support_priors), epsilon=st.floats(0.0, 2.0),
