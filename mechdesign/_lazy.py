@@ -84,3 +84,5 @@ class LazyFunction:
 cvxpy = LazyModule("cvxpy")
 #: scipy.stats (0.3 s to import), for the theory checks' distributions.
 scipy_stats = LazyModule("scipy.stats")
+#: scipy.sparse (0.1 s to import, numpy.testing with it), for the LPs' constraint matrices.
+scipy_sparse = LazyModule("scipy.sparse")

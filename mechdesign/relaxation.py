@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
+from ._lazy import scipy_sparse as sp
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
 
-if TYPE_CHECKING:  # cvxpy is imported by the functions that take a cvxpy problem, when they run
+if TYPE_CHECKING:  # cvxpy and scipy.sparse are imported by the functions that use them, when they run
     import cvxpy as cp
+    import scipy.sparse as sp
 
 #: cvxpy's status names, spelled out so that reading a status needs no cvxpy import (they are plain
 #: strings; tests/test_solvers.py checks them against cvxpy's constants).
@@ -146,6 +146,8 @@ def run_highs(highs: highspy.Highs) -> SolveOutcome:
 def highs_model(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
                 col_lower: np.ndarray, col_upper: np.ndarray) -> highspy.HighsLp:
     """The HiGHS LP ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` (``A`` column-wise)."""
+    import scipy.sparse as sp
+
     columns = sp.csc_matrix(matrix)
     lp = highspy.HighsLp()
     lp.num_row_, lp.num_col_ = columns.shape
@@ -168,6 +170,7 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> outcome, x, y = solve_highs_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1),
     ...                                np.zeros(2), np.full(2, np.inf), ({"output_flag": False},))
     >>> outcome.status, abs(x).tolist(), y.tolist()

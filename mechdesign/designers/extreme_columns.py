@@ -43,7 +43,7 @@ from collections.abc import Callable
 
 import highspy
 import numpy as np
-from scipy import sparse
+from .._lazy import scipy_sparse as sparse
 
 from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError

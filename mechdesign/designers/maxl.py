@@ -18,7 +18,7 @@ from typing import Any
 
 import highspy
 import numpy as np
-from scipy import sparse
+from .._lazy import scipy_sparse as sparse
 
 from .._lazy import LazyFunction
 from .._validate import RandomState, as_histogram_counts, as_histogram_rows

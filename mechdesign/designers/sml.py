@@ -34,7 +34,7 @@ from typing import Any
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from .._validate import as_budget, as_choice, as_positive_int, as_solver, as_time_limit
 from ..mechanism import Mechanism

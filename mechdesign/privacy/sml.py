@@ -41,7 +41,7 @@ from typing import Any, Union
 from .._lazy import cvxpy as cp
 import highspy
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 from .._lazy import LazyFunction
 
 from .._validate import as_callable, as_choice, as_positive_int, as_secret_values, as_sequence, as_time_limit

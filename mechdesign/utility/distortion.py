@@ -17,7 +17,7 @@ from typing import Any
 
 from .._lazy import cvxpy as cp
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from .._validate import as_cost_matrix, as_positive_int
 from ..exceptions import ShapeMismatchError

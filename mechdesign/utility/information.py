@@ -16,7 +16,7 @@ from .._lazy import LazyFunction
 from .._validate import as_positive_int
 from ..mechanism import MechanismLike, as_mechanism
 from ..priors import PriorLike, as_prior
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from ..relaxation import ObjectiveMinorant, linear_rows
 from .base import Objective
