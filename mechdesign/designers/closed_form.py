@@ -253,7 +253,7 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
         return numerators, denominators
 
     def smallest_ratio_below(r: float) -> float:
-        return float(np.nanmin(np.divide(*ratios_below(r), out=numerators)))
+        return float(np.fmin.reduce(np.divide(*ratios_below(r), out=numerators)))  # nan (0/0) ignored
 
     # Start from S = ∅ (at ε = inf, where its ratio is 0/0, from S = every input); an empty S met on
     # the way at ε = inf gives 0/0 = nan, which fmin ignores.
