@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_int_at_least, as_positive_int, as_rng
+from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_positive_int, as_rng
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
@@ -275,7 +275,7 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
         :data:`MAX_MAXL_ENTRIES` entries.
     """
     total = as_positive_int(tau, "tau")
-    d = as_int_at_least(d, 2, "d")
+    d = as_positive_int(d, "d", minimum=2)
     column = as_index(category, d, "category")
     n_bins = math.ceil((total + 1) / as_positive_int(interval, "interval"))
     if n_bins * d > MAX_MAXL_ENTRIES:
