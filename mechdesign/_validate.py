@@ -544,27 +544,47 @@ def as_choice(value: Any, choices: Iterable[str], name: str, *, optional: bool =
     return value.lower()
 
 
-def as_members(values: Any, known: Iterable[Any], name: str) -> list[Any]:
+def as_members(values: Any, known: Iterable[Any], name: str, *, kind: str = "value",
+               error: type[MechDesignError] = MechDesignError) -> list[Any]:
     """The items of ``values`` (a sequence, possibly empty, or one string), each one of ``known``
     (exact match), as a list.
 
-    Unlike :func:`as_choice` (one case-insensitive keyword) this checks names that are data: column
-    names, parameter names, secrets. The error names every unknown item and lists ``known``.
+    Unlike :func:`as_choice` (one case-insensitive keyword) this checks names and values that are
+    data: column names, parameter names, secrets, the categories of a column. The ``error`` counts
+    the unknown items and shows them (the first 10) and ``known`` (the first 20); ``kind`` says what
+    ``known`` holds.
 
     Examples
     --------
-    >>> as_members(["sex"], ("income", "sex"), "features")
+    >>> as_members(["sex"], ("income", "sex"), "features", kind="feature")
     ['sex']
     """
     allowed = list(known)
     if isinstance(values, str):
         items = [values]
     else:
-        items = [] if isinstance(values, (list, tuple)) and not values else as_sequence(values, name)
-    unknown = [item for item in items if item not in allowed]
+        items = [] if isinstance(values, (list, tuple)) and not values else as_sequence(values, name, error)
+    try:
+        lookup: Any = set(allowed)
+    except TypeError:  # unhashable known values: compare one by one
+        lookup = allowed
+    unknown = [item for item in items if not _is_member(item, lookup)]
     if unknown:
-        raise MechDesignError(f"{name} must be among {allowed}, got unknown {unknown!r}")
+        raise error(f"{name} holds {len(unknown)} value(s) that are not a known {kind}: {_first(unknown, 10)}; "
+                    f"known: {_first(allowed, 20)}")
     return items
+
+
+def _is_member(item: Any, lookup: Any) -> bool:
+    try:
+        return item in lookup
+    except TypeError:  # an unhashable item is in no set
+        return False
+
+
+def _first(items: list[Any], count: int) -> str:
+    """``repr`` of the first ``count`` items, with `` …`` when there are more."""
+    return f"{items[:count]!r}{' …' if len(items) > count else ''}"
 
 
 #: The solvers :func:`~mechdesign.solve.design` accepts.

@@ -46,7 +46,7 @@ def load_adult(columns: list[str] | None = None) -> dict[str, np.ndarray]:
     text = _adult_bytes().decode("utf-8")
     reader = csv.reader(text.splitlines())
     header = next(reader)
-    wanted = header if columns is None else as_members(columns, header, "columns")
+    wanted = header if columns is None else as_members(columns, header, "columns", kind="Adult column")
     records = [[field.strip() for field in row] for row in reader if row]
     table = {}
     for name in wanted:
@@ -89,7 +89,8 @@ def load_adult_binary(features: list[str] | None = None) -> dict[str, np.ndarray
     >>> {name: values[:5].tolist() for name, values in load_adult_binary().items()}
     {'income': [-1, -1, -1, -1, -1], 'sex': [1, 1, 1, 1, -1]}
     """
-    wanted = list(ADULT_BINARY_FEATURES) if features is None else as_members(features, ADULT_BINARY_FEATURES, "features")
+    known = list(ADULT_BINARY_FEATURES)
+    wanted = known if features is None else as_members(features, known, "features", kind="binary Adult feature")
     table = load_adult([ADULT_BINARY_FEATURES[f][0] for f in wanted])
     coded = {}
     for name in wanted:

@@ -150,7 +150,8 @@ class ParameterSpace:
     ) -> None:
         self.points = _as_points(points, "points")
         self.outputs = self.points if outputs is None else _as_points(outputs, "outputs")
-        check_count(self.outputs.shape[1], self.points.shape[1], "outputs", "parameters (columns, one per column of points)")
+        check_count(self.outputs.shape[1], self.points.shape[1], "outputs",
+                    "parameters (columns, one per column of points)")
         n = self.points.shape[0]
         self.prior: Prior = Prior.uniform(n) if prior is None else as_prior(prior, n)
         self.secret_function = as_callable(secrets, "secrets")
@@ -257,7 +258,7 @@ class ParameterSpace:
         levels = [_as_levels(m, f"means[{i}]") for i, m in enumerate(mean_sets)]
         levels += [_as_levels(s, f"sds[{i}]", positive=True) for i, s in enumerate(sd_sets)]
         names = [f"mu{i + 1}" for i in range(k)] + [f"sigma{i + 1}" for i in range(k)]
-        chosen = as_members(secrets, names, "secrets")
+        chosen = as_members(secrets, names, "secrets", kind="secret")
         columns = [names.index(name) for name in chosen]
         points = _grid(levels)
         return cls(points, lambda rows: rows[:, columns], tolerances, diagonal_gaussian_w2,
@@ -278,9 +279,10 @@ class ParameterSpace:
         ``levels`` gives the five level sets, in the order of :data:`GAUSSIAN_2D_PARAMETERS`.
         """
         level_sets = as_sequence(levels, "levels")
-        check_count(len(level_sets), len(GAUSSIAN_2D_PARAMETERS), "levels", f"level sets (one per parameter {GAUSSIAN_2D_PARAMETERS})")
+        check_count(len(level_sets), len(GAUSSIAN_2D_PARAMETERS), "levels",
+                    f"level sets (one per parameter {GAUSSIAN_2D_PARAMETERS})")
         grids = [_as_levels(v, f"levels[{i}]", positive=i in (2, 3)) for i, v in enumerate(level_sets)]
-        chosen = as_members(secrets, ("mu1", "mu2", "sigma1", "sigma2"), "secrets")
+        chosen = as_members(secrets, ("mu1", "mu2", "sigma1", "sigma2"), "secrets", kind="secret")
         return cls(_grid(grids), lambda rows: gaussian_2d_secrets(rows, chosen), tolerances, gaussian_2d_w2,
                    prior=prior, secret_names=chosen)
 

@@ -137,7 +137,7 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         >>> Privatizer().set_params(budget=2.0).budget
         2.0
         """
-        as_members(list(params), _parameter_names(), "Privatizer parameters")
+        as_members(list(params), _parameter_names(), "set_params", kind="Privatizer parameter")
         for name, value in params.items():
             setattr(self, name, value)
         return self

@@ -23,7 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import RandomState, as_budget, as_indices, as_positive_budget, as_probability_vector, as_real_array, as_rng
+from ._validate import (
+    RandomState,
+    as_budget,
+    as_indices,
+    as_positive_budget,
+    as_probability_vector,
+    as_real_array,
+    as_rng,
+)
 from .exceptions import InvalidMechanismError, ProblemTooLargeError
 from .mechanism import Mechanism
 

@@ -91,7 +91,7 @@ def test_bad_inputs_raise():
         ParameterSpace.gaussian_1d([0.0], [1.0], [0.2])
     with pytest.raises(MechDesignError, match="strictly positive"):
         ParameterSpace.gaussian_1d([0.0], [0.0, 1.0], [0.2, 0.2])
-    with pytest.raises(MechDesignError, match=r"secrets must be among \['mu1', 'sigma1'\], got unknown \['tau'\]"):
+    with pytest.raises(MechDesignError, match=r"secrets holds 1 value\(s\) that are not a known secret: \['tau'\]; known: \['mu1', 'sigma1'\]"):
         ParameterSpace.diagonal_gaussian([[0.0]], [[1.0]], ["tau"], [0.1])
     with pytest.raises(MechDesignError, match="histograms is not row-stochastic: row 0 sums to 1.1"):
         ParameterSpace.histograms([[0.5, 0.6]], [0], [0.1])
