@@ -26,7 +26,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_budget, as_failure_probability, as_members
+from ._validate import RandomState, as_budget, as_failure_probability, as_members, as_rng
 from .categorical import as_column, encode, learn_categories
 from .empirical import design_from_samples
 from .exceptions import MechDesignError, NotFittedError
@@ -179,7 +179,7 @@ class Privatizer(*_BASES):  # type: ignore[misc]
                 self._keep_design()
         return self
 
-    def transform(self, data: Any, random_state: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def transform(self, data: Any, random_state: RandomState = None) -> np.ndarray:
         """Privatize ``data``: one output label per value (shape of ``data``: ``(n,)`` or ``(n, 1)``).
 
         Raises :class:`~mechdesign.exceptions.UnknownCategoryError` for categories not seen by :meth:`fit`.
@@ -193,13 +193,12 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         self._check_fitted()
         values, shape = as_column(data)
         codes = encode(values, self.categories_)
-        outputs = self.mechanism_.sample(codes, random_state)
+        outputs = self.mechanism_.sample(codes, as_rng(random_state, "random_state"))
         labels = np.empty(len(self.output_labels_), dtype=object)
         labels[:] = self.output_labels_
         return np.array(labels[outputs].tolist()).reshape(shape)
 
-    def fit_transform(self, data: Any, y: Any = None,
-                      random_state: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def fit_transform(self, data: Any, y: Any = None, random_state: RandomState = None) -> np.ndarray:
         """:meth:`fit` then :meth:`transform` on the same data.
 
         Examples
@@ -207,7 +206,8 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         >>> Privatizer("dp", 1.0).fit_transform(["x", "y", "y"], random_state=0).shape
         (3,)
         """
-        return self.fit(data).transform(data, random_state=random_state)
+        generator = as_rng(random_state, "random_state")  # a bad seed is named before the design runs
+        return self.fit(data).transform(data, random_state=generator)
 
     def estimate_frequencies(self, privatized: Any) -> FrequencyEstimate:
         """Unbiased estimates of the categories' frequencies from privatized data, with standard errors

@@ -54,6 +54,18 @@ def test_sample_rejects_bad_inputs():
         Q.sample([0, 2])
     with pytest.raises(MechDesignError, match=r"inputs\[0\] must be an integer in 0..1, got 0.5"):
         Q.sample([0.5])
+    with pytest.raises(MechDesignError, match="rng must be None, a non-negative integer seed or a numpy Generator, got 'x'"):
+        Q.sample([0, 1], rng="x")
+
+
+def test_sample_takes_a_seed_or_a_generator_whose_stream_continues():
+    Q, inputs = Mechanism(BSC), np.arange(200) % 2
+    assert np.array_equal(Q.sample(inputs, rng=3), Q.sample(inputs, rng=np.random.default_rng(3)))
+    generator, reference = np.random.default_rng(4), np.random.default_rng(4)
+    Q.sample(inputs, rng=generator)
+    reference.random(inputs.shape)  # Mechanism.sample draws one uniform per input
+    assert generator.random() == reference.random()
+    assert Q.sample(np.array([], dtype=int), rng=0).shape == (0,)
 
 
 def test_equality_and_allclose():

@@ -117,6 +117,12 @@ def test_scikit_learn_pipeline():
 def test_bad_input_is_named():
     with pytest.raises(NotFittedError, match="call fit"):
         Privatizer().transform(["a"])
+    unfitted = Privatizer("dp", 1.0)
+    with pytest.raises(MechDesignError, match="random_state must be None, a non-negative integer seed or a numpy Generator"):
+        unfitted.fit_transform(SKEWED, random_state="seed")
+    assert not hasattr(unfitted, "mechanism_")  # named before the design ran
+    with pytest.raises(MechDesignError, match="random_state must be None, a non-negative integer seed"):
+        Privatizer("dp", 1.0).fit(SKEWED).transform(SKEWED, random_state=1.5)
     with pytest.raises(MechDesignError, match="data is empty"):
         Privatizer().fit([])
     with pytest.raises(MechDesignError, match="1 category"):

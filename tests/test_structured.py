@@ -100,6 +100,13 @@ def test_bad_distortion_scale_is_a_named_error(scale, match):
         KeepOrRedraw([0.5, 0.5], [0.5, 0.5]).expected_hamming_distortion([0.5, 0.5], scale)
 
 
+def test_sample_takes_a_seed_or_a_generator():
+    mechanism, inputs = KeepOrRedraw([0.2, 0.5, 1.0], [0.3, 0.3, 0.4]), np.arange(300) % 3
+    assert np.array_equal(mechanism.sample(inputs, rng=8), mechanism.sample(inputs, rng=np.random.default_rng(8)))
+    with pytest.raises(MechDesignError, match="rng must be None, a non-negative integer seed or a numpy Generator, got -1"):
+        mechanism.sample(inputs, rng=-1)
+
+
 def test_bad_subset_is_a_named_error():
     with pytest.raises(InvalidMechanismError, match=r"subset\[0\] must be an integer in 0..2, got 5"):
         KeepOrRedraw.randomized_response([5], 3, 1.0)

@@ -268,3 +268,34 @@ def test_as_rng_keeps_a_generator_and_seeds_like_numpy():
     assert v.as_indices(np.array([2, 0]), 3, "columns").tolist() == [2, 0]
     assert v.as_indices([2.0, 0.0], 3, "columns").dtype == np.int64
     assert v.as_indices([], 3, "inputs", ndim=None, empty=True).shape == (0,)
+
+
+def test_counts_members_vectors_and_bounds_name_the_argument_and_the_value():
+    assert v.check_count(2, 2, "prior") == 2
+    assert v.as_real_vector(0.5, "levels").tolist() == [0.5]
+    assert v.as_finite(2, "phi", minimum=2) == 2.0
+    assert v.as_members("mu1", ("mu1", "sigma1"), "secrets") == ["mu1"]
+    assert v.as_members([], ("a",), "columns") == []
+    assert v.check_full_support(np.array([0.5, 0.5])).tolist() == [0.5, 0.5]
+    cases = [
+        (lambda: v.check_count(3, 2, "channel", "rows"), ShapeMismatchError, "channel has 3 rows, expected 2"),
+        (lambda: v.as_real_vector([[1.0]], "levels"), MechDesignError, r"levels must be a 1-D array, got shape \(1, 1\)"),
+        (lambda: v.as_real_vector([], "levels"), MechDesignError, "levels is empty"),
+        (lambda: v.as_finite(1.5, "phi", minimum=2), MechDesignError, "phi must be a finite number >= 2, got 1.5"),
+        (lambda: v.as_members(["a", "z", "y"], ("a", "b"), "data", kind="category"), MechDesignError,
+         r"data holds 2 value\(s\) that are not a known category: \['z', 'y'\]; known: \['a', 'b'\]"),
+        (lambda: v.as_members(list(range(12)), (), "data"), MechDesignError, r"12 value\(s\).*\[0, 1, .*, 9\] …; known: \[\]"),
+        (lambda: v.as_members([["a"]], ("a",), "columns"), MechDesignError, r"not a known value: \[\['a'\]\]"),
+        (lambda: v.as_members(5, ("a",), "columns"), MechDesignError, "columns must be a non-empty sequence, got 5"),
+        (lambda: v.check_full_support(np.array([0.5, 0.0]), "prior"), InvalidDistributionError,
+         "prior must have full support, but entry 1 is 0"),
+        (lambda: v.as_sequence([], "extreme_points", InvalidDistributionError), InvalidDistributionError,
+         "extreme_points is empty"),
+        (lambda: v.as_stochastic_matrix([[0.5, 0.6]], "histograms", InvalidDistributionError), InvalidDistributionError,
+         "histograms is not row-stochastic: row 0 sums to 1.1"),
+        (lambda: v.as_real_array([[0.5]], "redraw", 1, InvalidMechanismError), InvalidMechanismError,
+         r"redraw must be a 1-D array, got shape \(1, 1\)"),
+    ]
+    for call, error, match in cases:
+        with pytest.raises(error, match=match):
+            call()
