@@ -129,11 +129,11 @@ class SourceSet:
     __slots__ = ("_points", "_is_simplex")
 
     def __init__(self, extreme_points: Any) -> None:
-        rows = [getattr(p, "probabilities", p) for p in as_sequence(extreme_points, "extreme_points",
-                                                                    InvalidDistributionError)]
-        first = as_probability_vector(rows[0], "extreme_points[0]")
-        stacked = np.vstack([first] + [as_probability_vector(row, f"extreme_points[{i}]", size=first.size)
-                                       for i, row in enumerate(rows[1:], start=1)])
+        items = as_sequence(extreme_points, "extreme_points", InvalidDistributionError)
+        rows = [getattr(p, "probabilities", p) for p in items]
+        size = as_probability_vector(rows[0], "extreme_points[0]").size
+        stacked = np.vstack([as_probability_vector(row, f"extreme_points[{i}]", size=size)
+                             for i, row in enumerate(rows)])
         _, first = np.unique(stacked, axis=0, return_index=True)
         points = stacked[np.sort(first)]
         points.setflags(write=False)
