@@ -181,10 +181,22 @@ def tv_cost(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> np
     >>> tv_cost(HistogramSpace(2, 2)).tolist()
     [[0.0, 0.5, 1.0], [0.5, 0.0, 0.5], [1.0, 0.5, 0.0]]
     """
-    outputs = inputs if outputs is None else outputs
+    outputs = check_same_space(inputs, inputs if outputs is None else outputs)
+    return total_variation(inputs.counts, outputs.counts) / inputs.tau
+
+
+def check_same_space(inputs: HistogramSpace, outputs: HistogramSpace) -> HistogramSpace:
+    """``outputs`` if it has the precision ``τ`` and the categories ``d`` of ``inputs`` (its support may
+    differ), else a :class:`ShapeMismatchError` naming both spaces.
+
+    Examples
+    --------
+    >>> check_same_space(HistogramSpace(2, 3), HistogramSpace(2, 3, support=[0, 1])).size
+    3
+    """
     if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
         raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
-    return total_variation(inputs.counts, outputs.counts) / inputs.tau
+    return outputs
 
 
 def tv_distortion(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> WorstCaseInputDistortion:

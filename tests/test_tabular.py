@@ -61,8 +61,9 @@ def test_tv_cost_and_secrets():
         category_fraction_secret(space, 0, levels=4)
     with pytest.raises(MechDesignError, match="category must be an integer in 0..1, got 2"):
         category_fraction_secret(space, 2)
-    with pytest.raises(ShapeMismatchError):
+    with pytest.raises(ShapeMismatchError, match=r"histogram spaces differ: .* vs "):
         tv_cost(space, HistogramSpace(3, 2))
+    assert tv_cost(HistogramSpace(2, 3, support=[0]), HistogramSpace(2, 3)).shape == (1, 6)  # supports may differ
 
 
 @pytest.mark.parametrize("tau,d", [(3, 3), (5, 4), (10, 3)])
