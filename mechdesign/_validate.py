@@ -50,17 +50,43 @@ def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignErr
     return array
 
 
-def as_real_array(values: Any, name: str, ndim: int) -> np.ndarray:
+def as_real_array(values: Any, name: str, ndim: int, error: type[MechDesignError] = MechDesignError) -> np.ndarray:
     """A non-empty array of finite real numbers with ``ndim`` dimensions, as float (a copy).
 
-    Complex, text, ragged, empty or non-finite input is a :class:`MechDesignError` naming ``name``.
+    Complex, text, ragged, empty or non-finite input is an ``error`` (a :class:`MechDesignError`)
+    naming ``name``.
 
     Examples
     --------
     >>> as_real_array([[0, 1.5]], "points", 2)
     array([[0. , 1.5]])
     """
-    return _as_float_array(values, name, ndim, MechDesignError)
+    return _as_float_array(values, name, ndim, error)
+
+
+def as_real_vector(values: Any, name: str) -> np.ndarray:
+    """A non-empty 1-D array of finite real numbers (a single number is a vector of one), as float.
+
+    Examples
+    --------
+    >>> as_real_vector(0.5, "levels")
+    array([0.5])
+    """
+    scalar = isinstance(values, (int, float, np.number)) and not isinstance(values, bool)
+    return _as_float_array([values] if scalar else values, name, 1, MechDesignError)
+
+
+def check_count(count: int, expected: int, name: str, unit: str = "entries") -> int:
+    """``count`` if it equals ``expected``, else a :class:`ShapeMismatchError` naming ``name`` and both numbers.
+
+    Examples
+    --------
+    >>> check_count(3, 3, "prior")
+    3
+    """
+    if count != expected:
+        raise ShapeMismatchError(f"{name} has {count} {unit}, expected {expected}")
+    return count
 
 
 def _clip_round_off(array: np.ndarray, name: str, error: type[MechDesignError]) -> np.ndarray:
@@ -93,29 +119,47 @@ def as_probability_vector(
     vector = _clip_round_off(
         _as_float_array(values, name, 1, InvalidDistributionError), name, InvalidDistributionError
     )
-    if size is not None and vector.size != size:
-        raise ShapeMismatchError(f"{name} has {vector.size} entries, expected {size}")
+    if size is not None:
+        check_count(vector.size, size, name)
     total = float(vector.sum())
     if abs(total - 1.0) > SUM_ATOL:
         raise InvalidDistributionError(f"{name} sums to {total:.12g}, not 1 (tolerance {SUM_ATOL:g})")
-    if full_support and (vector <= 0).any():
-        index = int(np.argmin(vector))
-        raise InvalidDistributionError(
-            f"{name} must have full support, but entry {index} is {vector[index]:.12g}"
-        )
+    if full_support:
+        check_full_support(vector, name)
     return vector
 
 
-def as_stochastic_matrix(values: Any, name: str = "mechanism") -> np.ndarray:
-    """Validate a row-stochastic matrix (rows are inputs, columns outputs)."""
-    matrix = _clip_round_off(
-        _as_float_array(values, name, 2, InvalidMechanismError), name, InvalidMechanismError
-    )
+def check_full_support(vector: np.ndarray, name: str = "prior") -> np.ndarray:
+    """``vector`` if every entry is > 0, else an :class:`InvalidDistributionError` naming the first zero.
+
+    Examples
+    --------
+    >>> check_full_support(np.array([0.5, 0.5])).tolist()
+    [0.5, 0.5]
+    """
+    if (vector <= 0).any():
+        index = int(np.argmin(vector))
+        raise InvalidDistributionError(f"{name} must have full support, but entry {index} is {vector[index]:.12g}")
+    return vector
+
+
+def as_stochastic_matrix(values: Any, name: str = "mechanism",
+                         error: type[MechDesignError] = InvalidMechanismError) -> np.ndarray:
+    """Validate a row-stochastic matrix (rows are inputs, columns outputs; or one distribution a row).
+
+    Errors are ``error`` (:class:`InvalidMechanismError` unless the rows are, say, distributions).
+
+    Examples
+    --------
+    >>> as_stochastic_matrix([[0.5, 0.5], [0.0, 1.0]], "histograms").shape
+    (2, 2)
+    """
+    matrix = _clip_round_off(_as_float_array(values, name, 2, error), name, error)
     sums = matrix.sum(axis=1)
     bad_rows = np.flatnonzero(np.abs(sums - 1.0) > SUM_ATOL)
     if bad_rows.size:
         row = int(bad_rows[0])
-        raise InvalidMechanismError(
+        raise error(
             f"{name} is not row-stochastic: row {row} sums to {sums[row]:.12g} "
             f"(tolerance {SUM_ATOL:g}; {bad_rows.size} bad row(s))"
         )
@@ -153,11 +197,19 @@ def _as_real(value: Any, name: str) -> float:
     return number
 
 
-def as_finite(value: Any, name: str) -> float:
-    """Validate a finite real number (limits on distortion and other quantities)."""
+def as_finite(value: Any, name: str, *, minimum: float | None = None) -> float:
+    """Validate a finite real number (limits on distortion and other quantities), ``>= minimum`` if given.
+
+    Examples
+    --------
+    >>> as_finite(3, "phi", minimum=2)
+    3.0
+    """
     number = _as_real(value, name)
     if math.isinf(number):
         raise MechDesignError(f"{name} must be finite, got {number!r}")
+    if minimum is not None and number < minimum:
+        raise MechDesignError(f"{name} must be a finite number >= {minimum:g}, got {number!r}")
     return number
 
 
@@ -186,12 +238,19 @@ def as_order(value: Any, name: str = "alpha") -> float:
     return number
 
 
-def as_positive_int(value: Any, name: str) -> int:
-    """Validate a strictly positive integer (alphabet sizes, sample counts)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise MechDesignError(f"{name} must be a positive integer, got {value!r}")
-    if value < 1:
-        raise MechDesignError(f"{name} must be a positive integer, got {value!r}")
+def as_positive_int(value: Any, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Validate an integer ``>= minimum`` (1: a positive integer) and ``<= maximum`` if given
+    (alphabet sizes, sample counts, numbers of categories or levels).
+
+    Examples
+    --------
+    >>> as_positive_int(3, "d", minimum=2)
+    3
+    """
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum
+            or maximum is not None and value > maximum):
+        upper = "" if maximum is None else f" and <= {maximum}"
+        raise MechDesignError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
     return int(value)
 
 
@@ -254,22 +313,35 @@ def as_failure_probability(value: Any, name: str = "delta") -> float:
     return number
 
 
-def as_samples(values: Any, size: int, name: str = "samples") -> np.ndarray:
-    """Validate data samples: a non-empty 1-D sequence of integer symbols in ``{0, …, size-1}``."""
-    array = as_array(values, name)
-    if array.ndim != 1 or array.size == 0:
-        raise MechDesignError(f"{name} must be a non-empty 1-D sequence, got shape {array.shape}")
+def as_indices(values: Any, size: int, name: str, *, ndim: int | None = 1, empty: bool = False,
+               error: type[MechDesignError] = MechDesignError) -> np.ndarray:
+    """Indices into ``{0, …, size-1}`` (samples of an alphabet, outputs, categories, a subset), as int64.
+
+    Integers, or floats that are whole numbers; ``ndim`` dimensions (``None``: any shape); non-empty
+    unless ``empty``. Anything else is an ``error`` (a :class:`MechDesignError`) naming the first bad
+    entry.
+
+    Examples
+    --------
+    >>> as_indices([2, 0, 1.0], 3, "samples").tolist()
+    [2, 0, 1]
+    """
+    array = as_array(values, name, error)
+    if ndim is not None and array.ndim != ndim or array.size == 0 and not empty:
+        what = ("" if empty else "non-empty ") + ("array" if ndim is None else f"{ndim}-D sequence")
+        raise error(f"{name} must be a {what} of indices, got shape {array.shape}")
+    if array.size == 0:
+        return array.astype(np.int64)
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
-        raise MechDesignError(f"{name} must hold integer symbols, got dtype {array.dtype}")
-    with np.errstate(invalid="ignore"):
-        valid = np.isfinite(array) & (array == np.round(array)) & (array >= 0) & (array < size)
-    bad = np.flatnonzero(~valid)
-    if bad.size:
-        index = int(bad[0])
-        raise MechDesignError(
-            f"{name}[{index}] = {array[index].item()!r} is not a symbol of the alphabet {{0, …, {size - 1}}} "
-            f"({bad.size} bad sample(s))"
-        )
+        raise error(f"{name} must hold integer indices, got dtype {array.dtype}")
+    valid = (array >= 0) & (array < size)
+    if array.dtype.kind == "f":
+        valid &= array == np.round(array)  # NaN compares unequal: never valid
+    if not valid.all():
+        bad = np.argwhere(~valid)
+        index = tuple(int(i) for i in bad[0])
+        raise error(f"{name}[{', '.join(map(str, index))}] must be an integer in 0..{size - 1}, "
+                    f"got {array[index].item()!r} ({len(bad)} bad of {array.size})")
     return array.astype(np.int64)
 
 
@@ -299,10 +371,9 @@ def as_probability_budget(value: Any, name: str = "T") -> float:
 
 def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.ndarray:
     """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps)."""
-    scalar = isinstance(values, (int, float, np.number)) and not isinstance(values, bool)
-    vector = _as_float_array([values] if scalar else values, name, 1, MechDesignError)
-    if size is not None and vector.size != size:
-        raise ShapeMismatchError(f"{name} has {vector.size} entries, expected {size}")
+    vector = as_real_vector(values, name)
+    if size is not None:
+        check_count(vector.size, size, name)
     if (vector <= 0).any():
         index = int(np.argmin(vector))
         raise MechDesignError(f"{name} must be strictly positive, but entry {index} is {vector[index]!r}")
@@ -339,10 +410,11 @@ def as_instance(value: Any, kind: type, name: str) -> Any:
     raise MechDesignError(f"{name} must be an instance of {kind.__name__}, got {_short(value)} of type {type(value).__name__}")
 
 
-def as_sequence(values: Any, name: str) -> list[Any]:
+def as_sequence(values: Any, name: str, error: type[MechDesignError] = MechDesignError) -> list[Any]:
     """Return a non-empty list of the items of ``values`` (a list, tuple, array or other iterable).
 
-    Strings, mappings, scalars and ``None`` are refused: they are never what a list argument means.
+    Strings, mappings, scalars and ``None`` are refused (an ``error`` naming ``name``): they are
+    never what a list argument means.
 
     Examples
     --------
@@ -350,10 +422,10 @@ def as_sequence(values: Any, name: str) -> list[Any]:
     [0.5, 1.0]
     """
     if isinstance(values, (str, bytes, Mapping)) or not _is_iterable(values):
-        raise MechDesignError(f"{name} must be a non-empty sequence, got {_short(values)}")
+        raise error(f"{name} must be a non-empty sequence, got {_short(values)}")
     items = list(values)
     if not items:
-        raise MechDesignError(f"{name} is empty")
+        raise error(f"{name} is empty")
     return items
 
 
@@ -470,6 +542,49 @@ def as_choice(value: Any, choices: Iterable[str], name: str, *, optional: bool =
     if not isinstance(value, str) or value.lower() not in allowed:
         raise MechDesignError(f"{name} must be one of {allowed}{' or None' if optional else ''}, got {_short(value)}")
     return value.lower()
+
+
+def as_members(values: Any, known: Iterable[Any], name: str, *, kind: str = "value",
+               error: type[MechDesignError] = MechDesignError) -> list[Any]:
+    """The items of ``values`` (a sequence, possibly empty, or one string), each one of ``known``
+    (exact match), as a list.
+
+    Unlike :func:`as_choice` (one case-insensitive keyword) this checks names and values that are
+    data: column names, parameter names, secrets, the categories of a column. The ``error`` counts
+    the unknown items and shows them (the first 10) and ``known`` (the first 20); ``kind`` says what
+    ``known`` holds.
+
+    Examples
+    --------
+    >>> as_members(["sex"], ("income", "sex"), "features", kind="feature")
+    ['sex']
+    """
+    allowed = list(known)
+    if isinstance(values, str):
+        items = [values]
+    else:
+        items = [] if isinstance(values, (list, tuple)) and not values else as_sequence(values, name, error)
+    try:
+        lookup: Any = set(allowed)
+    except TypeError:  # unhashable known values: compare one by one
+        lookup = allowed
+    unknown = [item for item in items if not _is_member(item, lookup)]
+    if unknown:
+        raise error(f"{name} holds {len(unknown)} value(s) that are not a known {kind}: {_first(unknown, 10)}; "
+                    f"known: {_first(allowed, 20)}")
+    return items
+
+
+def _is_member(item: Any, lookup: Any) -> bool:
+    try:
+        return item in lookup
+    except TypeError:  # an unhashable item is in no set
+        return False
+
+
+def _first(items: list[Any], count: int) -> str:
+    """``repr`` of the first ``count`` items, with `` …`` when there are more."""
+    return f"{items[:count]!r}{' …' if len(items) > count else ''}"
 
 
 #: The solvers :func:`~mechdesign.solve.design` accepts.
@@ -603,36 +718,6 @@ def as_positive_budget(value: Any, name: str = "epsilon") -> float:
     if number <= 0:
         raise InvalidBudgetError(f"{name} must be > 0, got {number!r}")
     return number
-
-
-def as_int_at_least(value: Any, minimum: int, name: str) -> int:
-    """An integer ``>= minimum`` (a number of categories, of types), else a named error.
-
-    Examples
-    --------
-    >>> as_int_at_least(3, 2, "d")
-    3
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise MechDesignError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def as_index_list(values: Any, size: int, name: str) -> list[int]:
-    """A non-empty list of integer indices in ``0 … size − 1`` (columns, categories), else a named error.
-
-    Examples
-    --------
-    >>> as_index_list((2, 0), 3, "categories")
-    [2, 0]
-    """
-    try:
-        indices = [int(value) for value in values]
-    except (TypeError, ValueError) as exc:
-        raise MechDesignError(f"{name} must be a sequence of integer indices, got {_short(values)}") from exc
-    if not indices or min(indices) < 0 or max(indices) >= size:
-        raise MechDesignError(f"{name} must lie in [0, {size - 1}], got {indices}")
-    return indices
 
 
 #: What a random seed may be: ``None`` (fresh entropy), an integer seed, or a numpy ``Generator``.

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_budget, as_delta, as_order, as_positive_int
-from .exceptions import MechDesignError, MissingDependencyError, ProblemTooLargeError
+from ._validate import as_budget, as_choice, as_delta, as_order, as_positive_budget, as_positive_int
+from .exceptions import MissingDependencyError, ProblemTooLargeError
 from .mechanism import MechanismLike, as_mechanism, Mechanism
 from .privacy.approx_dp import ApproximateDifferentialPrivacy, hockey_stick_delta
 from .privacy.base import PrivacyNotion
@@ -218,12 +218,11 @@ def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: 
 
 
 def _chosen_method(mechanism: MechanismLike, uses: int, method: str) -> str:
-    if method not in METHODS:
-        raise MechDesignError(f"method must be one of {METHODS}, got {method!r}")
+    chosen = as_choice(method, METHODS, "method")
     outputs = as_mechanism(mechanism).n_outputs ** as_positive_int(uses, "uses")
-    if method == "auto":
+    if chosen == "auto":
         return "exact" if outputs <= MAX_REPEATED_OUTPUTS else "pld"
-    return method
+    return chosen
 
 
 def _pair_distributions(mechanism: MechanismLike, uses: int, discretization: float) -> list[Any]:
@@ -231,9 +230,7 @@ def _pair_distributions(mechanism: MechanismLike, uses: int, discretization: flo
     pld = _import_pld()
     matrix = as_mechanism(mechanism).matrix
     count = as_positive_int(uses, "uses")
-    width = as_budget(discretization, "discretization")
-    if width <= 0:
-        raise MechDesignError(f"discretization must be > 0, got {discretization!r}")
+    width = as_positive_budget(discretization, "discretization")
     distributions = []
     for upper, lower in _distinct_row_pairs(matrix):
         single = pld.from_two_probability_mass_functions(

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import as_members
 from .exceptions import MechDesignError, UnknownCategoryError
 
 
@@ -79,12 +80,7 @@ def encode(data: Any, categories: Sequence[Any], name: str = "data", kind: str =
     """
     values, _ = as_column(data, name)
     index = {category: position for position, category in enumerate(categories)}
-    unknown = list(dict.fromkeys(value for value in values if value not in index))
-    if unknown:
-        shown = unknown[:10]
-        raise UnknownCategoryError(
-            f"{name} holds {len(unknown)} value(s) that are not a known {kind}: {shown!r}"
-            f"{' …' if len(unknown) > 10 else ''}; known: {list(categories)[:20]!r}")
+    as_members(list(dict.fromkeys(values)), index, name, kind=kind, error=UnknownCategoryError)
     return np.array([index[value] for value in values], dtype=np.int64)
 
 

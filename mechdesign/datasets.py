@@ -13,6 +13,7 @@ from importlib import resources
 
 import numpy as np
 
+from ._validate import as_members
 from .exceptions import MechDesignError
 
 #: Citation and license that must accompany any use of the Adult data.
@@ -45,10 +46,7 @@ def load_adult(columns: list[str] | None = None) -> dict[str, np.ndarray]:
     text = _adult_bytes().decode("utf-8")
     reader = csv.reader(text.splitlines())
     header = next(reader)
-    wanted = header if columns is None else list(columns)
-    unknown = [c for c in wanted if c not in header]
-    if unknown:
-        raise MechDesignError(f"unknown Adult column(s) {unknown}; available: {header}")
+    wanted = header if columns is None else as_members(columns, header, "columns", kind="Adult column")
     records = [[field.strip() for field in row] for row in reader if row]
     table = {}
     for name in wanted:
@@ -91,10 +89,8 @@ def load_adult_binary(features: list[str] | None = None) -> dict[str, np.ndarray
     >>> {name: values[:5].tolist() for name, values in load_adult_binary().items()}
     {'income': [-1, -1, -1, -1, -1], 'sex': [1, 1, 1, 1, -1]}
     """
-    wanted = list(ADULT_BINARY_FEATURES) if features is None else list(features)
-    unknown = [f for f in wanted if f not in ADULT_BINARY_FEATURES]
-    if unknown:
-        raise MechDesignError(f"unknown binary Adult feature(s) {unknown}; available: {list(ADULT_BINARY_FEATURES)}")
+    known = list(ADULT_BINARY_FEATURES)
+    wanted = known if features is None else as_members(features, known, "features", kind="binary Adult feature")
     table = load_adult([ADULT_BINARY_FEATURES[f][0] for f in wanted])
     coded = {}
     for name in wanted:

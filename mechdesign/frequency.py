@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_positive_int
-from .exceptions import MechDesignError, NotEstimableError, ShapeMismatchError
+from ._validate import as_indices, as_positive_int, as_real_array, check_count
+from .exceptions import NotEstimableError
 from .mechanism import MechanismLike, as_mechanism
 
 #: Largest deviation of ``(Q Q⁺)[:, x]`` from ``e_x`` for category ``x`` to count as recoverable.
@@ -81,8 +81,7 @@ def estimator_matrix(mechanism: MechanismLike, categories: Sequence[Any] | None 
     """
     matrix = as_mechanism(mechanism).matrix
     names = list(range(matrix.shape[0])) if categories is None else list(categories)
-    if len(names) != matrix.shape[0]:
-        raise ShapeMismatchError(f"{len(names)} categories for a mechanism with {matrix.shape[0]} inputs")
+    check_count(len(names), matrix.shape[0], "categories", "names (one per input of the mechanism)")
     inverse = np.linalg.pinv(matrix)
     recovered = np.abs(matrix @ inverse - np.eye(matrix.shape[0])).max(axis=0) <= RECOVERY_ATOL
     if not recovered.all():
@@ -119,11 +118,7 @@ def estimate_frequencies(outputs: Any, mechanism: MechanismLike,
     matrix = as_mechanism(mechanism).matrix
     names = tuple(range(matrix.shape[0])) if categories is None else tuple(categories)
     inverse = estimator_matrix(matrix, names)
-    indices = np.asarray(outputs)
-    if indices.ndim != 1 or indices.size == 0:
-        raise MechDesignError(f"outputs must be a non-empty 1-D sequence of output indices, got shape {indices.shape}")
-    if not np.issubdtype(indices.dtype, np.integer) or indices.min() < 0 or indices.max() >= matrix.shape[1]:
-        raise MechDesignError(f"outputs must be integers in [0, {matrix.shape[1] - 1}]")
+    indices = as_indices(outputs, matrix.shape[1], "outputs")
     count = indices.size
     output_frequencies = np.bincount(indices, minlength=matrix.shape[1]) / count
     estimate = output_frequencies @ inverse
@@ -157,9 +152,7 @@ def project_to_simplex(vector: Any) -> np.ndarray:
     >>> project_to_simplex([0.7, 0.5, -0.2]).round(6).tolist()
     [0.6, 0.4, 0.0]
     """
-    values = np.asarray(vector, dtype=float)
-    if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all():
-        raise MechDesignError(f"vector must be a non-empty 1-D array of finite numbers, got {values!r}")
+    values = as_real_array(vector, "vector", 1)
     descending = np.sort(values)[::-1]
     cumulative = np.cumsum(descending) - 1.0
     positions = np.arange(1, values.size + 1)

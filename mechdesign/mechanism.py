@@ -6,8 +6,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_probability_vector, as_stochastic_matrix
-from .exceptions import MechDesignError, ShapeMismatchError
+from ._validate import RandomState, as_indices, as_probability_vector, as_rng, as_stochastic_matrix, check_count
 
 
 class Mechanism:
@@ -78,11 +77,7 @@ class Mechanism:
         Returns the mechanism ``X → Z`` with matrix ``self.matrix @ channel``.
         """
         channel_matrix = as_mechanism(channel).matrix
-        if channel_matrix.shape[0] != self.n_outputs:
-            raise ShapeMismatchError(
-                f"cannot post-process {self.n_outputs} outputs with a channel of "
-                f"{channel_matrix.shape[0]} inputs"
-            )
+        check_count(channel_matrix.shape[0], self.n_outputs, "channel", "rows (one per output of the mechanism)")
         return Mechanism(self.matrix @ channel_matrix)
 
     def output_distribution(self, prior: Any) -> np.ndarray:
@@ -93,7 +88,7 @@ class Mechanism:
         """The joint distribution ``P(X = x, Y = y) = P_X(x) Q[x, y]``."""
         return self._prior_vector(prior)[:, None] * self.matrix
 
-    def sample(self, inputs: Any, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def sample(self, inputs: Any, rng: RandomState = None) -> np.ndarray:
         """Run the mechanism on data: one output index drawn for each input index.
 
         Parameters
@@ -108,7 +103,7 @@ class Mechanism:
         Integer array of output indices with the shape of ``inputs``.
         """
         data = self._input_indices(inputs)
-        generator = np.random.default_rng(rng)
+        generator = as_rng(rng)
         cumulative = np.cumsum(self.matrix, axis=1)
         cumulative[:, -1] = 1.0
         draws = generator.random(data.shape)
@@ -120,10 +115,7 @@ class Mechanism:
 
     def _input_indices(self, inputs: Any) -> np.ndarray:
         """``inputs`` as an integer array of indices in ``[0, n_inputs)`` (else a named error)."""
-        data = np.asarray(inputs)
-        if data.size and (not np.issubdtype(data.dtype, np.integer) or data.min() < 0 or data.max() >= self.n_inputs):
-            raise MechDesignError(f"inputs must be integers in [0, {self.n_inputs - 1}]")
-        return data
+        return as_indices(inputs, self.n_inputs, "inputs", ndim=None, empty=True)
 
     def _prior_vector(self, prior: Any) -> np.ndarray:
         vector = getattr(prior, "probabilities", prior)

@@ -33,13 +33,17 @@ from ._validate import (
     as_array,
     as_callable,
     as_cost_matrix,
-    as_index_list,
+    as_indices,
     as_instance,
+    as_members,
     as_positive_vector,
     as_real_array,
+    as_real_vector,
     as_sequence,
+    as_stochastic_matrix,
+    check_count,
 )
-from .exceptions import MechDesignError, ShapeMismatchError
+from .exceptions import InvalidDistributionError, MechDesignError
 from .priors import Prior, PriorLike, as_prior
 from .tabular import total_variation
 from .utility.base import Objective
@@ -146,21 +150,19 @@ class ParameterSpace:
     ) -> None:
         self.points = _as_points(points, "points")
         self.outputs = self.points if outputs is None else _as_points(outputs, "outputs")
-        if self.outputs.shape[1] != self.points.shape[1]:
-            raise ShapeMismatchError(f"outputs have {self.outputs.shape[1]} parameters, points {self.points.shape[1]}")
+        check_count(self.outputs.shape[1], self.points.shape[1], "outputs",
+                    "parameters (columns, one per column of points)")
         n = self.points.shape[0]
         self.prior: Prior = Prior.uniform(n) if prior is None else as_prior(prior, n)
         self.secret_function = as_callable(secrets, "secrets")
         values = as_real_array(secrets(self.points), "secrets(points)", 2)
-        if values.shape[0] != n:
-            raise ShapeMismatchError(f"secrets must map {n} points to an (n, d) array, got shape {values.shape}")
+        check_count(values.shape[0], n, "secrets(points)", "rows (one per point)")
         self.secret_values = values
         self.tolerances = as_positive_vector(tolerances, "tolerances", size=values.shape[1])
         self.distance = as_callable(distance, "distance")
         self.cost = as_cost_matrix(distance(self.points, self.outputs), (n, self.outputs.shape[0]))
         names = as_sequence(secret_names, "secret_names") if secret_names is not None else [f"g{i + 1}" for i in range(values.shape[1])]
-        if len(names) != values.shape[1]:
-            raise ShapeMismatchError(f"{len(names)} secret names for {values.shape[1]} secrets")
+        check_count(len(names), values.shape[1], "secret_names", "names (one per secret)")
         self.secret_names = names
 
     @property
@@ -250,16 +252,17 @@ class ParameterSpace:
         secrets
             Names among ``"mu1"…"muk"``, ``"sigma1"…"sigmak"``.
         """
-        if len(means) != len(sds) or not means:
-            raise ShapeMismatchError(f"need as many mean level sets as SD level sets, got {len(means)} and {len(sds)}")
-        k = len(means)
-        levels = [_as_levels(m, f"means[{i}]") for i, m in enumerate(means)]
-        levels += [_as_levels(s, f"sds[{i}]", positive=True) for i, s in enumerate(sds)]
+        mean_sets = as_sequence(means, "means")
+        sd_sets = as_sequence(sds, "sds")
+        k = check_count(len(sd_sets), len(mean_sets), "sds", "level sets (one per level set of means)")
+        levels = [_as_levels(m, f"means[{i}]") for i, m in enumerate(mean_sets)]
+        levels += [_as_levels(s, f"sds[{i}]", positive=True) for i, s in enumerate(sd_sets)]
         names = [f"mu{i + 1}" for i in range(k)] + [f"sigma{i + 1}" for i in range(k)]
-        columns = [_parameter_index(name, names) for name in secrets]
+        chosen = as_members(secrets, names, "secrets", kind="secret")
+        columns = [names.index(name) for name in chosen]
         points = _grid(levels)
         return cls(points, lambda rows: rows[:, columns], tolerances, diagonal_gaussian_w2,
-                   prior=prior, secret_names=list(secrets))
+                   prior=prior, secret_names=chosen)
 
     @classmethod
     def gaussian_2d(
@@ -275,13 +278,13 @@ class ParameterSpace:
 
         ``levels`` gives the five level sets, in the order of :data:`GAUSSIAN_2D_PARAMETERS`.
         """
-        if len(levels) != 5:
-            raise ShapeMismatchError(f"a 2-D Gaussian has 5 parameters {GAUSSIAN_2D_PARAMETERS}, got {len(levels)} level sets")
-        grids = [_as_levels(v, f"levels[{i}]", positive=i in (2, 3)) for i, v in enumerate(levels)]
-        for name in secrets:
-            _parameter_index(name, ["mu1", "mu2", "sigma1", "sigma2"])
-        return cls(_grid(grids), lambda rows: gaussian_2d_secrets(rows, secrets), tolerances, gaussian_2d_w2,
-                   prior=prior, secret_names=list(secrets))
+        level_sets = as_sequence(levels, "levels")
+        check_count(len(level_sets), len(GAUSSIAN_2D_PARAMETERS), "levels",
+                    f"level sets (one per parameter {GAUSSIAN_2D_PARAMETERS})")
+        grids = [_as_levels(v, f"levels[{i}]", positive=i in (2, 3)) for i, v in enumerate(level_sets)]
+        chosen = as_members(secrets, ("mu1", "mu2", "sigma1", "sigma2"), "secrets", kind="secret")
+        return cls(_grid(grids), lambda rows: gaussian_2d_secrets(rows, chosen), tolerances, gaussian_2d_w2,
+                   prior=prior, secret_names=chosen)
 
     @classmethod
     def histograms(
@@ -294,12 +297,8 @@ class ParameterSpace:
     ) -> "ParameterSpace":
         """Histograms over ``K`` categories (rows summing to 1) with secrets the fractions of
         ``categories``; distance: total variation (:func:`mechdesign.tabular.total_variation`)."""
-        points = _as_points(histograms, "histograms")
-        sums = points.sum(axis=1)
-        bad = np.flatnonzero((np.abs(sums - 1.0) > 1e-9) | (points.min(axis=1) < 0))
-        if bad.size:
-            raise MechDesignError(f"histogram {int(bad[0])} is not a probability vector: {points[bad[0]].tolist()}")
-        columns = as_index_list(categories, points.shape[1], "categories")
+        points = as_stochastic_matrix(_as_points(histograms, "histograms"), "histograms", InvalidDistributionError)
+        columns = as_indices(categories, points.shape[1], "categories").tolist()
         return cls(points, lambda rows: rows[:, columns], tolerances, total_variation, prior=prior,
                    secret_names=[f"fraction{c}" for c in columns])
 
@@ -311,12 +310,6 @@ def gaussian_2d_secrets(rows: np.ndarray, secrets: Sequence[str]) -> np.ndarray:
     return np.stack([table[name] for name in secrets], axis=1)
 
 
-def _parameter_index(name: str, names: list[str]) -> int:
-    if name not in names:
-        raise MechDesignError(f"unknown secret {name!r}; expected one of {names}")
-    return names.index(name)
-
-
 def _as_points(values: Any, name: str) -> np.ndarray:
     """One parameter vector per row (a 1-D array is one parameter per point)."""
     array = as_array(values, name)
@@ -324,12 +317,8 @@ def _as_points(values: Any, name: str) -> np.ndarray:
 
 
 def _as_levels(values: Any, name: str, positive: bool = False) -> np.ndarray:
-    levels = np.atleast_1d(np.asarray(values, dtype=float))
-    if levels.ndim != 1 or levels.size == 0 or not np.isfinite(levels).all():
-        raise MechDesignError(f"{name} must be a non-empty 1-D array of finite levels, got {values!r}")
-    if positive and (levels <= 0).any():
-        raise MechDesignError(f"{name} must be strictly positive, got {levels.tolist()}")
-    return levels
+    """A level set: one number or a non-empty 1-D array of finite numbers (strictly positive if ``positive``)."""
+    return as_positive_vector(values, name) if positive else as_real_vector(values, name)
 
 
 def _grid(levels: Sequence[np.ndarray]) -> np.ndarray:

@@ -14,10 +14,20 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_array, as_positive_int, as_probability_vector
+from ._validate import (
+    as_array,
+    as_budget,
+    as_failure_probability,
+    as_finite,
+    as_indices,
+    as_positive_int,
+    as_probability_vector,
+    as_sequence,
+    check_count,
+    check_full_support,
+)
 from .memory import check_array
-from ._validate import as_budget, as_failure_probability, as_samples
-from .exceptions import InvalidDistributionError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from .exceptions import InvalidDistributionError, ProblemTooLargeError
 
 
 class Prior:
@@ -88,13 +98,10 @@ PriorLike = Union[Prior, Sequence[float], np.ndarray]
 def as_prior(value: PriorLike, size: int | None = None, *, full_support: bool = False) -> Prior:
     """Return ``value`` as a :class:`Prior`, checking its size and (optionally) full support."""
     prior = value if isinstance(value, Prior) else Prior(value)
-    if size is not None and prior.size != size:
-        raise ShapeMismatchError(f"prior has {prior.size} entries, expected {size}")
-    if full_support and not prior.has_full_support:
-        index = int(np.argmin(prior.probabilities))
-        raise InvalidDistributionError(
-            f"prior must have full support, but P({index}) = {float(prior.probabilities[index]):.12g}"
-        )
+    if size is not None:
+        check_count(prior.size, size, "prior")
+    if full_support:
+        check_full_support(prior.probabilities, "prior")
     return prior
 
 
@@ -122,20 +129,11 @@ class SourceSet:
     __slots__ = ("_points", "_is_simplex")
 
     def __init__(self, extreme_points: Any) -> None:
-        try:
-            rows = [getattr(p, "probabilities", p) for p in extreme_points]
-        except TypeError as exc:  # not iterable
-            raise InvalidDistributionError(
-                f"extreme_points must be a sequence of priors or a 2-D array, got {extreme_points!r}") from exc
-        if any(isinstance(row, (str, bytes)) for row in rows) or isinstance(extreme_points, (str, bytes)):
-            raise InvalidDistributionError(f"extreme_points must be a sequence of priors, got {extreme_points!r}")
-        if not rows:
-            raise InvalidDistributionError("a source set needs at least one prior")
-        vectors = [as_probability_vector(row, f"source-set prior {i}") for i, row in enumerate(rows)]
-        sizes = {v.size for v in vectors}
-        if len(sizes) != 1:
-            raise ShapeMismatchError(f"source-set priors have different sizes {sorted(sizes)}")
-        stacked = np.vstack(vectors)
+        items = as_sequence(extreme_points, "extreme_points", InvalidDistributionError)
+        rows = [getattr(p, "probabilities", p) for p in items]
+        size = as_probability_vector(rows[0], "extreme_points[0]").size
+        stacked = np.vstack([as_probability_vector(row, f"extreme_points[{i}]", size=size)
+                             for i, row in enumerate(rows)])
         _, first = np.unique(stacked, axis=0, return_index=True)
         points = stacked[np.sort(first)]
         points.setflags(write=False)
@@ -195,8 +193,8 @@ def as_source_set(value: Any, size: int | None = None) -> SourceSet:
         source_set = SourceSet.singleton(value)
     else:
         source_set = SourceSet(value)
-    if size is not None and source_set.size != size:
-        raise ShapeMismatchError(f"source set is over {source_set.size} symbols, expected {size}")
+    if size is not None:
+        check_count(source_set.size, size, "source set", "symbols")
     return source_set
 
 
@@ -384,7 +382,7 @@ def empirical_estimate(samples: Any, size: int) -> Prior:
     """
     n = as_positive_int(size, "size")
     check_array((n,), f"empirical_estimate(samples, {n})")
-    counts = np.bincount(as_samples(samples, n), minlength=n)
+    counts = np.bincount(as_indices(samples, n, "samples"), minlength=n)
     return Prior(counts / counts.sum())
 
 
@@ -409,12 +407,9 @@ def l1_radius(delta: float, n_samples: int, size: int, phi: float = 2.0) -> floa
     """
     failure = as_failure_probability(delta)
     m = as_positive_int(n_samples, "n_samples")
-    n = as_positive_int(size, "size")
-    if n < 2:
-        raise MechDesignError(f"the radius needs an alphabet of at least 2 symbols, got size {n}")
-    if isinstance(phi, bool) or not float(phi) >= 2.0 or math.isinf(float(phi)):
-        raise MechDesignError(f"phi must be a finite number >= 2 (phi(kappa) >= 2), got {phi!r}")
-    return 2.0 * math.sqrt((log_subsets(n) - math.log(failure)) / (m * float(phi)))
+    n = as_positive_int(size, "size", minimum=2)
+    weight = as_finite(phi, "phi", minimum=2.0)
+    return 2.0 * math.sqrt((log_subsets(n) - math.log(failure)) / (m * weight))
 
 
 def log_subsets(size: int) -> float:
@@ -428,7 +423,7 @@ PriorSet = Union[SourceSet, L1Ball]
 def as_prior_set(value: Any, size: int | None = None) -> PriorSet:
     """An :class:`L1Ball` as it is; anything else through :func:`as_source_set`."""
     if isinstance(value, L1Ball):
-        if size is not None and value.size != size:
-            raise ShapeMismatchError(f"ℓ1-ball is over {value.size} symbols, expected {size}")
+        if size is not None:
+            check_count(value.size, size, "ℓ1-ball", "symbols")
         return value
     return as_source_set(value, size)

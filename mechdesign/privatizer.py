@@ -26,13 +26,13 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import as_budget, as_failure_probability
+from ._validate import RandomState, as_budget, as_failure_probability, as_members, as_rng
 from .categorical import as_column, encode, learn_categories
 from .empirical import design_from_samples
 from .exceptions import MechDesignError, NotFittedError
 from .frequency import FrequencyEstimate, estimate_frequencies
 from .mechanisms.estimation import estimation_mechanism
-from .priors import L1Ball, Prior
+from .priors import L1Ball, Prior, as_prior
 from .privacy import PointwiseMaximalLeakage, PrivacyNotion
 from .registry import prior_notions
 from .result import Result
@@ -137,9 +137,7 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         >>> Privatizer().set_params(budget=2.0).budget
         2.0
         """
-        unknown = sorted(set(params) - set(_parameter_names()))
-        if unknown:
-            raise MechDesignError(f"unknown Privatizer parameter(s) {unknown}; valid: {list(_parameter_names())}")
+        as_members(list(params), _parameter_names(), "set_params", kind="Privatizer parameter")
         for name, value in params.items():
             setattr(self, name, value)
         return self
@@ -168,7 +166,7 @@ class Privatizer(*_BASES):  # type: ignore[misc]
             self.__dict__.pop(name, None)
         categories, codes = learn_categories(data)
         counts = np.bincount(codes, minlength=len(categories))
-        prior = Prior(counts / counts.sum()) if self.prior is None else self._given_prior(len(categories))
+        prior = Prior(counts / counts.sum()) if self.prior is None else as_prior(self.prior, len(categories))
         self.categories_, self.prior_, self.radius_ = categories, prior, None
         if self.robust_delta is not None:
             self._fit_robust(codes, budget)
@@ -181,7 +179,7 @@ class Privatizer(*_BASES):  # type: ignore[misc]
                 self._keep_design()
         return self
 
-    def transform(self, data: Any, random_state: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def transform(self, data: Any, random_state: RandomState = None) -> np.ndarray:
         """Privatize ``data``: one output label per value (shape of ``data``: ``(n,)`` or ``(n, 1)``).
 
         Raises :class:`~mechdesign.exceptions.UnknownCategoryError` for categories not seen by :meth:`fit`.
@@ -195,13 +193,12 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         self._check_fitted()
         values, shape = as_column(data)
         codes = encode(values, self.categories_)
-        outputs = self.mechanism_.sample(codes, random_state)
+        outputs = self.mechanism_.sample(codes, as_rng(random_state, "random_state"))
         labels = np.empty(len(self.output_labels_), dtype=object)
         labels[:] = self.output_labels_
         return np.array(labels[outputs].tolist()).reshape(shape)
 
-    def fit_transform(self, data: Any, y: Any = None,
-                      random_state: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def fit_transform(self, data: Any, y: Any = None, random_state: RandomState = None) -> np.ndarray:
         """:meth:`fit` then :meth:`transform` on the same data.
 
         Examples
@@ -209,7 +206,8 @@ class Privatizer(*_BASES):  # type: ignore[misc]
         >>> Privatizer("dp", 1.0).fit_transform(["x", "y", "y"], random_state=0).shape
         (3,)
         """
-        return self.fit(data).transform(data, random_state=random_state)
+        generator = as_rng(random_state, "random_state")  # a bad seed is named before the design runs
+        return self.fit(data).transform(data, random_state=generator)
 
     def estimate_frequencies(self, privatized: Any) -> FrequencyEstimate:
         """Unbiased estimates of the categories' frequencies from privatized data, with standard errors
@@ -243,21 +241,12 @@ class Privatizer(*_BASES):  # type: ignore[misc]
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def _given_prior(self, size: int) -> Prior:
-        vector = np.asarray(getattr(self.prior, "probabilities", self.prior), dtype=float)
-        if vector.shape != (size,):
-            raise MechDesignError(f"prior has shape {vector.shape}, but the data has {size} categories")
-        return Prior(vector)
-
     def _build_notion(self, prior: Any) -> PrivacyNotion:
         if isinstance(self.notion, PrivacyNotion):
             return self.notion
-        if isinstance(self.notion, str):
-            if self.notion not in NOTIONS:
-                raise MechDesignError(f"notion must be one of {sorted(NOTIONS)}, a PrivacyNotion or a callable, "
-                                      f"got {self.notion!r}")
+        if isinstance(self.notion, str) and self.notion in NOTIONS:
             return NOTIONS[self.notion](prior)
-        if callable(self.notion):
+        if callable(self.notion) and not isinstance(self.notion, str):
             return self.notion(prior)
         raise MechDesignError(f"notion must be one of {sorted(NOTIONS)}, a PrivacyNotion or a callable, "
                               f"got {self.notion!r}")

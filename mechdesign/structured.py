@@ -19,12 +19,20 @@ request and only below :data:`MAX_DENSE_ENTRIES` entries.
 from __future__ import annotations
 
 import math
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-from ._validate import as_probability_vector
-from .exceptions import InvalidMechanismError, MechDesignError, ProblemTooLargeError
+from ._validate import (
+    RandomState,
+    as_budget,
+    as_indices,
+    as_positive_budget,
+    as_probability_vector,
+    as_real_array,
+    as_rng,
+)
+from .exceptions import InvalidMechanismError, ProblemTooLargeError
 from .mechanism import Mechanism
 
 #: Largest number of entries :attr:`KeepOrRedraw.matrix` materializes (8 bytes each: 800 MB).
@@ -96,9 +104,7 @@ class KeepOrRedraw(Mechanism):
     __slots__ = ("redraw", "row", "_dense")
 
     def __init__(self, redraw: Any, row: Any) -> None:
-        redraw_vector = np.array(redraw, dtype=float)
-        if redraw_vector.ndim != 1 or redraw_vector.size == 0:
-            raise InvalidMechanismError(f"redraw must be a non-empty 1-D array, got shape {redraw_vector.shape}")
+        redraw_vector = as_real_array(redraw, "redraw", 1, InvalidMechanismError)
         outside = ~((redraw_vector >= 0) & (redraw_vector <= 1))
         if outside.any():
             index = int(np.argmax(outside))
@@ -121,13 +127,11 @@ class KeepOrRedraw(Mechanism):
         >>> KeepOrRedraw.randomized_response([2], 3, epsilon=0.0).output_distribution([0.2, 0.3, 0.5])
         array([0., 0., 1.])
         """
-        symbols = np.asarray(subset, dtype=np.intp)
-        if symbols.size == 0 or symbols.min() < 0 or symbols.max() >= size:
-            raise InvalidMechanismError(f"subset must be a non-empty set of symbols in [0, {size - 1}], got {subset!r}")
+        symbols = as_indices(subset, size, "subset", error=InvalidMechanismError)
         members = np.zeros(size, dtype=bool)
         members[symbols] = True
         k = int(np.count_nonzero(members))
-        inverse = math.exp(-epsilon)  # e^{−ε}, 0 for ε = inf
+        inverse = math.exp(-as_budget(epsilon, infinite=True))  # e^{−ε}, 0 for ε = inf
         redraw = np.where(members, k * inverse / (1.0 + (k - 1) * inverse), 1.0)
         row = members / k
         return cls(redraw, row)
@@ -164,10 +168,10 @@ class KeepOrRedraw(Mechanism):
         probabilities = self._prior_vector(prior)
         return probabilities * (1.0 - self.redraw) + self.row * float(probabilities @ self.redraw)
 
-    def sample(self, inputs: Any, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
+    def sample(self, inputs: Any, rng: RandomState = None) -> np.ndarray:
         """One output per input index: the input itself, or with probability ``c_x`` a draw from ``r``."""
         data = self._input_indices(inputs)
-        generator = np.random.default_rng(rng)
+        generator = as_rng(rng)
         redrawn = generator.random(data.shape) < self.redraw[data]
         cumulative = np.cumsum(self.row)
         draws = np.searchsorted(cumulative, generator.random(data.shape) * cumulative[-1], side="right")
@@ -206,7 +210,6 @@ class KeepOrRedraw(Mechanism):
 
     def expected_hamming_distortion(self, prior: Any, scale: float = 1.0) -> float:
         """``scale · P(Y ≠ X) = scale · Σ_x P(x) c_x (1 − r_x)`` (PUT paper, eq. (1), Hamming cost)."""
-        if not (math.isfinite(scale) and scale > 0):
-            raise MechDesignError(f"scale must be a finite number > 0 (the cost is scale · Hamming), got {scale!r}")
+        factor = as_positive_budget(scale, "scale")
         probabilities = self._prior_vector(prior)
-        return scale * float(np.einsum("i,i,i->", probabilities, self.redraw, 1.0 - self.row))
+        return factor * float(np.einsum("i,i,i->", probabilities, self.redraw, 1.0 - self.row))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from ._lazy import LazyFunction
 
-from ._validate import as_positive_int
+from ._validate import as_finite, as_index, as_indices, as_positive_int
 from .exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from .privacy.sml import Secret
 from .utility.distortion import WorstCaseInputDistortion
@@ -51,9 +51,8 @@ def log_histogram_count(tau: float, d: float) -> float:
     >>> round(log_histogram_count(4, 3), 6)  # log 15
     2.70805
     """
-    if not (tau >= 0 and d >= 1):
-        raise MechDesignError(f"need tau >= 0 and d >= 1, got tau={tau!r}, d={d!r}")
-    return float(gammaln(tau + d) - gammaln(tau + 1) - gammaln(d))
+    total, parts = as_finite(tau, "tau", minimum=0.0), as_finite(d, "d", minimum=1.0)
+    return float(gammaln(total + parts) - gammaln(total + 1) - gammaln(parts))
 
 
 def compositions(total: int, parts: int) -> np.ndarray:
@@ -117,9 +116,7 @@ class HistogramSpace:
     def __init__(self, tau: int, d: int, support: Sequence[int] | None = None) -> None:
         self.tau = as_positive_int(tau, "tau")
         self.d = as_positive_int(d, "d")
-        allowed = np.arange(self.d) if support is None else np.unique(np.asarray(support, dtype=int))
-        if allowed.size == 0 or allowed.min() < 0 or allowed.max() >= self.d:
-            raise MechDesignError(f"support must be a non-empty subset of categories 0..{self.d - 1}, got {support!r}")
+        allowed = np.arange(self.d) if support is None else np.unique(as_indices(support, self.d, "support"))
         self.support = allowed
         size = histogram_count(self.tau, allowed.size)
         if size > MAX_HISTOGRAMS:
@@ -184,10 +181,22 @@ def tv_cost(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> np
     >>> tv_cost(HistogramSpace(2, 2)).tolist()
     [[0.0, 0.5, 1.0], [0.5, 0.0, 0.5], [1.0, 0.5, 0.0]]
     """
-    outputs = inputs if outputs is None else outputs
+    outputs = check_same_space(inputs, inputs if outputs is None else outputs)
+    return total_variation(inputs.counts, outputs.counts) / inputs.tau
+
+
+def check_same_space(inputs: HistogramSpace, outputs: HistogramSpace) -> HistogramSpace:
+    """``outputs`` if it has the precision ``τ`` and the categories ``d`` of ``inputs`` (its support may
+    differ), else a :class:`ShapeMismatchError` naming both spaces.
+
+    Examples
+    --------
+    >>> check_same_space(HistogramSpace(2, 3), HistogramSpace(2, 3, support=[0, 1])).size
+    3
+    """
     if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
         raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
-    return total_variation(inputs.counts, outputs.counts) / inputs.tau
+    return outputs
 
 
 def tv_distortion(inputs: HistogramSpace, outputs: HistogramSpace | None = None) -> WorstCaseInputDistortion:
@@ -206,14 +215,10 @@ def category_fraction_secret(space: HistogramSpace, category: int, levels: int |
         Quantize the fraction to this many equal-width levels (Fig. 4(a) varies the number of secret
         values this way): ``g = ⌊count · levels / (τ + 1)⌋``. Default: the ``τ + 1`` exact values ``k/τ``.
     """
-    if not 0 <= int(category) < space.d:
-        raise MechDesignError(f"category must lie in 0..{space.d - 1}, got {category!r}")
-    counts = space.counts[:, int(category)]
+    counts = space.counts[:, as_index(category, space.d, "category")]
     if levels is None:
         return Secret(counts / space.tau)
-    number = as_positive_int(levels, "levels")
-    if number > space.tau + 1:
-        raise MechDesignError(f"levels must be at most tau + 1 = {space.tau + 1}, got {levels!r}")
+    number = as_positive_int(levels, "levels", maximum=space.tau + 1)
     return Secret(counts * number // (space.tau + 1))
 
 

@@ -157,15 +157,15 @@ def test_pld_at_large_k_below_renyi_conversion_and_pure_dp():
 
 def test_errors_are_named():
     rr = randomized_response(3, 1.0)
-    with pytest.raises(MechDesignError, match="uses must be a positive integer, got 0"):
+    with pytest.raises(MechDesignError, match="uses must be an integer >= 1, got 0"):
         dp_after(rr, 0)
-    with pytest.raises(MechDesignError, match="uses must be a positive integer, got -2"):
+    with pytest.raises(MechDesignError, match="uses must be an integer >= 1, got -2"):
         delta_after(rr, -2, 1.0)
     with pytest.raises(InvalidBudgetError, match="delta must satisfy"):
         epsilon_after(rr, 2, 1.0)
-    with pytest.raises(MechDesignError, match="method must be one of"):
+    with pytest.raises(MechDesignError, match=r"method must be one of \('auto', 'exact', 'pld'\), got 'moments'"):
         epsilon_after(rr, 2, 0.1, method="moments")
-    with pytest.raises(MechDesignError, match="discretization must be > 0, got 0"):
+    with pytest.raises(MechDesignError, match="discretization must be > 0, got 0.0"):
         epsilon_after(rr, 2, 0.1, method="pld", discretization=0.0)
     with pytest.raises(ProblemTooLargeError):
         repeated_use(rr, 20)

@@ -234,7 +234,7 @@ FAILURES = [
     # wrong types and values on the command line
     (["design", "--epsilon", "one", "--n", "2"], 2, "design: argument --epsilon: invalid float value: 'one'"),
     (["design", "--epsilon", "1", "--n", "2.5"], 2, "argument --n: invalid int value: '2.5'"),
-    (["design", "--epsilon", "1", "--n", "0"], 2, "--n must be a positive integer, got 0"),
+    (["design", "--epsilon", "1", "--n", "0"], 2, "--n must be an integer >= 1, got 0"),
     (["design", "--epsilon", "nan", "--n", "2"], 2, "budget for dp is NaN"),
     (["design", "--epsilon", "1", "--prior", "0.5+1j,0.5"], 2, "--prior must be comma-separated numbers"),
     (["sml", "{d}/m.csv", "--secret", "0,1", "--time-limit", "-1"], 2, "time_limit must be a finite number of seconds > 0"),

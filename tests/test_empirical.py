@@ -84,11 +84,11 @@ def test_objective_as_a_callable_of_the_estimate_and_result_is_frozen():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(samples=[0, 1, 2], size=2), MechDesignError, r"samples\[2\] = 2 is not a symbol"),
+    (dict(samples=[0, 1, 2], size=2), MechDesignError, r"samples\[2\] must be an integer in 0..1, got 2"),
     (dict(delta=0.0), InvalidBudgetError, "0 < delta < 1"),
     (dict(delta=1.0), InvalidBudgetError, "0 < delta < 1"),
     (dict(epsilon=-1.0), InvalidBudgetError, "epsilon must be a finite number >= 0"),
-    (dict(size=1, samples=[0, 0]), MechDesignError, "at least 2 symbols"),
+    (dict(size=1, samples=[0, 0]), MechDesignError, "size must be an integer >= 2, got 1"),
 ])
 def test_bad_input(kwargs, error, match):
     arguments = dict(samples=[0, 1, 1], size=2, epsilon=1.0, delta=0.1) | kwargs

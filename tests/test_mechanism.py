@@ -26,7 +26,7 @@ def test_compose_is_matrix_product_and_checks_shape():
     Q = Mechanism(BSC)
     W = Mechanism([[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]])
     assert np.allclose(Q.compose(W).matrix, np.array(BSC) @ W.matrix)
-    with pytest.raises(ShapeMismatchError, match="2 outputs with a channel of 3 inputs"):
+    with pytest.raises(ShapeMismatchError, match=r"channel has 3 rows \(one per output of the mechanism\), expected 2"):
         Q.compose(np.eye(3))
 
 
@@ -50,10 +50,22 @@ def test_sample_matches_the_conditional_distribution():
 
 def test_sample_rejects_bad_inputs():
     Q = Mechanism(BSC)
-    with pytest.raises(MechDesignError, match=r"integers in \[0, 1\]"):
+    with pytest.raises(MechDesignError, match=r"inputs\[1\] must be an integer in 0..1, got 2 \(1 bad of 2\)"):
         Q.sample([0, 2])
-    with pytest.raises(MechDesignError):
+    with pytest.raises(MechDesignError, match=r"inputs\[0\] must be an integer in 0..1, got 0.5"):
         Q.sample([0.5])
+    with pytest.raises(MechDesignError, match="rng must be None, a non-negative integer seed or a numpy Generator, got 'x'"):
+        Q.sample([0, 1], rng="x")
+
+
+def test_sample_takes_a_seed_or_a_generator_whose_stream_continues():
+    Q, inputs = Mechanism(BSC), np.arange(200) % 2
+    assert np.array_equal(Q.sample(inputs, rng=3), Q.sample(inputs, rng=np.random.default_rng(3)))
+    generator, reference = np.random.default_rng(4), np.random.default_rng(4)
+    Q.sample(inputs, rng=generator)
+    reference.random(inputs.shape)  # Mechanism.sample draws one uniform per input
+    assert generator.random() == reference.random()
+    assert Q.sample(np.array([], dtype=int), rng=0).shape == (0,)
 
 
 def test_equality_and_allclose():

@@ -58,5 +58,5 @@ def test_builders():
         class_two_source_set([[0.5, 0.3, 0.2], [0.3, 0.5, 0.2]])
     with pytest.raises(InvalidDistributionError, match="sums to"):
         classify_source_set([0.5, 0.6])
-    with pytest.raises(InvalidDistributionError, match="source-set prior 0 sums to 0.9"):
+    with pytest.raises(InvalidDistributionError, match=r"extreme_points\[0\] sums to 0.9"):
         theta_star([[0.5, 0.4]])

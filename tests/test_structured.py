@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, PointwiseMaximalLeakage, Prior
-from mechdesign.exceptions import InvalidMechanismError, MechDesignError, ProblemTooLargeError
+from mechdesign.exceptions import InvalidBudgetError, InvalidMechanismError, MechDesignError, ProblemTooLargeError
 from mechdesign.structured import MAX_DENSE_ENTRIES, KeepOrRedraw
 
 #: Round-off between the O(n) and the dense evaluation of the same quantity.
@@ -81,7 +81,7 @@ def test_dense_matrix_is_refused_beyond_the_limit():
 
 @pytest.mark.parametrize("redraw, row, match", [
     ([0.5, 1.5], [0.5, 0.5], r"redraw\[1\] = 1.5"),
-    ([0.5, math.nan], [0.5, 0.5], r"redraw\[1\] = nan"),
+    ([0.5, math.nan], [0.5, 0.5], r"redraw has a non-finite entry nan at index \(1,\)"),
     ([[0.5]], [1.0], "1-D"),
 ])
 def test_bad_parameters_are_named_errors(redraw, row, match):
@@ -89,12 +89,28 @@ def test_bad_parameters_are_named_errors(redraw, row, match):
         KeepOrRedraw(redraw, row)
 
 
-@pytest.mark.parametrize("scale", [0.0, -1.0, math.inf, math.nan])
-def test_bad_distortion_scale_is_a_named_error(scale):
-    with pytest.raises(MechDesignError, match="scale must be"):
+@pytest.mark.parametrize("scale, match", [
+    (0.0, "scale must be > 0, got 0.0"),
+    (-1.0, "scale must be a finite number >= 0, got -1.0"),
+    (math.inf, "scale must be a finite number >= 0, got inf"),
+    (math.nan, "scale is NaN"),
+])
+def test_bad_distortion_scale_is_a_named_error(scale, match):
+    with pytest.raises(MechDesignError, match=match):
         KeepOrRedraw([0.5, 0.5], [0.5, 0.5]).expected_hamming_distortion([0.5, 0.5], scale)
 
 
+def test_sample_takes_a_seed_or_a_generator():
+    mechanism, inputs = KeepOrRedraw([0.2, 0.5, 1.0], [0.3, 0.3, 0.4]), np.arange(300) % 3
+    assert np.array_equal(mechanism.sample(inputs, rng=8), mechanism.sample(inputs, rng=np.random.default_rng(8)))
+    with pytest.raises(MechDesignError, match="rng must be None, a non-negative integer seed or a numpy Generator, got -1"):
+        mechanism.sample(inputs, rng=-1)
+
+
 def test_bad_subset_is_a_named_error():
-    with pytest.raises(InvalidMechanismError, match="subset"):
+    with pytest.raises(InvalidMechanismError, match=r"subset\[0\] must be an integer in 0..2, got 5"):
         KeepOrRedraw.randomized_response([5], 3, 1.0)
+    with pytest.raises(InvalidMechanismError, match=r"subset must be a non-empty 1-D sequence of indices"):
+        KeepOrRedraw.randomized_response([], 3, 1.0)
+    with pytest.raises(InvalidBudgetError, match="epsilon must be a number >= 0 \\(or inf\\), got -1.0"):
+        KeepOrRedraw.randomized_response([0, 1], 3, -1.0)

@@ -110,8 +110,13 @@ def test_cost_matrix_errors():
 
 def test_positive_int_errors():
     for value in (0, -3, 2.5, True, "4"):
-        with pytest.raises(MechDesignError, match="positive integer"):
+        with pytest.raises(MechDesignError, match=f"n must be an integer >= 1, got {value!r}"):
             v.as_positive_int(value, "n")
+    with pytest.raises(MechDesignError, match="d must be an integer >= 2, got 1"):
+        v.as_positive_int(1, "d", minimum=2)
+    with pytest.raises(MechDesignError, match="levels must be an integer >= 1 and <= 3, got 4"):
+        v.as_positive_int(4, "levels", maximum=3)
+    assert v.as_positive_int(np.int64(3), "levels", minimum=3, maximum=3) == 3
 
 
 def test_neighbour_pairs():
@@ -236,11 +241,17 @@ def test_single_notions_and_lists_of_objectives():
     (lambda: v.as_histogram_counts([0, 0]), MechDesignError, "with a positive total"),
     (lambda: v.as_histogram_rows([[1, 2], [2, 2]]), MechDesignError, "with one positive total"),
     (lambda: v.as_positive_budget(0, "sigma"), InvalidBudgetError, r"sigma must be > 0, got 0.0"),
-    (lambda: v.as_int_at_least(1, 2, "d"), MechDesignError, "d must be an integer >= 2, got 1"),
-    (lambda: v.as_int_at_least(2.0, 2, "d"), MechDesignError, "d must be an integer >= 2, got 2.0"),
-    (lambda: v.as_index_list([0, 3], 3, "categories"), MechDesignError, r"categories must lie in \[0, 2\], got \[0, 3\]"),
-    (lambda: v.as_index_list([], 3, "categories"), MechDesignError, r"categories must lie in \[0, 2\], got \[\]"),
-    (lambda: v.as_index_list(5, 3, "categories"), MechDesignError, "categories must be a sequence of integer indices, got 5"),
+    (lambda: v.as_positive_int(2.0, "d", minimum=2), MechDesignError, "d must be an integer >= 2, got 2.0"),
+    (lambda: v.as_indices([0, 3], 3, "categories"), MechDesignError,
+     r"categories\[1\] must be an integer in 0..2, got 3 \(1 bad of 2\)"),
+    (lambda: v.as_indices([], 3, "categories"), MechDesignError,
+     r"categories must be a non-empty 1-D sequence of indices, got shape \(0,\)"),
+    (lambda: v.as_indices(5, 3, "categories"), MechDesignError,
+     r"categories must be a non-empty 1-D sequence of indices, got shape \(\)"),
+    (lambda: v.as_indices([[0, 4]], 3, "inputs", ndim=None), MechDesignError,
+     r"inputs\[0, 1\] must be an integer in 0..2, got 4"),
+    (lambda: v.as_indices(["0"], 3, "inputs"), MechDesignError, "inputs must hold integer indices, got dtype <U1"),
+    (lambda: v.as_indices([5], 3, "subset", error=InvalidMechanismError), InvalidMechanismError, r"subset\[0\]"),
     (lambda: v.as_rng("seed"), MechDesignError, "rng must be None, a non-negative integer seed or a numpy Generator, got 'seed'"),
     (lambda: v.as_rng(-1, "resample"), MechDesignError, "resample must be None, a non-negative integer seed"),
 ])
@@ -254,4 +265,37 @@ def test_as_rng_keeps_a_generator_and_seeds_like_numpy():
     assert v.as_rng(generator) is generator
     assert v.as_rng(3).random() == np.random.default_rng(3).random()
     assert v.as_histogram_rows([[2, 0], [1, 1]]).dtype == np.int64
-    assert v.as_index_list(np.array([2, 0]), 3, "columns") == [2, 0]
+    assert v.as_indices(np.array([2, 0]), 3, "columns").tolist() == [2, 0]
+    assert v.as_indices([2.0, 0.0], 3, "columns").dtype == np.int64
+    assert v.as_indices([], 3, "inputs", ndim=None, empty=True).shape == (0,)
+
+
+def test_counts_members_vectors_and_bounds_name_the_argument_and_the_value():
+    assert v.check_count(2, 2, "prior") == 2
+    assert v.as_real_vector(0.5, "levels").tolist() == [0.5]
+    assert v.as_finite(2, "phi", minimum=2) == 2.0
+    assert v.as_members("mu1", ("mu1", "sigma1"), "secrets") == ["mu1"]
+    assert v.as_members([], ("a",), "columns") == []
+    assert v.check_full_support(np.array([0.5, 0.5])).tolist() == [0.5, 0.5]
+    cases = [
+        (lambda: v.check_count(3, 2, "channel", "rows"), ShapeMismatchError, "channel has 3 rows, expected 2"),
+        (lambda: v.as_real_vector([[1.0]], "levels"), MechDesignError, r"levels must be a 1-D array, got shape \(1, 1\)"),
+        (lambda: v.as_real_vector([], "levels"), MechDesignError, "levels is empty"),
+        (lambda: v.as_finite(1.5, "phi", minimum=2), MechDesignError, "phi must be a finite number >= 2, got 1.5"),
+        (lambda: v.as_members(["a", "z", "y"], ("a", "b"), "data", kind="category"), MechDesignError,
+         r"data holds 2 value\(s\) that are not a known category: \['z', 'y'\]; known: \['a', 'b'\]"),
+        (lambda: v.as_members(list(range(12)), (), "data"), MechDesignError, r"12 value\(s\).*\[0, 1, .*, 9\] …; known: \[\]"),
+        (lambda: v.as_members([["a"]], ("a",), "columns"), MechDesignError, r"not a known value: \[\['a'\]\]"),
+        (lambda: v.as_members(5, ("a",), "columns"), MechDesignError, "columns must be a non-empty sequence, got 5"),
+        (lambda: v.check_full_support(np.array([0.5, 0.0]), "prior"), InvalidDistributionError,
+         "prior must have full support, but entry 1 is 0"),
+        (lambda: v.as_sequence([], "extreme_points", InvalidDistributionError), InvalidDistributionError,
+         "extreme_points is empty"),
+        (lambda: v.as_stochastic_matrix([[0.5, 0.6]], "histograms", InvalidDistributionError), InvalidDistributionError,
+         "histograms is not row-stochastic: row 0 sums to 1.1"),
+        (lambda: v.as_real_array([[0.5]], "redraw", 1, InvalidMechanismError), InvalidMechanismError,
+         r"redraw must be a 1-D array, got shape \(1, 1\)"),
+    ]
+    for call, error, match in cases:
+        with pytest.raises(error, match=match):
+            call()

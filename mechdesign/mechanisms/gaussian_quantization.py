@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import RandomState, as_index_list, as_positive_vector, as_rng
+from .._validate import RandomState, as_indices, as_positive_vector, as_rng
 from ..exceptions import MechDesignError, ShapeMismatchError
 
 
@@ -52,7 +52,7 @@ def algorithm2(theta: Any, secret_columns: Sequence[int], lowers: Sequence[float
     """Wang et al. Algorithm 2: quantize the secret coordinates of diagonal-Gaussian rows
     ``(μ_1…μ_k, σ_1…σ_k)``; ``secret_columns`` index them, with one lower bound and step each."""
     rows = np.array(np.atleast_2d(np.asarray(theta, dtype=float)))
-    columns = as_index_list(secret_columns, rows.shape[1], "secret columns")
+    columns = as_indices(secret_columns, rows.shape[1], "secret columns").tolist()
     s = as_positive_vector(steps, "steps", size=len(columns))
     low = np.asarray(lowers, dtype=float)
     if low.shape != (len(columns),):

@@ -30,20 +30,19 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_int_at_least, as_positive_int, as_rng
+from .._validate import RandomState, as_budget, as_histogram_counts, as_index, as_indices, as_positive_int, as_rng
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret
-from ..tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost
+from ..tabular import HistogramSpace, category_fraction_secret, check_same_space, log_histogram_count, tv_cost
 
 def _candidates(inputs: HistogramSpace, outputs: HistogramSpace, estimated_support: Sequence[int] | None) -> np.ndarray:
     """``allowed[θ, θ']``: outputs each input may be released as (all, or those on ``Γ̂* ∪ supp θ``)."""
-    if (inputs.tau, inputs.d) != (outputs.tau, outputs.d):
-        raise ShapeMismatchError(f"histogram spaces differ: {inputs!r} vs {outputs!r}")
+    check_same_space(inputs, outputs)
     if estimated_support is None:
         return np.ones((inputs.size, outputs.size), dtype=bool)
     estimated = np.zeros(inputs.d, dtype=bool)
-    estimated[np.asarray(estimated_support, dtype=int)] = True
+    estimated[as_indices(estimated_support, inputs.d, "estimated_support", empty=True)] = True
     allowed_categories = estimated[None, :] | (inputs.counts > 0)  # (n_in, d)
     return ((outputs.counts[None, :, :] == 0) | allowed_categories[:, None, :]).all(axis=2)
 
@@ -275,7 +274,7 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
         :data:`MAX_MAXL_ENTRIES` entries.
     """
     total = as_positive_int(tau, "tau")
-    d = as_int_at_least(d, 2, "d")
+    d = as_positive_int(d, "d", minimum=2)
     column = as_index(category, d, "category")
     n_bins = math.ceil((total + 1) / as_positive_int(interval, "interval"))
     if n_bins * d > MAX_MAXL_ENTRIES:

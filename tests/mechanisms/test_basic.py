@@ -26,9 +26,9 @@ def test_uniform_mechanism_leaks_nothing():
 def test_errors():
     with pytest.raises(InvalidBudgetError):
         randomized_response(3, -1.0)
-    with pytest.raises(MechDesignError, match="positive integer"):
+    with pytest.raises(MechDesignError, match="n must be an integer >= 1, got 0"):
         randomized_response(0, 1.0)
-    with pytest.raises(MechDesignError, match="positive integer"):
+    with pytest.raises(MechDesignError, match="n_outputs must be an integer >= 1, got 0"):
         uniform_mechanism(2, 0)
 
 

@@ -118,7 +118,7 @@ def test_product_constructions():
 def test_bad_input():
     with pytest.raises(MechDesignError, match="at least 2"):
         global_uniform_mechanism(1, 3)
-    with pytest.raises(MechDesignError, match="positive integer"):
+    with pytest.raises(MechDesignError, match="n must be an integer >= 1, got 0"):
         product_alphabet(2, 0)
     with pytest.raises(MechDesignError, match=r"0 < D < n = 2, got 2"):
         global_q_d(3, 2, 2)
@@ -130,13 +130,13 @@ def test_bad_input():
         parallel_composition_factor(ApproximateDifferentialPrivacy(0.1), 2)
     with pytest.raises(MechDesignError, match="does not cover"):
         parallel_composition_factor(PointwiseMaximalLeakage([0.5, 0.5]), 2)
-    with pytest.raises(MechDesignError, match="m must be a positive integer, got 0"):
+    with pytest.raises(MechDesignError, match="m must be an integer >= 1, got 0"):
         hamming_neighbours(0, 2)
-    with pytest.raises(MechDesignError, match="n must be a positive integer, got 0"):
+    with pytest.raises(MechDesignError, match="n must be an integer >= 1, got 0"):
         product_prior([0.5, 0.5], 0)
     with pytest.raises(InvalidDistributionError, match="sums to 0.9"):
         product_prior([0.5, 0.4], 2)
-    with pytest.raises(MechDesignError, match="n must be a positive integer, got 0"):
+    with pytest.raises(MechDesignError, match="n must be an integer >= 1, got 0"):
         product_mechanism(np.eye(2), 0)
     with pytest.raises(InvalidMechanismError, match="row 0 sums to 0.9"):
         product_mechanism([[0.5, 0.4], [0.5, 0.5]], 2)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from mechdesign.exceptions import MechDesignError, ProblemTooLargeError
+from mechdesign.exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from mechdesign.mechanisms.histogram import (
     MAX_MAXL_ENTRIES,
     histogram_maxl,
@@ -63,6 +63,10 @@ def test_estimated_support_restricts_outputs():
     assert (row > 0).sum() == 3 and row.max() == pytest.approx(math.e / (3 + math.e - 1), abs=1e-15)
     # θ = (1, 1, 0): support {0, 1} ∪ {0, 2}: all 6 outputs.
     assert (Q[inputs.index([1, 1, 0])] > 0).sum() == 6
+    with pytest.raises(MechDesignError, match=r"estimated_support\[1\] must be an integer in 0..2, got -1"):
+        histogram_randomized_response(inputs, 1.0, outputs, estimated_support=[0, -1])  # -1 used to mean category 2
+    with pytest.raises(ShapeMismatchError, match="histogram spaces differ"):
+        histogram_randomized_response(inputs, 1.0, HistogramSpace(3, 3))
 
 
 def test_maxl_mechanism_is_deterministic_and_bounded():

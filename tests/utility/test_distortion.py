@@ -25,7 +25,7 @@ BSC = np.array([[0.75, 0.25], [0.25, 0.75]])
 def test_hamming_cost():
     assert hamming_cost(3).tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
     assert hamming_cost(2, 3).tolist() == [[0, 1, 1], [1, 0, 1]]
-    with pytest.raises(MechDesignError, match="positive integer"):
+    with pytest.raises(MechDesignError, match="n_inputs must be an integer >= 1, got 0"):
         hamming_cost(0)
 
 

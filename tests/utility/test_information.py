@@ -71,5 +71,5 @@ def test_maximize_mutual_information_beyond_the_float_range_is_named(notion):
 def test_output_alphabet_size_must_be_a_positive_integer(n_outputs):
     from mechdesign.exceptions import MechDesignError
 
-    with pytest.raises(MechDesignError, match="n_outputs must be a positive integer"):
+    with pytest.raises(MechDesignError, match="n_outputs must be an integer >= 1, got "):
         MutualInformation([0.5, 0.5], n_outputs)
