@@ -13,7 +13,7 @@ from mechdesign.parameter_spaces import (
 from mechdesign.tabular import total_variation
 from mechdesign.parameter_spaces import _covariance_2d
 
-#: Agreement of closed-form W2 with the matrix-square-root formula (scipy sqrtm round-off).
+#: Agreement of closed-form W2 with the matrix-square-root formula (eigendecomposition round-off).
 W2_ATOL = 1e-7
 
 
@@ -37,6 +37,30 @@ def test_2d_w2_closed_form_matches_givens_shortt():
         for j in range(1, 30, 4):
             assert closed[i, j] == pytest.approx(gaussian_w2(rows[i, :2], cov[i], rows[j, :2], cov[j]), abs=W2_ATOL)
     assert np.allclose(np.diag(closed), 0.0, atol=1e-6)
+
+
+def test_gaussian_w2_in_one_dimension_is_the_distance_of_mean_and_sd():
+    # Givens & Shortt in 1-D: W2² = (μ1 − μ2)² + (σ1 − σ2)².
+    assert gaussian_w2(0.0, 1.0, 3.0, 4.0) == pytest.approx(np.hypot(3.0, 1.0), abs=1e-15)
+
+
+def test_gaussian_w2_of_commuting_covariances():
+    # Σ1, Σ2 diagonalized by one rotation: the cross term is Σ1^{1/2} Σ2^{1/2}, W2² = ‖Δμ‖² + ‖√λ1 − √λ2‖².
+    rotation = np.array([[np.cos(0.3), -np.sin(0.3)], [np.sin(0.3), np.cos(0.3)]])
+    first, second = rotation @ np.diag([4.0, 1.0]) @ rotation.T, rotation @ np.diag([1.0, 9.0]) @ rotation.T
+    expected = np.sqrt(1.0 + (2.0 - 1.0) ** 2 + (1.0 - 3.0) ** 2)
+    assert gaussian_w2([0.0, 0.0], first, [1.0, 0.0], second) == pytest.approx(expected, abs=W2_ATOL)
+
+
+@pytest.mark.parametrize("cov, message", [
+    ([[1.0, 2.0], [0.0, 1.0]], "cov2 must be a symmetric matrix"),
+    ([[1.0, 0.0], [0.0, -1.0]], "cov2 must be positive semi-definite"),
+    ([[1j, 0.0], [0.0, 1.0]], "cov2 must be numeric"),  # never a silently dropped imaginary part
+    ([[1.0, 0.0, 0.0]], r"cov2 must have shape \(2, 2\)"),
+])
+def test_gaussian_w2_refuses_covariances_that_are_not_symmetric_psd(cov, message):
+    with pytest.raises(MechDesignError, match=message):
+        gaussian_w2([0.0, 0.0], np.eye(2), [1.0, 1.0], cov)
 
 
 def test_2d_secrets_are_marginal_standard_deviations():
