@@ -101,7 +101,26 @@ class CostObjective(Objective):
 
 
 def row_costs(Q: cp.Expression, cost: np.ndarray) -> cp.Expression:
-    """``c(x) = Σ_y Q[x, y] cost[x, y]`` as a cvxpy vector."""
+    """``c(x) = Σ_y Q[x, y] cost[x, y]`` as a cvxpy vector.
+
+    Parameters
+    ----------
+    Q
+        The ``(n, m)`` channel (a cvxpy variable or expression).
+    cost
+        ``(n, m)`` costs.
+
+    Returns
+    -------
+    cvxpy.Expression
+        The ``(n,)`` expected cost of every input.
+
+    Examples
+    --------
+    >>> from mechdesign._lazy import cvxpy as cp
+    >>> row_costs(cp.Constant(np.array([[0.75, 0.25], [0.25, 0.75]])), 1 - np.eye(2)).value  # Hamming: 1 − Q[x, x]
+    array([0.25, 0.25])
+    """
     return cp.sum(cp.multiply(Q, cost), axis=1)
 
 
