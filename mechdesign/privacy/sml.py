@@ -733,6 +733,15 @@ class StatisticMaximalLeakage(PrivacyNotion):
         A :class:`Secret`, or one secret value per input.
     method
         The measurement method (``"auto"`` by default).
+
+    Examples
+    --------
+    Inputs 0 and 1 share secret 0; the selection (0, 2) leaks ``log(1 + 1)``, the most:
+
+    >>> notion = StatisticMaximalLeakage([0, 0, 1])
+    >>> leakage = notion.measure([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    >>> round(leakage, 12) == round(math.log(2), 12)
+    True
     """
 
     name = "sml"

@@ -186,7 +186,15 @@ class ExpectedDistortion(CostObjective):
 
     @property
     def hamming_scale(self) -> float | None:
-        """``s`` when the cost is exactly ``s`` times Hamming (see :func:`hamming_scale`), else ``None``."""
+        """``s`` when the cost is exactly ``s`` times Hamming (see :func:`hamming_scale`), else ``None``.
+
+        Examples
+        --------
+        >>> ExpectedDistortion([0.5, 0.5]).hamming_scale, ExpectedDistortion([0.5, 0.5], [[0, 2], [2, 0]]).hamming_scale
+        (1.0, 2.0)
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 2], [1, 0]]).hamming_scale is None
+        True
+        """
         if self._cost is None:
             return 1.0 if self.prior.size >= 2 else None
         return hamming_scale(self._cost)
