@@ -23,7 +23,18 @@ BUDGETS = np.linspace(0.0, 2.5, 11)
 
 
 def run_demo(out: Path) -> dict[str, Path]:
-    """Run the demo, print its results, and write ``curve.csv`` and ``curve.png`` under ``out``."""
+    """Run the demo, print its results, and write ``curve.csv`` and ``curve.png`` under ``out``.
+
+    Parameters
+    ----------
+    out
+        The directory to write to (created if missing).
+
+    Returns
+    -------
+    dict of str to Path
+        The paths written, under the keys ``"csv"`` and ``"png"``.
+    """
     import matplotlib
 
     matplotlib.use("Agg")

@@ -28,7 +28,7 @@ from .mechanism import Mechanism
 BUDGET_ATOL = 1e-6
 #: Largest accepted excess of a limited quantity (e.g. distortion) over its limit.
 LIMIT_ATOL = 1e-7
-#: Largest certified optimality gap, relative to ``max(1, |objective|)``, for ``status="optimal"``.
+#: Largest certified optimality gap, relative to ``max(unit, |objective|)``, for ``status="optimal"``.
 GAP_RTOL = 1e-7
 
 #: Outputs whose largest probability is at most this are solver round-off and are dropped.
@@ -44,19 +44,77 @@ SOLVED_STATUSES = ("optimal", "suboptimal")
 
 
 def gap_tolerance(objective: float, unit: float = 1.0) -> float:
-    """The largest gap that still certifies ``objective`` optimal: ``GAP_RTOL · max(unit, |objective|)``."""
+    """The largest gap that still certifies ``objective`` optimal: ``GAP_RTOL · max(unit, |objective|)``.
+
+    Parameters
+    ----------
+    objective
+        The objective's value.
+    unit
+        The objective's natural scale (the largest cost of a distortion, 1 for information).
+
+    Returns
+    -------
+    float
+        The tolerance, relative to ``unit`` for small objectives and to ``|objective|`` for large ones.
+
+    Examples
+    --------
+    >>> gap_tolerance(0.5) == GAP_RTOL
+    True
+    >>> gap_tolerance(0.5, unit=100.0) == gap_tolerance(0.005) * 100  # costs in other units: same verdict
+    True
+    """
     return GAP_RTOL * max(unit, abs(objective))
 
 
 def optimality_gap(objective: float | None, bound: float | None) -> float | None:
-    """``|objective − bound|`` (``None`` without both; ``inf`` for an infinite bound)."""
+    """``|objective − bound|`` (``None`` without both; ``inf`` for an infinite bound).
+
+    Parameters
+    ----------
+    objective
+        The objective's value, or ``None``.
+    bound
+        A certified bound on the optimal value, or ``None`` (``nan`` counts as none).
+
+    Returns
+    -------
+    float or None
+        The gap.
+
+    Examples
+    --------
+    >>> optimality_gap(0.25, 0.125), optimality_gap(0.25, None), optimality_gap(0.25, -math.inf)
+    (0.125, None, inf)
+    """
     if objective is None or bound is None or math.isnan(bound):
         return None
     return abs(objective - bound)
 
 
 def is_certified_optimal(objective: float | None, bound: float | None, unit: float = 1.0) -> bool:
-    """Whether ``bound`` certifies ``objective`` within :func:`gap_tolerance` (objective in units of ``unit``)."""
+    """Whether ``bound`` certifies ``objective`` within :func:`gap_tolerance` (objective in units of ``unit``).
+
+    Parameters
+    ----------
+    objective
+        The objective's value, or ``None``.
+    bound
+        A certified bound on the optimal value, or ``None``.
+    unit
+        The objective's natural scale.
+
+    Returns
+    -------
+    bool
+        ``True`` iff both exist and their gap is at most ``gap_tolerance(objective, unit)``.
+
+    Examples
+    --------
+    >>> is_certified_optimal(0.25, 0.25 - 1e-9), is_certified_optimal(0.25, 0.2499), is_certified_optimal(0.25, None)
+    (True, False, False)
+    """
     gap = optimality_gap(objective, bound)
     return gap is not None and gap <= gap_tolerance(objective, unit)
 
@@ -149,18 +207,40 @@ class Result:
 
     @property
     def certified(self) -> bool:
-        """Whether every measured privacy value is within its budget (tolerance ``BUDGET_ATOL``)."""
+        """Whether every measured privacy value is within its budget (tolerance ``BUDGET_ATOL``).
+
+        Examples
+        --------
+        >>> result = Result(Mechanism([[0.75, 0.25], [0.25, 0.75]]), 0.25, "optimal", True, "",
+        ...                 measured={"LDP": math.log(3)}, budgets={"LDP": math.log(3)}, bound=0.25, gap=0.0)
+        >>> result.certified
+        True
+        """
         return self.mechanism is not None and all(
             self.measured[label] <= budget + BUDGET_ATOL for label, budget in self.budgets.items()
         )
 
     @property
     def optimal(self) -> bool:
-        """Whether the result is private and certified optimal (``status == "optimal"``)."""
+        """Whether the result is private and certified optimal (``status == "optimal"``).
+
+        Examples
+        --------
+        >>> Result(Mechanism([[0.5, 0.5]]), 0.5, "suboptimal", True, "no bound").optimal
+        False
+        """
         return self.success and self.status == "optimal"
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serializable dictionary (the mechanism as nested lists)."""
+        """A JSON-serializable dictionary (the mechanism as nested lists).
+
+        Examples
+        --------
+        >>> result = Result(Mechanism([[0.75, 0.25], [0.25, 0.75]]), 0.25, "optimal", True, "", bound=0.25, gap=0.0)
+        >>> record = result.to_dict()
+        >>> record["mechanism"], record["gap_tolerance"] == GAP_RTOL
+        ([[0.75, 0.25], [0.25, 0.75]], True)
+        """
         return {
             "success": self.success,
             "status": self.status,
@@ -184,7 +264,20 @@ class Result:
         }
 
     def summary(self) -> str:
-        """A short multi-line report: status, objective and bound, budget vs measured for each notion."""
+        """A short multi-line report: status, objective and bound, budget vs measured for each notion.
+
+        Examples
+        --------
+        >>> result = Result(Mechanism([[0.75, 0.25], [0.25, 0.75]]), 0.25, "optimal", True, "closed form",
+        ...                 measured={"LDP": math.log(3)}, budgets={"LDP": math.log(3)}, bound=0.25, gap=0.0,
+        ...                 method="closed-form")
+        >>> print(result.summary())
+        status: optimal (success) — closed form
+        objective: 0.25
+        bound: 0.25 (gap 0, certified optimal within 1e-07: yes)
+          LDP: budget 1.09861, measured 1.098612289 [ok]
+        method: closed-form, solver: none, 0.000 s, iterations: None
+        """
         lines = [f"status: {self.status} ({'success' if self.success else 'FAILED'}) — {self.message}"]
         if self.objective is not None:
             lines.append(f"objective: {self.objective:.10g}")
@@ -217,12 +310,50 @@ def mix_with_constant(matrix: np.ndarray, weight: float) -> np.ndarray:
     Every notion's feasible set (for a fixed budget) is convex and contains the constant mechanisms,
     so this moves a solution that misses its budget by solver round-off back inside, changing any
     expected distortion by at most ``w`` times the largest cost.
+
+    Parameters
+    ----------
+    matrix
+        ``(n, m)`` row-stochastic ``Q``.
+    weight
+        ``w ∈ [0, 1]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The mixture.
+
+    Examples
+    --------
+    Half of the identity and half of the uniform row: randomized response at ``e^ε = 3``:
+
+    >>> mix_with_constant(np.eye(2), 0.5)
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
     """
     return (1.0 - weight) * matrix + weight * matrix.mean(axis=0, keepdims=True)
 
 
 def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
-    """Remove solver round-off: clip negatives, drop outputs of negligible mass, renormalize rows."""
+    """Remove solver round-off: clip negatives, drop outputs of negligible mass, renormalize rows.
+
+    Parameters
+    ----------
+    matrix
+        A solver's ``(n, m)`` point.
+
+    Returns
+    -------
+    numpy.ndarray
+        A row-stochastic matrix; a column whose largest entry is at most :data:`NEGLIGIBLE_MASS`
+        becomes zero.
+
+    Examples
+    --------
+    >>> clean_mechanism(np.array([[0.7, 0.3 + 1e-9, -1e-9], [0.2, 0.8, 1e-9]]))
+    array([[0.7, 0.3, 0. ],
+           [0.2, 0.8, 0. ]])
+    """
     cleaned = np.clip(matrix, 0.0, None)
     cleaned[:, cleaned.max(axis=0) <= NEGLIGIBLE_MASS] = 0.0
     return cleaned / cleaned.sum(axis=1, keepdims=True)
@@ -235,8 +366,32 @@ def certify_mechanism(
 
     ``exceeded(matrix)`` describes every budget or limit the matrix misses (empty if none). If the
     solution misses one, mixing the weights :data:`REPAIR_WEIGHTS` of the constant mechanism into it
-    is tried in turn. Returns the (possibly mixed) matrix, what it still exceeds, and a note for
-    the result's message.
+    is tried in turn; when none suffices but the constant mechanism itself meets everything, the
+    smallest sufficient weight is found by :data:`REPAIR_BISECTION_STEPS` geometric bisection steps
+    (the note then says the point missed a budget).
+
+    Parameters
+    ----------
+    matrix
+        A cleaned ``(n, m)`` mechanism.
+    exceeded
+        Maps a matrix to the descriptions of the budgets and limits it misses.
+
+    Returns
+    -------
+    matrix, problems, note
+        The (possibly mixed) matrix, what it still exceeds, and a note for the result's message.
+
+    Examples
+    --------
+    A budget that forbids zero entries (as ``log(Q[x, y] / Q[x', y])`` does) is met by the first weight
+    that suffices:
+
+    >>> repaired, problems, note = certify_mechanism(np.eye(2), lambda q: [] if q.min() >= 1e-9 else ["a zero entry"])
+    >>> float(repaired[0, 1]), problems  # weight 1e-8 of the uniform row
+    (5e-09, [])
+    >>> note
+    '; solver round-off repaired by mixing weight 1e-08 of the constant mechanism into the solution'
     """
     problems = exceeded(matrix)
     if not problems:

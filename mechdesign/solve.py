@@ -223,6 +223,25 @@ def estimated_nonzeros(problem: cp.Problem) -> int:
     Each node becomes at least one row or column entry of the canonical problem (an atom such as
     ``pos`` or ``rel_entr`` adds an auxiliary variable and a row per entry), so this tracks the
     number of nonzeros cvxpy and the solver hold, without canonicalizing.
+
+    Parameters
+    ----------
+    problem
+        A cvxpy problem.
+
+    Returns
+    -------
+    int
+        The estimate.
+
+    Examples
+    --------
+    ``minimize Σ x`` subject to ``x >= 1`` for ``x ∈ ℝⁿ``: the objective, the sum and ``x``
+    (``1 + 1 + n``), the constraint, ``x`` and the constant (``n + n + 1``), so ``3n + 3``:
+
+    >>> x = cp.Variable(30)
+    >>> estimated_nonzeros(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1]))
+    93
     """
     total, stack = 0, [problem.objective, *problem.constraints]
     while stack:
@@ -233,7 +252,25 @@ def estimated_nonzeros(problem: cp.Problem) -> int:
 
 
 def choose_solver(is_linear: bool, n_entries: int) -> str:
-    """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems."""
+    """Default solver: HiGHS for small LPs, Clarabel for large LPs and for conic problems.
+
+    Parameters
+    ----------
+    is_linear
+        Whether the problem is an LP.
+    n_entries
+        The number of entries of the mechanism.
+
+    Returns
+    -------
+    str
+        ``"highs"`` for an LP of at most :data:`HIGHS_MAX_ENTRIES` entries, else ``"clarabel"``.
+
+    Examples
+    --------
+    >>> choose_solver(True, 100), choose_solver(True, HIGHS_MAX_ENTRIES + 1), choose_solver(False, 4)
+    ('highs', 'clarabel', 'clarabel')
+    """
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
 
 
@@ -333,7 +370,16 @@ class DesignProblem:
 
     @classmethod
     def planned(cls, spec: DesignSpec, choice: MethodChoice) -> "DesignProblem":
-        """The problem for a method already chosen by :func:`choose_method` (no second dispatch)."""
+        """The problem for a method already chosen by :func:`choose_method` (no second dispatch).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> spec = design_spec(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])))
+        >>> problem = DesignProblem.planned(spec, choose_method(spec, "direct-lp"))
+        >>> problem.method
+        'direct-lp'
+        """
         problem = cls.__new__(cls)
         problem._setup(spec, choice)
         return problem
@@ -375,7 +421,15 @@ class DesignProblem:
 
     @property
     def problem(self) -> cp.Problem:
-        """The DPP-compiled cvxpy problem (built on first use; the direct LP path never needs it)."""
+        """The DPP-compiled cvxpy problem (built on first use; the direct LP path never needs it).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])), method="cvxpy")
+        >>> problem.problem.is_dpp()  # the budget is a parameter: re-solved without recompiling
+        True
+        """
         if self._problem is None:
             self._build_cvxpy()
         return self._problem
@@ -403,6 +457,33 @@ class DesignProblem:
         ``threshold`` (for bisection, which only asks on which side of it the optimum lies): the
         certificate is not computed when the mechanism's objective is at most ``threshold``, and stops
         as soon as its bound exceeds it; the result is then ``"suboptimal"`` unless certified anyway.
+
+        Parameters
+        ----------
+        budgets
+            One budget per notion (nats), or a single number for a single notion.
+        limits
+            One value per limited quantity, in its own unit.
+        threshold
+            See above; ``None`` for a full certificate.
+
+        Returns
+        -------
+        Result
+            The certified result.
+
+        Examples
+        --------
+        Hamming distortion under local DP on two equally likely symbols: randomized response,
+        ``P(Y ≠ X) = 1/(1 + e^ε)``:
+
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])), method="direct-lp")
+        >>> result = problem.solve(math.log(3))
+        >>> result.status, round(result.objective, 9)
+        ('optimal', 0.25)
+        >>> round(problem.solve(0.0).objective, 9)  # ε = 0: nothing better than guessing
+        0.5
         """
         budget_values = self._as_values(budgets, self.notion_labels, "budget",
                                         lambda value, name: as_budget(value, name, infinite=True))

@@ -57,7 +57,13 @@ class SolveOutcome:
 
     @property
     def solved(self) -> bool:
-        """Whether a solution came back (``"optimal"`` or ``"optimal_inaccurate"``)."""
+        """Whether a solution came back (``"optimal"`` or ``"optimal_inaccurate"``).
+
+        Examples
+        --------
+        >>> SolveOutcome("optimal_inaccurate").solved, SolveOutcome("solver_error", "no solution").solved
+        (True, False)
+        """
         return self.status in SOLVED
 
 
@@ -145,7 +151,40 @@ def run_highs(highs: highspy.Highs) -> SolveOutcome:
 
 def highs_model(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
                 col_lower: np.ndarray, col_upper: np.ndarray) -> highspy.HighsLp:
-    """The HiGHS LP ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` (``A`` column-wise)."""
+    """The HiGHS LP ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` (``A`` column-wise).
+
+    Parameters
+    ----------
+    costs
+        ``(n,)`` ``c``.
+    matrix
+        ``(k, n)`` ``A`` (any scipy sparse format, or dense).
+    row_lower, row_upper
+        ``(k,)`` ``L`` and ``U``.
+    col_lower, col_upper
+        ``(n,)`` ``l`` and ``u`` (``±inf`` allowed).
+
+    Returns
+    -------
+    highspy.HighsLp
+        The model, ready for ``Highs.passModel``.
+
+    Examples
+    --------
+    ``min x₀ + 2 x₁`` s.t. ``x₀ + x₁ = 1``, ``x >= 0``:
+
+    >>> import scipy.sparse as sp
+    >>> lp = highs_model(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1),
+    ...                  np.zeros(2), np.full(2, np.inf))
+    >>> lp.num_row_, lp.num_col_, list(lp.a_matrix_.start_)  # one entry per column
+    (1, 2, [0, 1, 2])
+    >>> highs = highspy.Highs()
+    >>> _ = highs.setOptionValue("output_flag", False)
+    >>> _ = highs.passModel(lp)
+    >>> _ = highs.run()
+    >>> list(highs.getSolution().col_value)
+    [1.0, 0.0]
+    """
     import scipy.sparse as sp
 
     columns = sp.csc_matrix(matrix)

@@ -95,6 +95,26 @@ def ldp_columns(n: int, boost: float) -> np.ndarray:
 
     Kairouz et al. 2016 (staircase patterns): ``2^n − 2`` non-constant patterns for ε > 0;
     the constant column alone for ε = 0 or a single input.
+
+    Parameters
+    ----------
+    n
+        Input alphabet size.
+    boost
+        ``e^ε``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, k)`` columns.
+
+    Examples
+    --------
+    >>> ldp_columns(2, 3.0)  # randomized response's two columns at e^ε = 3
+    array([[3., 1.],
+           [1., 3.]])
+    >>> ldp_columns(3, 1.0).T  # ε = 0: the constant column
+    array([[1., 1., 1.]])
     """
     if boost == 1.0 or n == 1:
         return np.ones((n, 1))
@@ -104,7 +124,24 @@ def ldp_columns(n: int, boost: float) -> np.ndarray:
 
 
 def maximal_leakage_columns(n: int) -> np.ndarray:
-    """The non-zero 0/1 vectors: extreme points of ``{u ∈ [0, 1]^n : max u = 1}``'s faces."""
+    """The non-zero 0/1 vectors: extreme points of ``{u ∈ [0, 1]^n : max u = 1}``'s faces.
+
+    Parameters
+    ----------
+    n
+        Input alphabet size.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, 2^n − 1)`` columns.
+
+    Examples
+    --------
+    >>> maximal_leakage_columns(2)
+    array([[1., 0., 1.],
+           [0., 1., 1.]])
+    """
     _check_count(2**n - 1, "maximal leakage", n)
     return _binary_patterns(n)[:, 1:]
 
@@ -118,6 +155,29 @@ def source_set_columns(priors: np.ndarray, boost: float, progress: Progress | No
     ``(F, B)`` and the 0/1 pattern of the rest gives a superset of the extreme rays, of which the
     feasible ones are kept (Grosse et al., Cor. 1; for one prior ``|F| <= 1``, as in [15, Thm. 6]).
     ``progress`` (a :class:`~mechdesign.progress.Progress` or ``None``) hears of every ``(F, B)`` choice.
+
+    Parameters
+    ----------
+    priors
+        ``(k, n)`` priors, one per row.
+    boost
+        ``e^ε``.
+    progress
+        A progress callback, or ``None``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, k')`` feasible columns with maximum 1, de-duplicated.
+
+    Examples
+    --------
+    Under the uniform prior at ``e^ε = 1.5`` a column with a 1 needs ``1 <= 1.5 (1 + v)/2``, so the
+    other entry is at least 1/3:
+
+    >>> source_set_columns(np.array([[0.5, 0.5]]), 1.5).round(6)
+    array([[0.333333, 1.      , 1.      ],
+           [1.      , 0.333333, 1.      ]])
     """
     k, n = priors.shape
     floor = 1.0 / boost
@@ -165,7 +225,31 @@ def l1_ball_columns(center: np.ndarray, radius: float, boost: float) -> np.ndarr
     al., Appendix D), so the cone is ``(1 + βe^ε/2) max v <= e^ε (P̂·v + (β/2) min v)``. Lifted with
     ``l <= v <= h`` and scaled to ``h = 1``, its extreme rays are: 0/1 patterns; ``{l, 1}`` patterns
     with the constraint binding (``l`` solved); and 0/1 patterns with one free coordinate solving the
-    binding constraint with ``l = 0``. Infeasible candidates are dropped.
+    binding constraint with ``l = 0``. Infeasible candidates are dropped; feasible candidates that are
+    not extreme may remain (they do not change the LP's optimum).
+
+    Parameters
+    ----------
+    center
+        ``(n,)`` the ball's centre ``P̂``.
+    radius
+        ``β``, with ``β/2 <= min P̂``.
+    boost
+        ``e^ε``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, k)`` feasible columns with maximum 1, de-duplicated.
+
+    Examples
+    --------
+    Around the uniform prior with ``β = 0.2`` at ``e^ε = 1.5``: ``1.15 <= 1.5 (0.6 v + 0.5)`` gives the
+    smallest entry ``4/9`` beside a 1 (the column with ``8/15`` is feasible, not extreme):
+
+    >>> l1_ball_columns(np.array([0.5, 0.5]), 0.2, 1.5).round(6)
+    array([[0.444444, 0.533333, 1.      , 1.      , 1.      ],
+           [1.      , 1.      , 0.444444, 0.533333, 1.      ]])
     """
     n = center.size
     half = radius / 2.0
@@ -227,6 +311,20 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
     columns, budget_row
         ``(n_inputs, k)`` candidates; ``budget_row`` is True for maximal leakage, whose columns have
         maximum 1 and whose LP gets the extra row ``Σ_k w_k <= e^ε``.
+
+    Raises
+    ------
+    MechDesignError
+        If the notion is not column-separable.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, MaximalLeakage
+    >>> extreme_columns(DifferentialPrivacy(), math.log(3), 2)
+    (array([[3., 1.],
+           [1., 3.]]), False)
+    >>> extreme_columns(MaximalLeakage(), 1.0, 2)[1]
+    True
     """
     boost = notion.finite_scaled_budget(as_budget(budget, f"{notion.name} budget"))  # e^ε for these notions
     n = as_positive_int(n_inputs, "n_inputs")
@@ -240,12 +338,66 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
 
 def maximal_leakage_cone(notion: PrivacyNotion, boost: float, n: int,
                          progress: Progress | None) -> tuple[np.ndarray, bool]:
-    """Maximal leakage's columns (maximum 1) and its budget row (registered in :mod:`mechdesign.registry`)."""
+    """Maximal leakage's columns (maximum 1) and its budget row (registered in :mod:`mechdesign.registry`).
+
+    Parameters
+    ----------
+    notion
+        The maximal-leakage notion.
+    boost
+        ``e^ε`` (it enters the budget row, not the columns).
+    n
+        Input alphabet size.
+    progress
+        Unused.
+
+    Returns
+    -------
+    columns, budget_row
+        :func:`maximal_leakage_columns` and ``True``.
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage
+    >>> columns, budget_row = maximal_leakage_cone(MaximalLeakage(), 2.0, 2, None)
+    >>> columns.shape, budget_row
+    ((2, 3), True)
+    """
     return maximal_leakage_columns(n), True
 
 
 def local_dp_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
-    """Local DP's staircase columns (every pair of inputs neighbouring)."""
+    """Local DP's staircase columns (every pair of inputs neighbouring).
+
+    Parameters
+    ----------
+    notion
+        The DP notion; its neighbour relation must be complete.
+    boost
+        ``e^ε``.
+    n
+        Input alphabet size.
+    progress
+        Unused.
+
+    Returns
+    -------
+    columns, budget_row
+        :func:`ldp_columns` and ``False``.
+
+    Raises
+    ------
+    MechDesignError
+        For an incomplete neighbour relation.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy
+    >>> local_dp_cone(DifferentialPrivacy([(0, 1)], 3), 3.0, 3, None)
+    Traceback (most recent call last):
+        ...
+    mechdesign.exceptions.MechDesignError: the exact extreme-column LP supports local DP (every pair of inputs neighbours), not dp(1 pairs)
+    """
     if not notion.neighbours.is_complete:
         raise MechDesignError(f"the exact extreme-column LP supports local DP (every pair of inputs "
                               f"neighbours), not {notion.label}")
@@ -254,12 +406,66 @@ def local_dp_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progres
 
 def maximal_information_cone(notion: PrivacyNotion, boost: float, n: int,
                              progress: Progress | None) -> tuple[np.ndarray, bool]:
-    """Maximal information: PML's cone with the numerator over every input."""
+    """Maximal information: PML's cone with the numerator over every input.
+
+    Parameters
+    ----------
+    notion
+        The maximal-information notion.
+    boost
+        ``e^ε``.
+    n
+        Input alphabet size.
+    progress
+        A progress callback, or ``None``.
+
+    Returns
+    -------
+    columns, budget_row
+        :func:`source_set_columns` of the notion's priors and ``False``.
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalInformation, Prior
+    >>> columns, _ = maximal_information_cone(MaximalInformation(Prior([0.5, 0.5])), 1.5, 2, None)
+    >>> bool(np.array_equal(columns, source_set_columns(np.array([[0.5, 0.5]]), 1.5)))
+    True
+    """
     return source_set_columns(notion.source_set.extreme_points, boost, progress), False
 
 
 def pml_cone(notion: PrivacyNotion, boost: float, n: int, progress: Progress | None) -> tuple[np.ndarray, bool]:
-    """PML under a prior, a finite source set or an ℓ1-ball (every input charged by some prior)."""
+    """PML under a prior, a finite source set or an ℓ1-ball (every input charged by some prior).
+
+    Parameters
+    ----------
+    notion
+        The PML notion.
+    boost
+        ``e^ε``.
+    n
+        Input alphabet size.
+    progress
+        A progress callback, or ``None``.
+
+    Returns
+    -------
+    columns, budget_row
+        The feasible columns and ``False``.
+
+    Raises
+    ------
+    MechDesignError
+        If an input has probability 0 under every prior.
+
+    Examples
+    --------
+    >>> from mechdesign import PointwiseMaximalLeakage
+    >>> columns, _ = pml_cone(PointwiseMaximalLeakage([0.5, 0.5]), 1.5, 2, None)
+    >>> columns.round(6)  # see source_set_columns
+    array([[0.333333, 1.      , 1.      ],
+           [1.      , 0.333333, 1.      ]])
+    """
     uncharged = np.setdiff1d(np.arange(n), support_of(notion.prior_set))
     if uncharged.size:
         raise MechDesignError(f"the exact extreme-column LP needs every input charged by some prior; "
@@ -281,10 +487,36 @@ def solve_column_lp(
 ) -> tuple[np.ndarray, int, np.ndarray]:
     """``max values·w`` s.t. ``columns @ w = 1``, ``w >= 0`` (and ``Σ w <= total_weight``) with HiGHS.
 
-    Returns the optimal weights, the simplex iteration count and the row prices of the maximization
-    (``π`` for the row sums, then ``ν`` for the budget row if any); raises ``RuntimeError`` if HiGHS
-    does not report optimality (cannot happen for a feasible notion: the constant mechanism is in
-    the cone's hull).
+    Parameters
+    ----------
+    columns
+        ``(n, k)`` candidate columns.
+    values
+        ``(k,)`` their utilities ``μ(u_k)``.
+    total_weight
+        ``T`` of the budget row ``Σ w <= T``, or ``None`` for none.
+
+    Returns
+    -------
+    weights, iterations, prices
+        The optimal weights, the simplex iteration count and the row prices of the maximization
+        (``π`` for the row sums, then ``ν`` for the budget row if any).
+
+    Raises
+    ------
+    RuntimeError
+        If HiGHS does not report optimality (cannot happen for a feasible notion: the constant
+        mechanism is in the cone's hull).
+
+    Examples
+    --------
+    Maximal leakage's columns ``e₀, e₁, (1, 1)`` with ``Σ w <= 1.5``: row sums force ``w₂ >= 1/2``,
+    and ``values`` favour the first two:
+
+    >>> columns, values = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), np.array([1.0, 1.0, 0.0])
+    >>> weights, _, prices = solve_column_lp(columns, values, 1.5)
+    >>> weights, column_lp_upper_bound(columns, values, 1.5, prices)  # optimum 1, certified
+    (array([0.5, 0.5, 0.5]), 1.0)
     """
     n, k = columns.shape
     matrix = sparse.csc_matrix(columns)

@@ -44,7 +44,32 @@ def _plus_interval(estimate: np.ndarray, radius: float) -> tuple[float, float]:
 
 
 def laplace_pointwise_leakage(outputs: object, scale: float, prior: object) -> np.ndarray:
-    """``ℓ(X → y)`` of ``Y = X + Laplace(b)`` at each ``y``, from the densities (nats)."""
+    """``ℓ(X → y)`` of ``Y = X + Laplace(b)`` at each ``y``, from the densities (nats).
+
+    Parameters
+    ----------
+    outputs
+        The released values ``y`` (any shape).
+    scale
+        The Laplace scale ``b > 0``.
+    prior
+        ``(P(X = −1), P(X = +1))``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The leakage at each output, of the shape of ``outputs``.
+
+    Examples
+    --------
+    At ``y = 0`` the two densities are equal (no leakage); from ``|y| >= 1`` on the leakage is
+    :func:`laplace_pml`'s ``2/b − log((e^{2/b} + 1)/2)`` under the uniform prior:
+
+    >>> laplace_pointwise_leakage([0.0, 1.0, 3.0], 1.0, [0.5, 0.5]).round(6)
+    array([0.      , 0.566219, 0.566219])
+    >>> round(2 - math.log((math.exp(2) + 1) / 2), 6)
+    0.566219
+    """
     b = as_positive_budget(scale, "scale b")
     p = _binary_prior(prior)
     y = np.asarray(outputs, dtype=float)
@@ -54,7 +79,27 @@ def laplace_pointwise_leakage(outputs: object, scale: float, prior: object) -> n
 
 def laplace_pml(scale: float, prior: object) -> float:
     """``ε(b) = 2/b − log(e^{2/b} p_min + 1 − p_min)``: the PML of the binary Laplace mechanism
-    (Grosse et al., Proposition 3; attained at every ``|y| >= 1``)."""
+    (Grosse et al., Proposition 3; attained at every ``|y| >= 1``).
+
+    Parameters
+    ----------
+    scale
+        The Laplace scale ``b > 0``.
+    prior
+        ``(P(X = −1), P(X = +1))``.
+
+    Returns
+    -------
+    float
+        The pointwise maximal leakage (nats).
+
+    Examples
+    --------
+    >>> round(laplace_pml(1.0, [0.5, 0.5]), 6)  # 2 − log((e² + 1)/2)
+    0.566219
+    >>> round(laplace_pml(1.0, [0.0, 1.0]), 6)  # a point mass: the LDP value 2/b
+    2.0
+    """
     b = as_positive_budget(scale, "scale b")
     p_min = float(_binary_prior(prior).min())
     return 2.0 / b - math.log(math.expm1(2.0 / b) * p_min + 1.0)
@@ -66,6 +111,27 @@ def robust_laplace_pml(scale: float, estimate: object, radius: float) -> float:
     ``ε(b, δ) = 2/b − log[(p̂_min − β/2)(e^{2/b} − 1) + 1]``: ``ε(b)`` decreases in ``p_min``, and the
     smallest ``p_min`` in the ball is ``p̂_min − β/2``. For ``β >= 2 p̂_min`` the ball reaches a point
     mass and the supremum is the LDP value ``2/b`` (Remark 4); eq. (16) is printed for ``β < 2 p̂_min``.
+
+    Parameters
+    ----------
+    scale
+        The Laplace scale ``b > 0``.
+    estimate
+        The estimated prior ``P̂``.
+    radius
+        The ball's radius ``β >= 0``.
+
+    Returns
+    -------
+    float
+        The supremum of :func:`laplace_pml` over the ball (nats).
+
+    Examples
+    --------
+    >>> robust_laplace_pml(1.0, [0.5, 0.5], 0.0) == laplace_pml(1.0, [0.5, 0.5])
+    True
+    >>> robust_laplace_pml(1.0, [0.5, 0.5], 1.0)  # the ball reaches a point mass: 2/b
+    2.0
     """
     b = as_positive_budget(scale, "scale b")
     p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_budget(radius, "radius beta") / 2.0)
@@ -77,6 +143,32 @@ def laplace_scale_for_pml(epsilon: float, p_min: float) -> float:
 
     ``e^{2/b} = e^ε (1 − p_min) / (1 − e^ε p_min)``; ``0.0`` (no noise needed) when
     ``ε >= −log p_min``. ``p_min = 0`` gives the LDP scale ``2/ε``.
+
+    Parameters
+    ----------
+    epsilon
+        The PML budget ``ε > 0`` (nats).
+    p_min
+        The prior's smallest mass, in ``[0, 1/2]``.
+
+    Returns
+    -------
+    float
+        The scale ``b``.
+
+    Raises
+    ------
+    InvalidBudgetError
+        If ``p_min`` is outside ``[0, 1/2]``.
+
+    Examples
+    --------
+    >>> round(laplace_scale_for_pml(laplace_pml(1.0, [0.5, 0.5]), 0.5), 9)  # the inverse of laplace_pml
+    1.0
+    >>> laplace_scale_for_pml(1.0, 0.0)  # 2/ε
+    2.0
+    >>> laplace_scale_for_pml(1.0, 0.5)  # ε >= log 2 = −log p_min: no noise needed
+    0.0
     """
     eps = as_positive_budget(epsilon, "epsilon")
     q = float(p_min)
@@ -92,14 +184,56 @@ def laplace_scale_for_pml(epsilon: float, p_min: float) -> float:
 
 def robust_laplace_scale(epsilon: float, estimate: object, radius: float) -> float:
     """The scale ``b`` making the binary Laplace mechanism ε-PML for every prior of the ℓ1-ball
-    (eq. (16) solved for ``b``; as used for Grosse et al., Figs. 4–5)."""
+    (eq. (16) solved for ``b``; as used for Grosse et al., Figs. 4–5).
+
+    Parameters
+    ----------
+    epsilon
+        The PML budget ``ε > 0`` (nats).
+    estimate
+        The estimated prior ``P̂``.
+    radius
+        The ball's radius ``β >= 0``.
+
+    Returns
+    -------
+    float
+        :func:`laplace_scale_for_pml` at the ball's smallest ``p_min = max(0, p̂_min − β/2)``.
+
+    Examples
+    --------
+    >>> robust_laplace_scale(0.5, [0.5, 0.5], 1.0)  # the ball holds a point mass: the LDP scale 2/ε
+    4.0
+    >>> robust_laplace_scale(0.5, [0.375, 0.625], 0.25) == laplace_scale_for_pml(0.5, 0.25)  # p_min 0.375 − 0.125
+    True
+    """
     p_min = max(0.0, float(_binary_prior(estimate, "estimate").min()) - as_budget(radius, "radius beta") / 2.0)
     return laplace_scale_for_pml(epsilon, p_min)
 
 
 def sign_channel(scale: float) -> np.ndarray:
     """The binary channel of ``sign(X + Laplace(b))`` (``Y = −1`` iff ``X + L < 0``): a binary symmetric
-    channel with crossover ``e^{−1/b}/2`` (``b = 0``: no noise; Grosse et al., Section VI-C1)."""
+    channel with crossover ``e^{−1/b}/2`` (``b = 0``: no noise; Grosse et al., Section VI-C1).
+
+    Parameters
+    ----------
+    scale
+        The Laplace scale ``b >= 0``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``2 × 2`` channel, rows and columns ordered ``(−1, +1)``.
+
+    Examples
+    --------
+    >>> sign_channel(1.0).round(4)  # crossover e^{−1}/2 = 0.1839
+    array([[0.8161, 0.1839],
+           [0.1839, 0.8161]])
+    >>> sign_channel(0.0)
+    array([[1., 0.],
+           [0., 1.]])
+    """
     b = as_budget(scale, "scale b")
     flip = 0.5 * math.exp(-1.0 / b) if b > 0 else 0.0
     return np.array([[1 - flip, flip], [flip, 1 - flip]])
@@ -109,7 +243,31 @@ def sign_channel(scale: float) -> np.ndarray:
 
 
 def gaussian_pointwise_leakage(outputs: object, sigma: float, prior: object) -> np.ndarray:
-    """``ℓ(X → y)`` of ``Y = X + N(0, σ²)`` at each ``y``, from the densities (Grosse et al., Sec. VI-B)."""
+    """``ℓ(X → y)`` of ``Y = X + N(0, σ²)`` at each ``y``, from the densities (Grosse et al., Sec. VI-B).
+
+    Parameters
+    ----------
+    outputs
+        The released values ``y`` (any shape).
+    sigma
+        The noise's standard deviation ``σ > 0``.
+    prior
+        ``(P(X = −1), P(X = +1))``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The leakage at each output (nats), of the shape of ``outputs``.
+
+    Examples
+    --------
+    Under the uniform prior ``ℓ(y) = log(2 / (1 + e^{−2|y|/σ²}))``, unbounded in ``|y|``:
+
+    >>> gaussian_pointwise_leakage([0.0, 2.0], 1.0, [0.5, 0.5]).round(6)
+    array([0.      , 0.674997])
+    >>> round(math.log(2 / (1 + math.exp(-4))), 6)
+    0.674997
+    """
     s = as_positive_budget(sigma, "sigma")
     p = _binary_prior(prior)
     y = np.asarray(outputs, dtype=float)
@@ -146,6 +304,29 @@ def gaussian_violation_probability(epsilon: float, sigma: float, prior: object) 
 
     The violating outcomes are the two tails ``y > t₊`` and ``y < −t₋`` (see
     :func:`_violation_thresholds`), integrated against the mixture ``f_Y``.
+
+    Parameters
+    ----------
+    epsilon
+        The threshold ``ε >= 0`` (nats).
+    sigma
+        The noise's standard deviation ``σ > 0``.
+    prior
+        ``(P(X = −1), P(X = +1))``.
+
+    Returns
+    -------
+    float
+        The probability.
+
+    Examples
+    --------
+    Under the uniform prior the leakage stays below ``log 2``, which is never exceeded:
+
+    >>> gaussian_violation_probability(math.log(2), 1.0, [0.5, 0.5])
+    0.0
+    >>> round(gaussian_violation_probability(0.5, 1.0, [0.5, 0.5]), 6)
+    0.627861
     """
     plus = _binary_prior(prior)[1]
     return float(_violation(as_budget(epsilon), as_positive_budget(sigma, "sigma"), plus))
@@ -161,10 +342,31 @@ def gaussian_delta1(epsilon: float, sigma: float, estimate: object, radius: floa
     largest value among these and the interval's end and break points is returned (the paper used an
     exhaustive grid).
 
+    Parameters
+    ----------
+    epsilon
+        The threshold ``ε >= 0`` (nats).
+    sigma
+        The noise's standard deviation ``σ > 0``.
+    estimate
+        The estimated prior ``P̂``.
+    radius
+        The ball's radius ``β >= 0``.
+
     Returns
     -------
     delta1, worst
         The supremum and the maximizing ``P(X = +1)``.
+
+    Examples
+    --------
+    With radius 0 the ball is the estimate itself:
+
+    >>> delta1, worst = gaussian_delta1(0.5, 1.0, [0.5, 0.5], 0.0)
+    >>> delta1 == gaussian_violation_probability(0.5, 1.0, [0.5, 0.5]), float(worst)
+    (True, 0.5)
+    >>> gaussian_delta1(0.5, 1.0, [0.5, 0.5], 0.2)[0] >= delta1
+    True
     """
     eps = as_budget(epsilon)
     s = as_positive_budget(sigma, "sigma")
@@ -189,6 +391,34 @@ def gaussian_epsilon_delta(epsilon: float, sigma: float, estimate: object, radiu
     ``ε* = ε − log(1 − β e^ε / 2)`` (Theorem 4's bound for ``k > 1``) and
     ``δ* = δ₁ + δ₂ − δ₁δ₂`` with ``δ₁`` of eq. (17) (:func:`gaussian_delta1`) and ``δ₂`` the estimation
     failure probability the radius ``β = β*(δ₂)`` was computed for. ``ε* = inf`` when ``β e^ε >= 2``.
+
+    Parameters
+    ----------
+    epsilon
+        The threshold ``ε >= 0`` (nats).
+    sigma
+        The noise's standard deviation ``σ > 0``.
+    estimate
+        The estimated prior ``P̂``.
+    radius
+        The ball's radius ``β >= 0``.
+    estimation_delta
+        ``δ₂``, the failure probability of the estimate.
+
+    Returns
+    -------
+    eps_star, delta_star
+        The guarantee.
+
+    Examples
+    --------
+    A known prior (``β = 0``, ``δ₂ = 0``) keeps ``ε`` and gives ``δ* = δ₁``:
+
+    >>> eps_star, delta_star = gaussian_epsilon_delta(0.5, 1.0, [0.5, 0.5], 0.0, 0.0)
+    >>> eps_star, delta_star == gaussian_delta1(0.5, 1.0, [0.5, 0.5], 0.0)[0]
+    (0.5, True)
+    >>> gaussian_epsilon_delta(1.0, 1.0, [0.5, 0.5], 0.8, 0.05)[0]  # β e^ε >= 2
+    inf
     """
     eps = as_budget(epsilon)
     beta = as_budget(radius, "radius beta")
@@ -202,14 +432,60 @@ def gaussian_epsilon_delta(epsilon: float, sigma: float, estimate: object, radiu
 def pldp_gaussian_sigma(epsilon: float, delta: float) -> float:
     """``σ = √2 (f + sqrt(f² + ε)) / ε`` with ``f = erfc⁻¹(δ)``: Zhao et al.'s (ε, δ)-probabilistic DP
     Gaussian mechanism (their Theorem 8) with sensitivity ``Δ = 2`` (binary local setting, Grosse et
-    al., Sec. VI-C2)."""
+    al., Sec. VI-C2).
+
+    Parameters
+    ----------
+    epsilon
+        ``ε > 0`` (nats).
+    delta
+        ``δ ∈ (0, 1)``.
+
+    Returns
+    -------
+    float
+        The standard deviation ``σ``.
+
+    Raises
+    ------
+    InvalidBudgetError
+        If ``δ = 0``.
+
+    Examples
+    --------
+    >>> from scipy.special import erfcinv
+    >>> f = float(erfcinv(0.05))
+    >>> pldp_gaussian_sigma(0.5, 0.05) == math.sqrt(2) * (f + math.sqrt(f * f + 0.5)) / 0.5
+    True
+    >>> round(pldp_gaussian_epsilon(pldp_gaussian_sigma(0.5, 0.05), 0.05), 12)  # the two are inverse
+    0.5
+    """
     eps = as_positive_budget(epsilon, "epsilon")
     f = float(erfcinv(_open_unit(delta)))
     return math.sqrt(2.0) * (f + math.sqrt(f * f + eps)) / eps
 
 
 def pldp_gaussian_epsilon(sigma: float, delta: float) -> float:
-    """The ε of :func:`pldp_gaussian_sigma` for a given σ: ``ε = 2√2 f / σ + 2/σ²``, ``f = erfc⁻¹(δ)``."""
+    """The ε of :func:`pldp_gaussian_sigma` for a given σ: ``ε = 2√2 f / σ + 2/σ²``, ``f = erfc⁻¹(δ)``.
+
+    Parameters
+    ----------
+    sigma
+        The standard deviation ``σ > 0``.
+    delta
+        ``δ ∈ (0, 1)``.
+
+    Returns
+    -------
+    float
+        ``ε`` (nats).
+
+    Examples
+    --------
+    >>> from scipy.special import erfcinv
+    >>> round(pldp_gaussian_epsilon(2.0, 0.05) - (math.sqrt(2) * float(erfcinv(0.05)) + 0.5), 12)  # 2√2 f/σ + 2/σ²
+    0.0
+    """
     s = as_positive_budget(sigma, "sigma")
     f = float(erfcinv(_open_unit(delta)))
     return 2.0 * math.sqrt(2.0) * f / s + 2.0 / (s * s)

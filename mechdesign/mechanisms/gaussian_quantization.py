@@ -26,7 +26,32 @@ from ..exceptions import MechDesignError, ShapeMismatchError
 
 
 def quantize(values: Any, lower: Any, step: Any) -> np.ndarray:
-    """Midpoint of the interval ``[lower + j s, lower + (j+1) s)`` containing each value."""
+    """Midpoint of the interval ``[lower + j s, lower + (j+1) s)`` containing each value.
+
+    Parameters
+    ----------
+    values
+        The values ``v``, each at least its lower bound.
+    lower
+        Lower bound(s), broadcast against ``values``.
+    step
+        Positive step(s) ``s``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``lower + (⌊(v − lower)/s⌋ + 0.5) s``.
+
+    Raises
+    ------
+    MechDesignError
+        If a value lies below its lower bound.
+
+    Examples
+    --------
+    >>> quantize([0.3, 1.2, 2.0], 0.0, 1.0)  # 2.0 opens the interval [2, 3)
+    array([0.5, 1.5, 2.5])
+    """
     v = np.asarray(values, dtype=float)
     s = as_positive_vector(step, "quantization step")
     s = s[0] if s.size == 1 else s
@@ -44,13 +69,55 @@ def _rows(theta: Any, width: int, name: str) -> np.ndarray:
 
 
 def algorithm1(theta: Any, lower: Sequence[float], steps: Sequence[float]) -> np.ndarray:
-    """Wang et al. Algorithm 1: quantize ``θ = (μ, σ)`` (rows) with lower bounds ``(μ̲, σ̲)`` and steps ``(s_μ, s_σ)``."""
+    """Wang et al. Algorithm 1: quantize ``θ = (μ, σ)`` (rows) with lower bounds ``(μ̲, σ̲)`` and steps ``(s_μ, s_σ)``.
+
+    Parameters
+    ----------
+    theta
+        ``(μ, σ)`` or rows of them.
+    lower
+        ``(μ̲, σ̲)``.
+    steps
+        ``(s_μ, s_σ)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released rows.
+
+    Examples
+    --------
+    >>> algorithm1([0.3, 1.2], [0.0, 1.0], [1.0, 0.5])  # σ: 1 + (⌊0.4⌋ + 0.5)·0.5
+    array([[0.5 , 1.25]])
+    """
     return algorithm2(theta, [0, 1], lower, steps)
 
 
 def algorithm2(theta: Any, secret_columns: Sequence[int], lowers: Sequence[float], steps: Sequence[float]) -> np.ndarray:
     """Wang et al. Algorithm 2: quantize the secret coordinates of diagonal-Gaussian rows
-    ``(μ_1…μ_k, σ_1…σ_k)``; ``secret_columns`` index them, with one lower bound and step each."""
+    ``(μ_1…μ_k, σ_1…σ_k)``; ``secret_columns`` index them, with one lower bound and step each.
+
+    Parameters
+    ----------
+    theta
+        One row ``(μ_1…μ_k, σ_1…σ_k)`` or rows of them.
+    secret_columns
+        Indices of the secret coordinates.
+    lowers, steps
+        One lower bound and one positive step per secret coordinate.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released rows (the other coordinates unchanged).
+
+    Examples
+    --------
+    Only ``μ_1`` of a 2-D diagonal Gaussian is secret:
+
+    >>> algorithm2([0.3, 5.0, 1.2, 2.0], [0], [0.0], [1.0])
+    array([[0.5, 5. , 1.2, 2. ]])
+    """
     rows = np.array(np.atleast_2d(np.asarray(theta, dtype=float)))
     columns = as_indices(secret_columns, rows.shape[1], "secret columns").tolist()
     s = as_positive_vector(steps, "steps", size=len(columns))
@@ -66,6 +133,32 @@ def algorithm3(theta: Any, secrets: Sequence[str], lowers: Sequence[float], step
 
     ``lowers`` and ``steps`` are ``(μ̲1, μ̲2, a̲, b̲)`` and ``(s_μ1, s_μ2, s_a, s_b)``; ``secrets`` are among
     ``"mu1", "mu2", "sigma1", "sigma2"``.
+
+    Parameters
+    ----------
+    theta
+        One row ``(μ1, μ2, λ1, λ2, α)`` or rows of them.
+    secrets
+        The secret parameters.
+    lowers, steps
+        ``(μ̲1, μ̲2, a̲, b̲)`` and ``(s_μ1, s_μ2, s_a, s_b)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released rows.
+
+    Raises
+    ------
+    MechDesignError
+        If a secret's name is unknown.
+
+    Examples
+    --------
+    A secret SD quantizes both ``a = √λ1 = 2`` and ``b = √λ2 = 1`` (to 2.5 and 1.5); α is kept:
+
+    >>> algorithm3([0.3, 0.7, 4.0, 1.0, 0.2], ["mu1", "sigma1"], [0, 0, 0, 0], [1, 1, 1, 1])
+    array([[0.5 , 0.7 , 6.25, 2.25, 0.2 ]])
     """
     rows = np.array(_rows(theta, 5, "Algorithm 3"))
     unknown = set(secrets) - {"mu1", "mu2", "sigma1", "sigma2"}
@@ -109,6 +202,33 @@ def release_diagonal_dataset(
     of ``(μ_1…μ_k, σ_1…σ_k)`` (Algorithm 2), and releases ``x' = σ_r/σ̂ (x − μ̂) + μ_r`` per
     dimension — or, when ``resample`` is a seed or generator, ``m`` fresh samples of the released
     diagonal Gaussian.
+
+    Parameters
+    ----------
+    samples
+        ``(m, k)`` samples (or ``(m,)`` for ``k = 1``), ``m >= 2``.
+    secret_columns, lowers, steps
+        As in :func:`algorithm2`, over ``(μ_1…μ_k, σ_1…σ_k)``.
+    resample
+        ``None`` to move the samples, or a seed or generator to draw fresh ones.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(m, k)`` released samples.
+
+    Raises
+    ------
+    MechDesignError
+        If a dimension is constant (its SD estimate is 0).
+
+    Examples
+    --------
+    Samples 0 and 2 (``μ̂ = σ̂ = 1``) released with ``μ_r = σ_r = 1.5``:
+
+    >>> release_diagonal_dataset([0.0, 2.0], [0, 1], [0.0, 0.0], [1.0, 1.0])
+    array([[0.],
+           [3.]])
     """
     x = _as_samples(samples)
     mean, sd = x.mean(axis=0), x.std(axis=0)
@@ -123,7 +243,25 @@ def release_diagonal_dataset(
 
 
 def estimate_gaussian_2d(samples: Any) -> np.ndarray:
-    """Maximum-likelihood ``(μ1, μ2, λ1, λ2, α)`` of 2-D samples, ``α ∈ [0, π)`` (Wang et al. §C.3)."""
+    """Maximum-likelihood ``(μ1, μ2, λ1, λ2, α)`` of 2-D samples, ``α ∈ [0, π)`` (Wang et al. §C.3).
+
+    Parameters
+    ----------
+    samples
+        ``(m, 2)`` samples, ``m >= 2``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The means, the covariance's eigenvalues ``λ1 >= λ2`` and the angle α of the first eigenvector.
+
+    Examples
+    --------
+    Variance 1/2 along the first axis and 2 along the second: the larger eigenvector is vertical:
+
+    >>> estimate_gaussian_2d([[1, 0], [-1, 0], [0, 2], [0, -2]]).round(6)
+    array([0.      , 0.      , 2.      , 0.5     , 1.570796])
+    """
     x = _as_samples(samples, 2)
     mean = x.mean(axis=0)
     cov = np.cov(x, rowvar=False, bias=True)
@@ -142,7 +280,36 @@ def release_gaussian_2d_dataset(
     resample: RandomState = None,
 ) -> np.ndarray:
     """Algorithm 3 on a dataset (App. C.4): estimate θ, quantize, map ``x ↦ μ' + V diag(a'/a, b'/b) Vᵀ (x − μ̂)``
-    (``V`` the eigenvectors at angle α), or resample ``m`` points from the released Gaussian."""
+    (``V`` the eigenvectors at angle α), or resample ``m`` points from the released Gaussian.
+
+    Parameters
+    ----------
+    samples
+        ``(m, 2)`` samples, ``m >= 2``, with a non-singular covariance.
+    secrets, lowers, steps
+        As in :func:`algorithm3`.
+    resample
+        ``None`` to move the samples, or a seed or generator to draw fresh ones.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(m, 2)`` released samples.
+
+    Raises
+    ------
+    MechDesignError
+        If the samples' covariance is singular.
+
+    Examples
+    --------
+    A secret ``μ1 = 0`` released as ``−0.25 + 0.5 = 0.25`` shifts every sample by 0.25:
+
+    >>> samples = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 2.0], [0.0, -2.0]])
+    >>> released = release_gaussian_2d_dataset(samples, ["mu1"], [-0.25, 0, 0, 0], [1, 1, 1, 1])
+    >>> bool(np.allclose(released, samples + [0.25, 0.0]))
+    True
+    """
     x = _as_samples(samples, 2)
     theta = estimate_gaussian_2d(x)
     if theta[3] <= 0:

@@ -71,7 +71,27 @@ def hamming_distances(m: int, n: int) -> np.ndarray:
 
 
 def hamming_neighbours(m: int, n: int) -> Neighbours:
-    """Neighbouring databases, ``d(x, x') = 1`` (PUT §II-A), as a :class:`~mechdesign.privacy.neighbours.Neighbours`."""
+    """Neighbouring databases, ``d(x, x') = 1`` (PUT §II-A), as a :class:`~mechdesign.privacy.neighbours.Neighbours`.
+
+    Parameters
+    ----------
+    m
+        The alphabet size of an entry.
+    n
+        The number of entries of a database.
+
+    Returns
+    -------
+    Neighbours
+        The pairs of the ``m^n`` databases that differ in one entry.
+
+    Examples
+    --------
+    Two binary entries (databases 00, 01, 10, 11): 11 is not a neighbour of 00:
+
+    >>> hamming_neighbours(2, 2).unordered_pairs(4).tolist()
+    [[0, 1], [0, 2], [1, 3], [2, 3]]
+    """
     return Neighbours(hamming_distances(m, n) == 1)
 
 

@@ -57,6 +57,37 @@ def histogram_randomized_response(
 
     ``N`` is the number of outputs the input may be released as (all of ``outputs``, or with
     ``estimated_support`` those supported on ``Γ̂* ∪ supp θ``); every input must be among them.
+
+    Parameters
+    ----------
+    inputs
+        The input histograms.
+    epsilon
+        ``ε >= 0`` (nats).
+    outputs
+        The output histograms (default: ``inputs``).
+    estimated_support
+        The categories ``Γ̂*`` of a mis-specified support (§V-C1), or ``None``.
+
+    Returns
+    -------
+    Mechanism
+        ``(inputs.size, outputs.size)``.
+
+    Raises
+    ------
+    MechDesignError
+        If an input is not among its own outputs.
+
+    Examples
+    --------
+    Three histograms (``τ = d = 2``) at ``e^ε = 2``: keep with ``2 / (3 + 2 − 1) = 1/2``:
+
+    >>> from mechdesign.tabular import HistogramSpace
+    >>> histogram_randomized_response(HistogramSpace(2, 2), math.log(2)).matrix
+    array([[0.5 , 0.25, 0.25],
+           [0.25, 0.5 , 0.25],
+           [0.25, 0.25, 0.5 ]])
     """
     outputs = inputs if outputs is None else outputs
     shrink = math.exp(-as_budget(epsilon))  # e^{-ε}: never overflows; 0 (the identity) past ~745 nats
@@ -70,13 +101,49 @@ def histogram_randomized_response(
 
 
 def quantization_bins(n_values: int, interval: int) -> list[np.ndarray]:
-    """Bins of ``interval`` consecutive secret indices (0-based); the last may be partial."""
+    """Bins of ``interval`` consecutive secret indices (0-based); the last may be partial.
+
+    Parameters
+    ----------
+    n_values
+        The number ``s`` of secret values.
+    interval
+        ``I``, the bin width.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The indices of every bin, in order.
+
+    Examples
+    --------
+    >>> quantization_bins(5, 2)
+    [array([0, 1]), array([2, 3]), array([4])]
+    """
     size = as_positive_int(interval, "interval")
     return [np.arange(start, min(start + size, n_values)) for start in range(0, n_values, size)]
 
 
 def quantization_targets(n_values: int, interval: int) -> np.ndarray:
-    """The released secret index (0-based) of each bin: ``min(⌊(k + ½) I⌋, s − 1)`` (``R(k) − 1``, clamped)."""
+    """The released secret index (0-based) of each bin: ``min(⌊(k + ½) I⌋, s − 1)`` (``R(k) − 1``, clamped).
+
+    Parameters
+    ----------
+    n_values
+        The number ``s`` of secret values.
+    interval
+        ``I``, the bin width.
+
+    Returns
+    -------
+    numpy.ndarray
+        One index per bin of :func:`quantization_bins`.
+
+    Examples
+    --------
+    >>> quantization_targets(5, 2)  # ⌊0.5·2⌋, ⌊1.5·2⌋, ⌊2.5·2⌋ = 5 clamped to 4
+    array([1, 3, 4])
+    """
     size = as_positive_int(interval, "interval")
     bins = math.ceil(n_values / size)
     return np.minimum(np.floor((np.arange(bins) + 0.5) * size).astype(int), n_values - 1)
@@ -104,6 +171,27 @@ def quantization_mechanism(
         without (``False``), among outputs whose secret lies anywhere in the bin.
     allowed
         Optional boolean ``(n_inputs, n_outputs)`` mask of permitted outputs per input.
+
+    Returns
+    -------
+    Mechanism
+        ``(input_secret.n_inputs, output_secret.n_inputs)``.
+
+    Raises
+    ------
+    MechDesignError
+        If an input has no permitted output with its bin's released secret value.
+
+    Examples
+    --------
+    The secret values 0, 1/2, 1 in bins ``{0, 1/2}``, ``{1}``; the first bin is released as 1/2:
+
+    >>> from mechdesign.privacy.sml import Secret
+    >>> secret = Secret([0.0, 0.5, 1.0])
+    >>> quantization_mechanism(secret, secret, 2).matrix
+    array([[0., 1., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
     """
     labels = input_secret.labels
     bins = quantization_bins(labels.size, interval)
@@ -132,7 +220,38 @@ def histogram_quantization(
     estimated_support: Sequence[int] | None = None,
     ordered: bool = True,
 ) -> Mechanism:
-    """QM on histograms for the secret "fraction of ``category``" (SML paper, §V-B(b), Thm. 4)."""
+    """QM on histograms for the secret "fraction of ``category``" (SML paper, §V-B(b), Thm. 4).
+
+    Parameters
+    ----------
+    inputs
+        The input histograms.
+    category
+        The category whose fraction is the secret.
+    interval
+        ``I``, the number of consecutive secret values per bin.
+    outputs
+        The output histograms (default: ``inputs``).
+    estimated_support
+        The categories ``Γ̂*`` of a mis-specified support (§V-C1), or ``None``.
+    ordered
+        As in :func:`quantization_mechanism`.
+
+    Returns
+    -------
+    Mechanism
+        ``(inputs.size, outputs.size)``.
+
+    Examples
+    --------
+    Histograms ``(0, 2), (1, 1), (2, 0)``: the fraction of category 0 is 0, 1/2, 1:
+
+    >>> from mechdesign.tabular import HistogramSpace
+    >>> histogram_quantization(HistogramSpace(2, 2), 0, 2, ordered=False).matrix  # uniform within the bin
+    array([[0.5, 0.5, 0. ],
+           [0.5, 0.5, 0. ],
+           [0. , 0. , 1. ]])
+    """
     outputs = inputs if outputs is None else outputs
     return quantization_mechanism(category_fraction_secret(inputs, category),
                                   category_fraction_secret(outputs, category), interval, ordered=ordered,
@@ -173,6 +292,23 @@ def maxl_mechanism(
         Output indices forming ``Θ'``, in bin order, instead of the draw (:func:`histogram_maxl` passes
         those of :func:`maxl_candidates`, shared with the large-space
         :func:`~mechdesign.designers.maxl.sample_maxl`).
+
+    Returns
+    -------
+    Mechanism
+        A deterministic mechanism.
+
+    Examples
+    --------
+    With candidates ``(0, 2)`` and ``(2, 0)`` (total variation 1 apart), both are chosen (the worst case
+    drops from 1 to 1/2); ``(1, 1)``, at 1/2 from each, goes to the first chosen:
+
+    >>> from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost
+    >>> space = HistogramSpace(2, 2)
+    >>> maxl_mechanism(tv_cost(space), category_fraction_secret(space, 0), 2, candidates=[0, 2]).matrix
+    array([[1., 0., 0.],
+           [1., 0., 0.],
+           [0., 0., 1.]])
     """
     matrix = np.asarray(cost, dtype=float)
     if matrix.ndim != 2 or matrix.shape[1] != output_secret.n_inputs:
@@ -206,6 +342,34 @@ def histogram_maxl(space: HistogramSpace, category: int, interval: int, rng: Ran
 
     ``Θ'`` is :func:`maxl_candidates` (one histogram per bin, uniform within it), so the same ``rng``
     gives the same mechanism as :func:`~mechdesign.designers.maxl.sample_maxl` on every input.
+
+    Parameters
+    ----------
+    space
+        The full space of histograms (every category supported).
+    category
+        The category whose fraction is the secret.
+    interval
+        ``I``, the bin width in secret values.
+    rng
+        Seed or Generator for the candidates.
+
+    Returns
+    -------
+    Mechanism
+        A deterministic mechanism on ``space``.
+
+    Raises
+    ------
+    MechDesignError
+        If ``space`` has a restricted support.
+
+    Examples
+    --------
+    >>> from mechdesign.tabular import HistogramSpace
+    >>> mechanism = histogram_maxl(HistogramSpace(2, 2), 0, 2, rng=0)
+    >>> bool(np.isin(mechanism.matrix, [0.0, 1.0]).all())  # deterministic
+    True
     """
     if space.support.size != space.d:
         raise MechDesignError(f"histogram_maxl needs the full space of histograms, got {space!r}")
@@ -220,7 +384,28 @@ def histogram_maxl(space: HistogramSpace, category: int, interval: int, rng: Ran
 
 
 def sample_composition(total: int, parts: int, rng: RandomState = None) -> np.ndarray:
-    """A histogram of counts drawn uniformly among the ``C(total + parts − 1, parts − 1)`` ones."""
+    """A histogram of counts drawn uniformly among the ``C(total + parts − 1, parts − 1)`` ones.
+
+    Parameters
+    ----------
+    total
+        The sum ``τ`` of the counts.
+    parts
+        The number of categories.
+    rng
+        Seed or Generator.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(parts,)`` non-negative integer counts summing to ``total`` (stars and bars).
+
+    Examples
+    --------
+    >>> draw = sample_composition(5, 3, rng=0)
+    >>> draw.shape, int(draw.sum()), bool((draw >= 0).all())
+    ((3,), 5, True)
+    """
     generator = as_rng(rng)
     bars = np.sort(generator.choice(total + parts - 1, size=parts - 1, replace=False))
     return np.diff(np.r_[-1, bars, total + parts - 1]) - 1
@@ -230,6 +415,27 @@ def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = N
     """One output of RR (SML paper, §V-B(a)) on the full space of histograms with ``τ = Σ counts``.
 
     The keep probability ``e^ε / (N + e^ε − 1)``, ``N = C(τ + d − 1, d − 1)``, is computed in log space.
+
+    Parameters
+    ----------
+    counts
+        The input histogram (integer counts).
+    epsilon
+        ``ε >= 0`` (nats).
+    rng
+        Seed or Generator.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released counts, of the same total.
+
+    Examples
+    --------
+    >>> sample_randomized_response([1, 1], 50.0, rng=0)  # keep probability 1 − O(e^{−50})
+    array([1, 1])
+    >>> int(sample_randomized_response([3, 1, 0], 0.0, rng=0).sum())  # ε = 0: uniform, total kept
+    4
     """
     data = as_histogram_counts(counts)
     eps = as_budget(epsilon)
@@ -245,7 +451,33 @@ def sample_randomized_response(counts: Any, epsilon: float, rng: RandomState = N
 
 
 def sample_quantization(counts: Any, category: int, interval: int, rng: RandomState = None) -> np.ndarray:
-    """One output of QM (SML paper, §V-B(b)) for the secret "fraction of ``category``"."""
+    """One output of QM (SML paper, §V-B(b)) for the secret "fraction of ``category``".
+
+    Parameters
+    ----------
+    counts
+        The input histogram (integer counts).
+    category
+        The category whose count is the secret.
+    interval
+        ``I``, the bin width in counts.
+    rng
+        Seed or Generator for the other categories.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released counts: ``category`` at its bin's target (:func:`quantization_targets`), the rest
+        a uniform composition of the remainder.
+
+    Examples
+    --------
+    ``τ = 4``, bins ``{0, 1}, {2, 3}, {4}`` released as 1, 3, 4: a count of 2 is released as 3:
+
+    >>> released = sample_quantization([2, 1, 1], 0, 2, rng=0)
+    >>> int(released[0]), int(released.sum())
+    (3, 4)
+    """
     data = as_histogram_counts(counts)
     tau = int(data.sum())
     column = as_index(category, data.size, "category")
@@ -267,11 +499,34 @@ def maxl_candidates(tau: int, d: int, category: int, interval: int, rng: RandomS
     other categories as a uniform composition of ``τ − c``: uniform over the bin's histograms, without
     enumerating them.
 
+    Parameters
+    ----------
+    tau
+        The total count ``τ``.
+    d
+        The number of categories, at least 2.
+    category
+        The category whose count is the secret.
+    interval
+        ``I``, the bin width in counts.
+    rng
+        Seed or Generator.
+
     Returns
     -------
     numpy.ndarray
         ``(bins, d)`` counts, row ``k`` from bin ``k``. Refused (:class:`ProblemTooLargeError`) beyond
         :data:`MAX_MAXL_ENTRIES` entries.
+
+    Examples
+    --------
+    Counts 0..4 in bins ``{0, 1}, {2, 3}, {4}``:
+
+    >>> drawn = maxl_candidates(4, 2, 0, 2, rng=0)
+    >>> drawn.shape, drawn.sum(axis=1).tolist(), int(drawn[2, 0])
+    ((3, 2), [4, 4, 4], 4)
+    >>> bool(drawn[0, 0] in (0, 1) and drawn[1, 0] in (2, 3))
+    True
     """
     total = as_positive_int(tau, "tau")
     d = as_positive_int(d, "d", minimum=2)

@@ -30,7 +30,25 @@ from ..relaxation import LinearRelaxation
 
 
 def parameter_label(name: str, *parameters: str) -> str:
-    """``name(parameter, …)``, or just ``name`` when there are no parameters (notion labels)."""
+    """``name(parameter, …)``, or just ``name`` when there are no parameters (notion labels).
+
+    Parameters
+    ----------
+    name
+        The notion's name.
+    *parameters
+        Its parameters, already formatted.
+
+    Returns
+    -------
+    str
+        The label.
+
+    Examples
+    --------
+    >>> parameter_label("renyi", "alpha=2"), parameter_label("dp")
+    ('renyi(alpha=2)', 'dp')
+    """
     return f"{name}({', '.join(parameters)})" if parameters else name
 
 
@@ -47,7 +65,16 @@ class BudgetParameter:
         self.budget: float | None = None
 
     def set(self, budget: float) -> None:
-        """Set the budget ε (nats); the parameter receives ``notion.scaled_budget(ε)``."""
+        """Set the budget ε (nats); the parameter receives ``notion.scaled_budget(ε)``.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> budget = DifferentialPrivacy().parameter()
+        >>> budget.set(math.log(3))
+        >>> round(float(budget.parameter.value), 12)  # e^ε
+        3.0
+        """
         self.budget = as_budget(budget, f"{self.notion.name} budget")
         self.parameter.value = self.notion.finite_scaled_budget(self.budget)
 
@@ -80,14 +107,28 @@ class PrivacyNotion(ABC):
 
     @property
     def label(self) -> str:
-        """A name that includes the notion's parameters, unique within a problem."""
+        """A name that includes the notion's parameters, unique within a problem.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> DifferentialPrivacy().label
+        'dp'
+        """
         return self.name
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label}>"
 
     def scaled_budget(self, budget: float) -> float:
-        """Map a budget ε to the value its constraints use; ``e^ε`` (``inf`` past the float range) unless overridden."""
+        """Map a budget ε to the value its constraints use; ``e^ε`` (``inf`` past the float range) unless overridden.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> DifferentialPrivacy().scaled_budget(0.0), DifferentialPrivacy().scaled_budget(1000.0)
+        (1.0, inf)
+        """
         return exp_budget(budget)
 
     def finite_scaled_budget(self, budget: float) -> float:
@@ -128,7 +169,14 @@ class PrivacyNotion(ABC):
         return self.scaled_budget(budget) - 1.0
 
     def budget_from_scaled(self, value: float) -> float:
-        """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden)."""
+        """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> DifferentialPrivacy().budget_from_scaled(math.e), DifferentialPrivacy().budget_from_scaled(0.5)
+        (1.0, 0.0)
+        """
         return max(0.0, math.log(value)) if value > 0 else 0.0
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression | None:
@@ -158,7 +206,15 @@ class PrivacyNotion(ABC):
         return None
 
     def parameter(self) -> BudgetParameter:
-        """A fresh :class:`BudgetParameter` for this notion (for DPP re-solves)."""
+        """A fresh :class:`BudgetParameter` for this notion (for DPP re-solves).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> notion = DifferentialPrivacy()
+        >>> notion.parameter().notion is notion
+        True
+        """
         return BudgetParameter(self)
 
     def constraints(self, Q: cp.Expression, budget: Budget) -> list[cp.Constraint]:
@@ -171,6 +227,30 @@ class PrivacyNotion(ABC):
             caller adds ``Q >= 0`` and unit row sums).
         budget
             ε in nats, or a :class:`BudgetParameter` created by this notion's :meth:`parameter`.
+
+        Returns
+        -------
+        list of cvxpy.Constraint
+            The constraints.
+
+        Raises
+        ------
+        MechDesignError
+            If ``budget`` is another notion's parameter (:class:`InvalidBudgetError` if the scaled budget
+            overflows).
+
+        Examples
+        --------
+        Inputs 0 and 1 as in randomized response with ``1 − p = 3/4`` are ``log 3``-DP neighbours, not
+        ``log 2``-DP ones:
+
+        >>> from mechdesign import DifferentialPrivacy
+        >>> matrix = cp.Constant(np.array([[0.75, 0.25], [0.25, 0.75], [1.0, 0.0]]))
+        >>> notion = DifferentialPrivacy([(0, 1)], 3)  # input 2 neighbours none
+        >>> [bool(c.value()) for c in notion.constraints(matrix, math.log(3) + 1e-12)]
+        [True]
+        >>> [bool(c.value()) for c in notion.constraints(matrix, math.log(2))]
+        [False]
         """
         self.check_shape(Q.shape[0])
         if isinstance(budget, BudgetParameter):
@@ -186,7 +266,16 @@ class PrivacyNotion(ABC):
         """The constraints with the budget already in constraint scale (number or Parameter)."""
 
     def measure(self, mechanism: MechanismLike) -> float:
-        """The smallest budget ε ≥ 0 (nats) that ``mechanism`` satisfies; ``inf`` if none does."""
+        """The smallest budget ε ≥ 0 (nats) that ``mechanism`` satisfies; ``inf`` if none does.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> round(DifferentialPrivacy().measure([[0.75, 0.25], [0.25, 0.75]]), 12) == round(math.log(3), 12)
+        True
+        >>> DifferentialPrivacy().measure(np.eye(2))  # a zero entry beside a positive one
+        inf
+        """
         matrix = as_mechanism(mechanism).matrix
         self.check_shape(matrix.shape[0])
         return float(self._measure(matrix))
@@ -196,7 +285,16 @@ class PrivacyNotion(ABC):
         """:meth:`measure` on a validated matrix of the right shape."""
 
     def check_shape(self, n_inputs: int) -> None:
-        """Raise :class:`ShapeMismatchError` if the notion is fixed to another input alphabet."""
+        """Raise :class:`ShapeMismatchError` if the notion is fixed to another input alphabet.
+
+        Examples
+        --------
+        >>> from mechdesign import PointwiseMaximalLeakage
+        >>> PointwiseMaximalLeakage([0.5, 0.5]).check_shape(3)
+        Traceback (most recent call last):
+            ...
+        mechdesign.exceptions.ShapeMismatchError: pml is defined on 2 inputs, but the mechanism has 3
+        """
         if self.n_inputs is not None and n_inputs != self.n_inputs:
             raise ShapeMismatchError(
                 f"{self.label} is defined on {self.n_inputs} inputs, but the mechanism has {n_inputs}"

@@ -215,7 +215,13 @@ class EnclosingBall:
         return self._problems[k]
 
     def centre(self, points: np.ndarray) -> np.ndarray | None:
-        """The centre of the smallest enclosing ball (``None`` if the solver fails)."""
+        """The centre of the smallest enclosing ball (``None`` if the solver fails).
+
+        Examples
+        --------
+        >>> EnclosingBall(1, 2).centre(np.array([[0.0], [3.0]])).round(6)  # the midpoint
+        array([1.5])
+        """
         problem, parameter, centre = self._problem(points.shape[0])
         shift = points.mean(axis=0)  # centred data: better conditioned
         parameter.value = points - shift

@@ -24,13 +24,54 @@ def column_min_variable(Q: cp.Expression) -> tuple[cp.Variable, list[cp.Constrai
 
     Bounding every entry of column ``y`` above by a multiple of ``c[y]`` constrains all pairs of
     inputs at once with ``O(n m)`` rows instead of the ``O(n² m)`` of the pairwise form.
+
+    Parameters
+    ----------
+    Q
+        The ``(n, m)`` channel (a cvxpy variable or expression).
+
+    Returns
+    -------
+    column_min, constraints
+        The non-negative ``(m,)`` variable and the constraint ``Q >= c``.
+
+    Examples
+    --------
+    >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> column_min, constraints = column_min_variable(cp.Constant(matrix))
+    >>> column_min.value = matrix.min(axis=0)  # the column minima meet it; anything larger does not
+    >>> bool(constraints[0].value())
+    True
+    >>> column_min.value = np.array([0.3, 0.25])
+    >>> bool(constraints[0].value())
+    False
     """
     column_min = cp.Variable(Q.shape[1], nonneg=True)
     return column_min, [Q >= column_min[None, :]]
 
 
 def pairwise_log_ratios(matrix: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """``log(Q[first[k], y] / Q[second[k], y])`` for all k, y, with ``0/0 → -inf`` and ``a/0 → inf``."""
+    """``log(Q[first[k], y] / Q[second[k], y])`` for all k, y, with ``0/0 → -inf`` and ``a/0 → inf``.
+
+    Parameters
+    ----------
+    matrix
+        ``(n, m)`` mechanism.
+    first, second
+        The inputs of every ordered pair.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(len(first), m)`` log-ratios.
+
+    Examples
+    --------
+    >>> pairwise_log_ratios(np.array([[0.75, 0.25], [0.25, 0.75]]), np.array([0]), np.array([1])).round(6)
+    array([[ 1.098612, -1.098612]])
+    >>> pairwise_log_ratios(np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0]]), np.array([0]), np.array([1]))[:, 1:]
+    array([[ inf, -inf]])
+    """
     numerator, denominator = matrix[first], matrix[second]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = np.log(numerator) - np.log(denominator)
@@ -40,7 +81,34 @@ def pairwise_log_ratios(matrix: np.ndarray, first: np.ndarray, second: np.ndarra
 
 
 def dp_rows(neighbours: Neighbours, shape: tuple[int, int], scale: float, slack: float) -> LinearRelaxation:
-    """``Q[x, y] <= scale · Q[x', y] + slack`` for neighbours ``x, x'`` as :mod:`mechdesign.relaxation` rows."""
+    """``Q[x, y] <= scale · Q[x', y] + slack`` for neighbours ``x, x'`` as :mod:`mechdesign.relaxation` rows.
+
+    Parameters
+    ----------
+    neighbours
+        The neighbour relation.
+    shape
+        ``(n, m)``, the mechanism's shape.
+    scale
+        ``e^ε``.
+    slack
+        Added to every right-hand side (0 for pure DP).
+
+    Returns
+    -------
+    LinearRelaxation
+        Column floors (``2 n m`` rows, ``m`` auxiliaries) for the complete relation, else one row per
+        ordered pair and output.
+
+    Examples
+    --------
+    >>> local = dp_rows(DifferentialPrivacy().neighbours, (3, 2), 3.0, 0.0)
+    >>> local.rows_q.shape, local.n_aux
+    ((12, 6), 2)
+    >>> one_pair = dp_rows(DifferentialPrivacy([(0, 1)], 3).neighbours, (3, 2), 3.0, 0.0)
+    >>> one_pair.rows_q.shape, one_pair.n_aux  # (0, 1) and (1, 0), two outputs each
+    ((4, 6), 0)
+    """
     if neighbours.is_complete:
         return column_floor(shape, scale, slack)
     first, second = neighbours.ordered_pairs(shape[0])
@@ -87,7 +155,16 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return [Q[first, :] <= scaled * Q[second, :]]
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """The constraints themselves (an LP): column floors for local DP, else one row per pair and output."""
+        """The constraints themselves (an LP): column floors for local DP, else one row per pair and output.
+
+        Examples
+        --------
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])  # randomized response at ε = log 3
+        >>> relaxation = DifferentialPrivacy().relaxation([matrix], math.log(3))
+        >>> minima = matrix.min(axis=0)
+        >>> bool(np.all(relaxation.rows_q @ matrix.ravel() + relaxation.rows_aux @ minima <= relaxation.rhs + 1e-12))
+        True
+        """
         matrix = points[0]
         return dp_rows(self.neighbours, matrix.shape, math.exp(budget), 0.0)
 

@@ -55,10 +55,23 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
         self._set_source(prior)
 
     def scaled_budget(self, budget: float) -> float:
-        """Mutual information is bounded by ε itself (nats)."""
+        """Mutual information is bounded by ε itself (nats).
+
+        Examples
+        --------
+        >>> MutualInformationPrivacy([0.5, 0.5]).scaled_budget(0.1)
+        0.1
+        """
         return budget
 
     def budget_from_scaled(self, value: float) -> float:
+        """The budget of a scaled value: the value itself, never below 0.
+
+        Examples
+        --------
+        >>> MutualInformationPrivacy([0.5, 0.5]).budget_from_scaled(-1e-12)  # solver round-off
+        0.0
+        """
         return max(0.0, float(value))
 
     def epigraph(self, Q: cp.Expression) -> Epigraph:
@@ -76,7 +89,14 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
         return Epigraph(cp.max(points @ divergences), [])
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
-        """The worst-case ``I(X; Y)`` as a convex expression of ``Q`` (at most ε)."""
+        """The worst-case ``I(X; Y)`` as a convex expression of ``Q`` (at most ε).
+
+        Examples
+        --------
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+        >>> round(float(MutualInformationPrivacy([0.5, 0.5]).leakage_expression(cp.Constant(matrix)).value), 6)
+        0.130812
+        """
         return self.epigraph(Q).minimized(Q)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
@@ -88,7 +108,20 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
         (:func:`~mechdesign.utility.information.mutual_information_gradient`); per prior,
         ``Σ_y μ_P(Q[:, y]) <= ε`` through :func:`~mechdesign.relaxation.column_sum_tangents`
         (``μ_P(v) <= max_x log(1/P(x))`` on stochastic columns). The priors: every extreme point and,
-        for a source set, the worst prior of the hull at the first point."""
+        for a source set, the worst prior of the hull at the first point.
+
+        Examples
+        --------
+        Randomized response with ``1 − p = 3/4`` (``I = 0.1308`` nats under the uniform prior) meets the
+        rows at a budget of 0.2, its columns' ``μ_P`` as auxiliaries:
+
+        >>> from mechdesign.utility.information import mutual_information_columns
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+        >>> relaxation = MutualInformationPrivacy([0.5, 0.5]).relaxation([matrix], 0.2)
+        >>> mu = mutual_information_columns(np.array([0.5, 0.5]), matrix)
+        >>> bool(np.all(relaxation.rows_q @ matrix.ravel() + relaxation.rows_aux @ mu <= relaxation.rhs + 1e-12))
+        True
+        """
         priors = self.source_set.extreme_points
         if len(priors) > 1:
             priors = np.vstack([priors, worst_case_mutual_information(priors, points[0]).prior])
@@ -99,7 +132,19 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
     def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
         """For one prior ``P`` and ``weights = P(x) d(x, y)``: Blahut's dual bound on the distortion–rate
         function at the output distribution ``P Q`` of ``matrix``
-        (:func:`~mechdesign.utility.rate_distortion.distortion_rate_lower_bound`)."""
+        (:func:`~mechdesign.utility.rate_distortion.distortion_rate_lower_bound`).
+
+        Examples
+        --------
+        Uniform binary source, Hamming distortion: ``D(R) = h⁻¹(log 2 − R)``, so at the rate
+        ``log 2 − h(1/4)`` of randomized response with ``1 − p = 3/4`` no mechanism distorts less than 1/4:
+
+        >>> notion = MutualInformationPrivacy([0.5, 0.5])
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+        >>> rate = notion.measure(matrix)
+        >>> round(notion.linear_objective_bound(0.5 * (1 - np.eye(2)), matrix, rate), 6)
+        0.25
+        """
         if len(self.source_set) != 1:
             return None
         prior = self.source_set.extreme_points[0]
@@ -118,7 +163,30 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
 
 
 def worst_case_mutual_information(points: np.ndarray, matrix: np.ndarray) -> HullMaximum:
-    """``max_{P ∈ conv(points)} I(P; Q)`` bracketed by :func:`~mechdesign.privacy.capacity.hull_maximum`."""
+    """``max_{P ∈ conv(points)} I(P; Q)`` bracketed by :func:`~mechdesign.privacy.capacity.hull_maximum`.
+
+    Parameters
+    ----------
+    points
+        ``(k, n)`` extreme points of the source set.
+    matrix
+        ``(n, m)`` mechanism.
+
+    Returns
+    -------
+    HullMaximum
+        The bracket and the worst prior found.
+
+    Examples
+    --------
+    Priors between ``(0.9, 0.1)`` and ``(0.7, 0.3)``: ``I`` increases towards the uniform prior, so the
+    worst case is at ``(0.7, 0.3)``:
+
+    >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> bracket = worst_case_mutual_information(np.array([[0.9, 0.1], [0.7, 0.3]]), matrix)
+    >>> bracket.prior.round(6), round(bracket.upper, 9) == round(mutual_information(Prior([0.7, 0.3]), matrix), 9)
+    (array([0.7, 0.3]), True)
+    """
     return hull_maximum(HullMutualInformation(points, matrix))
 
 

@@ -131,6 +131,33 @@ def output_divergence(mechanism: MechanismLike, reference: PriorLike, prior_set:
     Grosse et al. state (Section IV-C) that this equals the sensitivity ``S_P(Q, 𝒫)``; it is an upper
     bound on it, with equality when the output maximizing the ratio also has leakage ``ε_min(Q, P)``
     (e.g. for extremal mechanisms), see docs/errata.md.
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism ``Q``.
+    reference
+        The prior ``P``.
+    prior_set
+        The set ``𝒫`` (a source set, an ℓ1-ball, …).
+
+    Returns
+    -------
+    float
+        The divergence (nats); ``inf`` if some prior of the set misses an output ``P`` reaches.
+
+    Examples
+    --------
+    Randomized response with ``1 − p = 3/4``, ``P`` uniform: over the ℓ1-ball of radius 0.2 the least
+    output mass is ``0.6·0.25 + 0.4·0.75 = 0.45``, over every prior ``0.25``:
+
+    >>> import math
+    >>> from mechdesign.priors import L1Ball, SourceSet
+    >>> matrix = [[0.75, 0.25], [0.25, 0.75]]
+    >>> round(output_divergence(matrix, [0.5, 0.5], L1Ball([0.5, 0.5], 0.2)), 9) == round(math.log(0.5 / 0.45), 9)
+    True
+    >>> round(output_divergence(matrix, [0.5, 0.5], SourceSet.simplex(2)), 9) == round(math.log(2), 9)
+    True
     """
     matrix = as_mechanism(mechanism).matrix
     outputs = as_prior(reference, matrix.shape[0]).probabilities @ matrix
@@ -145,11 +172,40 @@ def sufficient_polytope_budget(mechanism: MechanismLike, ball: L1Ball) -> float:
     """The smallest ε for which ``Q`` lies in the polytope (10)–(12) of Proposition 2, with ε' of eq. (13).
 
     With ``e^{ε'} = e^ε / (1 + (β/2) e^ε)``, constraint (10) for all ``i, i'`` reads, per column,
-    ``max_i p_ij <= e^ε (P̂·p_j − (β/2)(max_i p_ij − min_i p_ij))``, i.e. ``ε >= log M / (P̂·p − (β/2)(M − m))``.
+    ``max_i p_ij <= e^ε (P̂·p_j − (β/2)(max_i p_ij − min_i p_ij))``, i.e. ``ε >= log(M / (P̂·p − (β/2)(M − m)))``.
     That denominator is ``min P·p`` over the un-truncated ball ``{P̂ + ω : Σω = 0, ‖ω‖₁ <= β}``; it
     equals the minimum over ``B_β(P̂) ∩ simplex`` when ``β <= 2 min P̂`` (Proposition 2's hypothesis)
     and is smaller otherwise, so this budget is always at least the exact capacity (the polytope is
     inside the exact set) and equal to it under the hypothesis. ``inf`` if a denominator is <= 0.
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism ``Q``.
+    ball
+        The ℓ1-ball ``B_β(P̂)`` of priors.
+
+    Returns
+    -------
+    float
+        The budget ε (nats).
+
+    Raises
+    ------
+    MechDesignError
+        If ``ball`` is not an :class:`~mechdesign.priors.L1Ball`.
+
+    Examples
+    --------
+    Randomized response with ``1 − p = 3/4`` around the uniform prior: ``M = 3/4``, ``m = 1/4``, so
+    ``ε = log(0.75 / (0.5 − (β/2)·0.5))``:
+
+    >>> import math
+    >>> matrix = [[0.75, 0.25], [0.25, 0.75]]
+    >>> round(sufficient_polytope_budget(matrix, L1Ball([0.5, 0.5], 0.0)), 9) == round(math.log(1.5), 9)
+    True
+    >>> round(sufficient_polytope_budget(matrix, L1Ball([0.5, 0.5], 0.2)), 9) == round(math.log(0.75 / 0.45), 9)
+    True
     """
     matrix = as_mechanism(mechanism).matrix
     if not isinstance(ball, L1Ball):

@@ -108,38 +108,84 @@ class Secret:
 
     @classmethod
     def from_function(cls, inputs: Iterable[Any], function: Callable[[Any], Any]) -> "Secret":
-        """The secret ``g(θ) = function(θ)`` of every input ``θ`` in ``inputs`` (in order)."""
+        """The secret ``g(θ) = function(θ)`` of every input ``θ`` in ``inputs`` (in order).
+
+        Examples
+        --------
+        >>> Secret.from_function(range(5), lambda t: t % 2)  # parity
+        Secret(5 inputs, 2 values, group sizes [3, 2])
+        """
         as_callable(function, "function")
         return cls([function(item) for item in as_sequence(inputs, "inputs")])
 
     @property
     def n_inputs(self) -> int:
-        """``|Θ|``."""
+        """``|Θ|``.
+
+        Examples
+        --------
+        >>> Secret([0, 0, 1]).n_inputs
+        3
+        """
         return self.values.size
 
     @property
     def n_values(self) -> int:
-        """``s``, the number of secret values."""
+        """``s``, the number of secret values.
+
+        Examples
+        --------
+        >>> Secret(["a", "b", "a"]).n_values
+        2
+        """
         return self.labels.size
 
     @property
     def group_sizes(self) -> np.ndarray:
-        """``|Θ_g|`` for every secret value."""
+        """``|Θ_g|`` for every secret value.
+
+        Examples
+        --------
+        >>> Secret([0, 1, 0, 0, 1]).group_sizes
+        array([3, 2])
+        """
         return np.array([group.size for group in self.groups])
 
     @property
     def n_selections(self) -> int:
-        """``Π_g |Θ_g|``: the number of priors with ``P_{Θ|G} ∈ {0,1}`` (exact integer)."""
+        """``Π_g |Θ_g|``: the number of priors with ``P_{Θ|G} ∈ {0,1}`` (exact integer).
+
+        Examples
+        --------
+        >>> Secret([0, 1, 0, 0, 1]).n_selections  # 3 · 2
+        6
+        """
         return math.prod(group.size for group in self.groups)
 
     def selections(self, batch: int = 4096) -> Iterator[np.ndarray]:
-        """Every selection (one input per secret value), as integer arrays of shape ``(≤ batch, s)``."""
+        """Every selection (one input per secret value), as integer arrays of shape ``(≤ batch, s)``.
+
+        Examples
+        --------
+        >>> np.concatenate(list(Secret([0, 1, 0]).selections(batch=1))).tolist()
+        [[0, 1], [2, 1]]
+        """
         iterator = itertools.product(*self.groups)
         while chunk := list(itertools.islice(iterator, batch)):
             yield np.array(chunk, dtype=np.intp)
 
     def check_selection(self, selection: Any) -> np.ndarray:
-        """Validate one input per secret value, ``selection[i] ∈ Θ_{g_i}``."""
+        """Validate one input per secret value, ``selection[i] ∈ Θ_{g_i}``.
+
+        Examples
+        --------
+        >>> Secret([0, 1, 0]).check_selection([2, 1])
+        array([2, 1])
+        >>> Secret([0, 1, 0]).check_selection([1, 1])
+        Traceback (most recent call last):
+            ...
+        mechdesign.exceptions.MechDesignError: selection entry 0 = 1 is not an input of secret value 0
+        """
         array = np.asarray(selection)
         if array.shape != (self.n_values,) or not np.issubdtype(array.dtype, np.integer):
             raise MechDesignError(f"a selection is one input index per secret value ({self.n_values}), got {selection!r}")
@@ -159,7 +205,16 @@ SecretLike = Union[Secret, Sequence[Any], np.ndarray]
 
 
 def as_secret(secret: SecretLike) -> Secret:
-    """Return ``secret`` as a :class:`Secret` (from one value per input if it is a sequence)."""
+    """Return ``secret`` as a :class:`Secret` (from one value per input if it is a sequence).
+
+    Examples
+    --------
+    >>> as_secret([0, 0, 1])
+    Secret(3 inputs, 2 values, group sizes [2, 1])
+    >>> secret = Secret([0, 1])
+    >>> as_secret(secret) is secret
+    True
+    """
     return secret if isinstance(secret, Secret) else Secret(secret)
 
 
@@ -206,7 +261,30 @@ class SMLMeasurement:
 
 
 def selection_leakage(mechanism: MechanismLike, secret: SecretLike, selection: Any) -> float:
-    """``log Σ_{θ'} max_g Q[θ_g, θ']`` for one selection (the objective of SML paper, Prop. 1)."""
+    """``log Σ_{θ'} max_g Q[θ_g, θ']`` for one selection (the objective of SML paper, Prop. 1).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+    secret
+        The secret of every input.
+    selection
+        One input per secret value (see :meth:`Secret.check_selection`).
+
+    Returns
+    -------
+    float
+        The leakage (nats).
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> round(selection_leakage(matrix, [0, 0, 1], [0, 2]), 12) == round(math.log(2), 12)  # 1 + 1
+    True
+    >>> round(selection_leakage(matrix, [0, 0, 1], [1, 2]), 12) == round(math.log(1.5), 12)  # 0.5 + 1
+    True
+    """
     secret = as_secret(secret)
     matrix = _matrix_for(mechanism, secret)
     return float(np.log(matrix[secret.check_selection(selection)].max(axis=0).sum()))
@@ -309,6 +387,32 @@ def deterministic_sml(outputs: Any, secret: SecretLike) -> SMLMeasurement:
     and outputs (``g`` — ``θ'`` iff some ``θ ∈ Θ_g`` has ``outputs[θ] = θ'``); the SML is the log of its
     size. Takes the output index of every input, so that ``|Θ|`` in the tens of thousands needs no
     dense matrix.
+
+    Parameters
+    ----------
+    outputs
+        One non-negative output index per input.
+    secret
+        The secret of every input.
+
+    Returns
+    -------
+    SMLMeasurement
+        The value (nats) and a maximizing selection.
+
+    Raises
+    ------
+    MechDesignError
+        If ``outputs`` is not one non-negative integer per input.
+
+    Examples
+    --------
+    Inputs 0, 1 (secret 0) go to outputs 0, 1 and input 2 (secret 1) to output 1: secret 0 matched to
+    output 0 and secret 1 to output 1, so ``log 2``:
+
+    >>> measurement = deterministic_sml(np.array([0, 1, 1]), [0, 0, 1])
+    >>> round(measurement.value, 12) == round(math.log(2), 12), measurement.selection
+    (True, array([0, 2]))
     """
     secret = as_secret(secret)
     released = np.asarray(outputs)
@@ -381,7 +485,23 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
 
 
 def is_deterministic(mechanism: MechanismLike) -> bool:
-    """Whether every entry of the mechanism is 0 or 1 (within ``DETERMINISTIC_ATOL``)."""
+    """Whether every entry of the mechanism is 0 or 1 (within ``DETERMINISTIC_ATOL``).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+
+    Returns
+    -------
+    bool
+        ``True`` for a deterministic mechanism.
+
+    Examples
+    --------
+    >>> is_deterministic(np.eye(2)), is_deterministic([[0.5, 0.5], [0.0, 1.0]])
+    (True, False)
+    """
     matrix = as_mechanism(mechanism).matrix
     return bool((np.minimum(matrix, 1.0 - matrix) <= DETERMINISTIC_ATOL).all())
 
@@ -471,13 +591,50 @@ def measure_sml(
 
 
 def worst_case_maximal_leakage(mechanism: MechanismLike) -> float:
-    """``sup_P L_ML = log Σ_{θ'} max_θ Q[θ, θ']`` (Issa et al.; SML paper, Property 1)."""
+    """``sup_P L_ML = log Σ_{θ'} max_θ Q[θ, θ']`` (Issa et al.; SML paper, Property 1).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+
+    Returns
+    -------
+    float
+        The leakage (nats).
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> round(worst_case_maximal_leakage(matrix), 12) == round(math.log(2), 12)  # column maxima 1 + 1
+    True
+    """
     matrix = as_mechanism(mechanism).matrix
     return float(np.log(matrix.max(axis=0).sum()))
 
 
 def min_entropy_leakage(mechanism: MechanismLike, prior: Any) -> float:
-    """Min-entropy leakage ``log(Σ_{θ'} max_θ P(θ)Q[θ, θ'] / max_θ P(θ))`` under ``prior`` (Smith 2009)."""
+    """Min-entropy leakage ``log(Σ_{θ'} max_θ P(θ)Q[θ, θ'] / max_θ P(θ))`` under ``prior`` (Smith 2009).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+    prior
+        The input distribution.
+
+    Returns
+    -------
+    float
+        The leakage (nats).
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> leakage = min_entropy_leakage(matrix, [0.5, 0.25, 0.25])  # (0.5 + 0.25) / 0.5
+    >>> round(leakage, 12) == round(math.log(1.5), 12)
+    True
+    """
     mech = as_mechanism(mechanism)
     joint = mech.joint(prior)
     return float(np.log(joint.max(axis=0).sum() / joint.sum(axis=1).max()))
@@ -485,13 +642,50 @@ def min_entropy_leakage(mechanism: MechanismLike, prior: Any) -> float:
 
 def worst_case_min_entropy_leakage(mechanism: MechanismLike) -> float:
     """``L_MEL`` of the SML paper: min-entropy leakage under the worst prior, attained by the uniform
-    prior (Braun, Chatzikokolakis & Palamidessi 2009, Thm. 5)."""
+    prior (Braun, Chatzikokolakis & Palamidessi 2009, Thm. 5).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+
+    Returns
+    -------
+    float
+        The leakage (nats), equal to :func:`worst_case_maximal_leakage`.
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> worst_case_min_entropy_leakage(matrix) == worst_case_maximal_leakage(matrix)
+    True
+    """
     n = as_mechanism(mechanism).n_inputs
     return min_entropy_leakage(mechanism, np.full(n, 1.0 / n))
 
 
 def property1_bounds(mechanism: MechanismLike, secret: SecretLike) -> tuple[float, float]:
-    """``(L − max_g log|Θ_g|, L)`` with ``L = sup_P L_ML = L_MEL``, which bracket the SML (Property 1)."""
+    """``(L − max_g log|Θ_g|, L)`` with ``L = sup_P L_ML = L_MEL``, which bracket the SML (Property 1).
+
+    Parameters
+    ----------
+    mechanism
+        The mechanism.
+    secret
+        The secret of every input.
+
+    Returns
+    -------
+    tuple of float
+        The lower and upper bounds (nats).
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> lower, upper = property1_bounds(matrix, [0, 0, 1])  # L = log 2, largest group of 2
+    >>> lower, round(upper, 12) == round(math.log(2), 12)
+    (0.0, True)
+    """
     secret = as_secret(secret)
     leakage = worst_case_maximal_leakage(_matrix_for(mechanism, secret))
     return leakage - math.log(int(secret.group_sizes.max())), leakage
@@ -503,7 +697,26 @@ def property1_bounds(mechanism: MechanismLike, secret: SecretLike) -> tuple[floa
 
 
 def selection_totals(Q: cp.Expression, selections: np.ndarray) -> list[cp.Expression]:
-    """``Σ_{θ'} max_g Q[θ_g, θ']`` as a convex cvxpy expression for each selection (row of ``selections``)."""
+    """``Σ_{θ'} max_g Q[θ_g, θ']`` as a convex cvxpy expression for each selection (row of ``selections``).
+
+    Parameters
+    ----------
+    Q
+        The ``(n, m)`` channel (a cvxpy variable or expression).
+    selections
+        ``(k, s)`` selections, one per row.
+
+    Returns
+    -------
+    list of cvxpy.Expression
+        One total per selection.
+
+    Examples
+    --------
+    >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+    >>> [float(total.value) for total in selection_totals(cp.Constant(matrix), np.array([[0, 2], [1, 2]]))]
+    [2.0, 1.5]
+    """
     return [cp.sum(cp.max(Q[selection, :], axis=0)) for selection in selections]
 
 
@@ -520,6 +733,15 @@ class StatisticMaximalLeakage(PrivacyNotion):
         A :class:`Secret`, or one secret value per input.
     method
         The measurement method (``"auto"`` by default).
+
+    Examples
+    --------
+    Inputs 0 and 1 share secret 0; the selection (0, 2) leaks ``log(1 + 1)``, the most:
+
+    >>> notion = StatisticMaximalLeakage([0, 0, 1])
+    >>> leakage = notion.measure([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    >>> round(leakage, 12) == round(math.log(2), 12)
+    True
     """
 
     name = "sml"
@@ -532,6 +754,13 @@ class StatisticMaximalLeakage(PrivacyNotion):
 
     @property
     def label(self) -> str:
+        """``sml[s=…]`` with the number of secret values.
+
+        Examples
+        --------
+        >>> StatisticMaximalLeakage([0, 0, 1]).label
+        'sml[s=2]'
+        """
         return f"sml[s={self.secret.n_values}]"
 
     def _all_selections(self) -> np.ndarray:
@@ -543,14 +772,29 @@ class StatisticMaximalLeakage(PrivacyNotion):
         return np.concatenate(list(self.secret.selections()))
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
-        """``max_selection Σ_{θ'} max_g Q[θ_g, θ']`` (at most ``e^T``)."""
+        """``max_selection Σ_{θ'} max_g Q[θ_g, θ']`` (at most ``e^T``).
+
+        Examples
+        --------
+        >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+        >>> float(StatisticMaximalLeakage([0, 0, 1]).leakage_expression(cp.Constant(matrix)).value)  # e^SML
+        2.0
+        """
         return cp.max(cp.hstack(selection_totals(Q, self._all_selections())))
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         return [total <= scaled for total in selection_totals(Q, self._all_selections())]
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """The constraints themselves (an LP): ``Σ_y max_{x ∈ selection} Q[x, y] <= e^T`` per selection."""
+        """The constraints themselves (an LP): ``Σ_y max_{x ∈ selection} Q[x, y] <= e^T`` per selection.
+
+        Examples
+        --------
+        >>> matrix = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])  # inputs 0, 1 share secret 0
+        >>> relaxation = StatisticMaximalLeakage([0, 0, 1]).relaxation([matrix], math.log(2))
+        >>> relaxation.rows_q.shape, relaxation.n_aux  # 2 selections × (2 · 2 caps + 1 sum); M per selection
+        ((10, 6), 4)
+        """
         return column_maxima_sums(points[0].shape, list(self._all_selections()), math.exp(budget))
 
     def _measure(self, matrix: np.ndarray) -> float:

@@ -93,15 +93,44 @@ class SummaryStatisticPrivacy(PrivacyNotion):
         """A finite set of guesses ``(c, d)`` no guess in ``ℝ^d`` outperforms (:mod:`mechdesign.privacy.coverage`)."""
 
     def scaled_budget(self, budget: float) -> float:
-        """The budget is the probability T itself (validated to lie in [0, 1])."""
+        """The budget is the probability T itself (validated to lie in [0, 1]).
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> IntersectionPrivacy(space).scaled_budget(0.5)
+        0.5
+        >>> IntersectionPrivacy(space).scaled_budget(2.0)
+        Traceback (most recent call last):
+            ...
+        mechdesign.exceptions.InvalidBudgetError: intersection_privacy budget T must be a probability in [0, 1], got 2.0
+        """
         return as_probability_budget(budget, f"{self.name} budget T")
 
     def budget_from_scaled(self, value: float) -> float:
-        """Inverse of :meth:`scaled_budget`: the probability, clipped to [0, 1]."""
+        """Inverse of :meth:`scaled_budget`: the probability, clipped to [0, 1].
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> IntersectionPrivacy(space).budget_from_scaled(1.0 + 1e-12)
+        1.0
+        """
         return min(1.0, max(0.0, float(value)))
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
-        """``Σ_{θ'} max_c Σ_θ ω(θ) 1[c succeeds on θ] Q[θ, θ']`` — the best attacker's success."""
+        """``Σ_{θ'} max_c Σ_θ ω(θ) 1[c succeeds on θ] Q[θ, θ']`` — the best attacker's success.
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> constant = cp.Constant(np.full((4, 4), 0.25))  # releases nothing: the blind guess, 1/4
+        >>> round(float(IntersectionPrivacy(space).leakage_expression(constant).value), 12)
+        0.25
+        """
         return cp.sum(cp.max(self._gains @ Q, axis=0))
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
@@ -109,14 +138,32 @@ class SummaryStatisticPrivacy(PrivacyNotion):
 
     def attacker_rows(self, shape: tuple[int, int]) -> LinearRelaxation:
         """``gains_c · Q[:, y] <= M_y`` for every candidate guess ``c`` and output ``y`` (``M ∈ [0, 1]``): the
-        best attacker's success is ``Σ_y M_y`` at the least ``M``."""
+        best attacker's success is ``Σ_y M_y`` at the least ``M``.
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> rows = IntersectionPrivacy(space).attacker_rows((4, 4))
+        >>> rows.rows_q.shape, rows.n_aux  # 4 candidate guesses × 4 outputs; one M_y per output
+        ((16, 16), 4)
+        """
         m = shape[1]
         rows = column_weight_rows(shape, self._gains)
         aux = sp.kron(np.ones((self._gains.shape[0], 1)), -sp.identity(m))
         return LinearRelaxation(rows, sp.csr_matrix(aux), np.zeros(rows.shape[0]), np.zeros(m), np.ones(m))
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """The constraint itself (an LP): :meth:`attacker_rows` and ``Σ_y M_y <= T``."""
+        """The constraint itself (an LP): :meth:`attacker_rows` and ``Σ_y M_y <= T``.
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> relaxation = IntersectionPrivacy(space).relaxation([np.eye(4)], 0.5)
+        >>> relaxation.rows_q.shape, float(relaxation.rhs[-1])
+        ((17, 16), 0.5)
+        """
         shape = points[0].shape
         attacker = self.attacker_rows(shape)
         budget_row = LinearRelaxation(sp.csr_matrix((1, shape[0] * shape[1])), sp.csr_matrix(np.ones((1, shape[1]))),
@@ -132,12 +179,32 @@ class SummaryStatisticPrivacy(PrivacyNotion):
         return float((self._hits @ joint).max(axis=0).sum())
 
     def prior_vulnerability(self) -> float:
-        """Success of the best attacker seeing nothing: the smallest T any mechanism reaches."""
+        """Success of the best attacker seeing nothing: the smallest T any mechanism reaches.
+
+        Examples
+        --------
+        >>> from mechdesign.parameter_spaces import ParameterSpace
+        >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+        >>> IntersectionPrivacy(space).prior_vulnerability()  # one of four (μ, σ) pairs
+        0.25
+        """
         return float((self.coverage @ self.space.prior.probabilities).max())
 
 
 class UnionPrivacy(SummaryStatisticPrivacy):
-    """Union privacy (Wang et al. eq. (1)): the attacker wins if *any* secret is within tolerance."""
+    """Union privacy (Wang et al. eq. (1)): the attacker wins if *any* secret is within tolerance.
+
+    Examples
+    --------
+    The guess ``(0, 1)`` hits ``μ = 0`` or ``σ = 1`` on three of the four inputs; releasing the input
+    itself lets the attacker always win:
+
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+    >>> notion = UnionPrivacy(space)
+    >>> notion.prior_vulnerability(), notion.measure(np.eye(4))
+    (0.75, 1.0)
+    """
 
     name = "union_privacy"
     reference = "Wang et al., Guarding Multiple Secrets, eq. (1)"
@@ -150,7 +217,18 @@ class UnionPrivacy(SummaryStatisticPrivacy):
 
 
 class IntersectionPrivacy(UnionPrivacy):
-    """Intersection privacy (Wang et al. eq. (6)): the attacker wins if *every* secret is within tolerance."""
+    """Intersection privacy (Wang et al. eq. (6)): the attacker wins if *every* secret is within tolerance.
+
+    Examples
+    --------
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+    >>> notion = IntersectionPrivacy(space)
+    >>> notion.success(np.array([[0.0, 1.0]]), space.secret_values)  # only (μ, σ) = (0, 1)
+    array([[ True, False, False, False]])
+    >>> notion.prior_vulnerability(), notion.measure(np.eye(4))
+    (0.25, 1.0)
+    """
 
     name = "intersection_privacy"
     reference = "Wang et al., Guarding Multiple Secrets, eq. (6)"
@@ -169,6 +247,17 @@ class GroupPrivacy(UnionPrivacy):
         The parameter space.
     groups
         Disjoint, non-empty groups of secret indices (``0 … d−1``).
+
+    Examples
+    --------
+    One group of both secrets is intersection privacy; two singleton groups are union privacy:
+
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+    >>> GroupPrivacy(space, [[0, 1]]).prior_vulnerability(), GroupPrivacy(space, [[0], [1]]).prior_vulnerability()
+    (0.25, 0.75)
+    >>> GroupPrivacy(space, [[0], [1]]).label
+    'group_privacy(0|1)'
     """
 
     name = "group_privacy"
@@ -206,6 +295,16 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
         For ``d ≥ 3`` and finite ``p``, beyond :data:`~mechdesign.privacy.coverage.MAX_LP_POINTS` distinct secret vectors,
         :data:`~mechdesign.privacy.coverage.MAX_BALL_SOLVES` enclosing-ball solves or
         :data:`~mechdesign.privacy.coverage.MAX_COVER_CHECKS` coverability checks.
+
+    Examples
+    --------
+    The secret vectors are the corners of a unit square: a Euclidean ball of radius 1/2 covers two
+    of them (centred between), of radius 1 all four (centred in the middle):
+
+    >>> from mechdesign.parameter_spaces import ParameterSpace
+    >>> space = ParameterSpace.gaussian_1d([0.0, 1.0], [1.0, 2.0], [0.4, 0.4])  # 4 (μ, σ), uniform prior
+    >>> LpNormPrivacy(space, 2, 0.5).prior_vulnerability(), LpNormPrivacy(space, 2, 1.0).prior_vulnerability()
+    (0.5, 1.0)
     """
 
     name = "lp_privacy"
@@ -242,7 +341,34 @@ class LpNormPrivacy(SummaryStatisticPrivacy):
 
 
 def as_groups(groups: Sequence[Sequence[int]], d: int) -> tuple[tuple[int, ...], ...]:
-    """Validate disjoint, non-empty groups of secret indices in ``0 … d−1``."""
+    """Validate disjoint, non-empty groups of secret indices in ``0 … d−1``.
+
+    Parameters
+    ----------
+    groups
+        Sequences of secret indices.
+    d
+        The number of secrets.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The groups.
+
+    Raises
+    ------
+    MechDesignError
+        If a group is empty, an index is out of range or in two groups, or there is no group.
+
+    Examples
+    --------
+    >>> as_groups([[0, 2], [1]], 3)
+    ((0, 2), (1,))
+    >>> as_groups([[0, 1], [1]], 3)
+    Traceback (most recent call last):
+        ...
+    mechdesign.exceptions.MechDesignError: secret 1 belongs to two groups: groups must be disjoint
+    """
     result, seen = [], set()
     for index, group in enumerate(as_sequence(groups, "groups")):
         members = tuple(_secret_index(i, f"groups[{index}]") for i in as_sequence(group, f"groups[{index}]"))

@@ -43,7 +43,14 @@ class Objective(ABC):
         """The objective as a cvxpy expression of the mechanism variable ``Q``."""
 
     def value(self, mechanism: MechanismLike) -> float:
-        """The objective's value for a concrete mechanism (plain numpy)."""
+        """The objective's value for a concrete mechanism (plain numpy).
+
+        Examples
+        --------
+        >>> from mechdesign.utility.distortion import ExpectedDistortion
+        >>> ExpectedDistortion([0.5, 0.5]).value([[0.75, 0.25], [0.25, 0.75]])  # Hamming: P(Y ≠ X)
+        0.25
+        """
         matrix = as_mechanism(mechanism).matrix
         self.check_shape(matrix.shape)
         return float(self._value(matrix))
@@ -66,7 +73,14 @@ class Objective(ABC):
     @property
     def unit(self) -> float:
         """The objective's natural scale (the largest cost for a distortion): designs are solved in
-        units of it, so that scaling the cost never changes the answer."""
+        units of it, so that scaling the cost never changes the answer.
+
+        Examples
+        --------
+        >>> from mechdesign.utility.distortion import ExpectedDistortion
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 3], [3, 0]]).unit
+        3.0
+        """
         return 1.0
 
     def rescaled(self, factor: float) -> "Objective":
@@ -74,7 +88,16 @@ class Objective(ABC):
         return self
 
     def check_shape(self, shape: tuple[int, ...]) -> None:
-        """Raise :class:`ShapeMismatchError` unless ``shape`` equals :attr:`shape`."""
+        """Raise :class:`ShapeMismatchError` unless ``shape`` equals :attr:`shape`.
+
+        Examples
+        --------
+        >>> from mechdesign.utility.distortion import ExpectedDistortion
+        >>> ExpectedDistortion([0.5, 0.5]).check_shape((3, 3))
+        Traceback (most recent call last):
+            ...
+        mechdesign.exceptions.ShapeMismatchError: expected_distortion applies to 2×2 mechanisms, got 3×3
+        """
         if tuple(shape) != tuple(self.shape):
             raise ShapeMismatchError(
                 f"{self.label} applies to {self.shape[0]}×{self.shape[1]} mechanisms, got "

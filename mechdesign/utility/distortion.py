@@ -82,26 +82,68 @@ class CostObjective(Objective):
     cost: np.ndarray
 
     def unconstrained_optimum(self) -> np.ndarray:
-        """Each input mapped to its cheapest output: every row cost at its least, so every distortion here too."""
+        """Each input mapped to its cheapest output: every row cost at its least, so every distortion here too.
+
+        Examples
+        --------
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 2], [4, 0]]).unconstrained_optimum()
+        array([[1., 0.],
+               [0., 1.]])
+        """
         optimum = np.zeros(self.cost.shape)
         optimum[np.arange(self.cost.shape[0]), self.cost.argmin(axis=1)] = 1.0
         return optimum
 
     @property
     def unit(self) -> float:
-        """The largest absolute cost (1 for an all-zero cost)."""
+        """The largest absolute cost (1 for an all-zero cost).
+
+        Examples
+        --------
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 2], [4, 0]]).unit
+        4.0
+        """
         largest = float(np.abs(self.cost).max())
         return largest if largest > 0 else 1.0
 
     def rescaled(self, factor: float) -> "CostObjective":
-        """A copy with the cost multiplied by ``factor``."""
+        """A copy with the cost multiplied by ``factor``.
+
+        Examples
+        --------
+        >>> objective = ExpectedDistortion([0.5, 0.5], [[0, 2], [4, 0]])
+        >>> objective.rescaled(0.25).cost, objective.rescaled(0.25).unit  # the original is unchanged
+        (array([[0. , 0.5],
+               [1. , 0. ]]), 1.0)
+        >>> objective.unit
+        4.0
+        """
         copy = _copy.copy(self)
         copy.cost = self.cost * factor
         return copy
 
 
 def row_costs(Q: cp.Expression, cost: np.ndarray) -> cp.Expression:
-    """``c(x) = Σ_y Q[x, y] cost[x, y]`` as a cvxpy vector."""
+    """``c(x) = Σ_y Q[x, y] cost[x, y]`` as a cvxpy vector.
+
+    Parameters
+    ----------
+    Q
+        The ``(n, m)`` channel (a cvxpy variable or expression).
+    cost
+        ``(n, m)`` costs.
+
+    Returns
+    -------
+    cvxpy.Expression
+        The ``(n,)`` expected cost of every input.
+
+    Examples
+    --------
+    >>> from mechdesign._lazy import cvxpy as cp
+    >>> row_costs(cp.Constant(np.array([[0.75, 0.25], [0.25, 0.75]])), 1 - np.eye(2)).value  # Hamming: 1 − Q[x, x]
+    array([0.25, 0.25])
+    """
     return cp.sum(cp.multiply(Q, cost), axis=1)
 
 
@@ -144,7 +186,15 @@ class ExpectedDistortion(CostObjective):
 
     @property
     def hamming_scale(self) -> float | None:
-        """``s`` when the cost is exactly ``s`` times Hamming (see :func:`hamming_scale`), else ``None``."""
+        """``s`` when the cost is exactly ``s`` times Hamming (see :func:`hamming_scale`), else ``None``.
+
+        Examples
+        --------
+        >>> ExpectedDistortion([0.5, 0.5]).hamming_scale, ExpectedDistortion([0.5, 0.5], [[0, 2], [2, 0]]).hamming_scale
+        (1.0, 2.0)
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 2], [1, 0]]).hamming_scale is None
+        True
+        """
         if self._cost is None:
             return 1.0 if self.prior.size >= 2 else None
         return hamming_scale(self._cost)
@@ -161,7 +211,13 @@ class ExpectedDistortion(CostObjective):
         return float(self.prior.probabilities @ (matrix * self.cost).sum(axis=1))
 
     def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
-        """The objective itself (linear): ``Σ P(x) d(x, y) Q[x, y]``."""
+        """The objective itself (linear): ``Σ P(x) d(x, y) Q[x, y]``.
+
+        Examples
+        --------
+        >>> ExpectedDistortion([0.5, 0.5], [[0, 2], [4, 0]]).minorant(None).grad_q  # P(x) d(x, y), row-major
+        array([0., 1., 2., 0.])
+        """
         weights = (self.prior.probabilities[:, None] * self.cost).ravel()
         return ObjectiveMinorant(0.0, weights, np.zeros(0), linear_rows(sp.csr_matrix((0, weights.size)), np.zeros(0)))
 
@@ -204,7 +260,17 @@ class WorstCaseDistortion(CostObjective):
 
     def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
         """The objective itself (an LP): ``t`` with ``E_{P_k}[d] <= t`` for every extreme point ``P_k``,
-        ``t`` between the least and the largest cost."""
+        ``t`` between the least and the largest cost.
+
+        Examples
+        --------
+        Over every prior (the extreme points are the point masses) the rows are the row costs:
+
+        >>> minorant = WorstCaseInputDistortion(2).minorant(None)
+        >>> minorant.grad_aux, minorant.relaxation.rows_q.toarray()  # minimize t, c(x) − t <= 0
+        (array([1.]), array([[0., 1., 0., 0.],
+               [0., 0., 1., 0.]]))
+        """
         points = self.source_set.extreme_points
         rows = sp.csr_matrix((points[:, :, None] * self.cost[None, :, :]).reshape(len(points), -1))
         epigraph = LinearRelaxation(rows, sp.csr_matrix(-np.ones((len(points), 1))), np.zeros(len(points)),

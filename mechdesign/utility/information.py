@@ -43,13 +43,55 @@ def mutual_information(prior: PriorLike, mechanism: MechanismLike) -> float:
 def mutual_information_gradient(prior: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """``∂I/∂Q[x, y] = P(x) log(Q[x, y] / P_Y(y))`` at a channel with every entry positive.
 
-    ``I(P; ·)`` is convex and 1-homogeneous, so ``I(P; Q) >= Σ gradient ∘ Q`` for every ``Q >= 0``.
+    ``I(P; ·)`` is convex and 1-homogeneous, so ``I(P; Q) >= Σ gradient ∘ Q`` for every ``Q >= 0``
+    (with equality at the channel itself, Euler's identity).
+
+    Parameters
+    ----------
+    prior
+        ``(n,)`` input distribution.
+    matrix
+        ``(n, m)`` channel with every entry positive.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, m)`` gradient.
+
+    Examples
+    --------
+    >>> prior, matrix = np.array([0.5, 0.5]), np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> gradient = mutual_information_gradient(prior, matrix)
+    >>> bool(np.isclose((gradient * matrix).sum(), mutual_information(prior, matrix)))  # tight at Q
+    True
+    >>> bool((gradient * np.eye(2)).sum() <= mutual_information(prior, np.eye(2)))  # below I elsewhere
+    True
     """
     return prior[:, None] * np.log(matrix / (prior @ matrix)[None, :])
 
 
 def mutual_information_expression(Q: cp.Expression, prior: np.ndarray) -> cp.Expression:
-    """``I(X; Y)`` as a convex cvxpy expression of the channel ``Q`` (exponential cone)."""
+    """``I(X; Y)`` as a convex cvxpy expression of the channel ``Q`` (exponential cone).
+
+    Parameters
+    ----------
+    Q
+        The ``(n, m)`` channel (a cvxpy variable or expression).
+    prior
+        ``(n,)`` input distribution.
+
+    Returns
+    -------
+    cvxpy.Expression
+        ``I(X; Y)`` in nats.
+
+    Examples
+    --------
+    >>> from mechdesign._lazy import cvxpy as cp
+    >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> round(float(mutual_information_expression(cp.Constant(matrix), np.array([0.5, 0.5])).value), 6)
+    0.130812
+    """
     return cp.sum(cp.rel_entr(cp.multiply(prior[:, None], Q), cp.outer(prior, prior @ Q)))
 
 
@@ -90,25 +132,76 @@ class MutualInformation(Objective):
         return mutual_information(self.prior, matrix)
 
     def minorant(self, matrix: np.ndarray) -> ObjectiveMinorant:
-        """The tangent plane at ``matrix`` (exact below ``I``: convex and 1-homogeneous, no constant)."""
+        """The tangent plane at ``matrix`` (exact below ``I``: convex and 1-homogeneous, no constant).
+
+        Examples
+        --------
+        >>> minorant = MutualInformation([0.5, 0.5]).minorant(np.array([[0.75, 0.25], [0.25, 0.75]]))
+        >>> minorant.constant, round(float(minorant.grad_q @ [0.75, 0.25, 0.25, 0.75]), 6)  # equals I at the point
+        (0.0, 0.130812)
+        """
         gradient = mutual_information_gradient(self.prior.probabilities, matrix).ravel()
         return ObjectiveMinorant(0.0, gradient, np.zeros(0), linear_rows(sp.csr_matrix((0, gradient.size)), np.zeros(0)))
 
     def unconstrained_optimum(self) -> np.ndarray:
-        """A constant mechanism (every input to the first output): ``I = 0``."""
+        """A constant mechanism (every input to the first output): ``I = 0``.
+
+        Examples
+        --------
+        >>> MutualInformation([0.5, 0.5]).unconstrained_optimum()
+        array([[1., 0.],
+               [1., 0.]])
+        """
         optimum = np.zeros(self.shape)
         optimum[:, 0] = 1.0
         return optimum
 
 
 def mutual_information_columns(prior: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """``μ(v) = Σ_x P(x) v_x log(v_x / P·v)`` for every column ``v`` of ``columns`` (0 for ``v = 0``)."""
+    """``μ(v) = Σ_x P(x) v_x log(v_x / P·v)`` for every column ``v`` of ``columns`` (0 for ``v = 0``).
+
+    Parameters
+    ----------
+    prior
+        ``(n,)`` input distribution.
+    columns
+        ``(n, k)`` non-negative columns.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(k,)`` values; over the columns of a channel they sum to ``I(X; Y)``.
+
+    Examples
+    --------
+    >>> values = mutual_information_columns(np.array([0.5, 0.5]), np.array([[0.75, 0.25, 0.0], [0.25, 0.75, 0.0]]))
+    >>> values.round(6)  # the two halves of log 2 − h(1/4), nothing from the zero column
+    array([0.065406, 0.065406, 0.      ])
+    """
     weighted = prior[:, None] * columns
     output_mass = prior @ columns
     return rel_entr(weighted, prior[:, None] * output_mass[None, :]).sum(axis=0)
 
 
 def mutual_information_utility(prior: PriorLike) -> ColumnUtility:
-    """``I(X; Y)`` under ``prior`` as a sub-convex utility ``Σ_y μ(Q[:, y])`` (Grosse et al., eq. (2))."""
+    """``I(X; Y)`` under ``prior`` as a sub-convex utility ``Σ_y μ(Q[:, y])`` (Grosse et al., eq. (2)).
+
+    Parameters
+    ----------
+    prior
+        The input distribution.
+
+    Returns
+    -------
+    ColumnUtility
+        ``μ`` is :func:`mutual_information_columns` under ``prior``.
+
+    Examples
+    --------
+    >>> utility = mutual_information_utility([0.5, 0.5])
+    >>> matrix = [[0.75, 0.25], [0.25, 0.75]]
+    >>> utility.value(matrix) == mutual_information([0.5, 0.5], matrix)
+    True
+    """
     p = as_prior(prior).probabilities
     return ColumnUtility(lambda columns: mutual_information_columns(p, columns), p.size, "mutual_information")

@@ -44,9 +44,21 @@ class ColumnUtility:
     label: str = "column_utility"
 
     def columns(self, columns: np.ndarray) -> np.ndarray:
-        """``μ`` of every column of ``columns`` (validated: finite, one value per column)."""
+        """``μ`` of every column of ``columns`` (validated: finite, one value per column).
+
+        Examples
+        --------
+        >>> ColumnUtility(lambda v: np.abs(v[0] - v[1]), 2, "tv").columns(np.array([[0.75, 0.25], [0.25, 0.75]]))
+        array([0.5, 0.5])
+        """
         return as_sublinear_values(self.function(columns), columns.shape[1], self.label)
 
     def value(self, matrix: np.ndarray) -> float:
-        """``U(Q) = Σ_y μ(Q[:, y])``."""
+        """``U(Q) = Σ_y μ(Q[:, y])``.
+
+        Examples
+        --------
+        >>> ColumnUtility(lambda v: v.max(axis=0), 2, "max").value([[0.75, 0.25], [0.25, 0.75]])  # 0.75 + 0.75
+        1.5
+        """
         return float(self.columns(np.asarray(matrix, dtype=float)).sum())
