@@ -36,6 +36,7 @@ import highspy
 import numpy as np
 from .._lazy import scipy_sparse as sp
 
+from .._numeric import exp_budget
 from .._validate import as_budget, as_choice, as_positive_int, as_solver, as_time_limit
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret, measure_sml
@@ -124,7 +125,7 @@ class SelectionCutProgram:
     def __init__(self, objective: Objective, budget: float) -> None:
         n, m = objective.shape
         self.shape = (n, m)
-        self.limit = math.exp(budget)
+        self.limit = exp_budget(budget)  # inf beyond the float range: the selection rows bind nothing
         cost = np.asarray(objective.cost, dtype=float)
         inf = highspy.kHighsInf
         self.highs = highspy.Highs()
@@ -237,6 +238,7 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
     ('optimal', 'constraint-generation')
     """
     start = time.perf_counter()
+    budget = as_budget(budget, "budget", infinite=True)
     label = StatisticMaximalLeakage(secret).label
     program = SelectionCutProgram(objective, budget)
     working = np.array([[group[0] for group in secret.groups]], dtype=np.intp)

@@ -103,3 +103,15 @@ def test_hostile_arguments_of_design_under_sml_are_named():
         design_under_sml(secret, 0.5, objective, solver=True)
     with pytest.raises(MechDesignError, match="strategy must be one of"):
         design_under_sml(secret, 0.5, objective, strategy=None)
+
+
+@pytest.mark.parametrize("budget", [1000.0, math.inf])
+def test_design_by_cuts_at_a_budget_beyond_the_float_range_is_the_unconstrained_optimum(budget):
+    # e^1000 overflows a float; the selection rows then bind nothing (was a bare OverflowError).
+    result = design_by_cuts(Secret([0, 0, 1, 1]), budget, WorstCaseInputDistortion(4), 100, None)
+    assert (result.status, result.objective) == ("optimal", 0.0)
+
+
+def test_design_by_cuts_names_a_negative_budget():
+    with pytest.raises(MechDesignError, match="budget"):
+        design_by_cuts(Secret([0, 0, 1, 1]), -1.0, WorstCaseInputDistortion(4), 100, None)
