@@ -46,7 +46,7 @@ import numpy as np
 from .._lazy import scipy_sparse as sparse
 
 from .._validate import as_budget, as_positive_int
-from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
 from ..privacy.pml import support_of
@@ -54,7 +54,7 @@ from ..priors import L1Ball, PriorLike
 from ..memory import check_memory
 from ..progress import Progress, report
 from ..registry import capabilities, resolve
-from ..solvers import run_highs
+from ..solvers import highs_model, run_highs
 from ..utility.information import mutual_information_utility
 from ..utility.sublinear import ColumnUtility
 from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
@@ -504,7 +504,7 @@ def solve_column_lp(
 
     Raises
     ------
-    RuntimeError
+    SolverFailedError
         If HiGHS does not report optimality (cannot happen for a feasible notion: the constant
         mechanism is in the cone's hull).
 
@@ -524,15 +524,8 @@ def solve_column_lp(
     if total_weight is not None:
         matrix = sparse.vstack([matrix, sparse.csr_matrix(np.ones((1, k)))]).tocsc()
         row_lower, row_upper = np.append(row_lower, 0.0), np.append(row_upper, total_weight)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = k, matrix.shape[0]
-    lp.col_cost_ = -np.asarray(values, dtype=float)
-    lp.col_lower_, lp.col_upper_ = np.zeros(k), np.full(k, highspy.kHighsInf)
-    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = matrix.indptr
-    lp.a_matrix_.index_ = matrix.indices
-    lp.a_matrix_.value_ = matrix.data
+    lp = highs_model(-np.asarray(values, dtype=float), matrix, row_lower, row_upper, np.zeros(k),
+                     np.full(k, highspy.kHighsInf))
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     for option, value in HIGHS_OPTIONS.items():
@@ -540,7 +533,7 @@ def solve_column_lp(
     highs.passModel(lp)
     outcome = run_highs(highs)
     if not outcome.solved:
-        raise RuntimeError(outcome.note)
+        raise SolverFailedError(outcome.note)
     solution = highs.getSolution()
     # HiGHS minimizes −values·w: the maximization's prices are the negated row duals.
     prices = -np.asarray(solution.row_dual)
@@ -624,7 +617,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     total_weight = notion.finite_scaled_budget(budget) if budget_row else None
     try:
         weights, iterations, prices = solve_column_lp(columns, values, total_weight)
-    except RuntimeError as exc:
+    except SolverFailedError as exc:
         return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
                       budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start,
                       method="extreme-columns")

@@ -25,7 +25,7 @@ from mechdesign import (
     mutual_information,
     randomized_response,
 )
-from mechdesign.exceptions import MechDesignError
+from mechdesign.exceptions import MechDesignError, SolverFailedError
 from mechdesign.mechanisms.pml import binary_robust_pml_mechanism, k_singular_mechanism
 from mechdesign.priors import L1Ball
 from mechdesign.result import GAP_RTOL
@@ -378,7 +378,7 @@ def test_solver_failure_is_a_result_not_an_exception(monkeypatch):
     from mechdesign.designers import extreme_columns as module
 
     def failing(*args):
-        raise RuntimeError("HiGHS returned Time limit reached")
+        raise SolverFailedError("HiGHS returned Time limit reached")
 
     monkeypatch.setattr(module, "solve_column_lp", failing)
     result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
