@@ -708,6 +708,29 @@ def test_sml_prop5_qm_disjoint_branch_counterexample() -> None:
     assert argument < -500
 
 
+def test_sml_prop5_qm_coarse_secret_counterexample() -> None:
+    """SML Prop. 5 (QM, m < I) for a secret of s < τ + 1 levels g = ⌊count · s/(τ + 1)⌋: τ = 2, d* = 3, d̂₀* = 2,
+    d̂₁* = 0, s = 2, I = 2 (m = 1 > log 2, so k = log 2). One bin holds both levels; its released level R(0) − 1 = 1
+    contains only the count 2, so every input is released as (2, 0, 0): the SML (Prop. 1, every selection
+    enumerated) is 0, below the printed 'lower bound' log[(1 + (τI − 2s log I)/(τI + 2s(d* + d̂₁* − 2)))^{log I}]
+    = 0.0989. The corrected bound (the exact value of the proof's prior made feasible) is 0 here."""
+    tau, d_star, d0, d1, s, interval = 2, 3, 2, 0, 2, 2
+    level = lambda count: count * s // (tau + 1)  # noqa: E731
+    target = min(math.floor(0.5 * interval), s - 1)  # bin 0's released level
+    by_value: dict[int, list[dict]] = {}
+    for theta in compositions(tau, d_star):
+        support = set(range(1, d0)) | set(range(d_star, d_star + d1)) | {j for j in range(d0, d_star) if theta[j] > 0}
+        outs = [out for out in compositions(tau, d_star + d1)
+                if level(out[0]) == target and all(out[j] == 0 for j in range(1, d_star + d1) if j not in support)]
+        by_value.setdefault(level(theta[0]), []).append({o: 1.0 / len(outs) for o in outs})
+    best = max(sum(max(dist.get(o, 0.0) for dist in selection) for o in set().union(*selection))
+               for selection in itertools.product(*by_value.values()))
+    assert math.log(best) == pytest.approx(0.0, abs=TOL)
+    k = math.log(interval)
+    printed = math.log((s // interval) * (1 + (tau * interval - 2 * s * k) / (tau * interval + 2 * s * (d_star + d1 - 2))) ** k)
+    assert printed == pytest.approx(0.0989, abs=1e-4) and printed > math.log(best) + 0.09
+
+
 # ---------------------------------------------------------------------------------------------
 # Smaller entries
 # ---------------------------------------------------------------------------------------------
