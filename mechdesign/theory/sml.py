@@ -382,10 +382,15 @@ def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
     rank ``k = min(lower, total − lower)``, else ``betaln`` (accurate at ``total ~ 10^15``)."""
     total, lower = np.broadcast_arrays(np.asarray(total, dtype=float), np.asarray(lower, dtype=float))
     rank = np.minimum(lower, total - lower)
-    summed = np.zeros_like(total)
-    for i in range(1, int(min(rank.max(initial=0), _SUMMED_RANK)) + 1):
-        summed += np.where(rank >= i, np.log(np.maximum(total - rank + i, 1.0) / i), 0.0)
-    return np.where(rank <= _SUMMED_RANK, summed, -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0))
+    small = rank <= _SUMMED_RANK
+    result = np.empty_like(total)
+    result[~small] = -np.log1p(total[~small]) - betaln(total[~small] - lower[~small] + 1.0, lower[~small] + 1.0)
+    n, k = total[small], rank[small]
+    summed = np.zeros_like(n)
+    for i in range(1, int(k.max(initial=0)) + 1):
+        summed += np.where(k >= i, np.log(np.maximum(n - k + i, 1.0) / i), 0.0)
+    result[small] = summed
+    return result
 
 
 def _log_release_count(low: np.ndarray, high: np.ndarray, categories: float) -> np.ndarray:
