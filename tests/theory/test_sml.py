@@ -630,6 +630,12 @@ def test_prop5_qm_nested_branch_counterexamples_and_scale():
     assert value <= math.log(3) + EXACT_ATOL
     assert prop5_qm_sml_lower_bound(40, 4, 2, 2, 1, 1, as_printed=True) > value + 0.01
     assert value - EXACT_ATOL <= prop5_qm_sml_lower_bound(40, 4, 2, 2, 1, 1) <= value + EXACT_ATOL
+    # d̂₀* = 1, s = τ + 1: the earlier single-remainder correction (log[3(1 + (n − 1)/(n + 1))] with n = τ − 17 = 3
+    # left by the last bin) and the printed bound both exceed the exact SML, which the corrected bound equals.
+    inputs, outputs, estimated = _misspecified(20, 2, 1, 1)
+    value = measure_sml(histogram_quantization(inputs, 0, 7, outputs, estimated), category_fraction_secret(inputs, 0)).value
+    assert prop5_qm_sml_lower_bound(20, 21, 7, 2, 1, 1) == pytest.approx(value, abs=EXACT_ATOL)
+    assert math.log(3 * (1 + 2 / 4)) > value + 0.17 and prop5_qm_sml_lower_bound(20, 21, 7, 2, 1, 1, as_printed=True) > value + 0.2
     tau = 5_000_000
     jump = abs(prop5_qm_sml_lower_bound(tau, tau + 1, 100, 100, 95, 40) - prop5_qm_sml_lower_bound(tau, tau + 1, 101, 100, 95, 40))
     assert jump < 0.02
