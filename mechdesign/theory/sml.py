@@ -383,8 +383,11 @@ def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
     total, lower = np.broadcast_arrays(np.asarray(total, dtype=float), np.asarray(lower, dtype=float))
     rank = np.minimum(lower, total - lower)
     small = rank <= _SUMMED_RANK
+    if not small.any():
+        return -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0)
     result = np.empty_like(total)
-    result[~small] = -np.log1p(total[~small]) - betaln(total[~small] - lower[~small] + 1.0, lower[~small] + 1.0)
+    large = ~small
+    result[large] = -np.log1p(total[large]) - betaln(total[large] - lower[large] + 1.0, lower[large] + 1.0)
     n, k = total[small], rank[small]
     summed = np.zeros_like(n)
     for i in range(1, int(k.max(initial=0)) + 1):
@@ -503,23 +506,39 @@ def _prop5_qm_nested_supports(tau: int, s: int, interval: int, missing: int, d0:
     if sizes.size:
         # Room binds only near the top of the range: there assign greedily, smallest room to smallest set.
         least_room = tau - _level_counts(starts + counts - 1, tau, s)[0]
+        first_tight = max(0, (tau - int(sizes[-1])) * s // (tau + 1) + 1)  # first value with room < the largest set
         for k in np.flatnonzero((chosen > 0) & (least_room < sizes[np.maximum(chosen - 1, 0)])):
-            values = np.arange(starts[k], starts[k] + counts[k], dtype=np.int64)
+            values = np.arange(max(starts[k], first_tight), starts[k] + counts[k], dtype=np.int64)
             rooms = np.sort(tau - _level_counts(values, tau, s)[0])[int(empty[k]):]  # the smallest room holds ∅
             taken = 0
             for room in rooms:
                 taken += int(taken < sizes.size and sizes[taken] <= room)
-            chosen[k] = taken
-    log_plain = _log_release_count(left_low, left_high, known)                # log N_k(0) = log A_k(0)
+            chosen[k] = min(sizes.size, taken + counts[k] - values.size)  # the others hold any remaining set
     total = empty.astype(float)
     for size in range(1, int(sizes.max(initial=0)) + 1):
         held = np.clip(chosen - np.searchsorted(sizes, size), 0, math.comb(missing, size))  # t_b per bin
-        ratio = np.exp(_log_release_count_all_positive(left_low, left_high, known, size)
-                       - _log_release_count(left_low, left_high, known + size))
-        total += held * ratio
-        if size == 1:
-            total += np.where(~empty & (chosen > 0), np.exp(log_plain - _log_release_count(left_low, left_high, known + 1)), 0.0)
+        total += held * _all_positive_share(left_low, left_high, known, size)
+        if size == 1:  # outputs missing no category, covered by a singleton: N_k(0)/N_k(1)
+            total += np.where(~empty & (chosen > 0), _empty_share(left_low, left_high, known), 0.0)
     return float(math.log(total.sum()))
+
+
+def _all_positive_share(low: np.ndarray, high: np.ndarray, known: float, size: int) -> np.ndarray:
+    """``A(b)/N(b)``: the share of the histograms on ``known + b`` categories (counts ``low … high``) that are positive
+    on ``b`` given ones; for one count ``n`` exactly ``Π_{i<b} (n − i)/(n + known + i)``."""
+    if np.array_equal(low, high):
+        share = np.ones_like(high)
+        for i in range(size):
+            share *= np.maximum(high - i, 0.0) / (high + known + i)
+        return share
+    return np.exp(_log_release_count_all_positive(low, high, known, size) - _log_release_count(low, high, known + size))
+
+
+def _empty_share(low: np.ndarray, high: np.ndarray, known: float) -> np.ndarray:
+    """``N(0)/N(1)``: histograms on ``known`` categories among those on ``known + 1`` (one count ``n``: ``known/(n + known)``)."""
+    if np.array_equal(low, high):
+        return known / (high + known)
+    return np.exp(_log_release_count(low, high, known) - _log_release_count(low, high, known + 1))
 
 
 def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
