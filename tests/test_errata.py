@@ -708,6 +708,89 @@ def test_sml_prop5_qm_disjoint_branch_counterexample() -> None:
     assert argument < -500
 
 
+def test_sml_prop5_qm_coarse_secret_counterexample() -> None:
+    """SML Prop. 5 (QM, m < I) for a secret of s < τ + 1 levels g = ⌊count · s/(τ + 1)⌋: τ = 2, d* = 3, d̂₀* = 2,
+    d̂₁* = 0, s = 2, I = 2 (m = 1 > log 2, so k = log 2). One bin holds both levels; its released level R(0) − 1 = 1
+    contains only the count 2, so every input is released as (2, 0, 0): the SML (Prop. 1, every selection
+    enumerated) is 0, below the printed 'lower bound' log[(1 + (τI − 2s log I)/(τI + 2s(d* + d̂₁* − 2)))^{log I}]
+    = 0.0989. The corrected bound (the exact value of the proof's prior made feasible) is 0 here."""
+    tau, d_star, d0, d1, s, interval = 2, 3, 2, 0, 2, 2
+    level = lambda count: count * s // (tau + 1)  # noqa: E731
+    target = min(math.floor(0.5 * interval), s - 1)  # bin 0's released level
+    by_value: dict[int, list[dict]] = {}
+    for theta in compositions(tau, d_star):
+        support = set(range(1, d0)) | set(range(d_star, d_star + d1)) | {j for j in range(d0, d_star) if theta[j] > 0}
+        outs = [out for out in compositions(tau, d_star + d1)
+                if level(out[0]) == target and all(out[j] == 0 for j in range(1, d_star + d1) if j not in support)]
+        by_value.setdefault(level(theta[0]), []).append({o: 1.0 / len(outs) for o in outs})
+    best = max(sum(max(dist.get(o, 0.0) for dist in selection) for o in set().union(*selection))
+               for selection in itertools.product(*by_value.values()))
+    assert math.log(best) == pytest.approx(0.0, abs=TOL)
+    k = math.log(interval)
+    printed = math.log((s // interval) * (1 + (tau * interval - 2 * s * k) / (tau * interval + 2 * s * (d_star + d1 - 2))) ** k)
+    assert printed == pytest.approx(0.0989, abs=1e-4) and printed > math.log(best) + 0.09
+
+
+def leveled_qm_sml(tau: int, d_star: int, d0: int, d1: int, s: int, interval: int) -> float:
+    """Exact SML of QM under a mis-specified support for a secret of s levels ⌊count · s/(τ + 1)⌋ (Prop. 1, every
+    selection of one input per level enumerated; inputs of a level with the same release are merged)."""
+    level = lambda count: count * s // (tau + 1)  # noqa: E731
+    released: dict[int, dict[frozenset, dict]] = {}
+    for theta in compositions(tau, d_star):
+        support = set(range(1, d0)) | set(range(d_star, d_star + d1)) | {j for j in range(d0, d_star) if theta[j] > 0}
+        k = level(theta[0]) // interval
+        target = min(math.floor((k + 0.5) * interval), s - 1)
+        released.setdefault(level(theta[0]), {}).setdefault(frozenset(support), {})
+        if not released[level(theta[0])][frozenset(support)]:
+            outs = [out for out in compositions(tau, d_star + d1)
+                    if level(out[0]) == target and all(out[j] == 0 for j in range(1, d_star + d1) if j not in support)]
+            released[level(theta[0])][frozenset(support)] = {o: 1.0 / len(outs) for o in outs}
+    best = max(sum(max(dist.get(o, 0.0) for dist in selection) for o in set().union(*selection))
+               for selection in itertools.product(*(list(v.values()) for v in released.values())))
+    return math.log(best)
+
+
+def test_sml_prop6_qm_gap_with_one_known_category() -> None:
+    """SML Prop. 6 (QM): 'when I divides s the gap tends to 0 whatever d* − d̂₀* is' fails for d̂₀* = 1: s = 4, I = 2,
+    d* = 2, d̂₁* = 1. An input below the top level must put its other counts on the missed category, so every
+    input of the first bin has the same release and the SML is at most log 3 at every τ (here τ = 12, 40:
+    enumerated), while App. I's upper bound tends to log 4 and the printed Prop. 5 bound exceeds log 3 at τ = 40."""
+    for tau in (12, 40):
+        assert leveled_qm_sml(tau, 2, 1, 1, 4, 2) <= math.log(3) + TOL
+    tau, s, interval, d_star, d0, d1 = 10**9, 4, 2, 2, 1, 1
+    upper = math.log(math.ceil(s / interval) * (1 + tau / (tau + d0 + d1 - 2)) ** (d_star - d0))
+    assert upper == pytest.approx(math.log(4), abs=1e-8)
+    tau, k = 40, math.log(interval)  # m = 1 > log 2: k = log I
+    printed = math.log((s // interval) * (1 + (tau * interval - 2 * s * k) / (tau * interval + 2 * s * (d_star + d1 - 2))) ** k)
+    assert printed > math.log(3) + 0.01
+
+
+def test_sml_prop7_inf_leakage_formula_and_sharper_bound() -> None:
+    """SML Prop. 7 / App. K: Π^inf = max over selections of −log Σ_θ' min_g Q(θ'|θ_g) (the formula the proof writes
+    for Π̃). From the definition — sup over priors with P_G > 0 of log(min_g P_G(g)/Σ_θ' min_g P(g, θ')), on a grid
+    of priors of step 1/200 over three inputs — the sup is at most the formula and comes within the grid's step; it
+    is at most log((1 + (s − 1)e^μ)/s) < μ (μ the L_DP level), with equality for reverse randomized response."""
+    Q = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
+    secret = [0, 0, 1]
+    formula = max(-math.log(np.minimum(Q[a], Q[2]).sum()) for a in (0, 1))
+    best = -math.inf
+    steps = 200
+    for i in range(1, steps):
+        for j in range(0, steps - i):
+            prior = np.array([i, j, steps - i - j]) / steps
+            if prior[2] == 0:
+                continue
+            joint = np.stack([prior[:2] @ Q[:2], prior[2] * Q[2]])  # P(g, θ') for g = 0, 1
+            best = max(best, math.log(min(prior[:2].sum(), prior[2]) / joint.min(axis=0).sum()))
+    assert best <= formula + TOL and best >= formula - 0.02
+    mu = max(math.log(Q[a, o] / Q[b, o]) for a in range(3) for b in range(3) if secret[a] != secret[b] for o in range(3))
+    assert formula <= math.log((1 + math.exp(mu)) / 2) < mu
+    for s, mu in ((2, 1.0), (4, 0.5)):
+        rr = np.where(np.eye(s, dtype=bool), 1.0, math.exp(mu))
+        rr /= rr.sum(axis=1, keepdims=True)
+        assert -math.log(rr.min(axis=0).sum()) == pytest.approx(math.log((1 + (s - 1) * math.exp(mu)) / s), abs=TOL)
+
+
 # ---------------------------------------------------------------------------------------------
 # Smaller entries
 # ---------------------------------------------------------------------------------------------

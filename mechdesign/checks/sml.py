@@ -5,9 +5,10 @@ mechanism is explicit and its SML is computed exactly (:func:`~mechdesign.privac
 enumeration, flow or MILP) and its distortion is the worst-case expected total variation (Lemma 1):
 
 * Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
-* Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected);
-* Thms. 2–3, Lemma 2 and Prop. 7 (both halves, with App. K's worst-output measures) on random mechanisms
-  (seeded): composition, post-processing, L_DP;
+* Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected,
+  also for secrets coarser than ``τ + 1`` levels, with Prop. 6's QM limit as an upper bound at every τ);
+* Thms. 2–3, Lemma 2 and Prop. 7 (both halves, with App. K's measures Π^inf, Π̃, Π̃^inf) on random
+  mechanisms (seeded): composition, post-processing, L_DP; Π^inf's sharpened bound reached by reverse RR;
 * Prop. 8 (continuous outputs): Gaussian noise on four inputs, the quadrature against ``log 2Φ(Δ/2σ)``
   and against the exact SML of the binned outputs (a post-processing, so at most Prop. 8's value).
 """
@@ -19,11 +20,11 @@ import math
 import numpy as np
 
 from .._lazy import scipy_stats as stats
-from ..mechanisms.histogram import histogram_quantization, histogram_randomized_response
+from ..mechanisms.histogram import _candidates, histogram_quantization, histogram_randomized_response, quantization_mechanism
 from ..privacy.sml import measure_sml
 from ..tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
 from ..theory import sml
-from .rows import CheckRow, compare, upper_bound
+from .rows import CheckRow, compare, lower_bound, upper_bound
 
 #: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
 EXACT_ATOL = 1e-9
@@ -105,6 +106,27 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
     return rows
 
 
+def _coarse_secret(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
+    """Prop. 5's QM bound (corrected, both branches) and Prop. 6's QM limit (an upper bound at every τ) for
+    secrets coarser than the ``τ + 1`` exact values (``s = 2 … τ`` levels), at every interval length."""
+    rows = []
+    for tau, d_star, d0, d1 in cases:
+        inputs, outputs, estimated = misspecified_spaces(tau, d_star, d0, d1)
+        allowed = _candidates(inputs, outputs, estimated)
+        for s in range(2, tau + 1):
+            secret = category_fraction_secret(inputs, 0, levels=s)
+            released = category_fraction_secret(outputs, 0, levels=s)
+            for interval in range(1, s + 1):
+                value = measure_sml(quantization_mechanism(secret, released, interval, allowed=allowed), secret).value
+                setting = {"τ": tau, "d*": d_star, "d̂0": d0, "d̂1": d1, "s": s, "I": interval}
+                rows.append(compare("SML Prop. 5 (corrected) QM lower bound, coarse secret", setting, "SML",
+                                    lower_bound(sml.prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)), value,
+                                    EXACT_ATOL))
+                rows.append(compare("SML Prop. 6 QM limit bounds Π_QM at every τ", setting, "SML",
+                                    upper_bound(sml.prop6_qm_sml_limit(s, interval, d_star, d0)), value, EXACT_ATOL))
+    return rows
+
+
 def _random_mechanisms(trials: int) -> list[CheckRow]:
     """Thm. 2 (with Lemma 2's composed channel), Thm. 3, Prop. 7 and App. K on seeded random mechanisms."""
     rng = np.random.default_rng(SEED)
@@ -132,6 +154,39 @@ def _random_mechanisms(trials: int) -> list[CheckRow]:
                             EXACT_ATOL))
         rows.append(compare("SML App. K worst-output Π̃ bounds the SML", setting, "SML",
                             upper_bound(sml.appk_worst_output_leakage(first, secret)), leak_first, EXACT_ATOL))
+        rows.extend(_prop7_inf(first, secret, leak_first, setting))
+    return rows
+
+
+def _prop7_inf(matrix: np.ndarray, secret: np.ndarray, leakage: float, setting: dict) -> list[CheckRow]:
+    """Prop. 7 (first half) for App. K's Π^inf: at most μ (and at most the sharpened ``log((1 + (s − 1)e^μ)/s)``);
+    for two secret values Π^inf = −log(2 − e^Π) with the SML Π measured exactly."""
+    level, inf_leakage = sml.prop7_ldp_level(matrix, secret), sml.appk_inf_leakage(matrix, secret)
+    values = np.unique(secret).size
+    rows = [compare("SML Prop. 7 μ-L_DP bounds Π^inf", setting, "Π^inf", upper_bound(level), inf_leakage, EXACT_ATOL),
+            compare("SML Prop. 7 Π^inf <= log((1 + (s − 1)e^μ)/s) (sharpened)", setting, "Π^inf",
+                    upper_bound(sml.prop7_inf_leakage_sharp_bound(level, values)), inf_leakage, EXACT_ATOL)]
+    if values == 2:
+        covered = 2.0 - math.exp(leakage)  # Σ_θ' min = 2 − Σ_θ' max at the SML's selection
+        rows.append(compare("SML App. K Π^inf = −log(2 − e^Π) (two secret values)", setting, "Π^inf",
+                            -math.log(covered) if covered > 0 else math.inf, inf_leakage, EXACT_ATOL))
+    return rows
+
+
+#: L_DP levels μ and secret counts s of the reverse randomized responses that reach Π^inf's sharpened bound.
+SHARP_PROP7 = ((0.5, 2), (1.0, 3), (2.0, 4))
+
+
+def _sharp_prop7() -> list[CheckRow]:
+    """Reverse RR (``Q(y|x) ∝ 1`` at ``y = x``, ``e^μ`` elsewhere) is μ-L_DP with Π^inf = log((1 + (s − 1)e^μ)/s)."""
+    rows = []
+    for mu, s in SHARP_PROP7:
+        Q = np.where(np.eye(s, dtype=bool), 1.0, math.exp(mu))
+        Q /= Q.sum(axis=1, keepdims=True)
+        secret = np.arange(s)
+        rows.append(compare("SML Prop. 7 Π^inf <= log((1 + (s − 1)e^μ)/s) reached by reverse RR", {"μ": mu, "s": s},
+                            "Π^inf", sml.prop7_inf_leakage_sharp_bound(sml.prop7_ldp_level(Q, secret), s),
+                            sml.appk_inf_leakage(Q, secret), EXACT_ATOL))
     return rows
 
 
@@ -169,4 +224,7 @@ def check_sml(full: bool = False) -> list[CheckRow]:
     cases = [(tau, d_star, d0, d1) for tau in range(1, 4 if full else 3) for d_star in ((2, 3, 4) if full else (2, 3))
              for d0 in range(1, d_star + 1) for d1 in range(3 if full else 2) if d0 + d1 >= 2]
     prop8 = _prop8((0.5, 1.0, 2.0), (0.5, 0.1, 0.02)) if full else _prop8((1.0,), (0.5, 0.1))
-    return _thm4(spaces) + _misspecified(cases) + _random_mechanisms(20 if full else 6) + prop8
+    coarse = [(tau, d_star, d0, d1) for tau in range(2, 6 if full else 4) for d_star in ((2, 3, 4) if full else (2, 3))
+              for d0 in range(1, d_star + 1) for d1 in range(3 if full else 2) if d0 + d1 >= 2]
+    return (_thm4(spaces) + _misspecified(cases) + _coarse_secret(coarse) + _random_mechanisms(20 if full else 6)
+            + _sharp_prop7() + prop8)

@@ -18,9 +18,11 @@ Prop. 3 (robustness)                     :func:`prop3_qm_robustness_gap_bound`, 
 Prop. 4 (upper bounds)                   :func:`prop4_rr_sml_upper_bound`, :func:`prop4_qm_sml_upper_bound` (App. I)
 Prop. 5 (lower bounds)                   :func:`prop5_rr_sml_lower_bound`, :func:`prop5_qm_sml_lower_bound`
 Prop. 6 (gaps)                           :func:`prop6_rr_sml_bound_gap_limit`, :func:`prop6_qm_sml_bound_gap_limit`,
+                                         :func:`prop6_qm_sml_limit` (corrected, the limit of QM's SML),
                                          :func:`prop6_gap_limit_bound`
 App. H-D (distortion bounds)             :func:`apphd_rr_distortion_bounds`, :func:`apphd_qm_distortion_bounds`
 Prop. 7 (μ-L_DP bounds the SML)          :func:`prop7_ldp_level`
+Prop. 7 (first half, Π^inf)              :func:`appk_inf_leakage` (exact), :func:`prop7_inf_leakage_sharp_bound`
 Prop. 7 (second half)                    :func:`prop7_ldp_level_upper_bound` (Π̃ + Π̃^inf)
 App. K (worst-output measures)           :func:`appk_worst_output_leakage` (Π̃), :func:`appk_worst_output_inf_leakage`
 Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite inputs, densities on the line)
@@ -32,9 +34,10 @@ Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Th
 ``I`` (:func:`thm4_rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
 (:func:`prop6_rr_sml_bound_gap_limit`, :func:`prop6_qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
 exponent is ``log s`` / ``log I``: read as natural logs (as implemented) the gap can exceed 1; Prop. 6's
-proof uses base 2. Prop. 5's QM lower bound is corrected in both branches: the smallest count a bin leaves
-outside the secret category (``m < I``), and for ``m >= I`` the exact value of the proof's prior made
-feasible (the printed base exceeds 1 and the logarithm's argument can be negative).
+proof uses base 2. Prop. 5's QM lower bound is corrected in both branches to the exact value of the proof's
+prior made feasible — nested missed supports for ``m < I`` (the printed form exceeds the exact SML), disjoint
+ones for ``m >= I`` (the printed base exceeds 1 and the logarithm's argument can be negative) — and
+Prop. 6's QM limit re-derived from it (:func:`prop6_qm_sml_limit`, also an upper bound at every τ).
 
 Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
 ``thm6_dp_privacy_bounds``: PUT Thm. 6's bounds on ε* under DP; ``propc1_distortion_bound``: multi-secret
@@ -53,7 +56,7 @@ import numpy as np
 from scipy.special import betaln
 
 from .._validate import as_budget, as_positive_int
-from ..exceptions import MechDesignError
+from ..exceptions import MechDesignError, ProblemTooLargeError
 from ._deprecated import deprecated_alias
 from ..mechanisms.histogram import quantization_targets
 from ..tabular import log_histogram_count
@@ -370,9 +373,27 @@ def prop5_rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: 
     return float(np.logaddexp(keep, spread))
 
 
+#: Below this rank ``log C(n, k)`` is summed term by term: ``betaln`` loses ~1e-9 there once ``n ~ 10^6``.
+_SUMMED_RANK = 64
+
+
 def _log_binomial(total: np.ndarray, lower: np.ndarray) -> np.ndarray:
-    """``log C(total, lower)`` for arrays with ``0 <= lower <= total`` (``betaln``: accurate at ``total ~ 10^15``)."""
-    return -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0)
+    """``log C(total, lower)`` for arrays with ``0 <= lower <= total``: ``Σ_{i<=k} log((n − k + i)/i)`` for a small
+    rank ``k = min(lower, total − lower)``, else ``betaln`` (accurate at ``total ~ 10^15``)."""
+    total, lower = np.broadcast_arrays(np.asarray(total, dtype=float), np.asarray(lower, dtype=float))
+    rank = np.minimum(lower, total - lower)
+    small = rank <= _SUMMED_RANK
+    if not small.any():
+        return -np.log1p(total) - betaln(total - lower + 1.0, lower + 1.0)
+    result = np.empty_like(total)
+    large = ~small
+    result[large] = -np.log1p(total[large]) - betaln(total[large] - lower[large] + 1.0, lower[large] + 1.0)
+    n, k = total[small], rank[small]
+    summed = np.zeros_like(n)
+    for i in range(1, int(k.max(initial=0)) + 1):
+        summed += np.where(k >= i, np.log(np.maximum(n - k + i, 1.0) / i), 0.0)
+    result[small] = summed
+    return result
 
 
 def _log_release_count(low: np.ndarray, high: np.ndarray, categories: float) -> np.ndarray:
@@ -436,32 +457,115 @@ def _prop5_qm_disjoint_supports(tau: int, s: int, interval: int, missing: int, k
     return float(math.log(total))
 
 
+def _log_release_count_all_positive(low: np.ndarray, high: np.ndarray, known: float, positive: int) -> np.ndarray:
+    """``log A(j)``: histograms with between ``low`` and ``high`` counts on ``known`` categories plus ``j = positive``
+    given ones, all ``j`` of them positive — ``Σ_n C(n + known − 1, known + j − 1)``, by the hockey-stick identity
+    ``C(high + known, known + j) − C(low + known − 1, known + j)`` (``-inf`` when ``high < j``)."""
+    rank = np.full_like(high, known + positive)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        top = np.where(high >= positive, _log_binomial(np.maximum(high + known, rank), rank), -np.inf)
+        below = np.where(low >= positive + 1, _log_binomial(np.maximum(low + known - 1, rank), rank), -np.inf)
+        return np.where(np.isfinite(top), top + np.log1p(-np.exp(below - top)), -np.inf)
+
+
+def _nested_family_sizes(missing: int, longest: int) -> np.ndarray:
+    """Sizes of the non-empty subsets of ``missing`` categories, smallest first, the first ``longest`` of them."""
+    sizes: list[int] = []
+    for size in range(1, missing + 1):
+        if len(sizes) >= longest:
+            break
+        sizes.extend([size] * min(math.comb(missing, size), longest - len(sizes)))
+    return np.asarray(sizes, dtype=np.int64)
+
+
+def _prop5_qm_nested_supports(tau: int, s: int, interval: int, missing: int, d0: int, d1: int) -> float:
+    """Corrected Prop. 5, QM, ``m < I`` (any ``s <= τ + 1``): the exact value of the proof's prior made feasible.
+
+    The proof gives the inputs of one bin every subset of the missed categories as their missed support
+    (``2^m`` inputs; the printed exponent ``log I`` keeps ``2^k <= I`` of them). Made feasible and exact: the
+    ``I_k`` values of bin ``k`` take the smallest subsets first — ∅, then singletons, pairs, … — where an input
+    of value ``j`` can hold ``b`` missed categories only if ``b <= f_j = τ − (smallest count of level j)``, and
+    can hold none only if ``d̂₀* >= 2`` or its level contains ``τ`` (with ``d̂₀* = 1`` its other counts must go
+    to missed categories). QM releases bin ``k`` uniformly over the ``N_k(b)`` histograms on the target
+    level's counts and the ``c = d̂₀* + d̂₁* − 1`` estimated non-secret categories plus the input's ``b`` missed
+    ones; an output whose missed support is exactly ``S`` (``A_k(|S|)`` of them for each ``S``) is best
+    covered by the chosen set ``S`` itself, or, for ``S = ∅`` without an empty support, by a singleton. So
+    with ``t_b`` chosen sets of size ``b`` the bin contributes (Prop. 1)
+    ``V_k = [∅ chosen] + Σ_{b>=1} t_b A_k(b)/N_k(b) + [∅ not chosen] N_k(0)/N_k(1)`` and ``Π_QM >= log Σ_k V_k``.
+    """
+    known = float(d0 + d1 - 1)
+    bins = math.ceil(s / interval)
+    starts = np.arange(bins, dtype=np.int64) * interval
+    counts = np.minimum(starts + interval, s) - starts                       # I_k values per bin
+    target_low, target_high = _level_counts(quantization_targets(s, interval).astype(np.int64), tau, s)
+    left_low, left_high = (tau - target_high).astype(float), (tau - target_low).astype(float)
+    empty = np.full(bins, d0 >= 2)
+    empty[-1] = True                                                            # the top value (count τ) is in the last bin
+    sizes = _nested_family_sizes(missing, interval)
+    chosen = np.minimum(counts - empty, sizes.size)                            # non-empty sets per bin, if room allows
+    if sizes.size:
+        # Room binds only near the top of the range: there assign greedily, smallest room to smallest set.
+        least_room = tau - _level_counts(starts + counts - 1, tau, s)[0]
+        first_tight = max(0, (tau - int(sizes[-1])) * s // (tau + 1) + 1)  # first value with room < the largest set
+        for k in np.flatnonzero((chosen > 0) & (least_room < sizes[np.maximum(chosen - 1, 0)])):
+            values = np.arange(max(starts[k], first_tight), starts[k] + counts[k], dtype=np.int64)
+            rooms = np.sort(tau - _level_counts(values, tau, s)[0])[int(empty[k]):]  # the smallest room holds ∅
+            taken = 0
+            for room in rooms:
+                taken += int(taken < sizes.size and sizes[taken] <= room)
+            chosen[k] = min(sizes.size, taken + counts[k] - values.size)  # the others hold any remaining set
+    total = empty.astype(float)
+    for size in range(1, int(sizes.max(initial=0)) + 1):
+        held = np.clip(chosen - np.searchsorted(sizes, size), 0, math.comb(missing, size))  # t_b per bin
+        total += held * _all_positive_share(left_low, left_high, known, size)
+        if size == 1:  # outputs missing no category, covered by a singleton: N_k(0)/N_k(1)
+            total += np.where(~empty & (chosen > 0), _empty_share(left_low, left_high, known), 0.0)
+    return float(math.log(total.sum()))
+
+
+def _all_positive_share(low: np.ndarray, high: np.ndarray, known: float, size: int) -> np.ndarray:
+    """``A(b)/N(b)``: the share of the histograms on ``known + b`` categories (counts ``low … high``) that are positive
+    on ``b`` given ones; for one count ``n`` exactly ``Π_{i<b} (n − i)/(n + known + i)``."""
+    if np.array_equal(low, high):
+        share = np.ones_like(high)
+        for i in range(size):
+            share *= np.maximum(high - i, 0.0) / (high + known + i)
+        return share
+    return np.exp(_log_release_count_all_positive(low, high, known, size) - _log_release_count(low, high, known + size))
+
+
+def _empty_share(low: np.ndarray, high: np.ndarray, known: float) -> np.ndarray:
+    """``N(0)/N(1)``: histograms on ``known`` categories among those on ``known + 1`` (one count ``n``: ``known/(n + known)``)."""
+    if np.array_equal(low, high):
+        return known / (high + known)
+    return np.exp(_log_release_count(low, high, known) - _log_release_count(low, high, known + 1))
+
+
 def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: int, d1: int, *,
                        as_printed: bool = False) -> float:
     """Prop. 5 (App. H-B): lower bound on QM's SML under a mis-specified support, ``m = d* − d̂₀*``.
 
-    * ``m < I``: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``k = m`` if ``m <= log I`` else ``log I``,
-      with ``n`` the counts a released histogram leaves outside the secret category. As printed,
-      ``n = τI/(2s)``; *corrected* (docs/errata.md): ``n = min(τI/(2s), τ − max_k(R(k) − 1))``, and for
-      ``s = τ + 1`` with ``d̂₀* >= 2`` the sum over the full bins ``j`` of ``(1 + (n_j − k)⁺/(n_j + d* + d̂₁ − 2))^k``
-      with each bin's own ``n_j = τ − (R(j) − 1)`` (so one bin releasing the whole count no longer lowers
-      every bin's term).
+    * ``m < I``, as printed: ``log[⌊s/I⌋ (1 + (n − k)/(n + d* + d̂₁ − 2))^k]``, ``n = τI/(2s)``, ``k = m`` if
+      ``m <= log I`` else ``log I``; it exceeds the exact SML (docs/errata.md): the last bin leaves fewer than
+      ``n`` counts, a coarse secret's bin can release a single histogram (τ = 2, d* = 3, d̂₀* = 2, d̂₁* = 0,
+      s = 2, I = 2: exact 0, printed 0.099), and with ``d̂₀* = 1`` no input below the top level can miss
+      no category. *Corrected*: the exact value of the proof's nested-support prior made feasible
+      (:func:`_prop5_qm_nested_supports`), for any ``s <= τ + 1``.
     * ``m >= I``, as printed: ``log(s − (s − ⌈s/I⌉)((d̂₀ + d̂₁ + ζ − 2)/(τI/(2s) + d̂₀ + d̂₁ − 1))^ζ)``,
       ``ζ = ⌊m/I⌋``; its base exceeds 1 (and the logarithm's argument can be negative) when few counts are
       left, and the proof's inputs cannot all hold ζ missed categories. *Corrected*: the exact value of
       the proof's prior with those two points repaired (:func:`_prop5_qm_disjoint_supports`), which is
       always in ``[0, log s]`` (docs/errata.md).
 
-    The secret is the fraction of one category in ``s`` levels (``s = τ + 1``: its exact values). A
-    lower bound below 0 is replaced by the trivial 0. The ``m < I`` branch is checked against exact SML
-    only for ``s = τ + 1``: for a coarser secret it can exceed it (τ = 2, d* = 3, d̂₀* = 2, d̂₁* = 0,
-    s = 2, I = 2: exact 0, bound 0.099), and it stays conservative where the last bin releases the
-    whole count (its ``n`` is then 0).
+    The secret is the fraction of one category in ``s`` levels (``s = τ + 1``: its exact values,
+    ``⌊count · s/(τ + 1)⌋`` otherwise). A printed lower bound below 0 is replaced by the trivial 0.
 
     Examples
     --------
-    >>> round(prop5_qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)  # exact SML of QM here: 1.369487
-    0.863147
+    >>> round(prop5_qm_sml_lower_bound(4, 5, 2, 3, 2, 1), 6)  # the exact SML of QM here
+    1.369487
+    >>> round(prop5_qm_sml_lower_bound(2, 2, 2, 3, 2, 0, as_printed=True), 6)  # exact SML 0
+    0.098938
     >>> round(prop5_qm_sml_lower_bound(8, 9, 2, 11, 1, 1), 6)  # m >= I; the printed form is undefined here
     2.155576
     """
@@ -481,18 +585,10 @@ def prop5_qm_sml_lower_bound(tau: int, s: int, interval: int, d_star: int, d0: i
         if argument <= 0:
             raise MechDesignError(f"Prop. 5's printed QM bound is undefined here: log of {argument:.6g} <= 0")
         return max(0.0, math.log(argument))
+    if not as_printed:
+        return _prop5_qm_nested_supports(t, values, size, missing, d0, d1)
     k = _prop5_exponent(missing, size)
     bins = values // size
-    if not as_printed and values == t + 1 and d0 >= 2:
-        # Each full bin j with its own remainder n_j = τ − (R(j) − 1) (an input may leave every missed
-        # category empty only if d̂₀* >= 2, so the proof's empty support is available).
-        left = (t - quantization_targets(values, size)[:bins]).astype(float)
-        spread = np.maximum(left - k, 0.0) / np.maximum(left + d_star + d1 - 2, 1.0)
-        return max(0.0, float(np.log(np.exp(k * np.log1p(spread)).sum())))
-    if not as_printed:
-        n = min(n, t - int(quantization_targets(values, size).max()))
-    if n + d_star + d1 - 2 <= 0 or (n - k) / (n + d_star + d1 - 2) <= -1:
-        return 0.0
     return max(0.0, math.log(bins) + k * math.log1p((n - k) / (n + d_star + d1 - 2)))
 
 
@@ -516,7 +612,7 @@ def prop6_qm_sml_bound_gap(tau: int, s: int, interval: int, d_star: int, d0: int
     Examples
     --------
     >>> round(prop6_qm_sml_bound_gap(4, 5, 2, 3, 2, 1), 6)
-    0.74629
+    0.239951
     """
     upper = min(prop4_qm_sml_upper_bound(tau, s, interval, d_star, d0, d1), math.log(as_positive_int(s, "s")))
     return upper - prop5_qm_sml_lower_bound(tau, s, interval, d_star, d0, d1)
@@ -546,30 +642,58 @@ def prop6_rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float
     return min(missing * math.log(2), math.log(values)) - _prop5_exponent(missing, values) * math.log(2)
 
 
+def prop6_qm_sml_limit(s: int, interval: int, d_star: int, d0: int) -> float:
+    """``lim_{τ→∞} Π_QM`` under a mis-specified support, ``m = d* − d̂₀*``: ``log Σ_k min(I_k, 2^m − 1 + e_k)``
+    over the ``⌈s/I⌉`` bins (``I_k`` values each; ``e_k = 1`` if an input of bin ``k`` can miss no category:
+    ``d̂₀* >= 2``, or the bin holds the top level, whose count ``τ`` leaves nothing to place). Derived here.
+
+    It bounds ``Π_QM`` from above at *every* τ: a bin's selected inputs have distinct missed supports
+    ``M`` (at most ``2^m − 1`` non-empty ones), and the outputs whose missed support ``S`` lies in ``M``
+    number ``N(|M|)`` and carry ``1/N(|M|)`` each, so the bin contributes at most one per distinct support.
+    The corrected Prop. 5 bound (:func:`prop5_qm_sml_lower_bound`) tends to it (its ratios ``A(b)/N(b)`` of
+    histograms with all ``b`` missed categories positive tend to 1), so it is the limit.
+
+    Examples
+    --------
+    >>> round(prop6_qm_sml_limit(4, 2, 2, 1), 6)  # log 3: the first bin's inputs all miss the one category
+    1.098612
+    """
+    missing = _missing(d_star, d0, 0)
+    values, size = as_positive_int(s, "s"), as_positive_int(interval, "interval")
+    if size > values:
+        raise MechDesignError(f"interval must be at most s = {values}, got {interval!r}")
+    counts = np.minimum(size, values - np.arange(0, values, size))
+    empty = np.full(counts.size, d0 >= 2)
+    empty[-1] = True
+    supports = 2.0 ** min(missing, 62) - 1 + empty  # 2^m − 1 + e_k (beyond 2^62 every bin is capped by I_k)
+    return float(math.log(np.minimum(counts, supports).sum()))
+
+
 def prop6_qm_sml_bound_gap_limit(s: int, interval: int, d_star: int, d0: int, d1: int) -> float:
-    """``lim_{τ→∞} Δ_{QM,τ}`` (Prop. 6) for fixed ``s`` and ``1 <= I <= s``, ``m = d* − d̂₀*``.
+    """``lim_{τ→∞} Δ_{QM,τ}`` (Prop. 6) for fixed ``s`` and ``1 <= I <= s``, ``m = d* − d̂₀*``, with Prop. 5's
+    *corrected* lower bound: ``min(log⌈s/I⌉ + m log 2, log s) −`` :func:`prop6_qm_sml_limit`.
 
-    The corrected count ``n = min(τI/(2s), τ − max_k(R(k) − 1))`` grows like ``τI/(2s)``, so:
-
-    * ``m >= I``: both bounds tend to ``log s``; the limit is 0 (as stated);
-    * ``m < I``: ``min(log⌈s/I⌉ + m log 2, log s) − log⌊s/I⌋ − k log 2`` with Prop. 5's ``k`` (``m`` if
-      ``m <= log I``, else ``log I``). For ``m <= log I`` it is at most ``log(⌈s/I⌉/⌊s/I⌋) <= log 2``
-      (0 if ``I`` divides ``s``), as stated; above it can exceed 0 although ``I`` divides ``s`` and
-      exceed 1 (again Prop. 6's proof uses ``2^{log I} = I``).
+    * ``m >= I``: 0 (as stated);
+    * ``m < I``, ``d̂₀* >= 2``: ``log min(⌈s/I⌉ 2^m, s) − log(⌊s/I⌋ 2^m + min(s mod I, 2^m))`` if ``2^m <= I``, at
+      most ``log(⌈s/I⌉/⌊s/I⌋) <= log 2`` and 0 if ``I`` divides ``s`` (as stated), and 0 if ``2^m > I``;
+    * ``m < I``, ``d̂₀* = 1``: inputs outside the top bin cannot miss no category, the exact SML stays below
+      :func:`prop6_qm_sml_limit` at every τ, and the limit is positive even when ``I`` divides ``s``
+      (``s = 4``, ``I = 2``, ``m = 1``: ``log(4/3)``) — there Prop. 6's "0 when ``I`` divides ``s``" fails
+      because App. I's upper bound is not tight.
 
     Examples
     --------
     >>> round(prop6_qm_sml_bound_gap_limit(8, 4, 4, 2, 0), 6)
-    0.425388
+    0.0
+    >>> round(prop6_qm_sml_bound_gap_limit(4, 2, 2, 1, 1), 6)  # log(4/3)
+    0.287682
     """
     missing = _missing(d_star, d0, d1)
     values, size = as_positive_int(s, "s"), as_positive_int(interval, "interval")
     if size > values:
         raise MechDesignError(f"interval must be at most s = {values}, got {interval!r}")
-    if missing >= size:
-        return 0.0
     upper = min(math.log(math.ceil(values / size)) + missing * math.log(2), math.log(values))
-    return upper - math.log(values // size) - _prop5_exponent(missing, size) * math.log(2)
+    return max(0.0, upper - prop6_qm_sml_limit(values, size, d_star, d0))
 
 
 def prop6_gap_limit_bound(s: int, d_star: int, d0: int, interval: int | None = None) -> float:
@@ -737,6 +861,72 @@ def prop7_ldp_level_upper_bound(mechanism: Any, secret_values: Sequence[Any]) ->
     1.504077
     """
     return appk_worst_output_leakage(mechanism, secret_values) + appk_worst_output_inf_leakage(mechanism, secret_values)
+
+
+#: Most selections (one input per secret value) :func:`appk_inf_leakage` enumerates, after pruning.
+APPK_MAX_SELECTIONS = 1_000_000
+
+
+def _undominated_rows(rows: np.ndarray) -> np.ndarray:
+    """The rows of ``rows`` not entrywise >= another row (the first of equal rows is kept): a row that is
+    entrywise larger never lowers ``Σ_θ' min_g Q(θ'|θ_g)``."""
+    keep = [i for i, row in enumerate(rows)
+            if not any((other <= row).all() and ((other < row).any() or j < i) for j, other in enumerate(rows) if j != i)]
+    return rows[keep]
+
+
+def appk_inf_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
+    """App. K's ``Π^inf``: ``sup_{P_Θ: P_G > 0, P_{Ĝ|Θ'}} log min_g P_G(g) / P(Ĝ = G)`` (``inf`` if some prior
+    lets an attacker never guess right), computed exactly by enumerating the selections.
+
+    Derived here, as Prop. 1 for ``Π`` (App. K's proof of Prop. 7 writes this formula for ``Π̃``, a slip):
+    the attacker that minimizes ``P(Ĝ = G)`` guesses at each output the least likely secret value, so
+    ``P(Ĝ = G) = Σ_θ' min_g P(θ'|g) P_G(g) >= min_g P_G(g) · Σ_θ' min_g P(θ'|g)``, with equality for
+    uniform ``P_G``; ``Σ_θ' min_g P(θ'|g)`` is concave in each ``P_{Θ|G}(·|g)``, so it is least at a vertex
+    (one input ``θ_g`` per value):
+    ``Π^inf = max_{(θ_g)} −log Σ_θ' min_g Q(θ'|θ_g)`` (``inf`` when that sum is 0; 0 for one secret value).
+    For two secret values ``Σ min = 2 − Σ max``, so ``Π^inf = −log(2 − e^Π)`` with ``Π`` the SML.
+
+    Raises
+    ------
+    ProblemTooLargeError
+        More than :data:`APPK_MAX_SELECTIONS` selections remain after dropping dominated rows.
+
+    Examples
+    --------
+    >>> round(appk_inf_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # −log(0.25 + 0.25) = log 2
+    0.693147
+    """
+    upper, _ = _output_extremes(mechanism, secret_values)  # validates the shapes
+    Q = np.asarray(mechanism, dtype=float)
+    groups = np.unique(np.asarray(secret_values), return_inverse=True)[1]
+    candidates = [_undominated_rows(Q[groups == g]) for g in range(upper.shape[0])]
+    count = math.prod(len(rows) for rows in candidates)
+    if count > APPK_MAX_SELECTIONS:
+        raise ProblemTooLargeError(f"Π^inf by enumeration needs {count} selections (more than {APPK_MAX_SELECTIONS})")
+    smallest = math.inf
+    for selection in itertools.product(*candidates):
+        smallest = min(smallest, float(np.min(selection, axis=0).sum()))
+    return math.inf if smallest <= 0.0 else max(0.0, -math.log(smallest))
+
+
+def prop7_inf_leakage_sharp_bound(mu: float, s: int) -> float:
+    """Prop. 7 (first half) for ``Π^inf``, sharpened: a μ-L_DP mechanism with ``s`` secret values has
+    ``Π^inf <= log((1 + (s − 1) e^μ)/s) <= μ`` (Prop. 7 states ``μ``).
+
+    Derived here: at every output the selected rows are within ``e^μ`` of their minimum ``m_θ'``, so
+    ``s = Σ_g Σ_θ' Q(θ'|θ_g) <= Σ_θ' m_θ' (1 + (s − 1) e^μ)``. Reached by "reverse randomized response"
+    (``Q(y|x) ∝ 1`` for ``y = x``, ``e^μ`` otherwise, ``s`` inputs and outputs).
+
+    Examples
+    --------
+    >>> round(prop7_inf_leakage_sharp_bound(math.log(3), 2), 6)  # log 2 < log 3
+    0.693147
+    """
+    level, values = as_budget(mu, "mu", infinite=True), as_positive_int(s, "s")
+    if math.isinf(level):
+        return math.inf
+    return float(math.log1p((values - 1) * math.expm1(level) / values))
 
 
 #: Relative and absolute error requested from the quadrature of Prop. 8.
