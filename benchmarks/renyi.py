@@ -74,13 +74,14 @@ def measure(path: str, kind: str, case: tuple) -> dict | None:
     return json.loads(output.splitlines()[-1])
 
 
-def _gap(gap: float | None) -> str:
-    return "no bound" if gap is None else f"{gap:.1e}"
+def _number(value: float | None, spec: str) -> str:
+    """``value`` formatted, or "–" when the result has none (a failed design has no objective or gap)."""
+    return "–" if value is None else format(value, spec)
 
 
 def _certificate_row(case: tuple, old: dict | None, new: dict | None) -> str:
     n, alpha, eps = case
-    cells = [f"{r['status']}, {_gap(r['gap'])}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
     times = [f"{r['certificate']:.2f}" if r else "–" for r in (old, new)]
     totals = [f"{r['total']:.2f}" if r else "–" for r in (old, new)]
     return f"| {n} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(times)} | {' / '.join(totals)} |"
@@ -88,7 +89,8 @@ def _certificate_row(case: tuple, old: dict | None, new: dict | None) -> str:
 
 def _accuracy_row(case: tuple, old: dict | None, new: dict | None) -> str:
     m, alpha, eps = case
-    cells = [f"{r['status']}, {r['objective']:.9f}, {_gap(r['gap'])}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    cells = [f"{r['status']}, {_number(r['objective'], '.9f')}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s"
+             for r in (old, new)]
     totals = [f"{r['total']:.2f}" if r else "–" for r in (old, new)]
     return f"| {m} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(totals)} |"
 
