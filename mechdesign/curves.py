@@ -310,7 +310,7 @@ class _PrivacyDistortionSolver:
         parameter.value = limit
         if not solve_cvxpy(problem, "clarabel").solved:
             return self._bisection(limit)  # fall back to the method that needs no leakage expression
-        epsilon = self.notion.budget_from_scaled(float(problem.value))
+        epsilon = self.notion.budget_from_leakage(float(problem.value))
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
         # bisection then brackets ε* from above.

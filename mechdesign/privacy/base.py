@@ -180,12 +180,26 @@ class PrivacyNotion(ABC):
         return max(0.0, math.log(value)) if value > 0 else 0.0
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression | None:
-        """A convex ``f(Q)`` with "``Q`` meets budget ε" ⇔ ``f(Q) <= scaled_budget(ε)``, if one exists.
+        """A convex ``f(Q)`` whose value ``v`` gives the least budget ``budget_from_leakage(v)`` that ``Q``
+        meets (``f(Q) <= scaled_budget(ε)`` unless the notion overrides :meth:`budget_from_leakage`), if
+        one exists.
 
         Notions that have one (maximal leakage, mutual information, …) can have their privacy
         minimized directly; the others (``None``) are handled by bisection on the budget.
         """
         return None
+
+    def budget_from_leakage(self, value: float) -> float:
+        """The budget ε of a value of :meth:`leakage_expression`: :meth:`budget_from_scaled` unless the
+        leakage and the constraints use different scales (Rényi DP: a power sum against ``e^ε``).
+
+        Examples
+        --------
+        >>> from mechdesign import MaximalLeakage
+        >>> MaximalLeakage().budget_from_leakage(1.0)
+        0.0
+        """
+        return self.budget_from_scaled(value)
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation | None:
         """Affine rows every mechanism meeting the notion at ``budget`` satisfies (a polyhedral outer

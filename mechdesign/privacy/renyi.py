@@ -4,13 +4,15 @@ Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(5) (Mironov 2017): ``Q`` i
 ``D_α(Q[x, :] ‖ Q[x', :]) <= ε`` for all neighbouring inputs ``x, x'``, where
 ``D_α(p ‖ q) = log(Σ_y p_y^α q_y^{1−α}) / (α − 1)``.
 
-The constraints are linear in ``e^{(α−1)ε}``: ``Σ_y Q[x, y]^α Q[x', y]^{1−α} <= e^{(α−1)ε}``, each
-term the epigraph of a power cone (``T >= a^α b^{1−α}`` ⇔ ``T^{1/α} b^{1−1/α} >= a``); for α = 2 the
-terms are quadratic-over-linear, ``T b >= a²``, written as rotated second-order cones.
-
-The certificate (:meth:`RenyiDifferentialPrivacy.relaxation`, :meth:`~RenyiDifferentialPrivacy.column_terms`)
-works with the same budget divided by its right-hand side, ``Σ_y Q[x, y]^α (e^ε Q[x', y])^{1−α} <= 1``:
-every term in ``[0, 1]`` and coefficients of the scale of ε-DP's ``e^ε`` rather than ``e^{(α−1)ε}``.
+The budget is ``Σ_y Q[x, y]^α Q[x', y]^{1−α} <= e^{(α−1)ε}``. The constraints divide it by its right-hand
+side, which is the same as scaling the second row by ``e^ε``: ``Σ_y Q[x, y]^α (e^ε Q[x', y])^{1−α} <= 1``,
+each term the epigraph of a power cone (``t >= a^α c^{1−α}`` ⇔ ``t^{1/α} c^{1−1/α} >= a`` with
+``c = e^ε b``); for α = 2 the terms are quadratic-over-linear, ``t c >= a²``, written as rotated
+second-order cones. Every term then lies in ``[0, 1]`` and the budget enters as ``e^ε`` — the scale of
+ε-DP's ``a <= e^ε b`` — instead of ``e^{(α−1)ε}`` (which at α = 4, ε = 4 is 1.6e5 and left Clarabel's
+points inaccurate: designs at large budgets ended "suboptimal"; benchmarks/RESULTS.md, "Rényi DP"). The
+certificate (:meth:`RenyiDifferentialPrivacy.relaxation`, :meth:`~RenyiDifferentialPrivacy.column_terms`)
+linearizes the same form.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import as_order
-from .._numeric import exp_budget
 from ..relaxation import LinearRelaxation
 from .base import PrivacyNotion
 from .epigraph import Epigraph
@@ -64,8 +65,8 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     Notes
     -----
-    The budget enters the constraints as ``e^{(α−1)ε}`` (:meth:`scaled_budget`). One power cone per
-    ordered neighbour pair and output (a rotated second-order cone for α = 2).
+    The budget enters the constraints as ``e^ε`` (:meth:`scaled_budget`, module docstring). One power
+    cone per ordered neighbour pair and output (a rotated second-order cone for α = 2).
 
     Examples
     --------
@@ -87,37 +88,42 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def label(self) -> str:
         return self._label(f"alpha={self.alpha:g}")
 
-    def scaled_budget(self, budget: float) -> float:
-        """``e^{(α−1)ε}``, the bound on every ``Σ_y Q[x, y]^α Q[x', y]^{1−α}``."""
-        return exp_budget((self.alpha - 1.0) * budget)
-
-    def budget_from_scaled(self, value: float) -> float:
-        """Inverse of :meth:`scaled_budget`: ``max(0, log(value) / (α−1))``, and 0 for ``value <= 0``."""
+    def budget_from_leakage(self, value: float) -> float:
+        """ε from the value of :meth:`leakage_expression` (the largest power sum): ``max(0, log(value) / (α−1))``."""
         return max(0.0, math.log(value) / (self.alpha - 1.0)) if value > 0 else 0.0
 
-    def epigraph(self, Q: cp.Expression) -> Epigraph:
-        """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` as an :class:`~mechdesign.privacy.epigraph.Epigraph`."""
+    def power_terms(self, numerators: cp.Expression, denominators: cp.Expression) -> tuple[cp.Variable, cp.Constraint]:
+        """Variables ``t >= numerators^α denominators^{1−α}`` (entrywise) and the cone that says so."""
+        terms = cp.Variable(numerators.shape, nonneg=True)
+        if self.alpha == 2.0:  # t · c >= a²: rotated second-order cones, one per entry
+            t, a, c = (cp.vec(e, order="C") for e in (terms, numerators, denominators))
+            return terms, cp.SOC(t + c, cp.vstack([2 * a, t - c]), axis=0)
+        return terms, cp.PowCone3D(terms, denominators, numerators, 1.0 / self.alpha)
+
+    def pair_sums(self, Q: cp.Expression, scale: Any = 1.0) -> tuple[cp.Expression, list[cp.Constraint]]:
+        """``Σ_y Q[x, y]^α (scale · Q[x', y])^{1−α}`` for every ordered neighbour pair ``(x, x')`` (an epigraph
+        variable per term, with its cones).
+
+        With ``scale = 1`` these are the power sums (at most ``e^{(α−1)ε}``); with ``scale = e^ε`` the
+        same divided by ``e^{(α−1)ε}`` (at most 1), the well-scaled form of the constraints.
+        """
         first, second = self.neighbours.ordered_pairs(Q.shape[0])
         if first.size == 0:  # a single input: no pair, the power sum of a row with itself is 1
-            return Epigraph(cp.Constant(1.0), [])
-        terms = cp.Variable((len(first), Q.shape[1]), nonneg=True)  # terms >= Q[x]^α Q[x']^{1−α}
-        numerators, denominators = Q[first, :], Q[second, :]
-        if self.alpha == 2.0:  # terms · Q[x'] >= Q[x]²: rotated second-order cones, one per entry
-            t, a, b = (cp.vec(e, order="C") for e in (terms, numerators, denominators))
-            cone = cp.SOC(t + b, cp.vstack([2 * a, t - b]), axis=0)
-        else:
-            cone = cp.PowCone3D(terms, denominators, numerators, 1.0 / self.alpha)
-        return Epigraph(cp.max(cp.sum(terms, axis=1)), [cone])
+            return cp.Constant(np.ones(1)), []
+        terms, cone = self.power_terms(Q[first, :], scale * Q[second, :])
+        return cp.sum(terms, axis=1), [cone]
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
-        """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` (at most ``e^{(α−1)ε}``)."""
-        return self.epigraph(Q).minimized(Q)
+        """``max_{x~x'} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` (at most ``e^{(α−1)ε}``; :meth:`budget_from_leakage`)."""
+        sums, cones = self.pair_sums(Q)
+        return Epigraph(cp.max(sums), cones).minimized(Q)
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        return self.epigraph(Q).at_most(scaled)
+        sums, cones = self.pair_sums(Q, scaled)
+        return [*cones, sums <= 1.0]
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """Tangent planes, entry by entry, of the normalized budget (module docstring): ``φ(a, c) = a^α c^{1−α}``
+        """Tangent planes, entry by entry, of the well-scaled constraints (module docstring): ``φ(a, c) = a^α c^{1−α}``
         is convex and 1-homogeneous, so ``φ(a, c) >= α r^{α−1} a + (1−α) r^α c`` for every ratio ``r > 0`` and
         all ``a, b >= 0`` (equality where ``a/c = r``), here with ``c = e^ε b``. Each ordered neighbour pair
         ``k`` and output ``y`` gets an auxiliary ``n[k, y] ∈ [0, 1]`` above the tangents at every point's own
@@ -125,7 +131,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         ratios (:data:`TANGENT_RATIO_COUNT`); and ``Σ_y n[k, y] <= 1``."""
         first, second = self.neighbours.ordered_pairs(points[0].shape[0])
         n_pairs, m = len(first), points[0].shape[1]
-        scale = exp_budget(budget)
+        scale = self.scaled_budget(budget)
         largest = (LARGEST_TANGENT_COEFFICIENT / (self.alpha - 1.0)) ** (1.0 / self.alpha)
         grid = np.geomspace(1e-6, largest, TANGENT_RATIO_COUNT)
         # Any ratio gives a valid tangent: the points' own are clipped into the grid's well-conditioned range.
@@ -178,7 +184,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         ([1.0, 0.125], [1.0, 1.0])
         """
         first, second = self.neighbours.ordered_pairs(columns.shape[0])
-        scale = exp_budget(budget)
+        scale = self.scaled_budget(budget)
         ratio = columns[first] / (scale * columns[second])
         on_numerator, on_denominator = self._tangent(ratio, scale)
         gradients = np.zeros((len(first), *columns.shape))
