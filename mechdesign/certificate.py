@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
+from ._lazy import scipy_sparse as sp
 
 from ._lazy import LazyFunction
 from .solvers import solve_highs_lp

@@ -23,7 +23,7 @@ from typing import Any
 
 from .._lazy import cvxpy as cp
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from .._validate import as_order
 from ..relaxation import LinearRelaxation
