@@ -192,3 +192,61 @@ def test_certified_at_n_300(name):
     assert result.gap <= GAP_RTOL * max(1.0, result.objective)
     assert result.measured[notion.label] <= 1.0 + 1e-9
     assert math.isfinite(result.bound)
+
+
+def _pml_prior(n: int, kind: str, seed: int) -> np.ndarray:
+    """Zipf, uniform, or random with a fifth of the inputs at probability 0 (PML leaves those rows free)."""
+    if kind == "zipf":
+        weights = 1.0 / np.arange(1, n + 1)
+    elif kind == "uniform":
+        weights = np.ones(n)
+    else:
+        weights = np.random.default_rng(seed).dirichlet(np.ones(n))
+        weights[np.random.default_rng(seed + 1).choice(n, size=max(1, n // 5), replace=False)] = 0.0
+    return weights / weights.sum()
+
+
+@pytest.mark.parametrize("n", [5, 20, 80])
+@pytest.mark.parametrize("prior_kind", ["zipf", "uniform", "zeros"])
+@pytest.mark.parametrize("epsilon", [0.0, 0.1, 1.0, 2.0, 12.0])
+def test_pml_agrees_with_the_dense_direct_lp_on_random_costs(n, prior_kind, epsilon):
+    # ε = 12: e^ε = 1.6e5 exceeds 1 / min P(x) for every prior here, so the budget no longer binds.
+    prior = _pml_prior(n, prior_kind, seed=n)
+    weights = prior[:, None] * np.random.default_rng(n + 7).random((n, n))
+    generated = PmlColumnGeneration(weights, prior)
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+    assert generated.violation(solution.matrix, epsilon) < 1e-8
+
+
+#: Cost scales of the scale-invariance test: the answer must not move with the cost's unit.
+COST_SCALES = [1e-12, 1e12]
+
+
+@pytest.mark.parametrize("scale", COST_SCALES)
+@pytest.mark.parametrize("prior_kind", ["zipf", "zeros"])
+def test_pml_column_generation_is_scale_invariant_and_agrees_with_direct_lp(scale, prior_kind):
+    n = 80
+    prior = _pml_prior(n, prior_kind, seed=3)
+    cost = np.random.default_rng(4).random((n, n))
+    notion = PointwiseMaximalLeakage(Prior(prior))
+    base = design(notion, 0.5, ExpectedDistortion(Prior(prior), cost), method="direct-lp")
+    scaled = design(notion, 0.5, ExpectedDistortion(Prior(prior), scale * cost), method="column-generation")
+    assert base.status == scaled.status == "optimal" and scaled.method == "column-generation"
+    assert scaled.objective == pytest.approx(scale * base.objective, rel=1e-9)
+    assert scaled.bound == pytest.approx(scale * base.bound, rel=1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [50.0, math.inf])
+def test_pml_huge_budget_is_solved_and_certified(epsilon):
+    # A budget beyond every mechanism's PML: design() answers with the unconstrained optimum, whose
+    # value the column generation reaches once the budget stops binding (ε = 12 at this prior).
+    n = COLUMN_GENERATION_MIN_INPUTS
+    prior = _pml_prior(n, "zipf", seed=0)
+    objective = ExpectedDistortion(Prior(prior), np.random.default_rng(5).random((n, n)))
+    result = design(PointwiseMaximalLeakage(Prior(prior)), epsilon, objective)
+    generated = PmlColumnGeneration(prior[:, None] * objective.cost / objective.unit, prior).solve(12.0)
+    assert result.status == "optimal"
+    assert result.objective == pytest.approx(generated.value * objective.unit, abs=PATH_AGREEMENT_ATOL)
