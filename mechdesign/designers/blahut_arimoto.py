@@ -60,6 +60,8 @@ STARVED = 1e-280
 MIN_SLOPE = 1e-9
 #: Slopes evaluated at most by the search.
 MAX_SLOPES = 80
+#: Round-off of a measured rate: a channel of rate 0 (every input's cheapest output the same) measures ~1e-16.
+RATE_ROUND_OFF = 1e-12
 #: Rates below this count as this in the slope search's ``log R`` (a channel of rate 0 has one output).
 RATE_FLOOR = 1e-300
 #: Newton iterations at most per slope.
@@ -295,7 +297,7 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
     used = prior > 0
     n = prior.size
     unconstrained = objective.unconstrained_optimum()
-    if notion.measure(unconstrained) <= budget:
+    if notion.measure(unconstrained) <= budget + RATE_ROUND_OFF:
         return certified_result(notion, budget, objective, unconstrained, objective.value(unconstrained),
                                 "the unconstrained optimum (every input to its cheapest output) meets the budget",
                                 start, method="blahut-arimoto", iterations=0)
