@@ -50,6 +50,7 @@ from .certified import certified_result, single_budget
 
 cho_factor = LazyFunction("scipy.linalg", "cho_factor")
 cho_solve = LazyFunction("scipy.linalg", "cho_solve")
+dsyrk = LazyFunction("scipy.linalg.blas", "dsyrk")
 
 #: ``e^{−t}`` underflows to 0 in float64 from this ``t`` on: slopes beyond ``KERNEL_UNDERFLOW`` over the least
 #: positive cost difference from an input's cheapest output have the same kernel (0 or 1 everywhere).
@@ -221,11 +222,11 @@ class SlopeSolver:
         free = (q > BOUNDARY_MASS * q.max()) | (gradient < 0)
         q, support, gradient, columns = q[free], support[free], gradient[free], columns[:, free]
         weighted = columns * (np.sqrt(p) / normalizer)[:, None]
-        hessian = weighted.T @ weighted
+        hessian = dsyrk(1.0, weighted.T)  # K_Sᵀ diag(P / Z²) K_S, upper triangle: half a matrix product
         try:
-            direction = -cho_solve(cho_factor(hessian), gradient)
+            direction = -cho_solve((cho_factor(hessian, lower=False, overwrite_a=True)[0], False), gradient)
         except np.linalg.LinAlgError:  # a singular Hessian (outputs with proportional kernel columns)
-            direction = -np.linalg.lstsq(hessian, gradient, rcond=None)[0]
+            direction = -np.linalg.lstsq(weighted.T @ weighted, gradient, rcond=None)[0]
         if not gradient @ direction < 0:
             direction = -gradient
         value = -float(p @ np.log(normalizer)) + float(q.sum())

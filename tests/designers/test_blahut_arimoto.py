@@ -221,5 +221,6 @@ def test_a_starved_start_at_the_largest_slope_is_fed():
     start = np.zeros(25)
     start[0] = 1.0
     point = solver.solve(solver.max_slope, start, 1e-12)
+    round_off = ROUND_OFF * abs(point.intercept)  # b ≈ s D + R: its round-off grows with the slope (here 1e6)
     assert math.isfinite(point.intercept)
-    assert -ROUND_OFF <= point.rate - (point.intercept - solver.max_slope * point.distortion) <= 1e-10
+    assert -round_off <= point.rate - (point.intercept - solver.max_slope * point.distortion) <= 1e-10 + round_off
