@@ -14,14 +14,20 @@ IT 18(4), 1972, Theorem 6), and *any* ``q`` gives the dual line ``R(D) >= b − 
 
 Blahut–Arimoto's multiplicative update ``q <- q ∘ c`` needs 10⁴ iterations per slope on random costs
 (measured: 5–65 s per slope at n = 300). Here ``G_s`` is minimized instead by Newton's method on the
-support of ``q`` (the optimal output distribution has few outputs: 6–68 of 300 measured), with a
-ratio test that drops outputs reaching 0 and pricing that adds the outputs with ``c_y > 1``; it stops
-when the certified rate gap ``log max_y c_y`` is below what the distortion tolerance allows at that
-slope. The slope is searched (bracketing, then safeguarded secant steps on ``log s``) until two
-channels at slopes ``s_lo < s_hi`` bracket the rate ε; their mix with rates averaging to ε has mutual
-information at most ε (``I`` is convex in the channel) and distortion the same mix of theirs. The lower
-bound is the best dual line of every slope tried, evaluated at ε. The result is re-measured in numpy
-(and mixed toward the constant mechanism if round-off needs it) and ``"optimal"`` when the gap is
+support of ``q`` (the optimal output distribution has few outputs on random costs: 6–68 of 300
+measured; all of them for a uniform prior with Hamming cost), with a ratio test that drops outputs
+reaching 0 and pricing that adds the outputs with ``c_y > 1`` (at most doubling the support per Newton
+step); it stops when the certified rate gap ``log max_y c_y`` is below what the distortion tolerance
+allows at that slope. Each slope starts from the support of its neighbours (the first from the largest
+masses of a few Blahut–Arimoto steps), so Newton's systems stay of the support's size: memory
+``O(n·support)`` beside the ``n × m`` kernel, and the channel itself is built only for the final
+bracket. The slope is searched (bracketing by extrapolating ``log R`` against ``log s``, then the Illinois
+variant of regula falsi) until two channels at slopes ``s_lo < s_hi`` bracket the rate ε; their mix with
+rates averaging to ε has mutual information at most ε (``I`` is convex in the channel) and distortion
+the same mix of theirs. Slopes go up to the one beyond which the kernel no longer changes (its
+off-minimum entries underflow), so budgets close to the unconstrained optimum's rate are bracketed too.
+The lower bound is the best dual line of every slope tried, evaluated at ε. The result is re-measured in
+numpy (and mixed toward the constant mechanism if round-off needs it) and ``"optimal"`` when the gap is
 within ``GAP_RTOL``. Rate 0 (the best constant mechanism) and rates at which the unconstrained optimum
 is private are exact.
 """
@@ -68,11 +74,13 @@ RATE_FLOOR = 1e-300
 #: Newton iterations at most per slope.
 MAX_NEWTON = 200
 #: Blahut–Arimoto steps from the uniform output distribution before the first Newton solve (they make
-#: every output's mass reflect its usefulness; the support then starts where the mass is non-negligible).
+#: every output's mass reflect its usefulness).
 WARM_UP_STEPS = 20
-#: Outputs kept from the warm-up to start the first slope's support.
+#: Outputs kept from the warm-up to start the first slope's support (pricing adds the others it needs).
 START_OUTPUTS = 10
-#: Outputs whose mass after the warm-up is below this fraction of the largest start outside the support.
+#: Relative difference within which a warm-up mass counts as tied with the largest.
+TIED = 1e-9
+#: Outputs of a start with less than this fraction of its largest mass start outside the support.
 SUPPORT_FRACTION = 1e-6
 #: Mass, relative to the support's mean, given to an output priced into the support.
 ENTRY_MASS = 1e-3
@@ -144,14 +152,16 @@ class SlopeSolver:
 
     def warm_start(self, slope: float) -> np.ndarray:
         """:data:`WARM_UP_STEPS` Blahut–Arimoto steps from the uniform output distribution, restricted to its
-        :data:`START_OUTPUTS` largest masses (pricing adds the outputs that are missing)."""
+        :data:`START_OUTPUTS` largest masses and those tied with the largest (a symmetric problem, e.g. a uniform
+        prior with Hamming cost, keeps every output); pricing adds the outputs that are missing."""
         kernel = shifted_kernel(self.cost, slope)
         q = np.full(self.cost.shape[1], 1.0 / self.cost.shape[1])
         for _ in range(WARM_UP_STEPS):
             q = q * ((self.p / (kernel @ q)) @ kernel)
+        kept = np.argsort(-q)[:START_OUTPUTS]
+        kept = np.union1d(kept, np.flatnonzero(q >= q[kept[0]] * (1.0 - TIED)))
         start = np.zeros_like(q)
-        largest = np.argsort(-q)[:START_OUTPUTS]
-        start[largest] = q[largest]
+        start[kept] = q[kept]
         return start / start.sum()
 
     def solve(self, slope: float, start: np.ndarray, rate_gap: float) -> SlopePoint:
@@ -365,7 +375,9 @@ def _search(solver: SlopeSolver, budget: float) -> tuple[list[SlopePoint], Slope
         scale[below] = 1.0
         if len(moved) >= 2 and moved[-1] == moved[-2]:
             scale[not below] *= 0.5
-        point = evaluate(_next_slope(low, high, budget, scale[True], scale[False]), low.output + high.output)
+        slope = _next_slope(low, high, budget, scale[True], scale[False])
+        t = math.log(slope / low.slope) / math.log(high.slope / low.slope)
+        point = evaluate(slope, (1.0 - t) * low.output + t * high.output)  # q interpolated in log s
     if low is None:
         low = min(points, key=lambda p: p.rate)
     return points, low, high
