@@ -264,7 +264,15 @@ class SlopeSolver:
 
 def mix_weight(low: SlopePoint, high: SlopePoint, rate: float) -> float:
     """The weight on ``high`` (rate ≥ ``rate``) in the mix with ``low`` (rate ≤ ``rate``) whose rates average to
-    ``rate``: the mixed channel's mutual information is at most ``rate`` (convexity in the channel)."""
+    ``rate``: the mixed channel's mutual information is at most ``rate`` (convexity in the channel).
+
+    Examples
+    --------
+    >>> low = SlopePoint(1.0, rate=0.25, distortion=0.5, intercept=0.75, output=np.array([1.0]))
+    >>> high = SlopePoint(2.0, rate=0.75, distortion=0.3, intercept=1.35, output=np.array([1.0]))
+    >>> mix_weight(low, high, 0.375)
+    0.25
+    """
     spread = high.rate - low.rate
     return 0.0 if spread <= 0 else min(1.0, max(0.0, (rate - low.rate) / spread))
 
