@@ -332,8 +332,7 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
     points, low, high = _search(solver, budget)
     weight = mix_weight(low, high, budget) if high is not None else 0.0
     full = np.empty_like(unconstrained)
-    full[used] = solver.channel(low) if high is None or weight == 0 else (
-        solver.channel(high) if weight == 1 else (1.0 - weight) * solver.channel(low) + weight * solver.channel(high))
+    full[used] = _mixed_channel(solver, low, high, weight)
     full[~used] = unconstrained[~used]
     bound = max(point.distortion_bound(budget) for point in points) * objective.unit
     slopes = f"{len(points)} slopes, bracket [{low.slope:.9g}, {high.slope if high else math.inf:.9g}]"
@@ -343,13 +342,22 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
                             iterations=len(points))
 
 
+def _mixed_channel(solver: SlopeSolver, low: SlopePoint, high: SlopePoint | None, weight: float) -> np.ndarray:
+    """``(1 − weight) · channel(low) + weight · channel(high)``, building only the channels with positive weight."""
+    if high is None or weight == 0:
+        return solver.channel(low)
+    if weight == 1:
+        return solver.channel(high)
+    return (1.0 - weight) * solver.channel(low) + weight * solver.channel(high)
+
+
 def _search(solver: SlopeSolver, budget: float) -> tuple[list[SlopePoint], SlopePoint, SlopePoint | None]:
     """Slopes tried, and the last bracket ``(low, high)`` with ``low.rate <= budget <= high.rate``.
 
     ``high`` is ``None`` when even ``solver.max_slope`` stays below the budget (``low`` is then the answer).
     Each slope starts from the output distribution of its neighbours (few outputs). The bracket is found
     by extrapolating the rate (:func:`_bracketing_slope`), then narrowed by the Illinois variant of regula
-    falsi on ``log s`` (Dowell & Jarratt, "A modified regula falsi method for computing the root of an
+    falsi on ``(log s, log R)`` (Dowell & Jarratt, "A modified regula falsi method for computing the root of an
     equation", BIT 11, 1971): superlinear, and never stalling at one end. It stops when the mix of the
     bracket is within half the gap tolerance of the best dual line.
     """
@@ -431,5 +439,5 @@ def _next_slope(low: SlopePoint, high: SlopePoint, budget: float, low_scale: flo
 
 
 def _log_rate(rate: float) -> float:
-    """``log R``, with rate 0 (a one-output channel) at the smallest positive float's logarithm."""
+    """``log R``, with rates below :data:`RATE_FLOOR` (rate 0: a one-output channel) at ``log RATE_FLOOR``."""
     return math.log(max(rate, RATE_FLOOR))
