@@ -14,14 +14,20 @@ IT 18(4), 1972, Theorem 6), and *any* ``q`` gives the dual line ``R(D) >= b − 
 
 Blahut–Arimoto's multiplicative update ``q <- q ∘ c`` needs 10⁴ iterations per slope on random costs
 (measured: 5–65 s per slope at n = 300). Here ``G_s`` is minimized instead by Newton's method on the
-support of ``q`` (the optimal output distribution has few outputs: 6–68 of 300 measured), with a
-ratio test that drops outputs reaching 0 and pricing that adds the outputs with ``c_y > 1``; it stops
-when the certified rate gap ``log max_y c_y`` is below what the distortion tolerance allows at that
-slope. The slope is searched (bracketing, then safeguarded secant steps on ``log s``) until two
-channels at slopes ``s_lo < s_hi`` bracket the rate ε; their mix with rates averaging to ε has mutual
-information at most ε (``I`` is convex in the channel) and distortion the same mix of theirs. The lower
-bound is the best dual line of every slope tried, evaluated at ε. The result is re-measured in numpy
-(and mixed toward the constant mechanism if round-off needs it) and ``"optimal"`` when the gap is
+support of ``q`` (the optimal output distribution has few outputs on random costs: 6–68 of 300
+measured; all of them for a uniform prior with Hamming cost), with a ratio test that drops outputs
+reaching 0 and pricing that adds the outputs with ``c_y > 1`` (at most doubling the support per Newton
+step); it stops when the certified rate gap ``log max_y c_y`` is below what the distortion tolerance
+allows at that slope. Each slope starts from the support of its neighbours (the first from the largest
+masses of a few Blahut–Arimoto steps), so Newton's systems stay of the support's size: memory
+``O(n·support)`` beside the ``n × m`` kernel, and the channel itself is built only for the final
+bracket. The slope is searched (bracketing by extrapolating ``log R`` against ``log s``, then the Illinois
+variant of regula falsi) until two channels at slopes ``s_lo < s_hi`` bracket the rate ε; their mix with
+rates averaging to ε has mutual information at most ε (``I`` is convex in the channel) and distortion
+the same mix of theirs. Slopes go up to the one beyond which the kernel no longer changes (its
+off-minimum entries underflow), so budgets close to the unconstrained optimum's rate are bracketed too.
+The lower bound is the best dual line of every slope tried, evaluated at ε. The result is re-measured in
+numpy (and mixed toward the constant mechanism if round-off needs it) and ``"optimal"`` when the gap is
 within ``GAP_RTOL``. Rate 0 (the best constant mechanism) and rates at which the unconstrained optimum
 is private are exact.
 """
@@ -50,19 +56,31 @@ from .certified import certified_result, single_budget
 
 cho_factor = LazyFunction("scipy.linalg", "cho_factor")
 cho_solve = LazyFunction("scipy.linalg", "cho_solve")
+dsyrk = LazyFunction("scipy.linalg.blas", "dsyrk")
 
-#: Largest slope tried (nats per unit of the largest cost): beyond it ``e^{−s d}`` underflows.
-MAX_SLOPE = 700.0
+#: ``e^{−t}`` underflows to 0 in float64 from this ``t`` on: slopes beyond ``KERNEL_UNDERFLOW`` over the least
+#: positive cost difference from an input's cheapest output have the same kernel (0 or 1 everywhere).
+KERNEL_UNDERFLOW = 746.0
+#: Inputs whose ``Z_x`` is below this have no output of non-negligible kernel in the support (starved).
+STARVED = 1e-280
 #: Smallest slope tried; below it the rate is below every budget of interest (``R <= s · max cost``).
 MIN_SLOPE = 1e-9
 #: Slopes evaluated at most by the search.
 MAX_SLOPES = 80
+#: Round-off of a measured rate: a channel of rate 0 (every input's cheapest output the same) measures ~1e-16.
+RATE_ROUND_OFF = 1e-12
+#: Rates below this count as this in the slope search's ``log R`` (a channel of rate 0 has one output).
+RATE_FLOOR = 1e-300
 #: Newton iterations at most per slope.
 MAX_NEWTON = 200
 #: Blahut–Arimoto steps from the uniform output distribution before the first Newton solve (they make
-#: every output's mass reflect its usefulness; the support then starts where the mass is non-negligible).
+#: every output's mass reflect its usefulness).
 WARM_UP_STEPS = 20
-#: Outputs whose mass after the warm-up is below this fraction of the largest start outside the support.
+#: Outputs kept from the warm-up to start the first slope's support (pricing adds the others it needs).
+START_OUTPUTS = 10
+#: Relative difference within which a warm-up mass counts as tied with the largest.
+TIED = 1e-9
+#: Outputs of a start with less than this fraction of its largest mass start outside the support.
 SUPPORT_FRACTION = 1e-6
 #: Mass, relative to the support's mean, given to an output priced into the support.
 ENTRY_MASS = 1e-3
@@ -99,10 +117,11 @@ def applies(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: O
 
 @dataclass(frozen=True)
 class SlopePoint:
-    """The channel of one slope, its rate and distortion, and its certified dual line ``R(D) >= b − s D``."""
+    """One slope's output distribution ``q``, its channel's rate and distortion, and its certified dual line
+    ``R(D) >= b − s D``. The channel itself (``n × m``) is rebuilt on demand by :meth:`SlopeSolver.channel`, so
+    that a search over many slopes holds ``O(m)`` numbers per slope."""
 
     slope: float
-    matrix: np.ndarray
     rate: float
     distortion: float
     intercept: float
@@ -126,38 +145,80 @@ class SlopeSolver:
 
     def __init__(self, p: np.ndarray, cost: np.ndarray) -> None:
         self.p, self.cost = p, cost
+        excess = cost - cost.min(axis=1)[:, None]
+        positive = excess[excess > 0]
+        #: The largest slope that changes the kernel (:data:`KERNEL_UNDERFLOW`); 1 for a cost without choice.
+        self.max_slope = KERNEL_UNDERFLOW / float(positive.min()) if positive.size else 1.0
 
     def warm_start(self, slope: float) -> np.ndarray:
-        """:data:`WARM_UP_STEPS` Blahut–Arimoto steps from the uniform output distribution."""
+        """:data:`WARM_UP_STEPS` Blahut–Arimoto steps from the uniform output distribution, restricted to its
+        :data:`START_OUTPUTS` largest masses and those tied with the largest (a symmetric problem, e.g. a uniform
+        prior with Hamming cost, keeps every output); pricing adds the outputs that are missing."""
         kernel = shifted_kernel(self.cost, slope)
         q = np.full(self.cost.shape[1], 1.0 / self.cost.shape[1])
         for _ in range(WARM_UP_STEPS):
             q = q * ((self.p / (kernel @ q)) @ kernel)
-        return q / q.sum()
+        kept = np.argsort(-q)[:START_OUTPUTS]
+        kept = np.union1d(kept, np.flatnonzero(q >= q[kept[0]] * (1.0 - TIED)))
+        start = np.zeros_like(q)
+        start[kept] = q[kept]
+        return start / start.sum()
 
     def solve(self, slope: float, start: np.ndarray, rate_gap: float) -> SlopePoint:
-        """Newton on the support of ``q`` from ``start`` until ``log max_y c_y <= rate_gap`` (or the cap)."""
+        """Newton on the support of ``q`` from ``start`` until ``log max_y c_y <= rate_gap`` (or the cap).
+
+        The support starts as the outputs of ``start`` with at least :data:`SUPPORT_FRACTION` of its largest
+        mass (a neighbouring slope's support: few outputs); pricing adds the outputs it lacks."""
         kernel = shifted_kernel(self.cost, slope)
         p = self.p
-        q = np.where(start >= SUPPORT_FRACTION * start.max(), start, 0.0)
-        support = np.flatnonzero(q)
-        q = q[support] / q[support].sum()
+        support = np.flatnonzero(start >= SUPPORT_FRACTION * start.max())
+        q, support = self._feed(kernel, start[support] / start[support].sum(), support)
         for _ in range(MAX_NEWTON):
-            normalizer = kernel[:, support] @ q
-            ratios = (p / normalizer) @ kernel
+            ratios = (p / (kernel[:, support] @ q)) @ kernel
             if math.log(float(ratios.max())) <= rate_gap:
                 break
-            entering = np.setdiff1d(np.flatnonzero(ratios > 1.0 + rate_gap), support)
-            if entering.size:  # price the most useful outputs in, with a small positive mass
-                entering = entering[np.argsort(-ratios[entering])[: max(10, support.size)]]
-                support = np.concatenate([support, entering])
-                q = np.concatenate([q, np.full(entering.size, ENTRY_MASS * q.mean())])
-                q /= q.sum()
-                continue
-            q, support = self._newton_step(kernel[:, support], q, support, ratios[support], normalizer)
+            q, support = self._price(q, support, ratios, rate_gap)
+            columns = kernel[:, support]
+            normalizer = columns @ q
+            q, support = self._newton_step(columns, q, support, (p / normalizer) @ columns, normalizer)
         full = np.zeros(self.cost.shape[1])
         full[support] = q
         return self._point(slope, kernel, full)
+
+    def _feed(self, kernel: np.ndarray, q: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The support with the cheapest output of every starved input added (at a large slope the kernel of a
+        neighbouring slope's support can underflow to 0 on a row), so that every ``Z_x`` is positive."""
+        starved = np.flatnonzero(kernel[:, support] @ q < STARVED)
+        if not starved.size:
+            return q, support
+        entering = np.setdiff1d(self.cost[starved].argmin(axis=1), support)
+        q = np.concatenate([q, np.full(entering.size, q.mean())])
+        return q / q.sum(), np.concatenate([support, entering])
+
+    @staticmethod
+    def _price(q: np.ndarray, support: np.ndarray, ratios: np.ndarray, rate_gap: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The support with the outputs of largest ``c_y > 1`` outside it added (at most as many as it has, and
+        at least 10), each with :data:`ENTRY_MASS` of the mean mass: the outputs whose gradient ``1 − c_y`` of
+        ``G`` is negative."""
+        entering = np.setdiff1d(np.flatnonzero(ratios > 1.0 + rate_gap), support)
+        if not entering.size:
+            return q, support
+        entering = entering[np.argsort(-ratios[entering])[: max(10, support.size)]]
+        q = np.concatenate([q, np.full(entering.size, ENTRY_MASS * q.mean())])
+        return q / q.sum(), np.concatenate([support, entering])
+
+    def channel(self, point: SlopePoint) -> np.ndarray:
+        """The channel ``q_y K[x, y] / Z_x`` of ``point`` (``n × m``)."""
+        support = np.flatnonzero(point.output)
+        matrix = np.zeros(self.cost.shape)
+        matrix[:, support] = self._columns(shifted_kernel(self.cost, point.slope), point.output, support)
+        return matrix
+
+    def _columns(self, kernel: np.ndarray, q: np.ndarray, support: np.ndarray) -> np.ndarray:
+        """The channel's columns on ``support`` (the others are 0), each row summing to 1."""
+        columns = q[support][None, :] * kernel[:, support]
+        return columns / columns.sum(axis=1, keepdims=True)
 
     def _newton_step(self, columns: np.ndarray, q: np.ndarray, support: np.ndarray, ratios: np.ndarray,
                      normalizer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -171,11 +232,11 @@ class SlopeSolver:
         free = (q > BOUNDARY_MASS * q.max()) | (gradient < 0)
         q, support, gradient, columns = q[free], support[free], gradient[free], columns[:, free]
         weighted = columns * (np.sqrt(p) / normalizer)[:, None]
-        hessian = weighted.T @ weighted
+        hessian = dsyrk(1.0, weighted.T)  # K_Sᵀ diag(P / Z²) K_S, upper triangle: half a matrix product
         try:
-            direction = -cho_solve(cho_factor(hessian), gradient)
+            direction = -cho_solve((cho_factor(hessian, lower=False, overwrite_a=True)[0], False), gradient)
         except np.linalg.LinAlgError:  # a singular Hessian (outputs with proportional kernel columns)
-            direction = -np.linalg.lstsq(hessian, gradient, rcond=None)[0]
+            direction = -np.linalg.lstsq(weighted.T @ weighted, gradient, rcond=None)[0]
         if not gradient @ direction < 0:
             direction = -gradient
         value = -float(p @ np.log(normalizer)) + float(q.sum())
@@ -193,21 +254,27 @@ class SlopeSolver:
         return trial[keep] / trial[keep].sum(), support[keep]
 
     def _point(self, slope: float, kernel: np.ndarray, q: np.ndarray) -> SlopePoint:
-        """The channel ``q_y K[x, y] / Z_x`` with its rate, distortion and dual intercept."""
-        normalizer = kernel @ q
-        matrix = q[None, :] * kernel / normalizer[:, None]
-        matrix /= matrix.sum(axis=1, keepdims=True)
-        distortion = float(self.p @ (matrix * self.cost).sum(axis=1))
-        return SlopePoint(slope, matrix, mutual_information(self.p, matrix), distortion,
+        """The rate, distortion and dual intercept of the channel of ``q``, computed on its support."""
+        support = np.flatnonzero(q)
+        columns = self._columns(kernel, q, support)
+        distortion = float(self.p @ (columns * self.cost[:, support]).sum(axis=1))
+        return SlopePoint(slope, mutual_information(self.p, columns), distortion,
                           blahut_intercept(self.p, self.cost, slope, q, kernel), q)
 
 
-def mix_to_rate(low: SlopePoint, high: SlopePoint, rate: float) -> tuple[np.ndarray, float]:
-    """The mix of ``low`` (rate ≤ ``rate``) and ``high`` (rate ≥ ``rate``) whose rates average to ``rate``, and
-    the weight on ``high``: its mutual information is at most ``rate`` (convexity in the channel)."""
+def mix_weight(low: SlopePoint, high: SlopePoint, rate: float) -> float:
+    """The weight on ``high`` (rate ≥ ``rate``) in the mix with ``low`` (rate ≤ ``rate``) whose rates average to
+    ``rate``: the mixed channel's mutual information is at most ``rate`` (convexity in the channel).
+
+    Examples
+    --------
+    >>> low = SlopePoint(1.0, rate=0.25, distortion=0.5, intercept=0.75, output=np.array([1.0]))
+    >>> high = SlopePoint(2.0, rate=0.75, distortion=0.3, intercept=1.35, output=np.array([1.0]))
+    >>> mix_weight(low, high, 0.375)
+    0.25
+    """
     spread = high.rate - low.rate
-    weight = 0.0 if spread <= 0 else min(1.0, max(0.0, (rate - low.rate) / spread))
-    return (1.0 - weight) * low.matrix + weight * high.matrix, weight
+    return 0.0 if spread <= 0 else min(1.0, max(0.0, (rate - low.rate) / spread))
 
 
 def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
@@ -249,7 +316,7 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
     used = prior > 0
     n = prior.size
     unconstrained = objective.unconstrained_optimum()
-    if notion.measure(unconstrained) <= budget:
+    if notion.measure(unconstrained) <= budget + RATE_ROUND_OFF:
         return certified_result(notion, budget, objective, unconstrained, objective.value(unconstrained),
                                 "the unconstrained optimum (every input to its cheapest output) meets the budget",
                                 start, method="blahut-arimoto", iterations=0)
@@ -263,9 +330,9 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
                                 method="blahut-arimoto", iterations=0)
     solver = SlopeSolver(prior[used], cost[used])
     points, low, high = _search(solver, budget)
-    matrix, weight = mix_to_rate(low, high, budget) if high is not None else (low.matrix, 0.0)
+    weight = mix_weight(low, high, budget) if high is not None else 0.0
     full = np.empty_like(unconstrained)
-    full[used] = matrix
+    full[used] = _mixed_channel(solver, low, high, weight)
     full[~used] = unconstrained[~used]
     bound = max(point.distortion_bound(budget) for point in points) * objective.unit
     slopes = f"{len(points)} slopes, bracket [{low.slope:.9g}, {high.slope if high else math.inf:.9g}]"
@@ -275,59 +342,102 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
                             iterations=len(points))
 
 
+def _mixed_channel(solver: SlopeSolver, low: SlopePoint, high: SlopePoint | None, weight: float) -> np.ndarray:
+    """``(1 − weight) · channel(low) + weight · channel(high)``, building only the channels with positive weight."""
+    if high is None or weight == 0:
+        return solver.channel(low)
+    if weight == 1:
+        return solver.channel(high)
+    return (1.0 - weight) * solver.channel(low) + weight * solver.channel(high)
+
+
 def _search(solver: SlopeSolver, budget: float) -> tuple[list[SlopePoint], SlopePoint, SlopePoint | None]:
     """Slopes tried, and the last bracket ``(low, high)`` with ``low.rate <= budget <= high.rate``.
 
-    ``high`` is ``None`` when even :data:`MAX_SLOPE` stays below the budget (``low`` is then the answer).
-    Stops when the mix of the bracket is within half the gap tolerance of the best dual line.
+    ``high`` is ``None`` when even ``solver.max_slope`` stays below the budget (``low`` is then the answer).
+    Each slope starts from the output distribution of its neighbours (few outputs). The bracket is found
+    by extrapolating the rate (:func:`_bracketing_slope`), then narrowed by the Illinois variant of regula
+    falsi on ``(log s, log R)`` (Dowell & Jarratt, "A modified regula falsi method for computing the root of an
+    equation", BIT 11, 1971): superlinear, and never stalling at one end. It stops when the mix of the
+    bracket is within half the gap tolerance of the best dual line.
     """
-    slope = 1.0
-    output = solver.warm_start(slope)
     points: list[SlopePoint] = []
-    low: SlopePoint | None = None
-    high: SlopePoint | None = None
 
-    def evaluate(value: float, start: np.ndarray) -> SlopePoint:
-        tolerance = 0.25 * value * GAP_RTOL
-        point = solver.solve(value, 0.999 * start / start.sum() + 0.001 / start.size, tolerance)
+    def evaluate(slope: float, start: np.ndarray) -> SlopePoint:
+        point = solver.solve(slope, start / start.sum(), 0.25 * slope * GAP_RTOL)
         points.append(point)
         return point
 
-    point = evaluate(slope, output)
-    moves: list[bool] = []  # which end of the bracket each slope replaced (True: low)
+    point = evaluate(1.0, solver.warm_start(1.0))
+    low: SlopePoint | None = None
+    high: SlopePoint | None = None
+    scale = {True: 1.0, False: 1.0}  # Illinois: the weight of each end's rate residual
+    moved: list[bool] = []  # which end each slope in the bracket replaced (True: low)
     while len(points) < MAX_SLOPES:
-        if point.rate <= budget:
-            low = point if low is None or point.slope > low.slope else low
-        else:
-            high = point if high is None or point.slope < high.slope else high
-        moves.append(point.rate <= budget)
-        if low is None:
-            if point.slope <= MIN_SLOPE:
+        below = point.rate <= budget
+        if below and (low is None or point.slope > low.slope):
+            low = point
+        elif not below and (high is None or point.slope < high.slope):
+            high = point
+        if low is None or high is None:
+            slope = _bracketing_slope(points, budget, solver.max_slope)
+            if slope is None:
                 break
-            point = evaluate(max(point.slope / 8.0, MIN_SLOPE), point.output)
+            point = evaluate(slope, point.output)
             continue
-        if high is None:
-            if point.slope >= MAX_SLOPE:
-                return points, low, None
-            point = evaluate(min(point.slope * 8.0, MAX_SLOPE), point.output)
-            continue
-        matrix, weight = mix_to_rate(low, high, budget)
-        distortion = (1.0 - weight) * low.distortion + weight * high.distortion
-        bound = max(p.distortion_bound(budget) for p in points)
-        if distortion - bound <= 0.5 * GAP_RTOL * max(1.0, distortion) or high.slope - low.slope <= 1e-13 * high.slope:
+        if _bracket_certified(points, low, high, budget) or high.slope - low.slope <= 1e-13 * high.slope:
             break
-        stalled = len(moves) >= 2 and moves[-1] == moves[-2]
-        point = evaluate(_next_slope(low, high, budget, stalled), low.output + high.output)
+        moved.append(below)
+        scale[below] = 1.0
+        if len(moved) >= 2 and moved[-1] == moved[-2]:
+            scale[not below] *= 0.5
+        slope = _next_slope(low, high, budget, scale[True], scale[False])
+        t = math.log(slope / low.slope) / math.log(high.slope / low.slope)
+        point = evaluate(slope, (1.0 - t) * low.output + t * high.output)  # q interpolated in log s
     if low is None:
         low = min(points, key=lambda p: p.rate)
     return points, low, high
 
 
-def _next_slope(low: SlopePoint, high: SlopePoint, budget: float, stalled: bool) -> float:
-    """A secant step on ``log s`` between the bracket's rates; when the same end moved twice in a row
-    (regula falsi stalling on a convex stretch), the geometric mean instead (safeguard)."""
+def _bracket_certified(points: list[SlopePoint], low: SlopePoint, high: SlopePoint, budget: float) -> bool:
+    """Whether the mix of the bracket at rate ``budget`` is within half the gap tolerance of the best dual line."""
+    weight = mix_weight(low, high, budget)
+    distortion = (1.0 - weight) * low.distortion + weight * high.distortion
+    bound = max(p.distortion_bound(budget) for p in points)
+    return distortion - bound <= 0.5 * GAP_RTOL * max(1.0, distortion)
+
+
+def _bracketing_slope(points: list[SlopePoint], budget: float, max_slope: float) -> float | None:
+    """The next slope while every slope tried is on one side of the budget (``None`` at :data:`MIN_SLOPE` or
+    ``max_slope``): a step of at most ×8 (÷8) on ``s``, by extrapolating the last two rates linearly in
+    ``(log s, log R)`` (``R ∝ s²`` near rate 0), overshot by a quarter so that the next slope likely brackets
+    the budget."""
+    last = points[-1]
+    upward = last.rate <= budget
+    if (last.slope >= max_slope) if upward else (last.slope <= MIN_SLOPE):
+        return None
+    step = math.log(8.0)
+    if len(points) >= 2:
+        run = math.log(last.slope / points[-2].slope)
+        rise = _log_rate(last.rate) - _log_rate(points[-2].rate)
+        if rise * run > 0:
+            need = abs(math.log(budget) - _log_rate(last.rate))
+            step = min(step, max(math.log(1.25), 1.25 * need * abs(run / rise)))
+    return min(max_slope, last.slope * math.exp(step)) if upward else max(MIN_SLOPE, last.slope * math.exp(-step))
+
+
+def _next_slope(low: SlopePoint, high: SlopePoint, budget: float, low_scale: float, high_scale: float) -> float:
+    """Regula falsi on ``(log s, log R)`` between the bracket's residuals, each weighted by its Illinois scale."""
     a, b = math.log(low.slope), math.log(high.slope)
-    if stalled or high.rate <= low.rate:
+    target = math.log(budget)
+    below = low_scale * (target - _log_rate(low.rate))
+    above = high_scale * (_log_rate(high.rate) - target)
+    if not below + above > 0:
         return math.exp(0.5 * (a + b))
-    t = min(0.95, max(0.05, (budget - low.rate) / (high.rate - low.rate)))
+    t = min(0.99, max(0.01, below / (below + above)))
     return math.exp(a + t * (b - a))
+
+
+def _log_rate(rate: float) -> float:
+    """``log R``, with rates below :data:`RATE_FLOOR` (rate 0: a one-output channel) at ``log RATE_FLOOR``."""
+    return math.log(max(rate, RATE_FLOOR))
