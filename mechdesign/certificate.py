@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 from ._lazy import scipy_sparse as sp
+from ._threads import single_blas_thread
 
 from ._lazy import LazyFunction
 from .solvers import solve_highs_lp
@@ -170,9 +171,10 @@ def _least_column_term(linear: np.ndarray, multipliers: np.ndarray, active: np.n
 
     n = linear.size
     start = np.full(n, 1.0 / n)
-    found = minimize(term, start, jac=True, method="SLSQP", bounds=[(INTERIOR_WEIGHT, 1.0)] * n,
-                     constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
-                     options={"ftol": 1e-15, "maxiter": 500})
+    with single_blas_thread():  # small dense steps (mechdesign/_threads.py)
+        found = minimize(term, start, jac=True, method="SLSQP", bounds=[(INTERIOR_WEIGHT, 1.0)] * n,
+                         constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
+                         options={"ftol": 1e-15, "maxiter": 500})
     v = np.clip(found.x, INTERIOR_WEIGHT, None) if np.all(np.isfinite(found.x)) else start
     return v / v.sum() * INTERIOR_WEIGHT
 

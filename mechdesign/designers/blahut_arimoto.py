@@ -43,6 +43,7 @@ from typing import Any, Union
 import numpy as np
 
 from .._lazy import LazyFunction
+from .._threads import single_blas_thread
 
 from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion
@@ -329,7 +330,8 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
                                 "rate 0: the best constant mechanism (Y independent of X), exact", start,
                                 method="blahut-arimoto", iterations=0)
     solver = SlopeSolver(prior[used], cost[used])
-    points, low, high = _search(solver, budget)
+    with single_blas_thread():  # many small factorizations (mechdesign/_threads.py)
+        points, low, high = _search(solver, budget)
     weight = mix_weight(low, high, budget) if high is not None else 0.0
     full = np.empty_like(unconstrained)
     full[used] = _mixed_channel(solver, low, high, weight)
