@@ -197,10 +197,10 @@ DINKELBACH_STEPS = 200
 
 def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers: np.ndarray) -> float:
     """The staircase dual bound of :func:`mechdesign.direct.staircase_lower_bound` for Hamming weights, in
-    ``O(n log n)``.
+    ``O(n log n)`` (``O(n)`` plus a sort of the columns with a nonzero off-diagonal reduced cost).
 
     With ``W[x, y] = s P(x) 1[x ≠ y]`` the reduced costs ``a = W[:, y] − λ`` of column ``y`` are
-    ``s P(x) − λ_x`` off the diagonal and ``−λ_y`` on it: one sorted vector with one entry swapped
+    ``o_x = s P(x) − λ_x`` off the diagonal and ``−λ_y`` on it: one sorted vector with one entry swapped
     per column. The bound is ``Σ λ + n min(0, r*)`` with ``r*`` the cheapest staircase column per unit
     mass over every column ``y`` and every set ``S``, ``min_{y,S} N_y(S) / D_y(S)``,
     ``N_y(S) = e^{−ε} Σ a + (1 − e^{−ε}) Σ_S a`` and ``D_y(S) = n e^{−ε} + (1 − e^{−ε}) |S|``
@@ -211,10 +211,13 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
     those sets; it strictly decreases until ``F(r) = min_{y,S} (N_y − r D_y) = 0``, where ``r = r*``
     (:func:`mechdesign.direct.staircase_per_mass` evaluates the same minimum per column by prefixes).
     Since ``r`` is one number, ``|S_y(r)|`` is one ``searchsorted`` on the sorted vector plus the swapped
-    entry: ``O(n)`` per step. Should the iteration not stop within :data:`DINKELBACH_STEPS`, the ratio
-    reached is corrected downwards to ``r + min(0, F(r))/D_min``: on every pair ``N/D >= r + F(r)/D``
-    with ``F(r) <= 0`` and ``D >= D_min``, so it is still below ``r*``. A lower bound on the optimum for
-    *any* ``λ``.
+    entry. Columns with ``o_y = 0`` (every input outside RRWithPrior's top ``k``) differ only in
+    ``λ_y = s P(y)``; among those with the same denominator the numerator falls as ``λ_y`` grows, so two
+    of them — the largest ``λ_y`` with ``−λ_y < r`` and the largest with ``−λ_y >= r`` (by ``P``'s order)
+    — stand for all: a step costs ``O(#{o_y ≠ 0} + log n)``. Should the iteration not stop within
+    :data:`DINKELBACH_STEPS`, the ratio reached is corrected downwards to ``r + min(0, F(r))/D_min``: on
+    every pair ``N/D >= r + F(r)/D`` with ``F(r) <= 0`` and ``D >= D_min``, so it is still below ``r*``.
+    A lower bound on the optimum for *any* ``λ``.
 
     Examples
     --------
@@ -226,46 +229,63 @@ def hamming_staircase_bound(problem: HammingProblem, epsilon: float, multipliers
     n = problem.size
     inverse, excess = _exp_minus(epsilon), -math.expm1(-epsilon)
     off_diagonal = problem.scale * problem.prior - multipliers
-    ordered = np.sort(off_diagonal)
-    prefix = np.concatenate([[0.0], np.cumsum(ordered)])
-    totals = off_diagonal.sum() - off_diagonal - multipliers  # Σ_x a_x of every column
+    total = float(off_diagonal.sum())
+    flat = off_diagonal == 0.0
+    rest = np.flatnonzero(~flat)
+    rest_off, rest_multipliers = off_diagonal[rest], multipliers[rest]
+    # The shared sorted vector: the nonzero entries sorted, with the zeros between the negative and the
+    # positive ones; its prefix sums from theirs.
+    nonzero_sorted = np.sort(rest_off)
+    nonzero_prefix = np.concatenate([[0.0], np.cumsum(nonzero_sorted)])
+    negative, zeros = int(np.searchsorted(nonzero_sorted, 0.0)), n - rest.size
+    # On the flat columns λ_y = s P(y) exactly, so P's order sorts their multipliers.
+    ascending = problem.order[::-1]
+    flat_multipliers = multipliers[ascending[flat[ascending]]]
     # The smallest denominator of a set the iteration can reach: S = ∅, or one input at ε = inf.
     smallest_denominator = n * inverse if inverse > 0 else excess
-    constant = inverse * totals
-    negated = -multipliers
-    out_of_column, into_column = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
-    numerators, denominators, swapped = np.empty(n), np.empty(n), np.empty(n)
 
-    def ratios_below(r: float) -> tuple[np.ndarray, np.ndarray]:
-        """Per column, ``(N_y(S_y(r)), D_y(S_y(r)))``, written into preallocated arrays (fresh temporaries
-        of this size cost more in page faults than the arithmetic)."""
-        count = int(np.searchsorted(ordered, r, side="left"))
-        np.less(off_diagonal, r, out=out_of_column)  # entry y is −λ_y in column y, not s P(y) − λ_y
-        np.less(negated, r, out=into_column)
-        np.multiply(multipliers, into_column, out=numerators)
-        np.multiply(off_diagonal, out_of_column, out=swapped)
-        np.add(numerators, swapped, out=numerators)  # Σ_{S_y} a differs from the prefix sum by these
-        np.multiply(numerators, -excess, out=numerators)
-        np.add(numerators, constant + excess * prefix[count], out=numerators)
-        np.subtract(into_column, out_of_column, out=denominators, dtype=float)
-        np.multiply(denominators, excess, out=denominators)
-        np.add(denominators, n * inverse + excess * count, out=denominators)
-        return numerators, denominators
+    def candidates(r: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(o_y, λ_y)`` of the columns that can hold the least ratio at ``r``: every non-flat column
+        and up to two flat ones."""
+        chosen = []
+        if flat_multipliers.size:
+            if -flat_multipliers[-1] < r:
+                chosen.append(flat_multipliers[-1])
+            at_or_below = int(np.searchsorted(flat_multipliers, -r, side="right")) - 1
+            if at_or_below >= 0:
+                chosen.append(flat_multipliers[at_or_below])
+        return (np.concatenate([rest_off, np.zeros(len(chosen))]),
+                np.concatenate([rest_multipliers, np.array(chosen, dtype=float)]))
+
+    def sums_below(r: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per candidate column, ``(N_y(S_y(r)), D_y(S_y(r)))``."""
+        count = int(np.searchsorted(nonzero_sorted, r, side="left")) + (zeros if r > 0 else 0)
+        shared = nonzero_prefix[min(count, negative) + max(0, count - negative - zeros)]
+        off, lam = candidates(r)
+        swapped_out, swapped_in = off < r, -lam < r  # entry y is −λ_y in column y, not o_y
+        below = shared - lam * swapped_in - off * swapped_out
+        totals = total - off - lam  # Σ_x a_x of the column
+        return (inverse * totals + excess * below,
+                n * inverse + excess * (count + swapped_in.astype(float) - swapped_out))
 
     def smallest_ratio_below(r: float) -> float:
-        return float(np.fmin.reduce(np.divide(*ratios_below(r), out=numerators)))  # nan (0/0) ignored
+        return float(np.fmin.reduce(np.divide(*sums_below(r))))  # nan (0/0) ignored
 
     # Start from S = ∅ (at ε = inf, where its ratio is 0/0, from S = every input); an empty S met on
     # the way at ε = inf gives 0/0 = nan, which fmin ignores.
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = float(totals.min()) / n if inverse > 0 else smallest_ratio_below(math.inf)
+        if inverse > 0:
+            off, lam = candidates(math.inf)  # S = ∅ ranks the columns by Σ a, which falls as λ_y grows
+            ratio = float(np.min(total - off - lam)) / n
+        else:
+            ratio = smallest_ratio_below(math.inf)
         for _ in range(DINKELBACH_STEPS):
             following = min(ratio, smallest_ratio_below(ratio))
             if following == ratio:
                 break
             ratio = following
         else:  # not stopped: the ratio reached may still lie above r*
-            numerators, denominators = ratios_below(ratio)
+            numerators, denominators = sums_below(ratio)
             ratio += min(0.0, float(np.min(numerators - ratio * denominators))) / smallest_denominator
     return float(multipliers.sum() + n * min(0.0, ratio))
 
