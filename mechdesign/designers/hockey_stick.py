@@ -12,7 +12,7 @@ and for a given ``Q`` the most violated cut of a pair is ``S = {y : Q[i, y] > e^
 left side is the pair's hockey-stick divergence. The full problem has ``n (n − 1) 2^m`` such cuts
 (or, with hinge auxiliaries, ``n (n − 1) m`` variables: 8·10⁶ at n = 200); only few are active at the
 optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each
-round computes every pair's divergence exactly in numpy (in blocks, to bound memory), adds the most
+round computes every pair's divergence exactly in numpy (:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most
 violated pairs' cuts as rows, and re-solves by the dual simplex from the previous basis, until every
 divergence is within :data:`CUT_TOLERANCE` of δ.
 
@@ -37,7 +37,7 @@ import scipy.sparse as sp
 
 from ..certificate import lp_lower_bound
 from ..exceptions import MechDesignError
-from ..privacy.approx_dp import ApproximateDifferentialPrivacy
+from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
 from ..result import Result, clean_mechanism
 from ..solvers import run_highs
@@ -52,8 +52,6 @@ HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
 CUT_TOLERANCE = 1e-9
 #: Most cuts added per round, as a multiple of the number of inputs (the most violated pairs first).
 CUTS_PER_INPUT = 4
-#: Largest number of ordered pairs whose ``m`` differences are held in memory at once by the separation.
-SEPARATION_BLOCK_ENTRIES = 2_000_000
 #: Rounds before constraint generation gives up (the result then says so; never reached in the tests).
 MAX_ROUNDS = 500
 #: Largest ``e^ε`` the cuts are written with; larger budgets are solved at ``log`` of it (a mechanism within
@@ -93,24 +91,6 @@ def _hockey_stick_notion(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     if type(notion) is not ApproximateDifferentialPrivacy or notion.variant != "hockey_stick":
         return None
     return notion
-
-
-def pair_divergences(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float) -> np.ndarray:
-    """``Σ_y max(0, Q[first[k], y] − scale · Q[second[k], y])`` for every pair ``k``, in blocks.
-
-    Examples
-    --------
-    >>> Q = np.array([[0.75, 0.25], [0.25, 0.75]])
-    >>> pair_divergences(Q, np.array([0, 1]), np.array([1, 0]), 1.0)
-    array([0.5, 0.5])
-    """
-    block = max(1, SEPARATION_BLOCK_ENTRIES // max(1, matrix.shape[1]))
-    divergences = np.empty(first.size)
-    for start in range(0, first.size, block):
-        stop = start + block
-        excess = matrix[first[start:stop]] - scale * matrix[second[start:stop]]
-        divergences[start:stop] = np.maximum(excess, 0.0).sum(axis=1)
-    return divergences
 
 
 class LazyHingeProgram:

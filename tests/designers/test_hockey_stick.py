@@ -18,10 +18,8 @@ from mechdesign.designers.hockey_stick import (
     LazyHingeProgram,
     applies,
     design_hockey_stick,
-    pair_divergences,
 )
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
-from mechdesign.privacy.approx_dp import hockey_stick_delta
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 from mechdesign.solve import DesignProblem
 from mechdesign.utility.distortion import hamming_cost
@@ -120,14 +118,6 @@ def test_bad_input_gets_a_named_error():
         design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), [1.0, 2.0], objective)
     with pytest.raises(InvalidBudgetError, match="budget for"):
         design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), -1.0, objective)
-
-
-def test_pair_divergences_are_the_hockey_stick_divergences():
-    rng = np.random.default_rng(7)
-    matrix = rng.dirichlet(np.ones(6), size=5)
-    first, second = ApproximateDifferentialPrivacy(0.1, "hockey_stick").neighbours.ordered_pairs(5)
-    expected = [hockey_stick_delta(matrix[i], matrix[j], 0.3) for i, j in zip(first, second)]
-    np.testing.assert_allclose(pair_divergences(matrix, first, second, math.exp(0.3)), expected, rtol=0, atol=1e-15)
 
 
 def test_every_hinge_held_makes_the_working_set_the_full_problem():
