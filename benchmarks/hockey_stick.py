@@ -9,13 +9,21 @@ not tried at larger n. Time, objective, certified gap and status are printed wit
 and written to ``benchmarks/out/hockey_stick.csv``.
 
 Run: ``python benchmarks/hockey_stick.py [--sizes 20 40 100 200] [--cap 120]``
+
+``--measure REV`` instead times ``ApproximateDifferentialPrivacy(δ, "hockey_stick").measure`` on a random
+n × n mechanism, in this tree and in git revision ``REV`` (exported with ``git archive``), each in a
+fresh interpreter, alternating, best of 3 per run, with the load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from ldp_formulations import skewed_prior, timed, write_rows
@@ -43,11 +51,62 @@ def run(path: str, kind: str, n: int) -> tuple[float, tuple[float | None, float 
     return time.perf_counter() - start, (result.objective, result.gap, result.status)
 
 
+#: The child program of ``--measure``: the best of 3 measurements and the value, on a seeded mechanism.
+MEASURE_CHILD = """
+import sys, time, numpy as np
+from mechdesign import ApproximateDifferentialPrivacy
+n, kind = int(sys.argv[1]), sys.argv[2]
+if kind == "random":
+    matrix = np.random.default_rng(n).dirichlet(np.full(n, 0.5), size=n)
+else:  # every pair tight at once: randomized response at e^1 (what a design returns looks like this)
+    matrix = np.full((n, n), 1.0 / (np.e + n - 1)); np.fill_diagonal(matrix, np.e / (np.e + n - 1))
+notion = ApproximateDifferentialPrivacy(0.01, "hockey_stick")
+times = []
+for _ in range(3):
+    start = time.perf_counter(); value = notion.measure(matrix); times.append(time.perf_counter() - start)
+print(min(times), value)
+"""
+
+
+def time_measure(source: Path, n: int, kind: str) -> tuple[float, float]:
+    """Seconds (best of 3) and value of the hockey-stick measure at ``n`` with the package at ``source``."""
+    env = dict(os.environ, PYTHONPATH=str(source))
+    output = subprocess.run([sys.executable, "-c", MEASURE_CHILD, str(n), kind], env=env, cwd=source, check=True,
+                            capture_output=True, text=True).stdout.split()
+    return float(output[0]), float(output[1])
+
+
+def compare_measure(revision: str, sizes: list[int]) -> None:
+    """The measure in ``revision`` and in this tree, side by side."""
+    here = Path(__file__).resolve().parents[1]
+    rows = []
+    with tempfile.TemporaryDirectory() as baseline:
+        archive = subprocess.run(["git", "archive", revision, "mechdesign"], cwd=here, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
+        print(f"{'mechanism':>12} {'n':>4} {revision + ' (s)':>12} {'this tree (s)':>14} {'ratio':>7} "
+              f"{'|Δ value|':>10} load")
+        for kind in ("random", "all-tight"):
+            for n in sizes:
+                before, value_before = time_measure(Path(baseline), n, kind)
+                after, value_after = time_measure(here, n, kind)
+                load = os.getloadavg()[0]
+                rows.append({"mechanism": kind, "n": n, "before": before, "after": after,
+                             "difference": abs(value_before - value_after), "load": load})
+                print(f"{kind:>12} {n:4d} {before:12.4f} {after:14.4f} {before / after:6.1f}x "
+                      f"{abs(value_before - value_after):10.1e} {load:.1f}", flush=True)
+    write_rows(rows, "hockey_stick_measure")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 40, 100, 200])
     parser.add_argument("--cap", type=float, default=120.0)
+    parser.add_argument("--measure", metavar="REV", help="time the measure against git revision REV instead")
     args = parser.parse_args()
+    if args.measure:
+        compare_measure(args.measure, args.sizes)
+        return
     rows, stopped = [], set()
     print(f"{'kind':>13} {'n':>4} {'path':>6} {'seconds':>9} {'objective':>14} {'gap':>9} {'status':>11} load")
     for kind in ("zipf-hamming", "random"):

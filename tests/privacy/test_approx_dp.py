@@ -12,6 +12,7 @@ from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.privacy.approx_dp import (
     hockey_stick_delta,
     hockey_stick_epsilon,
+    largest_pair_epsilon,
     pair_divergences,
     pair_epsilons,
 )
@@ -201,3 +202,16 @@ def test_hockey_stick_measure_is_the_largest_pair_epsilon():
     pairs = [(0, 1), (1, 0), (2, 5), (5, 2), (7, 3), (3, 7)]
     assert notion.measure(matrix) == pytest.approx(max(bisected_epsilon(matrix[i], matrix[j], 0.02) for i, j in pairs),
                                                    abs=EPSILON_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("seed_pairs", [1, 3, 1000])
+@pytest.mark.parametrize("seed", range(4))
+def test_largest_pair_epsilon_is_the_largest_of_all(monkeypatch, seed_pairs, seed):
+    # However few pairs seed it, ruling the others out by their divergence loses none of the largest.
+    monkeypatch.setattr("mechdesign.privacy.approx_dp.SEED_PAIRS", seed_pairs)
+    rng = np.random.default_rng(seed)
+    matrix = rng.dirichlet(np.full(9, 0.4), size=7)
+    matrix[rng.random(matrix.shape) < 0.2 * (seed % 2)] = 0.0  # zeros (some ε = inf) in odd seeds
+    matrix = matrix / matrix.sum(axis=1, keepdims=True)
+    first, second = ApproximateDifferentialPrivacy(0.03, "hockey_stick").neighbours.ordered_pairs(7)
+    assert largest_pair_epsilon(matrix, first, second, 0.03) == pair_epsilons(matrix, first, second, 0.03).max()
