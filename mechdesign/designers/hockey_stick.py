@@ -1,8 +1,18 @@
-"""Design under hockey-stick (ε, δ)-DP by lazy constraint generation, straight in HiGHS.
+"""Design under hockey-stick (ε, δ)-DP: a certified sandwich first, lazy constraint generation otherwise.
 
 The hockey-stick form of (ε, δ)-DP (Dwork & Roth, "The Algorithmic Foundations of Differential
 Privacy", Definition 2.4, on a finite output space) asks ``Σ_y max(0, Q[i, y] − e^ε Q[j, y]) <= δ``
-for every ordered neighbour pair ``(i, j)``. The hinge sum is the largest of the linear forms
+for every ordered neighbour pair ``(i, j)``.
+
+**Sandwich** (:func:`sandwich`, complete relation). Two ``O(n m)`` LPs bracket the optimum: the
+restriction :func:`leak_restriction` (``Q = P + L``, ``P`` ε-DP, each row's leak ``L`` of mass at most
+δ: a hockey-stick mechanism) from above, and the pointwise form ``Q[x, y] <= e^ε Q[x', y] + δ`` (implied
+by the hockey-stick form) from below, through its certified LP bound. When they meet within
+``GAP_RTOL`` the restriction's mechanism is optimal. With Hamming cost they met in every case measured
+(n = 20 … 200, ε ∈ {0.5, 1, 2}, δ ∈ {10⁻³, 10⁻²}); with random costs they usually do not
+(benchmarks/RESULTS.md), and constraint generation runs.
+
+**Constraint generation.** The hinge sum is the largest of the linear forms
 ``Σ_{y ∈ S} (Q[i, y] − e^ε Q[j, y])`` over output subsets ``S``, so the constraint is equivalent to the
 *subset cuts*
 
@@ -11,17 +21,18 @@ for every ordered neighbour pair ``(i, j)``. The hinge sum is the largest of the
 and for a given ``Q`` the most violated cut of a pair is ``S = {y : Q[i, y] > e^ε Q[j, y]}``, whose
 left side is the pair's hockey-stick divergence. The full problem has ``n (n − 1) 2^m`` such cuts
 (or, with hinge auxiliaries, ``n (n − 1) m`` variables: 8·10⁶ at n = 200); only few are active at the
-optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each
-round computes every pair's divergence exactly in numpy (:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most
-violated pairs' cuts as rows, and re-solves by the dual simplex from the previous basis, until every
-divergence is within :data:`CUT_TOLERANCE` of δ.
+optimum. Here the LP lives in one HiGHS model holding the row sums, the pointwise rows and a working
+set of cuts; each round computes every pair's divergence exactly in numpy
+(:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most violated pairs' cuts as rows,
+and re-solves by the dual simplex from the previous basis, until every divergence is within
+:data:`CUT_TOLERANCE` of δ.
 
-Certificate: the working-set LP is a relaxation of the full problem (it keeps a subset of its
-constraints), so the safe bound :func:`~mechdesign.certificate.lp_lower_bound` at HiGHS's duals is a
-lower bound on the full optimum. The final mechanism is cleaned, re-measured with the notion's own
-numpy measure (and repaired by mixing in the constant mechanism if round-off needs it, through
-:func:`~mechdesign.result.certify_mechanism`), and reported ``"optimal"`` only when the bound is within
-``GAP_RTOL`` of its objective.
+Certificate: the pointwise LP and the working-set LP are relaxations of the full problem (they keep
+constraints it implies), so the safe bound :func:`~mechdesign.certificate.lp_lower_bound` at HiGHS's
+duals is a lower bound on the full optimum. The final mechanism is cleaned, re-measured with the
+notion's own numpy measure (and repaired by mixing in the constant mechanism if round-off needs it,
+through :func:`~mechdesign.result.certify_mechanism`), and reported ``"optimal"`` only when the bound is
+within ``GAP_RTOL`` of its objective.
 """
 
 from __future__ import annotations
