@@ -21,8 +21,7 @@ by the hockey-stick form) from below, through its certified LP bound. When they 
 and for a given ``Q`` the most violated cut of a pair is ``S = {y : Q[i, y] > e^ε Q[j, y]}``, whose
 left side is the pair's hockey-stick divergence. The full problem has ``n (n − 1) 2^m`` such cuts
 (or, with hinge auxiliaries, ``n (n − 1) m`` variables: 8·10⁶ at n = 200); only few are active at the
-optimum. Here the LP lives in one HiGHS model holding the row sums, the pointwise rows and a working
-set of cuts; each round computes every pair's divergence exactly in numpy
+optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each round computes every pair's divergence exactly in numpy
 (:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most violated pairs' cuts as rows,
 and re-solves by the dual simplex from the previous basis, until every divergence is within
 :data:`CUT_TOLERANCE` of δ.
@@ -51,8 +50,6 @@ from ..direct import ApproximateDpLinearProgram
 from ..exceptions import MechDesignError
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
-from ..privacy.dp import dp_rows
-from ..relaxation import LinearRelaxation
 from ..result import Result, clean_mechanism, is_certified_optimal
 from ..solvers import run_highs
 from ..utility.base import Objective
@@ -223,7 +220,6 @@ class LazyHingeProgram:
             self.highs.setOptionValue(option, value)
         self.n_columns, self.n_rows = n * m, 0
         self.costs = [weights.ravel().astype(float)]
-        self.column_lower, self.column_upper = [np.zeros(n * m)], [np.ones(n * m)]  # every column is bounded
         self.row_lower: list[np.ndarray] = []
         self.row_upper: list[np.ndarray] = []
         self.triplets: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (row, column, value) of A
@@ -236,24 +232,6 @@ class LazyHingeProgram:
     def hinges(self) -> int:
         """The number of (pair, output) hinge terms held."""
         return int(np.count_nonzero(self.included))
-
-    def add_implied_rows(self, relaxation: LinearRelaxation) -> None:
-        """Add rows every hockey-stick mechanism meets (with their auxiliary columns): they keep the
-        working-set LP a relaxation and its early rounds close to the optimum.
-
-        :func:`design_hockey_stick` adds the pointwise form ``Q[x, y] <= e^ε Q[x', y] + δ``
-        (:func:`~mechdesign.privacy.dp.dp_rows`), which halved the rounds at n = 30 (benchmarks/RESULTS.md).
-        """
-        count, n_aux = relaxation.rows_q.shape[0], relaxation.n_aux
-        self.highs.addCols(n_aux, np.zeros(n_aux), relaxation.aux_lower, relaxation.aux_upper, 0,
-                           np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([]))
-        self.costs.append(np.zeros(n_aux))
-        self.column_lower.append(relaxation.aux_lower)
-        self.column_upper.append(relaxation.aux_upper)
-        held = sp.csr_matrix((count, self.n_columns - relaxation.rows_q.shape[1]))  # hinges held: not in these rows
-        rows = sp.coo_matrix(sp.hstack([relaxation.rows_q, held, relaxation.rows_aux]))
-        self.n_columns += n_aux
-        self._add_rows(count, rows.row, rows.col, rows.data, np.full(count, -np.inf), relaxation.rhs)
 
     def _add_rows(self, count: int, rows: np.ndarray, columns: np.ndarray, values: np.ndarray,
                   lower: np.ndarray, upper: np.ndarray) -> None:
@@ -283,8 +261,6 @@ class LazyHingeProgram:
                            np.arange(count, dtype=np.int32), sum_rows.astype(np.int32), np.ones(count))
         self.triplets.append((sum_rows, columns, np.ones(count)))
         self.costs.append(np.zeros(count))
-        self.column_lower.append(np.zeros(count))
-        self.column_upper.append(np.ones(count))
         self.n_columns += count
         local = np.arange(count)
         self._add_rows(count, np.concatenate([local, local, local]),
@@ -308,7 +284,7 @@ class LazyHingeProgram:
         rows, columns, values = (np.concatenate(parts) for parts in zip(*self.triplets))
         matrix = sp.csr_matrix((values, (rows, columns)), shape=(self.n_rows, self.n_columns))
         return lp_lower_bound(np.concatenate(self.costs), matrix, np.concatenate(self.row_lower),
-                              np.concatenate(self.row_upper), np.concatenate(self.column_lower), np.concatenate(self.column_upper),
+                              np.concatenate(self.row_upper), np.zeros(self.n_columns), np.ones(self.n_columns),
                               np.asarray(self.highs.getSolution().row_dual))
 
     def missing_hinges(self, matrix: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -377,7 +353,6 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
                                 "ε-DP plus a private leak of δ per row (leak_restriction) meets the pointwise "
                                 "relaxation's bound", start, iterations=1, **common_fields)
     program = LazyHingeProgram(weights, first, second, scale, notion.delta)
-    program.add_implied_rows(dp_rows(notion.neighbours, (n, m), scale, notion.delta))
     common: dict = dict(budgets={notion.label: budget}, solver="highs", method="hockey-stick-cuts", unit=objective.unit)
     for round_number in range(1, MAX_ROUNDS + 1):
         raw = program.solve()

@@ -22,7 +22,6 @@ from mechdesign.designers.hockey_stick import (
     sandwich,
 )
 from mechdesign.privacy.approx_dp import pair_divergences
-from mechdesign.privacy.dp import dp_rows
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 from mechdesign.solve import DesignProblem
@@ -208,19 +207,3 @@ def test_the_sandwich_matches_constraint_generation(n, delta, budget):
 def test_the_sandwich_matches_constraint_generation_at_forty_inputs(delta, budget):
     sandwich_against_constraint_generation(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget,
                                            ExpectedDistortion(zipf(40)))
-
-
-def test_implied_rows_keep_the_full_problem_exact():
-    # The pointwise rows are implied by the hockey-stick rows: with every hinge held the optimum is unchanged.
-    objective = random_problem(6, 9)
-    notion = ApproximateDifferentialPrivacy(0.1, "hockey_stick")
-    first, second = notion.neighbours.ordered_pairs(6)
-    weights = objective.prior.probabilities[:, None] * objective.cost
-    program = LazyHingeProgram(weights, first, second, math.exp(0.4), 0.1)
-    program.add_implied_rows(dp_rows(notion.neighbours, (6, 6), math.exp(0.4), 0.1))
-    program.add_hinges(*np.nonzero(np.ones((first.size, 6), dtype=bool)))
-    program.solve()
-    general = DesignProblem(notion, objective).solve(0.4)
-    assert program.hinges == first.size * 6
-    assert program.objective_value() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
-    assert program.lower_bound() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
