@@ -21,7 +21,8 @@ by the hockey-stick form) from below, through its certified LP bound. When they 
 and for a given ``Q`` the most violated cut of a pair is ``S = {y : Q[i, y] > e^ε Q[j, y]}``, whose
 left side is the pair's hockey-stick divergence. The full problem has ``n (n − 1) 2^m`` such cuts
 (or, with hinge auxiliaries, ``n (n − 1) m`` variables: 8·10⁶ at n = 200); only few are active at the
-optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each round computes every pair's divergence exactly in numpy
+optimum. Here the LP lives in one HiGHS model holding the row sums and a working set of cuts; each
+round computes every pair's divergence exactly in numpy
 (:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most violated pairs' cuts as rows,
 and re-solves by the dual simplex from the previous basis, until every divergence is within
 :data:`CUT_TOLERANCE` of δ.
@@ -110,10 +111,10 @@ def leak_restriction(weights: np.ndarray, scale: float, delta: float) -> np.ndar
     Every such ``Q`` meets hockey-stick (ε, δ)-DP for every pair ``(i, j)`` (any neighbour relation):
     ``P[i, y] <= e^ε P[j, y]`` gives ``Q[i, y] − e^ε Q[j, y] <= L[i, y]`` for each output, so the
     divergence is at most ``Σ_y L[i, y] <= δ``. It is a *restriction* (each row's leak is charged in full
-    against every other row), exact in most cases measured but not all (tests/designers/test_hockey_stick.py);
-    its LP is ``O(n m)``: ``P = c + s`` with the column floor
-    ``c`` and ``0 <= s[x, y] <= (e^ε − 1) c_y`` (``P[x, y] <= e^ε P[x', y]`` for all pairs, as in
-    :class:`~mechdesign.direct.LdpLinearProgram`). Returns the raw ``Q`` (``None`` if HiGHS failed).
+    against every other row), exact in most cases measured but not all (tests/designers/test_hockey_stick.py).
+    Its LP is ``O(n m)``: ``P = c + s`` with the column floor ``c`` and ``0 <= s[x, y] <= (e^ε − 1) c_y``
+    (``P[x, y] <= e^ε P[x', y]`` for all pairs, as in :class:`~mechdesign.direct.LdpLinearProgram`).
+    Returns the raw ``Q`` (``None`` if HiGHS failed).
 
     Examples
     --------
@@ -150,7 +151,8 @@ def leak_restriction(weights: np.ndarray, scale: float, delta: float) -> np.ndar
     return values[:m][None, :] + values[m:m + n * m].reshape(n, m) + values[m + n * m:].reshape(n, m)
 
 
-def sandwich(notion: ApproximateDifferentialPrivacy, weights: np.ndarray, epsilon: float) -> tuple[np.ndarray, float] | None:
+def sandwich(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
+             epsilon: float) -> tuple[np.ndarray, float] | None:
     """:func:`leak_restriction`'s mechanism and the pointwise relaxation's certified bound, when they meet.
 
     The pointwise form ``Q[x, y] <= e^ε Q[x', y] + δ`` (every pair) is implied by the hockey-stick form
@@ -353,7 +355,7 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
                                 "ε-DP plus a private leak of δ per row (leak_restriction) meets the pointwise "
                                 "relaxation's bound", start, iterations=1, **common_fields)
     program = LazyHingeProgram(weights, first, second, scale, notion.delta)
-    common: dict = dict(budgets={notion.label: budget}, solver="highs", method="hockey-stick-cuts", unit=objective.unit)
+    common: dict = dict(budgets={notion.label: budget}, unit=objective.unit, **common_fields)
     for round_number in range(1, MAX_ROUNDS + 1):
         raw = program.solve()
         if raw is None:

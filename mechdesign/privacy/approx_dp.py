@@ -62,7 +62,7 @@ def pair_divergences(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, 
 
 
 def pair_epsilons(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, delta: float) -> np.ndarray:
-    """Smallest ε ≥ 0 with ``Σ_y max(0, Q[i, y] − e^ε Q[j, y]) <= δ`` for every pair ``(i, j) = (first[k], second[k])``.
+    """Smallest ε ≥ 0 with ``Σ_y max(0, Q[i, y] − e^ε Q[j, y]) <= δ`` for every pair ``(first[k], second[k])``.
 
     Exact (``inf`` where no ε suffices), vectorized over the pairs in blocks. For one pair
     ``f(γ) = Σ_y max(0, p_y − γ q_y)`` is convex, piecewise linear and non-increasing in γ, with

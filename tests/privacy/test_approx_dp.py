@@ -181,7 +181,8 @@ def test_pair_epsilons_match_bisection_on_every_pair(matrix, delta):
     # Zeros included: pairs with ε = 0, a finite ε, and ε = inf (mass where the other row has none).
     first, second = ApproximateDifferentialPrivacy(delta, "hockey_stick").neighbours.ordered_pairs(matrix.shape[0])
     expected = [bisected_epsilon(matrix[i], matrix[j], delta) for i, j in zip(first, second)]
-    np.testing.assert_allclose(pair_epsilons(matrix, first, second, delta), expected, rtol=0, atol=EPSILON_AGREEMENT_ATOL)
+    np.testing.assert_allclose(pair_epsilons(matrix, first, second, delta), expected, rtol=0,
+                               atol=EPSILON_AGREEMENT_ATOL)
 
 
 def test_pair_epsilons_blocks_give_the_same_values(monkeypatch):
