@@ -31,30 +31,112 @@ Variant = Literal["pointwise", "hockey_stick"]
 VARIANTS: tuple[str, ...] = ("pointwise", "hockey_stick")
 
 
-def hockey_stick_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
-    """Smallest ε ≥ 0 with ``Σ_y max(0, p_y − e^ε q_y) <= δ`` (exact; ``inf`` if none).
+#: Largest number of ordered pairs × outputs held in memory at once by the pairwise computations below.
+PAIR_BLOCK_ENTRIES = 2_000_000
+#: Pairs whose exact ε :func:`largest_pair_epsilon` computes first, to rule out the others by one divergence.
+SEED_PAIRS = 64
 
-    ``f(γ) = Σ_y max(0, p_y − γ q_y)`` is convex, piecewise linear and non-increasing in γ, with
-    breakpoints at the ratios ``p_y / q_y``; the root of ``f(γ) = δ`` is found on the right piece.
+
+def _pair_blocks(n_pairs: int, n_outputs: int) -> list[slice]:
+    """Consecutive blocks of pairs, each of at most :data:`PAIR_BLOCK_ENTRIES` pairs × outputs."""
+    block = max(1, PAIR_BLOCK_ENTRIES // max(1, n_outputs))
+    return [slice(start, start + block) for start in range(0, n_pairs, block)]
+
+
+def pair_divergences(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float) -> np.ndarray:
+    """``Σ_y max(0, Q[first[k], y] − scale · Q[second[k], y])`` for every pair ``k``, in blocks.
+
+    The hockey-stick divergences ``E_scale(Q[first[k]] ‖ Q[second[k]])`` (Dwork & Roth, Definition 2.4).
+
+    Examples
+    --------
+    >>> Q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> pair_divergences(Q, np.array([0, 1]), np.array([1, 0]), 1.0)
+    array([0.5, 0.5])
     """
-    if np.maximum(p - q, 0.0).sum() <= delta:
-        return 0.0
-    if p[q == 0].sum() > delta:
-        return np.inf
+    divergences = np.empty(first.size)
+    for block in _pair_blocks(first.size, matrix.shape[1]):
+        excess = matrix[first[block]] - scale * matrix[second[block]]
+        divergences[block] = np.maximum(excess, 0.0).sum(axis=1)
+    return divergences
+
+
+def pair_epsilons(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, delta: float) -> np.ndarray:
+    """Smallest ε ≥ 0 with ``Σ_y max(0, Q[i, y] − e^ε Q[j, y]) <= δ`` for every pair ``(first[k], second[k])``.
+
+    Exact (``inf`` where no ε suffices), vectorized over the pairs in blocks. For one pair
+    ``f(γ) = Σ_y max(0, p_y − γ q_y)`` is convex, piecewise linear and non-increasing in γ, with
+    breakpoints at the ratios ``p_y / q_y``: with the ratios sorted in decreasing order, on the piece
+    below the ``k``-th ratio ``f(γ) = P_k + p(q = 0) − γ Q_k`` (``P_k``, ``Q_k`` the cumulative sums),
+    and the root of ``f(γ) = δ`` is that of the first piece whose root lies above the next ratio.
+
+    Examples
+    --------
+    >>> Q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> np.round(pair_epsilons(Q, np.array([0, 1]), np.array([1, 0]), 0.1), 6)  # 0.75 − 0.25 γ = 0.1: log 2.6
+    array([0.955511, 0.955511])
+    """
+    epsilons = np.zeros(first.size)
+    unmet = np.flatnonzero(pair_divergences(matrix, first, second, 1.0) > delta)  # ε = 0 is enough elsewhere
+    for block in _pair_blocks(unmet.size, matrix.shape[1]):
+        pairs = unmet[block]
+        epsilons[pairs] = _unmet_pair_epsilons(matrix[first[pairs]], matrix[second[pairs]], delta)
+    return epsilons
+
+
+def largest_pair_epsilon(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, delta: float) -> float:
+    """``max_k`` of :func:`pair_epsilons` (0 without pairs), computing the exact ε only where it can be the largest.
+
+    A pair's ε exceeds a value ``e`` exactly when its divergence at ``e^e`` exceeds δ (the divergence is
+    non-increasing in ``e``); so after the exact ε of the :data:`SEED_PAIRS` pairs most above δ at
+    ``e^0`` only the pairs still above δ at their largest ε are solved exactly.
+
+    Examples
+    --------
+    >>> Q = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> round(largest_pair_epsilon(Q, np.array([0, 1]), np.array([1, 0]), 0.1), 6)
+    0.955511
+    """
+    at_one = pair_divergences(matrix, first, second, 1.0)
+    unmet = np.flatnonzero(at_one > delta)
+    seed = unmet[np.argsort(-at_one[unmet])[:SEED_PAIRS]]
+    largest = float(pair_epsilons(matrix, first[seed], second[seed], delta).max(initial=0.0))
+    if math.isinf(largest):
+        return largest
+    rest = unmet[pair_divergences(matrix, first[unmet], second[unmet], math.exp(largest)) > delta]
+    return max(largest, float(pair_epsilons(matrix, first[rest], second[rest], delta).max(initial=0.0)))
+
+
+def _unmet_pair_epsilons(p: np.ndarray, q: np.ndarray, delta: float) -> np.ndarray:
+    """:func:`pair_epsilons` for rows ``p[k]``, ``q[k]`` with ``f(1) > δ`` (so every root is above 1)."""
+    mass_without_q = np.where(q == 0, p, 0.0).sum(axis=1)
     positive = (p > 0) & (q > 0)
-    ratios, p_pos, q_pos = p[positive] / q[positive], p[positive], q[positive]
-    order = np.argsort(-ratios)
-    ratios, p_pos, q_pos = ratios[order], p_pos[order], q_pos[order]
-    mass_without_q = p[q == 0].sum()
-    # On (ratios[k+1], ratios[k]) the active outputs are 0..k: f(γ) = P_k − γ Q_k + mass_without_q.
-    cum_p, cum_q = np.cumsum(p_pos), np.cumsum(q_pos)
-    for k in range(len(ratios)):
-        with np.errstate(over="ignore"):
-            gamma = (cum_p[k] + mass_without_q - delta) / cum_q[k]
-        lower = ratios[k + 1] if k + 1 < len(ratios) else 0.0
-        if gamma >= lower:
-            return max(0.0, float(np.log(gamma)))
-    raise AssertionError("unreachable: f(1) > δ implies a root above 1")  # pragma: no cover
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(positive, p / q, -1.0)  # the others sort last and add nothing below
+    order = np.argsort(-ratios, axis=1)
+    ratios = np.take_along_axis(ratios, order, axis=1)
+    cum_p = np.cumsum(np.take_along_axis(np.where(positive, p, 0.0), order, axis=1), axis=1)
+    cum_q = np.cumsum(np.take_along_axis(np.where(positive, q, 0.0), order, axis=1), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        gammas = (cum_p + mass_without_q[:, None] - delta) / cum_q
+    lower = np.maximum(np.concatenate([ratios[:, 1:], np.full((p.shape[0], 1), -1.0)], axis=1), 0.0)
+    valid = (ratios > 0) & (gammas >= lower)  # the last positive ratio's piece always holds the root
+    reachable = mass_without_q <= delta
+    gamma = np.take_along_axis(gammas, valid.argmax(axis=1)[:, None], axis=1)[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(reachable, np.maximum(0.0, np.log(np.where(reachable, gamma, 1.0))), np.inf)
+
+
+def hockey_stick_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
+    """Smallest ε ≥ 0 with ``Σ_y max(0, p_y − e^ε q_y) <= δ`` (exact; ``inf`` if none): :func:`pair_epsilons`
+    for one pair.
+
+    Examples
+    --------
+    >>> round(hockey_stick_epsilon(np.array([0.75, 0.25]), np.array([0.25, 0.75]), 0.1), 6)  # log 2.6
+    0.955511
+    """
+    return float(pair_epsilons(np.vstack([p, q]), np.array([0]), np.array([1]), delta)[0])
 
 
 def hockey_stick_delta(p: np.ndarray, q: np.ndarray, epsilon: float) -> float:
@@ -146,8 +228,7 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
         if self.variant == "hockey_stick":
-            return max((hockey_stick_epsilon(matrix[i], matrix[j], self.delta) for i, j in zip(first, second)),
-                       default=0.0)
+            return largest_pair_epsilon(matrix, first, second, self.delta)
         if self.neighbours.is_complete:
             numerator, denominator = matrix.max(axis=0), matrix.min(axis=0)
         else:

@@ -18,16 +18,19 @@ from mechdesign.designers.hockey_stick import (
     LazyHingeProgram,
     applies,
     design_hockey_stick,
-    pair_divergences,
+    leak_restriction,
+    sandwich,
 )
+from mechdesign.privacy.approx_dp import pair_divergences
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
-from mechdesign.privacy.approx_dp import hockey_stick_delta
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 from mechdesign.solve import DesignProblem
 from mechdesign.utility.distortion import hamming_cost
 
 #: Agreement of two exact designs (HiGHS dual simplex here, the cvxpy path's HiGHS there).
 DESIGN_AGREEMENT_ATOL = 1e-7
+#: Round-off allowed in a pair's divergence of the restriction's raw solution (HiGHS's feasibility tolerance 1e-10).
+DIVERGENCE_ATOL = 1e-9
 #: (δ, ε) pairs: pure DP (δ = 0), small and large δ, small and large ε.
 BUDGETS = [(0.0, 0.5), (0.05, 0.2), (0.1, 1.0), (0.95, 0.3)]
 
@@ -122,14 +125,6 @@ def test_bad_input_gets_a_named_error():
         design_hockey_stick(ApproximateDifferentialPrivacy(0.05, "hockey_stick"), -1.0, objective)
 
 
-def test_pair_divergences_are_the_hockey_stick_divergences():
-    rng = np.random.default_rng(7)
-    matrix = rng.dirichlet(np.ones(6), size=5)
-    first, second = ApproximateDifferentialPrivacy(0.1, "hockey_stick").neighbours.ordered_pairs(5)
-    expected = [hockey_stick_delta(matrix[i], matrix[j], 0.3) for i, j in zip(first, second)]
-    np.testing.assert_allclose(pair_divergences(matrix, first, second, math.exp(0.3)), expected, rtol=0, atol=1e-15)
-
-
 def test_every_hinge_held_makes_the_working_set_the_full_problem():
     # With every (pair, output) the relaxation is the cvxpy problem itself: the same optimum in one solve.
     objective = random_problem(6, 8)
@@ -144,3 +139,71 @@ def test_every_hinge_held_makes_the_working_set_the_full_problem():
     assert program.missing_hinges(matrix, 10**6)[0].size == 0
     assert program.objective_value() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
     assert program.lower_bound() == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
+
+
+def took_the_sandwich(result) -> bool:
+    return "leak_restriction" in result.message
+
+
+@pytest.mark.parametrize("delta, budget", BUDGETS + [(1e-3, 2.0), (1e-2, 0.5)])
+def test_hamming_cost_takes_the_sandwich(delta, budget):
+    # Zipf prior, Hamming cost: the restriction met the pointwise bound in every case measured.
+    result = design_hockey_stick(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget,
+                                 ExpectedDistortion(zipf(12)))
+    assert result.status == "optimal" and took_the_sandwich(result), result.message
+
+
+@pytest.mark.parametrize("n, seed", [(8, 0), (12, 1), (10, 2)])
+@pytest.mark.parametrize("delta, budget", BUDGETS)
+def test_the_leak_restriction_is_private_and_above_the_optimum(n, seed, delta, budget):
+    objective = random_problem(n, seed)
+    weights = objective.prior.probabilities[:, None] * objective.cost
+    matrix = leak_restriction(weights, math.exp(budget), delta)
+    first, second = ApproximateDifferentialPrivacy(delta, "hockey_stick").neighbours.ordered_pairs(n)
+    assert pair_divergences(matrix, first, second, math.exp(budget)).max() <= delta + DIVERGENCE_ATOL
+    np.testing.assert_allclose(matrix.sum(axis=1), 1.0, rtol=0, atol=DIVERGENCE_ATOL)
+    optimum = design_hockey_stick(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget, objective,
+                                  restriction_first=False)
+    assert float((weights * matrix).sum()) >= optimum.objective - DESIGN_AGREEMENT_ATOL
+
+
+def test_a_restriction_above_the_optimum_falls_back_to_constraint_generation():
+    # random_problem(4, 2) at (δ, ε) = (0.1, 1): the restriction is 1.2e-3 above the optimum (every row's
+    # leak is charged against every other row), so the sandwich does not certify and the cuts run.
+    notion, objective = ApproximateDifferentialPrivacy(0.1, "hockey_stick"), random_problem(4, 2)
+    weights = objective.prior.probabilities[:, None] * objective.cost
+    general = DesignProblem(notion, objective).solve(1.0)
+    assert float((weights * leak_restriction(weights, math.e, 0.1)).sum()) > general.objective + 1e-4
+    assert sandwich(notion, weights, 1.0) is None
+    result = design_hockey_stick(notion, 1.0, objective)
+    assert result.status == "optimal" and not took_the_sandwich(result), result.message
+    assert result.objective == pytest.approx(general.objective, abs=DESIGN_AGREEMENT_ATOL)
+
+
+def test_no_sandwich_on_other_neighbour_relations():
+    # The pointwise relaxation has no compact LP here off the complete relation: constraint generation runs.
+    path = [(i, i + 1) for i in range(9)]
+    notion = ApproximateDifferentialPrivacy(0.05, "hockey_stick", neighbours=path, n_inputs=10)
+    assert sandwich(notion, np.ones((10, 10)) - np.eye(10), 0.5) is None
+
+
+def sandwich_against_constraint_generation(notion, budget, objective):
+    fast = design_hockey_stick(notion, budget, objective)
+    cuts = design_hockey_stick(notion, budget, objective, restriction_first=False)
+    assert fast.status == "optimal" and cuts.status == "optimal", (fast.message, cuts.message)
+    assert took_the_sandwich(fast) and not took_the_sandwich(cuts)
+    assert fast.objective == pytest.approx(cuts.objective, abs=DESIGN_AGREEMENT_ATOL * objective.unit)
+
+
+@pytest.mark.parametrize("n, delta, budget", [(16, 1e-3, 0.5), (16, 1e-2, 1.0), (16, 0.05, 2.0), (30, 1e-3, 0.5),
+                                              (30, 1e-2, 1.0)])
+def test_the_sandwich_matches_constraint_generation(n, delta, budget):
+    sandwich_against_constraint_generation(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget,
+                                           ExpectedDistortion(zipf(n)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delta, budget", [(1e-3, 1.0), (1e-2, 2.0)])
+def test_the_sandwich_matches_constraint_generation_at_forty_inputs(delta, budget):
+    sandwich_against_constraint_generation(ApproximateDifferentialPrivacy(delta, "hockey_stick"), budget,
+                                           ExpectedDistortion(zipf(40)))

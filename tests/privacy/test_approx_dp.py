@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
-from mechdesign.privacy.approx_dp import hockey_stick_delta, hockey_stick_epsilon
+from mechdesign.privacy.approx_dp import (
+    hockey_stick_delta,
+    hockey_stick_epsilon,
+    largest_pair_epsilon,
+    pair_divergences,
+    pair_epsilons,
+)
 
 from ..strategies import budgets, full_support_priors, stochastic_matrices
 from .protocol import (
@@ -140,3 +146,73 @@ def test_hockey_stick_delta_inverts_epsilon(matrix, delta):
         assert hockey_stick_delta(p, q, epsilon) == pytest.approx(delta, abs=INVERSE_ATOL)
     else:
         assert hockey_stick_delta(p, q, 0.0) <= delta + INVERSE_ATOL
+
+
+def test_pair_divergences_are_the_hockey_stick_divergences():
+    rng = np.random.default_rng(7)
+    matrix = rng.dirichlet(np.ones(6), size=5)
+    first, second = ApproximateDifferentialPrivacy(0.1, "hockey_stick").neighbours.ordered_pairs(5)
+    expected = [hockey_stick_delta(matrix[i], matrix[j], 0.3) for i, j in zip(first, second)]
+    np.testing.assert_allclose(pair_divergences(matrix, first, second, math.exp(0.3)), expected, rtol=0, atol=1e-15)
+
+
+#: Bisection steps of the reference below: the bracket [0, 50] shrinks to 50 · 2^-80 (below round-off).
+BISECTION_STEPS = 80
+#: Agreement of the sorted-ratio ε with the bisection reference (round-off in log and the cumulative sums).
+EPSILON_AGREEMENT_ATOL = 1e-10
+
+
+def bisected_epsilon(p: np.ndarray, q: np.ndarray, delta: float) -> float:
+    """The smallest ε with hockey_stick_delta(p, q, ε) <= δ by bisection: an independent reference."""
+    if hockey_stick_delta(p, q, 0.0) <= delta:
+        return 0.0
+    if p[q == 0].sum() > delta:
+        return math.inf
+    low, high = 0.0, 50.0
+    for _ in range(BISECTION_STEPS):
+        middle = (low + high) / 2
+        low, high = (low, middle) if hockey_stick_delta(p, q, middle) <= delta else (middle, high)
+    return high
+
+
+@settings(max_examples=50)
+@given(stochastic_matrices(n_inputs=st.integers(2, 4), n_outputs=st.integers(1, 6)), st.floats(0.0, 0.5))
+def test_pair_epsilons_match_bisection_on_every_pair(matrix, delta):
+    # Zeros included: pairs with ε = 0, a finite ε, and ε = inf (mass where the other row has none).
+    first, second = ApproximateDifferentialPrivacy(delta, "hockey_stick").neighbours.ordered_pairs(matrix.shape[0])
+    expected = [bisected_epsilon(matrix[i], matrix[j], delta) for i, j in zip(first, second)]
+    np.testing.assert_allclose(pair_epsilons(matrix, first, second, delta), expected, rtol=0,
+                               atol=EPSILON_AGREEMENT_ATOL)
+
+
+def test_pair_epsilons_blocks_give_the_same_values(monkeypatch):
+    # Blocks of one pair each (the memory bound at its smallest) change nothing.
+    rng = np.random.default_rng(11)
+    matrix = rng.dirichlet(np.full(7, 0.3), size=6)
+    first, second = ApproximateDifferentialPrivacy(0.05, "hockey_stick").neighbours.ordered_pairs(6)
+    whole = pair_epsilons(matrix, first, second, 0.05)
+    monkeypatch.setattr("mechdesign.privacy.approx_dp.PAIR_BLOCK_ENTRIES", 1)
+    np.testing.assert_array_equal(pair_epsilons(matrix, first, second, 0.05), whole)
+    assert np.isfinite(whole).all() and (whole > 0).any()
+
+
+def test_hockey_stick_measure_is_the_largest_pair_epsilon():
+    rng = np.random.default_rng(12)
+    matrix = rng.dirichlet(np.full(5, 0.5), size=8)
+    notion = ApproximateDifferentialPrivacy(0.02, "hockey_stick", neighbours=[(0, 1), (2, 5), (7, 3)], n_inputs=8)
+    pairs = [(0, 1), (1, 0), (2, 5), (5, 2), (7, 3), (3, 7)]
+    assert notion.measure(matrix) == pytest.approx(max(bisected_epsilon(matrix[i], matrix[j], 0.02) for i, j in pairs),
+                                                   abs=EPSILON_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("seed_pairs", [1, 3, 1000])
+@pytest.mark.parametrize("seed", range(4))
+def test_largest_pair_epsilon_is_the_largest_of_all(monkeypatch, seed_pairs, seed):
+    # However few pairs seed it, ruling the others out by their divergence loses none of the largest.
+    monkeypatch.setattr("mechdesign.privacy.approx_dp.SEED_PAIRS", seed_pairs)
+    rng = np.random.default_rng(seed)
+    matrix = rng.dirichlet(np.full(9, 0.4), size=7)
+    matrix[rng.random(matrix.shape) < 0.2 * (seed % 2)] = 0.0  # zeros (some ε = inf) in odd seeds
+    matrix = matrix / matrix.sum(axis=1, keepdims=True)
+    first, second = ApproximateDifferentialPrivacy(0.03, "hockey_stick").neighbours.ordered_pairs(7)
+    assert largest_pair_epsilon(matrix, first, second, 0.03) == pair_epsilons(matrix, first, second, 0.03).max()
