@@ -42,7 +42,7 @@ from typing import Any
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
+from ._lazy import scipy_sparse as sp
 
 from .certificate import lp_lower_bound
 from .solvers import run_highs

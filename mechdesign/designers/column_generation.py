@@ -55,7 +55,7 @@ from abc import ABC, abstractmethod
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from ..direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
 from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,

@@ -44,7 +44,7 @@ from typing import Any, Union
 
 import highspy
 import numpy as np
-import scipy.sparse as sp
+from .._lazy import scipy_sparse as sp
 
 from ..certificate import lp_lower_bound
 from ..direct import ApproximateDpLinearProgram
