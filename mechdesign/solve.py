@@ -730,7 +730,9 @@ METHODS: tuple[DesignMethod, ...] = (
                  lambda spec, choice, budgets, limit_values: design_hamming(choice.plan, budgets)),
     DesignMethod("hockey-stick-cuts",
                  "one hockey-stick ApproximateDifferentialPrivacy, an ExpectedDistortion, no limits, and at least "
-                 "designers.hockey_stick.MIN_INPUTS inputs (lazy hinge generation in one warm HiGHS model)",
+                 "designers.hockey_stick.MIN_INPUTS inputs (with every pair neighbouring, first an ε-DP-plus-δ-leak "
+                 "restriction against the pointwise relaxation's bound; then lazy hinge generation in one warm "
+                 "HiGHS model)",
                  lambda spec: True if hockey_stick.applies(spec.notions, spec.objective, spec.limits) else None,
                  lambda spec, choice, budgets, limit_values: hockey_stick.design_hockey_stick(
                      spec.notions, budgets, spec.objective), solvers=("highs",)),
