@@ -42,6 +42,16 @@ def test_hand_computed_values():
     assert RenyiDifferentialPrivacy(2).measure(THREE_ROWS) == pytest.approx(math.log(3.25), abs=1e-15)
 
 
+def test_the_measure_is_exact_where_a_power_sum_term_overflows():
+    # q = 1e-120 at α = 4: the term p^α q^{1−α} = 1e360 is beyond the float range, its log is not:
+    # Rényi DP of [[1, 1e-120], [1e-120, 1]] is log(1e360 + 1e-480) / 3 = 120 log 10 (was inf).
+    tiny = 1e-120
+    matrix = np.array([[1.0 - tiny, tiny], [tiny, 1.0 - tiny]])
+    assert RenyiDifferentialPrivacy(4.0).measure(matrix) == pytest.approx(120 * math.log(10), rel=1e-12)
+    assert renyi_divergence([1.0, 0.0], [0.5, 0.5], 4.0) == pytest.approx(math.log(8) / 3, rel=1e-14)
+    assert renyi_divergence([0.5, 0.5], [1.0, 0.0], 4.0) == math.inf
+
+
 @pytest.mark.parametrize("alpha", [1.0, 0.5, -2.0, math.inf, math.nan, "two", True])
 def test_bad_order_is_rejected(alpha):
     with pytest.raises(InvalidBudgetError, match="alpha"):
