@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .exceptions import MechDesignError
+from ._validate import as_choice
 
 #: The supported units of information.
 UNITS = ("nats", "bits")
@@ -18,9 +18,7 @@ _NATS_PER_UNIT = {"nats": 1.0, "bits": math.log(2.0)}
 
 
 def _nats_per(unit: str) -> float:
-    if unit not in _NATS_PER_UNIT:
-        raise MechDesignError(f"unit must be one of {UNITS}, got {unit!r}")
-    return _NATS_PER_UNIT[unit]
+    return _NATS_PER_UNIT[as_choice(unit, UNITS, "unit")]
 
 
 def to_nats(value: float, unit: str) -> float:

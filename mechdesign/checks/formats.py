@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..exceptions import MechDesignError
+from .._validate import as_choice
 from .rows import CheckRow, ClosedForm, verdict_counts
 
 FORMATS = ("text", "markdown", "json")
@@ -118,6 +118,4 @@ def format_rows(rows: Sequence[CheckRow], fmt: str) -> str:
     '0 rows: '
     """
     formatters = {"text": format_text, "markdown": format_markdown, "json": format_json}
-    if fmt not in formatters:
-        raise MechDesignError(f"format must be one of {FORMATS}, got {fmt!r}")
-    return formatters[fmt](rows)
+    return formatters[as_choice(fmt, FORMATS, "format")](rows)

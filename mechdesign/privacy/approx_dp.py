@@ -20,8 +20,7 @@ from .._lazy import cvxpy as cp
 import numpy as np
 from .._lazy import scipy_sparse as sp
 
-from .._validate import as_delta
-from ..exceptions import MechDesignError
+from .._validate import as_choice, as_delta
 from ..relaxation import LinearRelaxation, pairwise_rows
 from .base import PrivacyNotion
 from .dp import column_min_variable, dp_rows
@@ -188,9 +187,7 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         n_inputs: int | None = None,
     ) -> None:
         self.delta = as_delta(delta)
-        if variant not in VARIANTS:
-            raise MechDesignError(f"variant must be one of {VARIANTS}, got {variant!r}")
-        self.variant = variant
+        self.variant = as_choice(variant, VARIANTS, "variant")
         self._set_neighbours(neighbours, n_inputs)
 
     @property

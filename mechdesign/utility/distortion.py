@@ -19,8 +19,7 @@ from .._lazy import cvxpy as cp
 import numpy as np
 from .._lazy import scipy_sparse as sp
 
-from .._validate import as_cost_matrix, as_positive_int
-from ..exceptions import ShapeMismatchError
+from .._validate import as_cost_matrix, as_positive_int, check_count
 from ..memory import check_array
 from ..priors import PriorLike, SourceSet, as_prior, as_source_set
 from ..relaxation import LinearRelaxation, ObjectiveMinorant, linear_rows
@@ -66,12 +65,17 @@ def hamming_scale(cost: np.ndarray) -> float | None:
     return scale
 
 
-def _cost_for(size: int, cost: Any) -> np.ndarray:
-    if cost is None:
-        return hamming_cost(size)
-    matrix = as_cost_matrix(cost)
-    if matrix.shape[0] != size:
-        raise ShapeMismatchError(f"cost matrix has {matrix.shape[0]} rows, but the prior has {size} entries")
+def cost_for_prior(size: int, cost: Any) -> np.ndarray:
+    """The cost matrix of a prior with ``size`` entries: Hamming when ``cost`` is ``None``, else ``cost``
+    validated, one row per prior entry (else a :class:`~mechdesign.exceptions.ShapeMismatchError`).
+
+    Examples
+    --------
+    >>> cost_for_prior(2, None).tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+    matrix = hamming_cost(size) if cost is None else as_cost_matrix(cost)
+    check_count(matrix.shape[0], size, "cost matrix", "rows (one per prior entry)")
     return matrix
 
 
@@ -170,7 +174,7 @@ class ExpectedDistortion(CostObjective):
 
     def __init__(self, prior: PriorLike, cost: Any = None) -> None:
         self.prior = as_prior(prior)
-        self._cost = None if cost is None else _cost_for(self.prior.size, cost)
+        self._cost = None if cost is None else cost_for_prior(self.prior.size, cost)
         self.shape = (self.prior.size, self.prior.size) if cost is None else self._cost.shape
 
     @property
@@ -244,7 +248,7 @@ class WorstCaseDistortion(CostObjective):
 
     def __init__(self, source_set: Any, cost: Any = None) -> None:
         self.source_set: SourceSet = as_source_set(source_set)
-        self.cost = _cost_for(self.source_set.size, cost)
+        self.cost = cost_for_prior(self.source_set.size, cost)
         self.shape = self.cost.shape
 
     @property

@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_budget, as_cost_matrix, as_finite, as_number_list
-from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from .._validate import as_budget, as_finite, as_number_list
+from ..exceptions import InvalidBudgetError, MechDesignError
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
-from .distortion import hamming_cost
+from .distortion import cost_for_prior
 from .information import mutual_information
 
 #: Certified gap ``rate − lower_bound`` (nats) at which an iteration stops.
@@ -88,13 +88,6 @@ class RateDistortionPoint:
     def gap(self) -> float:
         """Certified bound on ``rate − R(distortion)``."""
         return self.rate - self.lower_bound
-
-
-def _cost_for(prior_size: int, cost: Any) -> np.ndarray:
-    matrix = hamming_cost(prior_size) if cost is None else as_cost_matrix(cost)
-    if matrix.shape[0] != prior_size:
-        raise ShapeMismatchError(f"cost matrix has {matrix.shape[0]} rows, but the prior has {prior_size} entries")
-    return matrix
 
 
 def _blahut_arimoto(p: np.ndarray, cost: np.ndarray, slope: float, output: np.ndarray) -> RateDistortionPoint:
@@ -153,7 +146,7 @@ def rate_distortion_curve(
     True
     """
     p = as_prior(prior).probabilities
-    matrix = _cost_for(p.size, cost)
+    matrix = cost_for_prior(p.size, cost)
     values = as_number_list(slopes, "slopes")
     points: dict[int, RateDistortionPoint] = {}
     output = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
@@ -210,7 +203,7 @@ def rate_distortion_at(
     (0.368064, True)
     """
     p = as_prior(prior).probabilities
-    matrix = _cost_for(p.size, cost)
+    matrix = cost_for_prior(p.size, cost)
     target = as_finite(distortion, "distortion")
     gap = as_budget(tolerance, "tolerance")
     if gap <= 0:
@@ -322,7 +315,7 @@ def distortion_rate_lower_bound(prior: PriorLike, cost: Any, rate: float, output
     0.75
     """
     p = as_prior(prior).probabilities
-    matrix = _cost_for(p.size, cost)
+    matrix = cost_for_prior(p.size, cost)
     budget = as_budget(rate, "rate")
     if budget == 0:  # I(X; Y) = 0: Y independent of X, so E[d] = Σ_y P_Y(y) (P·d)(y) >= min_y (P·d)(y)
         return float((p @ matrix).min()), 0.0

@@ -57,7 +57,7 @@ def test_expressions_equal_values(case):
 
 
 def test_shape_errors():
-    with pytest.raises(ShapeMismatchError, match="3 rows, but the prior has 2"):
+    with pytest.raises(ShapeMismatchError, match=r"cost matrix has 3 rows \(one per prior entry\), expected 2"):
         ExpectedDistortion([0.5, 0.5], np.zeros((3, 3)))
     with pytest.raises(ShapeMismatchError, match="applies to 2×2 mechanisms, got 3×3"):
         ExpectedDistortion(Prior.uniform(2)).value(np.eye(3))
