@@ -31,7 +31,7 @@ NEGATIVE_ATOL = 1e-12
 _NON_REAL_KINDS = "cUSMmV"
 
 
-def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignError]) -> np.ndarray:
+def _as_float_array(values: Any, name: str, ndim: int | None, error: type[MechDesignError]) -> np.ndarray:
     try:
         raw = np.asarray(values)
         if raw.dtype.kind in _NON_REAL_KINDS:
@@ -39,7 +39,7 @@ def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignErr
         array = np.array(raw, dtype=float)
     except (TypeError, ValueError) as exc:
         raise error(f"{name} must be numeric (real numbers), got {_short(values)} ({exc})") from exc
-    if array.ndim != ndim:
+    if ndim is not None and array.ndim != ndim:
         raise error(f"{name} must be a {ndim}-D array, got shape {array.shape}")
     if array.size == 0:
         raise error(f"{name} is empty")
@@ -50,8 +50,10 @@ def _as_float_array(values: Any, name: str, ndim: int, error: type[MechDesignErr
     return array
 
 
-def as_real_array(values: Any, name: str, ndim: int, error: type[MechDesignError] = MechDesignError) -> np.ndarray:
-    """A non-empty array of finite real numbers with ``ndim`` dimensions, as float (a copy).
+def as_real_array(values: Any, name: str, ndim: int | None = None,
+                  error: type[MechDesignError] = MechDesignError) -> np.ndarray:
+    """A non-empty array of finite real numbers with ``ndim`` dimensions (any number if ``None``), as float
+    (a copy).
 
     Complex, text, ragged, empty or non-finite input is an ``error`` (a :class:`MechDesignError`)
     naming ``name``.

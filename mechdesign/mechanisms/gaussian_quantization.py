@@ -21,8 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import RandomState, as_indices, as_positive_vector, as_rng
-from ..exceptions import MechDesignError, ShapeMismatchError
+from .._validate import (
+    RandomState,
+    as_indices,
+    as_positive_vector,
+    as_real_array,
+    as_real_vector,
+    as_rng,
+    check_count,
+)
+from ..exceptions import MechDesignError
 
 
 def quantize(values: Any, lower: Any, step: Any) -> np.ndarray:
@@ -52,19 +60,18 @@ def quantize(values: Any, lower: Any, step: Any) -> np.ndarray:
     >>> quantize([0.3, 1.2, 2.0], 0.0, 1.0)  # 2.0 opens the interval [2, 3)
     array([0.5, 1.5, 2.5])
     """
-    v = np.asarray(values, dtype=float)
+    v = as_real_array(values, "values")
     s = as_positive_vector(step, "quantization step")
     s = s[0] if s.size == 1 else s
-    low = np.asarray(lower, dtype=float)
+    low = as_real_array(lower, "lower")
     if np.any(v < low):
         raise MechDesignError(f"every value must be >= its lower bound {np.asarray(lower).tolist()!r}; got {np.asarray(v).tolist()!r}")
     return low + (np.floor((v - low) / s) + 0.5) * s
 
 
 def _rows(theta: Any, width: int, name: str) -> np.ndarray:
-    rows = np.atleast_2d(np.asarray(theta, dtype=float))
-    if rows.shape[1] != width:
-        raise ShapeMismatchError(f"{name} expects parameter rows of length {width}, got shape {rows.shape}")
+    rows = np.atleast_2d(as_real_array(theta, "theta"))
+    check_count(rows.shape[-1], width, f"theta of {name}", "parameters per row")
     return rows
 
 
@@ -118,12 +125,11 @@ def algorithm2(theta: Any, secret_columns: Sequence[int], lowers: Sequence[float
     >>> algorithm2([0.3, 5.0, 1.2, 2.0], [0], [0.0], [1.0])
     array([[0.5, 5. , 1.2, 2. ]])
     """
-    rows = np.array(np.atleast_2d(np.asarray(theta, dtype=float)))
+    rows = np.atleast_2d(as_real_array(theta, "theta"))
     columns = as_indices(secret_columns, rows.shape[1], "secret columns").tolist()
     s = as_positive_vector(steps, "steps", size=len(columns))
-    low = np.asarray(lowers, dtype=float)
-    if low.shape != (len(columns),):
-        raise ShapeMismatchError(f"need {len(columns)} lower bounds, got {low.shape}")
+    low = as_real_vector(lowers, "lowers")
+    check_count(low.size, len(columns), "lowers", "lower bounds (one per secret column)")
     rows[:, columns] = quantize(rows[:, columns], low, s)
     return rows
 
@@ -164,10 +170,9 @@ def algorithm3(theta: Any, secrets: Sequence[str], lowers: Sequence[float], step
     unknown = set(secrets) - {"mu1", "mu2", "sigma1", "sigma2"}
     if unknown:
         raise MechDesignError(f"unknown secrets {sorted(unknown)} for a 2-D Gaussian")
-    low = np.asarray(lowers, dtype=float)
+    low = as_real_vector(lowers, "lowers")
     s = as_positive_vector(steps, "steps", size=4)
-    if low.shape != (4,):
-        raise ShapeMismatchError(f"need 4 lower bounds (mu1, mu2, a, b), got {low.shape}")
+    check_count(low.size, 4, "lowers", "lower bounds (mu1, mu2, a, b)")
     for i, name in enumerate(("mu1", "mu2")):
         if name in secrets:
             rows[:, i] = quantize(rows[:, i], low[i], s[i])
@@ -179,12 +184,12 @@ def algorithm3(theta: Any, secrets: Sequence[str], lowers: Sequence[float], step
 
 # --------------------------------------------------------------------------------------- datasets
 def _as_samples(samples: Any, dims: int | None = None) -> np.ndarray:
-    x = np.asarray(samples, dtype=float)
+    x = as_real_array(samples, "samples")
     x = x[:, None] if x.ndim == 1 else x
-    if x.ndim != 2 or x.shape[0] < 2 or not np.isfinite(x).all():
+    if x.ndim != 2 or x.shape[0] < 2:
         raise MechDesignError(f"samples must be a finite (m, k) array with m >= 2, got shape {np.shape(samples)}")
-    if dims is not None and x.shape[1] != dims:
-        raise ShapeMismatchError(f"samples have {x.shape[1]} dimensions, expected {dims}")
+    if dims is not None:
+        check_count(x.shape[1], dims, "samples", "dimensions")
     return x
 
 

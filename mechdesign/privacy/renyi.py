@@ -25,7 +25,7 @@ from .._lazy import cvxpy as cp
 import numpy as np
 from .._lazy import scipy_sparse as sp
 
-from .._validate import as_order
+from .._validate import as_order, as_real_vector, check_count
 from ..relaxation import LinearRelaxation
 from .base import PrivacyNotion
 from .epigraph import Epigraph
@@ -64,7 +64,9 @@ def renyi_log_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) ->
 def renyi_divergence(p: Any, q: Any, alpha: float) -> float:
     """Rényi divergence ``D_α(p ‖ q)`` of order α > 1 in nats (``inf`` unless ``supp p ⊆ supp q``)."""
     order = as_order(alpha)
-    log_total = float(renyi_log_power_sums(np.asarray(p, dtype=float), np.asarray(q, dtype=float), order))
+    first, second = as_real_vector(p, "p"), as_real_vector(q, "q")
+    check_count(second.size, first.size, "q")
+    log_total = float(renyi_log_power_sums(first, second, order))
     return max(0.0, log_total / (order - 1.0))
 
 

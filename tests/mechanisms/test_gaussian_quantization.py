@@ -75,8 +75,17 @@ def test_bad_inputs_raise():
         quantize([1.0], 0.0, 0.0)
     with pytest.raises(MechDesignError, match="secret columns"):
         algorithm2([[0.0, 1.0]], [2], [0.0], [1.0])
-    with pytest.raises(ShapeMismatchError, match="rows of length 5"):
+    with pytest.raises(ShapeMismatchError, match="theta of Algorithm 3 has 2 parameters per row, expected 5"):
         algorithm3([[0.0, 1.0]], ["mu1"], [0, 0, 0, 0], [1, 1, 1, 1])
+    with pytest.raises(ShapeMismatchError, match="lowers has 1 lower bounds"):
+        algorithm2([[0.0, 1.0]], [0, 1], [0.0], [1.0, 1.0])
+    # Complex input is refused, never silently cut to its real part.
+    with pytest.raises(MechDesignError, match="values must be numeric"):
+        quantize([1.0 + 2.0j], 0.0, 1.0)
+    with pytest.raises(MechDesignError, match="theta must be numeric"):
+        algorithm2([[0.0, 1.0j]], [0], [0.0], [1.0])
+    with pytest.raises(MechDesignError, match="samples must be numeric"):
+        release_diagonal_dataset([1.0, 2.0j, 3.0], [0], [0.0], [1.0])
     with pytest.raises(MechDesignError, match="unknown secrets"):
         algorithm3([[0.0, 0.0, 1.0, 1.0, 0.0]], ["tau"], [0, 0, 0, 0], [1, 1, 1, 1])
     with pytest.raises(MechDesignError, match="m >= 2"):

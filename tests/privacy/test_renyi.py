@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
-from mechdesign.exceptions import InvalidBudgetError, ShapeMismatchError
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from mechdesign.privacy.renyi import renyi_divergence
 
 from ..strategies import budgets, stochastic_matrices
@@ -50,6 +50,15 @@ def test_the_measure_is_exact_where_a_power_sum_term_overflows():
     assert RenyiDifferentialPrivacy(4.0).measure(matrix) == pytest.approx(120 * math.log(10), rel=1e-12)
     assert renyi_divergence([1.0, 0.0], [0.5, 0.5], 4.0) == pytest.approx(math.log(8) / 3, rel=1e-14)
     assert renyi_divergence([0.5, 0.5], [1.0, 0.0], 4.0) == math.inf
+
+
+@pytest.mark.parametrize("p, q, message", [
+    ([0.5, 0.5j], [0.5, 0.5], "p must be numeric"),  # never the real part alone
+    ([0.5, 0.5], [1.0], "q has 1 entries, expected 2"),
+])
+def test_renyi_divergence_names_bad_distributions(p, q, message):
+    with pytest.raises(MechDesignError, match=message):
+        renyi_divergence(p, q, 2.0)
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.5, -2.0, math.inf, math.nan, "two", True])
