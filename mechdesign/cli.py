@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_delta, as_order, as_positive_int
-from .exceptions import MechDesignError, ShapeMismatchError
+from ._validate import as_delta, as_order, as_positive_int, check_count
+from .exceptions import MechDesignError
 from .mechanism import Mechanism
 from .memory import check_array
 from .priors import Prior
@@ -279,8 +279,8 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
 def _cmd_measure(args: argparse.Namespace) -> int:
     mechanism = _load_mechanism(Path(args.file))
     prior = _parse_prior(args.prior, None)
-    if prior is not None and prior.size != mechanism.n_inputs:
-        raise ShapeMismatchError(f"--prior has {prior.size} entries, but {args.file} has {mechanism.n_inputs} inputs")
+    if prior is not None:
+        check_count(prior.size, mechanism.n_inputs, "--prior", f"entries (one per input of {args.file})")
     delta = None if args.delta is None else as_delta(args.delta, "--delta")
     alpha = None if args.alpha is None else as_order(args.alpha, "--alpha")
     values = measure_all(mechanism, prior, delta, alpha)
@@ -542,7 +542,6 @@ def _cmd_privatize(args: argparse.Namespace) -> int:
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
     from .categorical import encode
-    from .exceptions import ShapeMismatchError
     from .frequency import estimate_frequencies
 
     path = Path(args.mechanism)
@@ -552,10 +551,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         raise MechDesignError(f"{path} has no 'categories': write it with `mechdesign privatize`")
     categories = record["categories"]
     outputs = record.get("outputs", categories)
-    if len(categories) != mechanism.n_inputs:
-        raise ShapeMismatchError(f"{path} lists {len(categories)} categories for a mechanism with {mechanism.n_inputs} inputs")
-    if len(outputs) != mechanism.n_outputs:
-        raise ShapeMismatchError(f"{path} lists {len(outputs)} outputs for a mechanism with {mechanism.n_outputs}")
+    check_count(len(categories), mechanism.n_inputs, f"{path}: categories", "names (one per input)")
+    check_count(len(outputs), mechanism.n_outputs, f"{path}: outputs", "names (one per output)")
     _, rows = _read_csv_column(Path(args.file), args.column)
     codes = encode([row[args.column] for row in rows], [str(o) for o in outputs], args.column,
                    kind="output of the mechanism")

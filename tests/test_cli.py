@@ -224,7 +224,7 @@ FAILURES = [
     (["demo", "--out", "{d}/plain"], 2, "{d}/plain exists and is not a directory"),
     (["demo", "--out", "{d}/plain/sub"], 2, "{d}/plain is not a directory"),
     # values measure used to skip silently (exit 0)
-    (["measure", "{d}/m.csv", "--prior", "0.2,0.3,0.5"], 2, "--prior has 3 entries, but"),
+    (["measure", "{d}/m.csv", "--prior", "0.2,0.3,0.5"], 2, "--prior has 3 entries (one per input of"),
     (["measure", "{d}/m.csv", "--delta", "1"], 2, "--delta must satisfy 0 <= --delta < 1, got 1.0"),
     (["measure", "{d}/m.csv", "--alpha", "1"], 2, "--alpha must be a finite number > 1, got 1.0"),
     # sizes refused before allocating
@@ -373,7 +373,7 @@ def test_privatize_and_estimate_errors(tmp_path, capsys):
     mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]], "categories": ["a", "b", "c"]}))
     _write_column(data, ["a", "b"])
     assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
-    assert "lists 3 categories for a mechanism with 2 inputs" in capsys.readouterr().err
+    assert "m.json: categories has 3 names (one per input), expected 2" in capsys.readouterr().err
     mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]]}))
     assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
     assert "has no 'categories'" in capsys.readouterr().err

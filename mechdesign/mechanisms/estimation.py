@@ -200,12 +200,8 @@ def _subset_mechanism(membership: np.ndarray, epsilon: float) -> Mechanism:
 
 
 def _sizes(size: int, subset_size: int) -> tuple[int, int]:
-    symbols, chosen = as_positive_int(size, "size"), as_positive_int(subset_size, "subset_size")
-    if symbols < 2:
-        raise MechDesignError(f"size must be at least 2, got {size!r}")
-    if chosen >= symbols:
-        raise MechDesignError(f"subset_size must be smaller than size = {symbols}, got {subset_size!r}")
-    return symbols, chosen
+    symbols = as_positive_int(size, "size", minimum=2)
+    return symbols, as_positive_int(subset_size, "subset_size", maximum=symbols - 1)
 
 
 def _membership(size: int, subset_size: int) -> np.ndarray:

@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from .._numeric import exp_budget
-from .._validate import as_budget, as_positive_int
+from .._validate import as_budget, as_finite, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ._deprecated import deprecated_alias
 from ..priors import PriorLike, as_prior, l1_radius, log_subsets
@@ -197,12 +197,8 @@ def thm2_deviation_bound(beta: float, n_samples: int, size: int, phi: float = 2.
     0.066654
     """
     radius = as_budget(beta, "radius beta")
-    m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size")
-    if n < 2:
-        raise MechDesignError(f"Theorem 2 needs an alphabet of at least 2 symbols, got size {n}")
-    if isinstance(phi, bool) or not float(phi) >= 2.0:
-        raise MechDesignError(f"phi must be >= 2 (phi(kappa) >= 2), got {phi!r}")
-    return math.exp(log_subsets(n) - m * float(phi) * radius**2 / 4.0)
+    m, n = as_positive_int(n_samples, "n_samples"), as_positive_int(size, "size", minimum=2)
+    return math.exp(log_subsets(n) - m * as_finite(phi, "phi", minimum=2.0) * radius**2 / 4.0)
 
 
 def cor3_delta_min_bound(epsilon: float, epsilon_prime: float, n_samples: int, size: int) -> float:

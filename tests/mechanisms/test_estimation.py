@@ -80,7 +80,7 @@ def test_calibration_to_other_notions_meets_the_budget_tightly(notion_factory):
 
 
 def test_bad_input_is_named():
-    with pytest.raises(MechDesignError, match="subset_size must be smaller than size = 3, got 3"):
+    with pytest.raises(MechDesignError, match="subset_size must be an integer >= 1 and <= 2, got 3"):
         subset_selection(3, 1.0, 3)
     with pytest.raises(ProblemTooLargeError, match="more than 20000"):
         subset_selection(40, 1.0, 20)

@@ -239,7 +239,7 @@ def test_domain_errors():
         theory.eq8_epsilon_prime(1.0, 0.0, 100, 3)
     with pytest.raises(MechDesignError, match="phi is defined on"):
         theory.thm2_weissman_phi(0.6)
-    with pytest.raises(MechDesignError, match="phi must be >= 2"):
+    with pytest.raises(MechDesignError, match="phi must be a finite number >= 2"):
         theory.thm2_deviation_bound(0.1, 100, 3, phi=1.0)
     with pytest.raises(ProblemTooLargeError, match="2\\^N"):
         theory.thm2_weissman_kappa(np.full(23, 1 / 23))
