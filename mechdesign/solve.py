@@ -38,7 +38,7 @@ from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import design_hamming, hamming_problem
 from .direct import column_generation_class, direct_program, direct_program_class
-from .exceptions import MechDesignError, MethodNotApplicableError, ShapeMismatchError
+from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -272,6 +272,10 @@ def choose_solver(is_linear: bool, n_entries: int) -> str:
     ('highs', 'clarabel', 'clarabel')
     """
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
+
+
+#: The status of an attempt that was not made (the cvxpy fallback of a direct LP too large for memory).
+NOT_TRIED = "not tried"
 
 
 @dataclass(frozen=True)
@@ -582,8 +586,15 @@ class DesignProblem:
         return all(n.measure(matrix) <= b for n, b in zip(self.notions, budgets))
 
     def _run_cvxpy(self, solver: str, budgets: list[float], limits: list[float]) -> _Attempt:
-        """Solve the compiled cvxpy problem with ``solver`` at (solvable) budgets and (solved-unit) limits."""
-        problem = self.problem
+        """Solve the compiled cvxpy problem with ``solver`` at (solvable) budgets and (solved-unit) limits.
+
+        The problem is built here only as the fallback of a direct LP; if it would not fit in memory, the
+        attempt is not made and says so (the direct LP's candidates stand, reported as they are).
+        """
+        try:
+            problem = self.problem
+        except ProblemTooLargeError as exc:
+            return _Attempt(NOT_TRIED, None, None, None, solver, "cvxpy", f"; the cvxpy fallback was not tried: {exc}")
         for parameter, budget in zip(self.budget_parameters, budgets):
             parameter.set(budget)
         for parameter, value in zip(self.limit_parameters, limits):
@@ -633,7 +644,8 @@ class DesignProblem:
             else:
                 reason = bound_note or (f"the best lower bound found leaves a gap of {value - bound:.3g}"
                                         if math.isfinite(bound) else "no lower bound could be computed")
-                note = f"suboptimal: {reason}; every budget re-measured and respected{tries}"
+                skipped = "".join(c.attempt.note for c in candidates if c.attempt.status == NOT_TRIED)
+                note = f"suboptimal: {reason}; every budget re-measured and respected{tries}{skipped}"
             return self._result(best.mechanism.matrix, bound if math.isfinite(bound) else None,
                                 "optimal" if optimal else "suboptimal", True,
                                 note + best.attempt.note + best.note + capped_note, best.attempt.method,

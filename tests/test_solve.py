@@ -439,3 +439,30 @@ def test_trace_curve_takes_a_method():
     assert {r.method for r in automatic.results} == {"closed-form"}
     assert {r.method for r in via_cvxpy.results} == {"cvxpy"}
     np.testing.assert_allclose(via_cvxpy.y, automatic.y, atol=METHOD_AGREEMENT_ATOL)
+
+
+def test_an_uncertified_direct_lp_whose_cvxpy_fallback_would_not_fit_is_a_suboptimal_result(monkeypatch):
+    # The direct LP's private mechanism stands when the dense cvxpy fallback is too large to build: the
+    # result says "suboptimal" and why, instead of raising ProblemTooLargeError mid-solve.
+    import dataclasses
+
+    from mechdesign import solve as module
+    from mechdesign.exceptions import ProblemTooLargeError
+
+    run_direct = module.DesignProblem._run_direct
+    monkeypatch.setattr(module.DesignProblem, "_run_direct",
+                        lambda self, budget, cold: dataclasses.replace(run_direct(self, budget, cold), bound=None))
+    monkeypatch.setattr(module, "design_lower_bound", lambda *args, **kwargs: (-math.inf, "no bound in this test"))
+
+    def refuse(nbytes, what):
+        raise ProblemTooLargeError(f"{what} needs an estimated {nbytes} bytes (test)")
+
+    cost = np.random.default_rng(3).uniform(size=(5, 5))
+    objective = ExpectedDistortion(Prior.uniform(5), cost)
+    problem = module.DesignProblem(PointwiseMaximalLeakage(Prior.uniform(5)), objective)
+    assert problem.method == "direct-lp"
+    monkeypatch.setattr(module, "check_memory", refuse)  # after the direct LP's own check
+    result = problem.solve(0.5)
+    assert (result.status, result.success, result.method) == ("suboptimal", True, "direct-lp")
+    assert "the cvxpy fallback was not tried" in result.message and "(test)" in result.message
+    assert result.measured[problem.notion_labels[0]] <= 0.5 + 1e-6
