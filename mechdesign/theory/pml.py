@@ -155,7 +155,7 @@ def thm2_weissman_phi(p: float) -> float:
     >>> round(thm2_weissman_phi(0.25), 6)
     2.197225
     """
-    value = float(p)
+    value = as_finite(p, "p")
     if not 0.0 <= value <= 0.5:
         raise MechDesignError(f"phi is defined on [0, 1/2], got p = {p!r}")
     u = 1.0 - 2.0 * value

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 from scipy.special import betaln
 
-from .._validate import as_budget, as_positive_int
+from .._validate import as_budget, as_finite, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ._deprecated import deprecated_alias
 from ..mechanisms.histogram import quantization_targets
@@ -63,10 +63,7 @@ from ..tabular import log_histogram_count
 
 
 def _check_d(d: int, minimum: int = 2) -> int:
-    value = as_positive_int(d, "d")
-    if value < minimum:
-        raise MechDesignError(f"d must be at least {minimum}, got {d!r}")
-    return value
+    return as_positive_int(d, "d", minimum=minimum)
 
 
 def _log_rr_r(epsilon: float, tau: int, d: int) -> float:
@@ -191,11 +188,9 @@ def thm4_rr_qm_distortion_ratio_limit(d: int, interval: int | None = None, alpha
     if (interval is None) == (alpha is None):
         raise MechDesignError("give exactly one of interval (fixed I) or alpha (I / tau → alpha)")
     if interval is not None:
-        size = as_positive_int(interval, "interval")
-        if size < 2:
-            raise MechDesignError(f"interval must be at least 2 for a non-trivial SML, got {interval!r}")
+        size = as_positive_int(interval, "interval", minimum=2)  # I = 1: no non-trivial SML
         return (categories - 1) ** 2 * (size - 1) / (categories * (categories - 2) * size)
-    ratio = float(alpha)
+    ratio = as_finite(alpha, "alpha")
     if not 0.0 <= ratio <= 1.0:
         raise MechDesignError(f"alpha must lie in [0, 1], got {alpha!r}")
     return 2 * (categories - 1) ** 2 / (categories * (2 * categories - 4 + ratio))

@@ -42,24 +42,29 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_norm_order, as_positive_int, as_positive_vector
+from .._validate import (
+    as_choice,
+    as_finite,
+    as_norm_order,
+    as_positive_int,
+    as_positive_vector,
+    as_sequence,
+    check_count,
+)
 from ..exceptions import MechDesignError
 from ._deprecated import deprecated_alias
 from ..parameter_spaces import ParameterSpace
 
 
 def _check_T(T: Any) -> float:
-    value = float(T)
+    value = as_finite(T, "T")
     if not 0.0 < value < 1.0:
         raise MechDesignError(f"the privacy budget T must satisfy 0 < T < 1, got {T!r}")
     return value
 
 
 def _check_gamma(gamma: Any) -> float:
-    value = float(gamma)
-    if not 0.0 <= value < math.inf:
-        raise MechDesignError(f"gamma must be a finite number >= 0, got {gamma!r}")
-    return value
+    return as_finite(gamma, "gamma", minimum=0.0)
 
 
 def _means(tolerances: Any) -> tuple[int, float, float]:
@@ -236,8 +241,7 @@ def propc1_distortion_bound(T: float, tolerances: Sequence[float]) -> float:
     >>> round(propc1_distortion_bound(0.25, [0.49, 0.49]), 6)
     3.16741
     """
-    if len(tolerances) != 2:
-        raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
+    check_count(len(as_sequence(tolerances, "tolerances")), 2, "tolerances", "entries (Prop. C.1: one per secret μ, σ)")
     return thm4_1_union_distortion_bound(T, tolerances, GAUSSIAN_GAMMA)
 
 
@@ -249,8 +253,7 @@ def propc1_distortion_bound_as_printed(T: float, tolerances: Sequence[float]) ->
     >>> round(propc1_distortion_bound_as_printed(0.25, [0.49, 0.49]), 6)
     4.479394
     """
-    if len(tolerances) != 2:
-        raise MechDesignError(f"Prop. C.1 has two secrets (μ, σ), got {len(tolerances)} tolerances")
+    check_count(len(as_sequence(tolerances, "tolerances")), 2, "tolerances", "entries (Prop. C.1: one per secret μ, σ)")
     return thm4_1_union_distortion_bound(T, tolerances, math.sqrt(2.0) / 2.0)
 
 
@@ -359,7 +362,7 @@ def propc6_privacy_bound(secrets: Sequence[str], tolerances: Sequence[float], st
     eps = dict(zip(secrets, as_positive_vector(tolerances, "tolerances", size=len(secrets))))
     if set(eps) - {"mu1", "mu2", "sigma1", "sigma2"} or not eps:
         raise MechDesignError(f"secrets must be a non-empty subset of mu1, mu2, sigma1, sigma2, got {list(secrets)}")
-    angle = float(alpha)
+    angle = as_finite(alpha, "alpha")
     if not 0.0 < angle < math.pi / 2:
         raise MechDesignError(f"Prop. C.6 needs 0 < alpha < pi/2, got {alpha!r}")
     c, n = math.cos(angle), math.sin(angle)
@@ -467,11 +470,10 @@ def lemmac11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> t
     (0.1414..., 0.1414...)
     """
     eps = float(as_positive_vector(tolerance, "tolerance", size=1)[0])
-    angle = float(alpha)
+    angle = as_finite(alpha, "alpha")
     if not 0.0 < angle < math.pi / 2:
         raise MechDesignError(f"Lemma C.11 needs 0 < alpha < pi/2, got {alpha!r}")
-    if secret not in ("sigma1", "sigma2"):
-        raise MechDesignError(f"secret must be 'sigma1' or 'sigma2', got {secret!r}")
+    secret = as_choice(secret, ("sigma1", "sigma2"), "secret")
     c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
     root2 = math.sqrt(2.0)
     return (eps / c, eps / s), (eps / c + root2 * eps * c, eps / s + root2 * eps * s)

@@ -14,6 +14,7 @@ from mechdesign.exceptions import MechDesignError
 from mechdesign.mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from mechdesign.privacy.sml import measure_sml
 from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
+from mechdesign.theory import sml as sml_theory
 from mechdesign.theory.sml import (
     appi_alpha,
     prop6_gap_limit_bound,
@@ -181,7 +182,7 @@ def test_domain_errors():
         thm4_qm_distortion(4, 3, 6)
     with pytest.raises(MechDesignError, match="exactly one of interval"):
         thm4_rr_qm_distortion_ratio_limit(3)
-    with pytest.raises(MechDesignError, match="d must be at least 3"):
+    with pytest.raises(MechDesignError, match="d must be an integer >= 3"):
         thm4_rr_qm_distortion_ratio_limit(2, interval=3)
     with pytest.raises(MechDesignError, match="need 1 <= d0 <= d_star"):
         prop3_qm_robustness_gap_bound(4, 2, 3, 0)
@@ -639,3 +640,13 @@ def test_prop5_qm_nested_branch_counterexamples_and_scale():
     tau = 5_000_000
     jump = abs(prop5_qm_sml_lower_bound(tau, tau + 1, 100, 100, 95, 40) - prop5_qm_sml_lower_bound(tau, tau + 1, 101, 100, 95, 40))
     assert jump < 0.02
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: sml_theory.thm4_rr_qm_distortion_ratio_limit(4, alpha="x"), "alpha"),
+    (lambda: sml_theory.thm4_rr_qm_distortion_ratio_limit(4, interval=1), "interval"),
+])
+def test_text_and_out_of_range_arguments_are_named_errors(call, name):
+    # A text alpha raised a bare ValueError from float(); now a MechDesignError naming the argument.
+    with pytest.raises(MechDesignError, match=name):
+        call()

@@ -214,7 +214,7 @@ def test_domains_are_checked():
         theory.thm5_4_lp_distortion_bound(0.5, 0.1, 0.5, 2, 0.5)
     with pytest.raises(MechDesignError, match="2 ε_i <= s_i"):
         theory.propc4_privacy_distortion([0.6], [1.0])
-    with pytest.raises(MechDesignError, match="two secrets"):
+    with pytest.raises(MechDesignError, match=r"tolerances has 1 entries \(Prop. C.1: one per secret"):
         theory.propc1_distortion_bound(0.5, [0.1])
     with pytest.raises(MechDesignError, match="non-empty subset"):
         theory.propc6_distortion(["tau"], [1, 1, 1, 1])
@@ -425,3 +425,14 @@ def test_appendix_d_closed_forms():
         theory.propd4_privacy([0.1, 0.2], [1.0, 1.0], [[0, 1], [1]])
     with pytest.raises(MechDesignError, match="2 ε_i <= s_i"):
         theory.propd2_privacy([0.6], [1.0])
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: theory.propc1_distortion_bound("x", [0.1, 0.1]), "T"),
+    (lambda: theory.propc1_distortion_bound(0.5, [0.1]), "tolerances"),
+    (lambda: theory.lemmac11_shifts(0.3, 0.5, "sigma3"), "secret"),
+])
+def test_theory_arguments_are_named_errors(call, name):
+    # Text budgets raised a bare ValueError from float(); wrong counts and names are named too.
+    with pytest.raises(MechDesignError, match=name):
+        call()
