@@ -20,7 +20,7 @@ import numpy as np
 
 from mechdesign import design
 from mechdesign.privacy.base import PrivacyNotion
-from mechdesign.solvers import largest_violation
+from mechdesign.solvers import DEFAULT_SOLVER_OPTIONS, SOLVER_NAMES, largest_violation
 from mechdesign.utility.base import Objective
 
 #: Margin above the measured budget at which the fixed-Q constraints must be feasible (nats).
@@ -28,7 +28,9 @@ FEASIBLE_MARGIN = 1e-6
 #: Margin below the measured budget at which they must be infeasible (nats).
 INFEASIBLE_MARGIN = 1e-3
 #: Largest constraint violation, evaluated in numpy, of the point that shows the fixed-Q constraints
-#: feasible: Clarabel's stated feasibility tolerance (``tol_feas``, 1e-8 by default). It is far below
+#: feasible. The point is solved with the package's own solver options (Clarabel's ``tol_feas`` 1e-10,
+#: mechdesign.solvers.DEFAULT_SOLVER_OPTIONS, as designs are): with Clarabel's default 1e-8 a Sibson
+#: source-set check ended 2e-8 over, its tolerance being relative to the data. It is far below
 #: what either margin moves the constraints by (about FEASIBLE_MARGIN = 1e-6 and INFEASIBLE_MARGIN = 1e-3
 #: times their entries, e.g. ``e^ε b`` in ``a <= e^ε b``), so neither verdict rests on it.
 WITNESS_ATOL = 1e-8
@@ -57,11 +59,11 @@ def _feasible(notion: PrivacyNotion, matrix: np.ndarray, budget: float) -> bool:
     """
     Q = cp.Constant(matrix)
     problem = cp.Problem(cp.Minimize(0), notion.constraints(Q, budget) + [cp.Constant(0) <= 1])
-    solver = cp.HIGHS if notion.is_linear else cp.CLARABEL
+    solver = "highs" if notion.is_linear else "clarabel"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "may be inaccurate": the point is checked below
-            problem.solve(solver=solver)
+            problem.solve(solver=SOLVER_NAMES[solver], **DEFAULT_SOLVER_OPTIONS.get(solver, {}))
     except cp.error.SolverError:
         return False
     return problem.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) and largest_violation(problem) <= WITNESS_ATOL

@@ -136,6 +136,17 @@ def test_source_set_measure_is_the_worst_prior_of_the_hull(case, alpha):
     assert measured - max(values) <= CAPACITY_GAP  # … and attained within the gap
 
 
+def test_source_set_constraints_match_measure_where_default_clarabel_tolerances_fell_short():
+    # Found by CI's wheel run: with Clarabel's default tol_feas (1e-8, relative to the data) the witness
+    # point violated the constraints by 2.0e-8; solved with the package's options it violates none.
+    priors = [[0.23204993563199894, 0.29159851956039673, 0.4763515448076043],
+              [0.6701782650096293, 0.1266921598629134, 0.20312957512745733],
+              [0.3692605091059303, 0.29975414057303135, 0.33098535032103843]]
+    matrix = np.array([[0.0, 0.17897110217518752, 0.8210288978248125],
+                       [0.4033073637957743, 0.0, 0.5966926362042257], [0.0, 1.0, 0.0]])
+    assert_constraints_match_measure(SibsonMutualInformation(1.5, SourceSet(priors)), matrix)
+
+
 @settings(max_examples=15)
 @given(source_set_and_matrix(), orders)
 def test_source_set_constraints_match_measure(case, alpha):
