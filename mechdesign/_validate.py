@@ -117,6 +117,14 @@ def as_probability_vector(
         Required length, if any.
     full_support
         Require every entry to be strictly positive.
+
+    Examples
+    --------
+    >>> as_probability_vector([0.25, 0.75])
+    array([0.25, 0.75])
+    >>> as_probability_vector([0.5, 0.4])
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidDistributionError: prior sums to 0.9, not 1 (tolerance 1e-09)
     """
     vector = _clip_round_off(
         _as_float_array(values, name, 1, InvalidDistributionError), name, InvalidDistributionError
@@ -169,7 +177,17 @@ def as_stochastic_matrix(values: Any, name: str = "mechanism",
 
 
 def as_cost_matrix(values: Any, shape: tuple[int, int] | None = None, name: str = "cost") -> np.ndarray:
-    """Validate a distortion (cost) matrix ``cost[x, y] = d(x, y)``: finite and non-negative."""
+    """Validate a distortion (cost) matrix ``cost[x, y] = d(x, y)``: finite and non-negative.
+
+    Examples
+    --------
+    >>> as_cost_matrix([[0, 1], [1, 0]], shape=(2, 2))
+    array([[0., 1.],
+           [1., 0.]])
+    >>> as_cost_matrix([[0, -1], [1, 0]])
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: cost has a negative entry -1 at index (0, 1)
+    """
     matrix = _as_float_array(values, name, 2, MechDesignError)
     if matrix.min() < 0:
         index = tuple(int(i) for i in np.argwhere(matrix < 0)[0])
@@ -216,7 +234,18 @@ def as_finite(value: Any, name: str, *, minimum: float | None = None) -> float:
 
 
 def as_budget(value: Any, name: str = "epsilon", *, infinite: bool = False) -> float:
-    """Validate a privacy budget: a number ≥ 0 (in nats), finite unless ``infinite`` allows ``math.inf``."""
+    """Validate a privacy budget: a number ≥ 0 (in nats), finite unless ``infinite`` allows ``math.inf``.
+
+    Examples
+    --------
+    >>> as_budget(1)
+    1.0
+    >>> as_budget(math.inf, infinite=True)
+    inf
+    >>> as_budget(-0.5)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: epsilon must be a finite number >= 0, got -0.5
+    """
     number = _as_real(value, name)
     if number < 0 or (math.isinf(number) and not infinite):
         kind = "a number >= 0 (or inf)" if infinite else "a finite number >= 0"
@@ -225,7 +254,16 @@ def as_budget(value: Any, name: str = "epsilon", *, infinite: bool = False) -> f
 
 
 def as_delta(value: Any, name: str = "delta") -> float:
-    """Validate the δ of approximate differential privacy: 0 ≤ δ < 1."""
+    """Validate the δ of approximate differential privacy: 0 ≤ δ < 1.
+
+    Examples
+    --------
+    >>> as_delta(1e-6)
+    1e-06
+    >>> as_delta(1)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: delta must satisfy 0 <= delta < 1, got 1.0
+    """
     number = _as_real(value, name)
     if not 0.0 <= number < 1.0:
         raise InvalidBudgetError(f"{name} must satisfy 0 <= {name} < 1, got {number!r}")
@@ -233,7 +271,16 @@ def as_delta(value: Any, name: str = "delta") -> float:
 
 
 def as_order(value: Any, name: str = "alpha") -> float:
-    """Validate a Rényi/Sibson order: a finite number α > 1."""
+    """Validate a Rényi/Sibson order: a finite number α > 1.
+
+    Examples
+    --------
+    >>> as_order(2)
+    2.0
+    >>> as_order(1)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: alpha must be a finite number > 1, got 1.0
+    """
     number = _as_real(value, name)
     if not 1.0 < number < math.inf:
         raise InvalidBudgetError(f"{name} must be a finite number > 1, got {number!r}")
@@ -275,6 +322,13 @@ def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int)
 
     Accepts either an iterable of index pairs or a boolean ``size × size`` adjacency matrix. Returns
     the sorted unique unordered pairs ``(i, j)`` with ``i < j`` as an integer array of shape (k, 2).
+
+    Examples
+    --------
+    >>> as_neighbour_pairs([(1, 0), (0, 1), (2, 1)], 3).tolist()
+    [[0, 1], [1, 2]]
+    >>> as_neighbour_pairs(np.array([[False, True], [False, False]]), 2).tolist()
+    [[0, 1]]
     """
     array = as_array(pairs if not isinstance(pairs, (list, tuple)) else list(pairs), "neighbours")
     if array.dtype == bool:
@@ -293,7 +347,16 @@ def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int)
 
 
 def as_sublinear_values(values: Any, count: int, name: str) -> np.ndarray:
-    """Validate the values of a column utility μ on ``count`` columns: ``count`` finite numbers."""
+    """Validate the values of a column utility μ on ``count`` columns: ``count`` finite numbers.
+
+    Examples
+    --------
+    >>> as_sublinear_values([1, 2, 3], 3, "mu").tolist()
+    [1.0, 2.0, 3.0]
+    >>> as_sublinear_values([1, 2], 3, "mu")
+    Traceback (most recent call last):
+    mechdesign.exceptions.ShapeMismatchError: mu returned 2 values for 3 columns (one per column expected)
+    """
     array = np.asarray(values, dtype=float).reshape(-1) if np.ndim(values) else np.full(1, float(values))
     if array.size != count:
         raise ShapeMismatchError(f"{name} returned {array.size} values for {count} columns (one per column expected)")
@@ -308,7 +371,16 @@ def as_sublinear_values(values: Any, count: int, name: str) -> np.ndarray:
 
 
 def as_failure_probability(value: Any, name: str = "delta") -> float:
-    """Validate a probability of failure δ of an estimation guarantee: 0 < δ < 1."""
+    """Validate a probability of failure δ of an estimation guarantee: 0 < δ < 1.
+
+    Examples
+    --------
+    >>> as_failure_probability(0.05)
+    0.05
+    >>> as_failure_probability(0)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: delta must satisfy 0 < delta < 1, got 0.0
+    """
     number = _as_real(value, name)
     if not 0.0 < number < 1.0:
         raise InvalidBudgetError(f"{name} must satisfy 0 < {name} < 1, got {number!r}")
@@ -351,6 +423,14 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
     """Validate a secret map given as one secret value per input: a non-empty 1-D array.
 
     Values may be numbers or labels (strings); numbers must be finite. Returns a copy.
+
+    Examples
+    --------
+    >>> as_secret_values(["a", "b", "a"]).tolist()
+    ['a', 'b', 'a']
+    >>> as_secret_values([0.0, math.nan])
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: secret has a non-finite value nan at index 1
     """
     array = as_array(values, name)
     if array.ndim != 1 or array.size == 0:
@@ -364,7 +444,16 @@ def as_secret_values(values: Any, name: str = "secret") -> np.ndarray:
 
 
 def as_probability_budget(value: Any, name: str = "T") -> float:
-    """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1."""
+    """Validate a budget that is a probability (summary statistic privacy, Wang et al.): 0 ≤ T ≤ 1.
+
+    Examples
+    --------
+    >>> as_probability_budget(0.25)
+    0.25
+    >>> as_probability_budget(1.5)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: T must be a probability in [0, 1], got 1.5
+    """
     number = _as_real(value, name)
     if not 0.0 <= number <= 1.0:
         raise InvalidBudgetError(f"{name} must be a probability in [0, 1], got {number!r}")
@@ -372,7 +461,16 @@ def as_probability_budget(value: Any, name: str = "T") -> float:
 
 
 def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.ndarray:
-    """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps)."""
+    """Validate a 1-D array of finite, strictly positive numbers (tolerances, quantization steps).
+
+    Examples
+    --------
+    >>> as_positive_vector([0.1, 2], "steps").tolist()
+    [0.1, 2.0]
+    >>> as_positive_vector([0.1, 0], "steps")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: steps must be strictly positive, but entry 1 is np.float64(0.0)
+    """
     vector = as_real_vector(values, name)
     if size is not None:
         check_count(vector.size, size, name)
@@ -383,7 +481,16 @@ def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.nd
 
 
 def as_norm_order(value: Any, name: str = "p") -> float:
-    """Validate the order of an ℓp norm: a number p ≥ 1 (``inf`` allowed)."""
+    """Validate the order of an ℓp norm: a number p ≥ 1 (``inf`` allowed).
+
+    Examples
+    --------
+    >>> as_norm_order(2), as_norm_order(math.inf)
+    (2.0, inf)
+    >>> as_norm_order(0.5)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: p must be a norm order >= 1 (or inf), got 0.5
+    """
     number = _as_real(value, name)
     if number < 1.0:
         raise InvalidBudgetError(f"{name} must be a norm order >= 1 (or inf), got {number!r}")

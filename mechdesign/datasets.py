@@ -42,6 +42,12 @@ def load_adult(columns: list[str] | None = None) -> dict[str, np.ndarray]:
     -------
     dict
         One 1-D array of length 32,561 per column, in file order.
+
+    Examples
+    --------
+    >>> adult = load_adult(["age", "sex"])
+    >>> adult["age"].size, adult["age"][:3].tolist(), adult["sex"][:3].tolist()
+    (32561, [39, 50, 38], ['Male', 'Male', 'Male'])
     """
     text = _adult_bytes().decode("utf-8")
     reader = csv.reader(text.splitlines())
@@ -56,7 +62,13 @@ def load_adult(columns: list[str] | None = None) -> dict[str, np.ndarray]:
 
 
 def adult_checksum() -> str:
-    """sha256 of the shipped (uncompressed) Adult CSV; equals :data:`ADULT_SHA256`."""
+    """sha256 of the shipped (uncompressed) Adult CSV; equals :data:`ADULT_SHA256`.
+
+    Examples
+    --------
+    >>> adult_checksum() == ADULT_SHA256
+    True
+    """
     return hashlib.sha256(_adult_bytes()).hexdigest()
 
 

@@ -98,7 +98,20 @@ class DirectSolution:
 
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
     """``Σ λ + n · min(0, min_y min_S ρ_y(S) / |v_S|_1)``: a lower bound on the LDP LP optimum for any ``λ``
-    (:func:`staircase_per_mass` gives the inner minimum exactly)."""
+    (:func:`staircase_per_mass` gives the inner minimum exactly).
+
+    Examples
+    --------
+    Uniform binary prior, Hamming weights ``W = [[0, ½], [½, 0]]``, ε = log 3 (LDP optimum 1/4).
+    With ``λ = (⅛, ⅛)`` every column's reduced cost per mass is at least 0, so the bound is ``Σ λ = 1/4``;
+    ``λ = 0`` gives the valid but loose bound 0.
+
+    >>> weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    >>> staircase_lower_bound(weights, math.log(3), np.array([0.125, 0.125]))
+    0.25
+    >>> staircase_lower_bound(weights, math.log(3), np.zeros(2))
+    0.0
+    """
     cheapest = float(staircase_per_mass(weights - multipliers[:, None], epsilon).min())
     return float(math.fsum(multipliers) + weights.shape[0] * min(0.0, cheapest))
 
@@ -509,7 +522,18 @@ def direct_program(
     program: type[WarmLinearProgram] | None = None,
 ) -> WarmLinearProgram | None:
     """Build the direct LP: ``program`` if given (already chosen by :func:`direct_program_class`), else
-    the one :func:`direct_program_class` chooses (``None`` if none applies)."""
+    the one :func:`direct_program_class` chooses (``None`` if none applies).
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, MutualInformation, Prior
+    >>> program = direct_program([DifferentialPrivacy()], ExpectedDistortion(Prior([0.5, 0.5])), [])
+    >>> solution = program.solve(math.log(3))  # randomized response, distortion 1 / (1 + 3)
+    >>> type(program).__name__, round(solution.value, 9), solution.matrix.round(9).tolist()
+    ('LdpLinearProgram', 0.25, [[0.75, 0.25], [0.25, 0.75]])
+    >>> direct_program([DifferentialPrivacy()], MutualInformation(Prior([0.5, 0.5])), []) is None  # not an LP
+    True
+    """
     program = program or direct_program_class(notions, objective, limits)
     if program is None:
         return None

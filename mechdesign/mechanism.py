@@ -126,5 +126,15 @@ MechanismLike = Union[Mechanism, np.ndarray, list]
 
 
 def as_mechanism(value: "MechanismLike") -> Mechanism:
-    """Return ``value`` as a :class:`Mechanism` (validating it if it is an array)."""
+    """Return ``value`` as a :class:`Mechanism` (validating it if it is an array).
+
+    Examples
+    --------
+    >>> mechanism = as_mechanism([[0.5, 0.5], [0.0, 1.0]])
+    >>> mechanism.matrix.tolist(), as_mechanism(mechanism) is mechanism
+    ([[0.5, 0.5], [0.0, 1.0]], True)
+    >>> as_mechanism([[0.5, 0.4]])
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidMechanismError: mechanism is not row-stochastic: row 0 sums to 0.9 (tolerance 1e-09; 1 bad row(s))
+    """
     return value if isinstance(value, Mechanism) else Mechanism(value)

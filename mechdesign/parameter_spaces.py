@@ -124,7 +124,15 @@ def gaussian_w2(mean1: Any, cov1: Any, mean2: Any, cov2: Any) -> float:
 
 def diagonal_gaussian_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """W2 between diagonal Gaussians ``(μ_1…μ_k, σ_1…σ_k)`` (Wang et al., Lemma C.7): the Euclidean
-    distance of the parameter vectors, for every pair of rows of ``a`` (n, 2k) and ``b`` (m, 2k)."""
+    distance of the parameter vectors, for every pair of rows of ``a`` (n, 2k) and ``b`` (m, 2k).
+
+    Examples
+    --------
+    >>> a = np.array([[0.0, 1.0]])                 # N(0, 1²)
+    >>> b = np.array([[3.0, 1.0], [0.0, 2.0]])     # N(3, 1²), N(0, 2²)
+    >>> diagonal_gaussian_w2(a, b)                 # |0 − 3| and |1 − 2|
+    array([[3., 1.]])
+    """
     return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
 
 
@@ -141,6 +149,16 @@ def gaussian_2d_w2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     ``tr (Σ_a^{1/2} Σ_b Σ_a^{1/2})^{1/2} = √(tr(Σ_a Σ_b) + 2 √(det Σ_a det Σ_b))`` (a 2×2 PSD ``M``
     has ``tr √M = √(tr M + 2 √det M)``).
+
+    Examples
+    --------
+    Covariances ``diag(4, 1)`` (``α = 0``) and, rotated by ``α = π/2``, ``diag(1, 4)``: the distance is
+    ``sqrt((2 − 1)² + (1 − 2)²) = √2``; a shift of the mean by (3, 4) alone is 5.
+
+    >>> a = np.array([[0.0, 0.0, 4.0, 1.0, 0.0]])
+    >>> b = np.array([[0.0, 0.0, 4.0, 1.0, np.pi / 2], [3.0, 4.0, 4.0, 1.0, 0.0]])
+    >>> np.allclose(gaussian_2d_w2(a, b), [[np.sqrt(2), 5.0]])
+    True
     """
     sa, sb = _covariance_2d(a), _covariance_2d(b)
     trace_product = np.einsum("aij,bji->ab", sa, sb)
@@ -354,7 +372,15 @@ class ParameterSpace:
 
 
 def gaussian_2d_secrets(rows: np.ndarray, secrets: Sequence[str]) -> np.ndarray:
-    """Secret values ``μ1, μ2, σ1, σ2`` of 2-D Gaussian parameter rows ``(μ1, μ2, λ1, λ2, α)``."""
+    """Secret values ``μ1, μ2, σ1, σ2`` of 2-D Gaussian parameter rows ``(μ1, μ2, λ1, λ2, α)``.
+
+    Examples
+    --------
+    >>> rows = np.array([[1.0, 2.0, 4.0, 1.0, 0.0], [1.0, 2.0, 4.0, 1.0, np.pi / 2]])
+    >>> gaussian_2d_secrets(rows, ["mu1", "sigma1", "sigma2"]).round(12)  # α = π/2 swaps the variances
+    array([[1., 2., 1.],
+           [1., 1., 2.]])
+    """
     cov = _covariance_2d(rows)
     table = {"mu1": rows[:, 0], "mu2": rows[:, 1], "sigma1": np.sqrt(cov[:, 0, 0]), "sigma2": np.sqrt(cov[:, 1, 1])}
     return np.stack([table[name] for name in secrets], axis=1)

@@ -96,7 +96,16 @@ PriorLike = Union[Prior, Sequence[float], np.ndarray]
 
 
 def as_prior(value: PriorLike, size: int | None = None, *, full_support: bool = False) -> Prior:
-    """Return ``value`` as a :class:`Prior`, checking its size and (optionally) full support."""
+    """Return ``value`` as a :class:`Prior`, checking its size and (optionally) full support.
+
+    Examples
+    --------
+    >>> as_prior([0.25, 0.75], size=2)
+    Prior([0.25 0.75])
+    >>> as_prior([1.0, 0.0], full_support=True)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidDistributionError: prior must have full support, but entry 1 is 0
+    """
     prior = value if isinstance(value, Prior) else Prior(value)
     if size is not None:
         check_count(prior.size, size, "prior")
@@ -183,7 +192,15 @@ def _contains_all_point_masses(points: np.ndarray) -> bool:
 
 
 def as_source_set(value: Any, size: int | None = None) -> SourceSet:
-    """Return ``value`` as a :class:`SourceSet`; a single prior becomes a singleton set."""
+    """Return ``value`` as a :class:`SourceSet`; a single prior becomes a singleton set.
+
+    Examples
+    --------
+    >>> as_source_set([0.2, 0.8])
+    SourceSet(1 extreme points over 2 symbols)
+    >>> as_source_set([[1, 0], [0, 1]]).is_simplex
+    True
+    """
     if isinstance(value, SourceSet):
         source_set = value
     elif not isinstance(value, (Prior, list, tuple, np.ndarray)):
@@ -404,6 +421,14 @@ def l1_radius(delta: float, n_samples: int, size: int, phi: float = 2.0) -> floa
         Alphabet size ``N >= 2``.
     phi
         ``φ(κ_P)`` if known (at least 2); the default 2 is distribution free.
+
+    Examples
+    --------
+    With the default ``φ = 2`` this is eq. (7): here ``sqrt((2/1000)(log 6 − log 0.05))``.
+
+    >>> beta = l1_radius(0.05, 1000, 3)
+    >>> round(beta, 6), math.isclose(beta, math.sqrt(2 / 1000 * (math.log(6) - math.log(0.05))))
+    (0.097852, True)
     """
     failure = as_failure_probability(delta)
     m = as_positive_int(n_samples, "n_samples")
@@ -413,7 +438,15 @@ def l1_radius(delta: float, n_samples: int, size: int, phi: float = 2.0) -> floa
 
 
 def log_subsets(size: int) -> float:
-    """``log(2^N − 2)``, the log of the number of proper non-empty subsets (no overflow for large N)."""
+    """``log(2^N − 2)``, the log of the number of proper non-empty subsets (no overflow for large N).
+
+    Examples
+    --------
+    >>> math.isclose(log_subsets(3), math.log(6))
+    True
+    >>> round(log_subsets(2000), 4)  # 2000 log 2: 2**2000 would overflow a float
+    1386.2944
+    """
     return size * math.log(2.0) + math.log1p(-(2.0 ** (1 - size)))
 
 
@@ -421,7 +454,16 @@ PriorSet = Union[SourceSet, L1Ball]
 
 
 def as_prior_set(value: Any, size: int | None = None) -> PriorSet:
-    """An :class:`L1Ball` as it is; anything else through :func:`as_source_set`."""
+    """An :class:`L1Ball` as it is; anything else through :func:`as_source_set`.
+
+    Examples
+    --------
+    >>> ball = L1Ball([0.5, 0.5], 0.2)
+    >>> as_prior_set(ball) is ball
+    True
+    >>> as_prior_set([0.5, 0.5])
+    SourceSet(1 extreme points over 2 symbols)
+    """
     if isinstance(value, L1Ball):
         if size is not None:
             check_count(value.size, size, "ℓ1-ball", "symbols")

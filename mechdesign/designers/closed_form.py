@@ -375,7 +375,17 @@ MAXIMAL_LEAKAGE = ClosedForm(maximal_leakage_mechanism, maximal_leakage_multipli
 
 
 def closed_form_of(problem: HammingProblem) -> ClosedForm:
-    """:data:`LOCAL_DP` or :data:`MAXIMAL_LEAKAGE` for the problem's notion (its registered closed form)."""
+    """:data:`LOCAL_DP` or :data:`MAXIMAL_LEAKAGE` for the problem's notion (its registered closed form).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> uniform = ExpectedDistortion(Prior.uniform(3))
+    >>> closed_form_of(hamming_problem(DifferentialPrivacy(), uniform)) is LOCAL_DP
+    True
+    >>> closed_form_of(hamming_problem(MaximalLeakage(), uniform)) is MAXIMAL_LEAKAGE
+    True
+    """
     return problem.form
 
 

@@ -62,7 +62,15 @@ def renyi_log_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) ->
 
 
 def renyi_divergence(p: Any, q: Any, alpha: float) -> float:
-    """Rényi divergence ``D_α(p ‖ q)`` of order α > 1 in nats (``inf`` unless ``supp p ⊆ supp q``)."""
+    """Rényi divergence ``D_α(p ‖ q)`` of order α > 1 in nats (``inf`` unless ``supp p ⊆ supp q``).
+
+    Examples
+    --------
+    >>> math.isclose(renyi_divergence([0.5, 0.5], [0.25, 0.75], 2.0), math.log(4 / 3))  # log(½²/¼ + ½²/¾)
+    True
+    >>> renyi_divergence([1.0, 0.0], [0.0, 1.0], 2.0)  # supp p ⊄ supp q
+    inf
+    """
     order = as_order(alpha)
     first, second = as_real_vector(p, "p"), as_real_vector(q, "q")
     check_count(second.size, first.size, "q")

@@ -32,12 +32,32 @@ from .sources import OnSourceSet
 
 
 def sibson_norm_sum(prior: np.ndarray, matrix: np.ndarray, alpha: float) -> float:
-    """``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (≥ 1; equal to 1 iff ``Q``'s rows agree on ``supp P``)."""
+    """``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (≥ 1; equal to 1 iff ``Q``'s rows agree on ``supp P``).
+
+    Examples
+    --------
+    >>> prior = np.array([0.5, 0.5])
+    >>> math.isclose(sibson_norm_sum(prior, np.eye(2), 2.0), math.sqrt(2))  # 2 · (½)^½
+    True
+    >>> round(sibson_norm_sum(prior, np.array([[0.3, 0.7], [0.3, 0.7]]), 3.0), 12)  # rows agree
+    1.0
+    """
     return float(np.sum((prior @ matrix**alpha) ** (1.0 / alpha)))
 
 
 def sibson_mutual_information(prior: Any, matrix: Any, alpha: float) -> float:
-    """Sibson's ``I_α(X; Y)`` in nats for a prior and a channel (PUT paper, Definition 3(6))."""
+    """Sibson's ``I_α(X; Y)`` in nats for a prior and a channel (PUT paper, Definition 3(6)).
+
+    Examples
+    --------
+    The identity channel under a uniform binary prior leaks ``2 log √2 = log 2`` at α = 2; a channel
+    whose rows agree leaks nothing.
+
+    >>> math.isclose(sibson_mutual_information([0.5, 0.5], np.eye(2), 2.0), math.log(2))
+    True
+    >>> sibson_mutual_information([0.5, 0.5], [[0.3, 0.7], [0.3, 0.7]], 2.0)
+    0.0
+    """
     order = as_order(alpha)
     channel = as_mechanism(matrix).matrix
     value = sibson_norm_sum(as_prior(prior, channel.shape[0]).probabilities, channel, order)

@@ -250,6 +250,13 @@ def shifted_kernel(cost: np.ndarray, slope: float) -> np.ndarray:
     """``e^{−s (d(x, y) − min_y d(x, y))}``: Blahut's kernel with each row scaled to a largest entry of 1.
 
     The scaling multiplies ``Z_x`` by ``e^{s min_y d(x, y)}`` and cancels in the channel and in ``c``.
+
+    Examples
+    --------
+    At ``s = log 2`` each extra unit of cost above the row's least halves the entry:
+
+    >>> shifted_kernel(np.array([[0.0, 1.0], [3.0, 3.0]]), math.log(2)).tolist()
+    [[1.0, 0.5], [1.0, 1.0]]
     """
     with np.errstate(under="ignore"):
         return np.exp(-slope * (cost - cost.min(axis=1)[:, None]))
