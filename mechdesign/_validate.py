@@ -469,14 +469,14 @@ def as_positive_vector(values: Any, name: str, size: int | None = None) -> np.nd
     [0.1, 2.0]
     >>> as_positive_vector([0.1, 0], "steps")
     Traceback (most recent call last):
-    mechdesign.exceptions.MechDesignError: steps must be strictly positive, but entry 1 is np.float64(0.0)
+    mechdesign.exceptions.MechDesignError: steps must be strictly positive, but entry 1 is 0.0
     """
     vector = as_real_vector(values, name)
     if size is not None:
         check_count(vector.size, size, name)
     if (vector <= 0).any():
         index = int(np.argmin(vector))
-        raise MechDesignError(f"{name} must be strictly positive, but entry {index} is {vector[index]!r}")
+        raise MechDesignError(f"{name} must be strictly positive, but entry {index} is {vector[index].item()!r}")
     return vector
 
 

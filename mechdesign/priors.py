@@ -183,7 +183,7 @@ class SourceSet:
         return (Prior(p) for p in self._points)
 
     def __repr__(self) -> str:
-        return f"SourceSet({len(self)} extreme points over {self.size} symbols)"
+        return f"SourceSet({len(self)} extreme point{'' if len(self) == 1 else 's'} over {self.size} symbols)"
 
 
 def _contains_all_point_masses(points: np.ndarray) -> bool:
@@ -197,7 +197,7 @@ def as_source_set(value: Any, size: int | None = None) -> SourceSet:
     Examples
     --------
     >>> as_source_set([0.2, 0.8])
-    SourceSet(1 extreme points over 2 symbols)
+    SourceSet(1 extreme point over 2 symbols)
     >>> as_source_set([[1, 0], [0, 1]]).is_simplex
     True
     """
@@ -462,7 +462,7 @@ def as_prior_set(value: Any, size: int | None = None) -> PriorSet:
     >>> as_prior_set(ball) is ball
     True
     >>> as_prior_set([0.5, 0.5])
-    SourceSet(1 extreme points over 2 symbols)
+    SourceSet(1 extreme point over 2 symbols)
     """
     if isinstance(value, L1Ball):
         if size is not None:

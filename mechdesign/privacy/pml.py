@@ -73,7 +73,7 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
         Examples
         --------
         >>> PointwiseMaximalLeakage([0.5, 0.5]).source_set
-        SourceSet(1 extreme points over 2 symbols)
+        SourceSet(1 extreme point over 2 symbols)
         """
         if isinstance(self.prior_set, L1Ball):
             raise AttributeError(f"{self.label} is defined on an ℓ1-ball; see prior_set (or prior_set.to_source_set())")
