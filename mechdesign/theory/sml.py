@@ -55,7 +55,14 @@ from typing import Any
 import numpy as np
 from scipy.special import betaln
 
-from .._validate import as_budget, as_finite, as_positive_int
+from .._validate import (
+    as_budget,
+    as_finite,
+    as_positive_int,
+    as_secret_values,
+    as_stochastic_matrix,
+    check_count,
+)
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ._deprecated import deprecated_alias
 from ..mechanisms.histogram import quantization_targets
@@ -763,6 +770,20 @@ def thm3_post_processing_bound(leakage: float) -> float:
     return as_budget(leakage, "leakage")
 
 
+def _mechanism_and_secret(mechanism: Any, secret_values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """A row-stochastic matrix and one secret value per row, validated (named errors).
+
+    Examples
+    --------
+    >>> _mechanism_and_secret([[1.0, 0.0], [0.5, 0.5]], ["a", "b"])[1].tolist()
+    ['a', 'b']
+    """
+    Q = as_stochastic_matrix(mechanism, "mechanism")
+    values = as_secret_values(secret_values, "secret_values")
+    check_count(values.size, Q.shape[0], "secret_values", "values (one per row of the mechanism)")
+    return Q, values
+
+
 def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
     """The least μ for which the mechanism is μ-L_DP (App. K): ``max log Q(θ'|θ₁)/Q(θ'|θ₂)`` over
     outputs θ' and inputs with ``g(θ₁) ≠ g(θ₂)`` (eq. (10); ``inf`` if a ratio is unbounded).
@@ -774,10 +795,7 @@ def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
     >>> round(prop7_ldp_level([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)
     1.098612
     """
-    Q = np.asarray(mechanism, dtype=float)
-    values = np.asarray(secret_values)
-    if Q.ndim != 2 or values.shape != (Q.shape[0],):
-        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    Q, values = _mechanism_and_secret(mechanism, secret_values)
     level = 0.0
     for a, b in zip(*np.nonzero(values[:, None] != values[None, :])):
         positive = Q[a] > 0
@@ -792,10 +810,7 @@ def prop7_ldp_level(mechanism: Any, secret_values: Sequence[Any]) -> float:
 def _output_extremes(mechanism: Any, secret_values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """``(q⁺, q⁻)``, each ``(secret values, outputs)``: ``q⁺[g, θ'] = max_{θ ∈ Θ_g} Q(θ'|θ)`` and ``q⁻`` the min —
     the range of ``P(θ'|G = g)`` over the conditional priors ``P_{Θ|G}``."""
-    Q = np.asarray(mechanism, dtype=float)
-    values = np.asarray(secret_values)
-    if Q.ndim != 2 or values.shape != (Q.shape[0],):
-        raise MechDesignError(f"secret_values needs one value per row of the mechanism ({Q.shape[0]}), got {values.shape}")
+    Q, values = _mechanism_and_secret(mechanism, secret_values)
     groups = np.unique(values, return_inverse=True)[1]
     upper = np.stack([Q[groups == g].max(axis=0) for g in range(groups.max() + 1)])
     lower = np.stack([Q[groups == g].min(axis=0) for g in range(groups.max() + 1)])
@@ -892,10 +907,9 @@ def appk_inf_leakage(mechanism: Any, secret_values: Sequence[Any]) -> float:
     >>> round(appk_inf_leakage([[0.75, 0.25], [0.25, 0.75]], [0, 1]), 6)  # −log(0.25 + 0.25) = log 2
     0.693147
     """
-    upper, _ = _output_extremes(mechanism, secret_values)  # validates the shapes
-    Q = np.asarray(mechanism, dtype=float)
-    groups = np.unique(np.asarray(secret_values), return_inverse=True)[1]
-    candidates = [_undominated_rows(Q[groups == g]) for g in range(upper.shape[0])]
+    Q, values = _mechanism_and_secret(mechanism, secret_values)
+    groups = np.unique(values, return_inverse=True)[1]
+    candidates = [_undominated_rows(Q[groups == g]) for g in range(groups.max() + 1)]
     count = math.prod(len(rows) for rows in candidates)
     if count > APPK_MAX_SELECTIONS:
         raise ProblemTooLargeError(f"Π^inf by enumeration needs {count} selections (more than {APPK_MAX_SELECTIONS})")

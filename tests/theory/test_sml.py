@@ -373,7 +373,7 @@ def test_lemma2_composed_mechanism_and_thm2_thm3_prop7():
     assert prop7_ldp_level([[1.0, 0.0], [0.5, 0.5]], [0, 1]) == math.inf
     with pytest.raises(MechDesignError, match="first must be inputs"):
         lemma2_composed_mechanism(first, second[:2])
-    with pytest.raises(MechDesignError, match="secret_values needs one value per row"):
+    with pytest.raises(MechDesignError, match=r"secret_values has 2 values \(one per row of the mechanism\), expected 3"):
         prop7_ldp_level(first, [0, 1])
 
 
@@ -649,4 +649,18 @@ def test_prop5_qm_nested_branch_counterexamples_and_scale():
 def test_text_and_out_of_range_arguments_are_named_errors(call, name):
     # A text alpha raised a bare ValueError from float(); now a MechDesignError naming the argument.
     with pytest.raises(MechDesignError, match=name):
+        call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sml_theory.appk_inf_leakage([[0.5, 0.5j], [0.25, 0.75]], [0, 1]), "mechanism"),  # never the real part
+    (lambda: sml_theory.appk_inf_leakage([[0.5, 0.6], [0.25, 0.75]], [0, 1]), "mechanism"),
+    (lambda: sml_theory.appk_inf_leakage([[0.5, 0.5], [0.25, 0.75]], [0]), "secret_values has 1 values"),
+    (lambda: sml_theory.prop7_inf_leakage_sharp_bound(-1.0, 2), "mu"),
+    (lambda: sml_theory.prop7_inf_leakage_sharp_bound(1.0, 0), "s"),
+    (lambda: sml_theory.prop6_qm_sml_limit(4, 5, 3, 2), "interval must be at most s = 4"),
+    (lambda: sml_theory.prop6_qm_sml_limit(4, "two", 3, 2), "interval"),
+])
+def test_new_sml_statements_name_bad_input(call, message):
+    with pytest.raises(MechDesignError, match=message):
         call()
