@@ -45,7 +45,7 @@ import numpy as np
 from ._lazy import scipy_sparse as sp
 
 from .certificate import lp_lower_bound
-from .solvers import run_highs
+from .solvers import highs_model, run_highs
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
@@ -159,17 +159,8 @@ class WarmLinearProgram(ABC):
                  row_upper: np.ndarray, notion: PrivacyNotion) -> None:
         self.notion = notion
         self.weights = np.asarray(weights, dtype=float)
-        columns = sp.csc_matrix(matrix)
-        lp = highspy.HighsLp()
-        lp.num_row_, lp.num_col_ = columns.shape
-        lp.col_cost_ = np.zeros(columns.shape[1])
-        lp.col_lower_ = np.zeros(columns.shape[1])
-        lp.col_upper_ = np.full(columns.shape[1], highspy.kHighsInf)
-        lp.row_lower_, lp.row_upper_ = row_lower, row_upper
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
-        lp.a_matrix_.index_ = columns.indices.astype(np.int32)
-        lp.a_matrix_.value_ = columns.data
+        count = matrix.shape[1]
+        lp = highs_model(np.zeros(count), matrix, row_lower, row_upper, np.zeros(count), np.full(count, highspy.kHighsInf))
         self.highs = highspy.Highs()
         for option, value in HIGHS_OPTIONS.items():
             self.highs.setOptionValue(option, value)

@@ -52,7 +52,7 @@ from ..exceptions import MechDesignError
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
 from ..result import Result, clean_mechanism, is_certified_optimal
-from ..solvers import run_highs
+from ..solvers import highs_model, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, single_budget
@@ -127,20 +127,15 @@ def leak_restriction(weights: np.ndarray, scale: float, delta: float) -> np.ndar
     row_sums = sp.kron(sp.identity(n), np.ones((1, m)))
     # Columns: c (m), s (n m, row-major), L (n m). Rows: Σ_y c_y + Σ_y s[x, y] + Σ_y L[x, y] = 1 (n);
     # s[x, y] − (e^ε − 1) c_y <= 0 (n m); Σ_y L[x, y] <= δ (n).
-    matrix = sp.csc_matrix(sp.bmat([
+    matrix = sp.bmat([
         [sp.coo_matrix(np.ones((n, m))), row_sums, row_sums],
         [-(scale - 1.0) * sp.kron(np.ones((n, 1)), sp.identity(m)), sp.identity(n * m), None],
         [None, None, row_sums],
-    ]))
-    lp = highspy.HighsLp()
-    lp.num_row_, lp.num_col_ = matrix.shape
-    lp.col_cost_ = np.concatenate([weights.sum(axis=0), weights.ravel(), weights.ravel()])
-    lp.col_lower_, lp.col_upper_ = np.zeros(matrix.shape[1]), np.ones(matrix.shape[1])
-    lp.row_lower_ = np.concatenate([np.ones(n), np.full(n * m + n, -highspy.kHighsInf)])
-    lp.row_upper_ = np.concatenate([np.ones(n), np.zeros(n * m), np.full(n, delta)])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_ = matrix.indptr.astype(np.int32), matrix.indices.astype(np.int32)
-    lp.a_matrix_.value_ = matrix.data
+    ])
+    lp = highs_model(np.concatenate([weights.sum(axis=0), weights.ravel(), weights.ravel()]), matrix,
+                     np.concatenate([np.ones(n), np.full(n * m + n, -highspy.kHighsInf)]),
+                     np.concatenate([np.ones(n), np.zeros(n * m), np.full(n, delta)]),
+                     np.zeros(matrix.shape[1]), np.ones(matrix.shape[1]))
     highs = highspy.Highs()
     for option, value in HIGHS_OPTIONS.items():
         highs.setOptionValue(option, value)
