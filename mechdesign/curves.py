@@ -246,8 +246,11 @@ class PrivacyDistortion:
         ``"direct"`` (the notion's leakage expression minimized under the distortion limit) or
         ``"bisection"`` (on the budget, re-solving one DPP-compiled problem).
     bracket
-        ``(lower, upper)`` with ``ε*`` in between; ``upper - lower <= tolerance`` for bisection,
-        ``lower == upper`` for the direct method (accurate to the solver's tolerance).
+        ``(lower, upper)`` with ``ε*`` in between: ``upper`` is reached (``epsilon``) and ``lower`` is
+        certified not to reach ``D`` (or is 0). ``upper - lower <= tolerance`` for bisection unless some
+        budget in between was undecided (the least distortion there within its certified gap of ``D``;
+        the message says so), ``lower == upper`` for the direct method (accurate to the solver's
+        tolerance).
     message
         What happened.
     smallest_distortion
@@ -333,17 +336,25 @@ class _PrivacyDistortionSolver:
             if reaches is False:
                 lower = upper
             upper = min(2.0 * upper, self.max_budget)
+        proven, undecided = lower, []
         while upper - lower > self.tolerance:
             middle = 0.5 * (lower + upper)
             reaches = self._reaches(middle, limit)
-            if reaches is None:
-                # D*(middle) is within the certified gap of D: ε* is in the bracket, which is as narrow as
-                # the certificates allow.
-                return self._certified(limit, upper, (lower, upper), "bisection",
-                                       f"; bisection stopped at width {upper - lower:.3g}: D*({middle:.9g}) is "
-                                       "within the certified gap of the limit")
-            lower, upper = (lower, middle) if reaches else (middle, upper)
-        return self._certified(limit, upper, (lower, upper), "bisection")
+            if reaches:
+                upper = middle
+                continue
+            # Not reached, or undecided (D*(middle) within the certified gap of D): the search goes on
+            # above ``middle`` for the least budget that is reached, but only a certified "not reached"
+            # moves the lower end of the bracket.
+            lower = middle
+            if reaches is False:
+                proven = middle
+            else:
+                undecided.append(middle)
+        note = "" if proven == lower else (
+            f"; {len(undecided)} budget(s) in ({proven:.10g}, {upper:.10g}) undecided (D* within the certified "
+            "gap of the limit): the bracket is as narrow as the certificates allow")
+        return self._certified(limit, upper, (proven, upper), "bisection", note)
 
     def _reaches(self, budget: float, limit: float) -> bool | None:
         """Whether ``D*(budget) <= limit``: yes when a private mechanism reaches it, no when the certified

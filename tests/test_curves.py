@@ -182,6 +182,26 @@ def test_inverse_consistency(notion):
         assert value.epsilon == pytest.approx(epsilon, abs=INVERSE_ATOL)
 
 
+def test_bisection_searches_on_through_undecided_budgets(monkeypatch):
+    """A budget whose least distortion is within its certified gap of D (undecided) does not stop the
+    bisection: the search goes on above it for the least budget reached, while the bracket's lower end
+    stays at the largest budget certified not to reach D. (PUT Thm 7(5), Rényi α = 2 on {1,2,3}^3 at
+    D = 0.2, stopped 2.2e-6 above the paper's upper bound when bisection ended at the first undecided
+    budget.)"""
+    reached_from, undecided_from = 0.9, 0.8  # scripted D*(ε) <= D: no below 0.8, undecided up to 0.9
+
+    def scripted(self, budget, limit):
+        return True if budget >= reached_from else (None if budget >= undecided_from else False)
+
+    monkeypatch.setattr("mechdesign.curves._PrivacyDistortionSolver._reaches", scripted)
+    value = privacy_distortion(DifferentialPrivacy(), 0.3, ExpectedDistortion(Prior.uniform(2)), tolerance=1e-9)
+    lower, upper = value.bracket
+    assert value.success and value.method == "bisection"
+    assert value.epsilon == upper and reached_from <= upper <= reached_from + 1e-9
+    assert lower < undecided_from  # only a certified "not reached" moves it: [0.75, 0.9] after bisection
+    assert "undecided" in value.message
+
+
 def test_zero_budget_regime_and_unreachable_distortions():
     prior = Prior.uniform(3)
     zero = privacy_distortion(DifferentialPrivacy(), 0.7, ExpectedDistortion(prior))
