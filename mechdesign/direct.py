@@ -443,6 +443,29 @@ class ApproximateDpLinearProgram(WarmLinearProgram):
         return np.concatenate([np.ones(m), np.full(m, self.notion.scaled_budget_excess(epsilon) + self.delta),
                                np.ones(n * m + n)])
 
+    def pair_multipliers(self) -> tuple[np.ndarray, np.ndarray]:
+        """The last solve's multipliers ``(a, b)``, each ``(n, m)`` and non-negative, of the rows
+        ``Q[x, y] <= e^ε c_y + δ`` (``s[x, y] − h_y <= 0``) and of the floors ``c_y <= Q[x, y]`` (the
+        reduced costs of ``s[x, y] >= 0``): with ``μ[i, j, y] = a[i, y] b[j, y] / Σ_j b[j, y]`` they are
+        multipliers of the pairwise rows ``Q[i, y] − e^ε Q[j, y] <= δ`` (used by
+        :func:`~mechdesign.designers.hockey_stick.hockey_stick_dual_bound`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> program = ApproximateDpLinearProgram(np.full((2, 2), 0.5) * (1 - np.eye(2)), 0.1)
+        >>> _ = program.solve(0.0)
+        >>> a, b = program.pair_multipliers()
+        >>> a.shape, bool((a >= 0).all() and (b >= 0).all())
+        ((2, 2), True)
+        """
+        n, m = self.weights.shape
+        solution = self.highs.getSolution()
+        start = 2 * n + m
+        rows = -np.asarray(solution.row_dual)[start:start + n * m]
+        floors = np.asarray(solution.col_dual)[2 * m:2 * m + n * m]
+        return np.clip(rows, 0.0, None).reshape(n, m), np.clip(floors, 0.0, None).reshape(n, m)
+
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         excess = matrix.max(axis=0) - self.scale(epsilon) * matrix.min(axis=0) - self.delta
         return _stochastic_violation(matrix, excess.max())

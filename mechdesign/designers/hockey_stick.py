@@ -7,10 +7,11 @@ for every ordered neighbour pair ``(i, j)``.
 **Sandwich** (:func:`sandwich`, complete relation). Two ``O(n m)`` LPs bracket the optimum: the
 restriction :func:`leak_restriction` (``Q = P + L``, ``P`` ε-DP, each row's leak ``L`` of mass at most
 δ: a hockey-stick mechanism) from above, and the pointwise form ``Q[x, y] <= e^ε Q[x', y] + δ`` (implied
-by the hockey-stick form) from below, through its certified LP bound. When they meet within
-``GAP_RTOL`` the restriction's mechanism is optimal. With Hamming cost they met in every case measured
-(n = 20 … 200, ε ∈ {0.5, 1, 2}, δ ∈ {10⁻³, 10⁻²}); with random costs they usually do not
-(benchmarks/RESULTS.md), and constraint generation runs.
+by the hockey-stick form) from below, through its certified LP bound and, better,
+:func:`hockey_stick_dual_bound` at its multipliers (each pair charged ``δ max_y μ`` instead of
+``δ Σ_y μ``). When they meet within ``GAP_RTOL`` the restriction's mechanism is optimal. With Hamming
+cost they met in every case measured (n = 20 … 200, ε ∈ {0.5, 1, 2}, δ ∈ {10⁻³, 10⁻²}); with random
+costs they usually do not (benchmarks/RESULTS.md), and constraint generation runs.
 
 **Constraint generation.** The hinge sum is the largest of the linear forms
 ``Σ_{y ∈ S} (Q[i, y] − e^ε Q[j, y])`` over output subsets ``S``, so the constraint is equivalent to the
@@ -25,7 +26,9 @@ optimum. Here the LP lives in one HiGHS model holding the row sums and a working
 round computes every pair's divergence exactly in numpy
 (:func:`~mechdesign.privacy.approx_dp.pair_divergences`), adds the most violated pairs' cuts as rows,
 and re-solves by the dual simplex from the previous basis, until every divergence is within
-:data:`CUT_TOLERANCE` of δ.
+:data:`CUT_TOLERANCE` of δ — or until ``time_limit`` (:data:`CUTS_TIME_LIMIT` by default) runs out: the
+rounds' LPs grow degenerate with random costs beyond n ≈ 40, and the result is then the restriction's
+private mechanism with the best certified bound, ``"suboptimal"`` with its gap.
 
 Certificate: the pointwise LP and the working-set LP are relaxations of the full problem (they keep
 constraints it implies), so the safe bound :func:`~mechdesign.certificate.lp_lower_bound` at HiGHS's
@@ -45,6 +48,7 @@ from typing import Any, Union
 import highspy
 import numpy as np
 from .._lazy import scipy_sparse as sp
+from .._validate import as_time_limit
 
 from ..certificate import lp_lower_bound
 from ..direct import ApproximateDpLinearProgram
@@ -66,6 +70,14 @@ CUT_TOLERANCE = 1e-9
 CUTS_PER_INPUT = 4
 #: Rounds before constraint generation gives up (the result then says so; never reached in the tests).
 MAX_ROUNDS = 500
+#: Default seconds for constraint generation (:func:`design_hockey_stick`'s ``time_limit``): beyond it
+#: the restriction's private mechanism is returned with the best certified bound, as ``"suboptimal"``.
+#: Random costs at n = 60 need rounds of 10–130 s each (benchmarks/RESULTS.md); Hamming costs at n = 40
+#: certify in under 5 s.
+CUTS_TIME_LIMIT = 60.0
+#: Rows of the pairwise multiplier array handled at once by :func:`hockey_stick_dual_bound`
+#: (``rows × n × m`` entries).
+PAIR_BLOCK_ENTRIES = 2_000_000
 #: Largest ``e^ε`` the cuts are written with; larger budgets are solved at ``log`` of it (a mechanism within
 #: the smaller budget is within the one asked) and certified by the unconstrained optimum's value.
 MAX_CUT_SCALE = 1e12
@@ -146,17 +158,81 @@ def leak_restriction(weights: np.ndarray, scale: float, delta: float) -> np.ndar
     return values[:m][None, :] + values[m:m + n * m].reshape(n, m) + values[m + n * m:].reshape(n, m)
 
 
-def sandwich(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
-             epsilon: float) -> tuple[np.ndarray, float] | None:
-    """:func:`leak_restriction`'s mechanism and the pointwise relaxation's certified bound, when they meet.
+def hockey_stick_dual_bound(weights: np.ndarray, scale: float, delta: float, a: np.ndarray, b: np.ndarray) -> float:
+    """A lower bound on the hockey-stick optimum (complete relation) from pointwise multipliers.
+
+    The hinge LP ``min Σ W ∘ Q`` s.t. ``Σ_y Q[x, y] = 1``, ``Q[i, y] − e^ε Q[j, y] <= h[i, j, y]``,
+    ``Σ_y h[i, j, y] <= δ`` (``Q, h >= 0``) has, for any ``μ >= 0``, the dual-feasible point
+    ``λ[i, j] = max_y μ[i, j, y]`` and ``u_x = min_y (W[x, y] + Σ_j μ[x, j, y] − e^ε Σ_i μ[i, x, y])``,
+    so ``Σ_x u_x − δ Σ_{i≠j} λ[i, j]`` bounds the optimum from below (weak duality). Here
+    ``μ[i, j, y] = a[i, y] b[j, y] / Σ_k b[k, y]`` for ``i ≠ j``, built from the pointwise LP's multipliers
+    (:meth:`~mechdesign.direct.ApproximateDpLinearProgram.pair_multipliers`): with ``Σ_y μ`` in place of
+    ``max_y μ`` (and self-pairs kept) this is the pointwise bound itself, so charging the maximum can only
+    raise it. Computed in numpy in ``O(n² m)`` time and ``O(n m)`` memory (blocks of rows); valid for any
+    non-negative ``a`` and ``b``.
+
+    Examples
+    --------
+    >>> weights = np.array([[0.1, 0.5, 0.3], [0.2, 0.0, 0.4], [0.3, 0.2, 0.0]])
+    >>> pointwise = ApproximateDpLinearProgram(weights, 0.05)
+    >>> round(pointwise.solve(0.5).lower_bound, 6)
+    0.540604
+    >>> round(hockey_stick_dual_bound(weights, math.exp(0.5), 0.05, *pointwise.pair_multipliers()), 6)
+    0.541065
+    """
+    totals = b.sum(axis=0)
+    per_mass = np.divide(b, totals, out=np.zeros_like(b), where=totals > 0)  # b[j, y] / Σ_k b[k, y]
+    outgoing = a * (1.0 - per_mass)  # Σ_{j ≠ x} μ[x, j, y]
+    incoming = per_mass * (a.sum(axis=0) - a)  # Σ_{i ≠ x} μ[i, x, y]
+    floors = (weights + outgoing - scale * incoming).min(axis=1)
+    n, m = a.shape
+    block = max(1, PAIR_BLOCK_ENTRIES // max(1, n * m))
+    charged = 0.0
+    for start in range(0, n, block):
+        rows = np.arange(start, min(start + block, n))
+        largest = (a[rows, None, :] * per_mass[None, :, :]).max(axis=2)  # λ[i, j] for i in rows
+        largest[np.arange(rows.size), rows] = 0.0  # no self-pairs
+        charged += math.fsum(largest.ravel())
+    return float(math.fsum(floors) - delta * charged)
+
+
+def sandwich_sides(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
+                   epsilon: float) -> tuple[np.ndarray | None, float]:
+    """:func:`leak_restriction`'s mechanism (cleaned; ``None`` if its LP failed) and a certified lower
+    bound on the optimum (``-inf`` if none): the better of the pointwise relaxation's LP bound and
+    :func:`hockey_stick_dual_bound` at its multipliers.
 
     The pointwise form ``Q[x, y] <= e^ε Q[x', y] + δ`` (every pair) is implied by the hockey-stick form
-    (one output's hinge is at most their sum), so the certified bound of its LP
-    (:class:`~mechdesign.direct.ApproximateDpLinearProgram`) is below the hockey-stick optimum, and the
-    restriction's value above it. When the two are within ``GAP_RTOL`` — with Hamming cost they were
-    equal in every case measured (benchmarks/RESULTS.md) — the restriction's mechanism is optimal and no
-    constraint generation is needed. ``None`` when they are not (or a solve failed, or the relation is
-    not complete, where the pointwise LP has no compact form here).
+    (one output's hinge is at most their sum), so its LP
+    (:class:`~mechdesign.direct.ApproximateDpLinearProgram`) is a relaxation; it has this compact form only
+    on the complete relation (elsewhere the bound is ``-inf``).
+
+    Examples
+    --------
+    >>> weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    >>> matrix, bound = sandwich_sides(ApproximateDifferentialPrivacy(0.2, "hockey_stick"), weights, 0.0)
+    >>> round(float((weights * matrix).sum()), 9), round(bound, 9)
+    (0.4, 0.4)
+    """
+    raw = leak_restriction(weights, math.exp(epsilon), notion.delta)
+    matrix = None if raw is None else clean_mechanism(raw)
+    if not notion.neighbours.is_complete:
+        return matrix, -math.inf
+    program = ApproximateDpLinearProgram(weights, notion.delta)
+    relaxation = program.solve(epsilon)
+    if relaxation.matrix is None:
+        return matrix, -math.inf
+    return matrix, max(relaxation.lower_bound,
+                       hockey_stick_dual_bound(weights, math.exp(epsilon), notion.delta, *program.pair_multipliers()))
+
+
+def sandwich(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
+             epsilon: float) -> tuple[np.ndarray, float] | None:
+    """:func:`sandwich_sides` when its two sides meet within ``GAP_RTOL``, else ``None``.
+
+    The restriction's value is above the optimum and the bound below it; when they meet, the
+    restriction's mechanism is optimal and no constraint generation is needed. With Hamming cost they
+    met in every case measured (benchmarks/RESULTS.md).
 
     Examples
     --------
@@ -165,16 +241,10 @@ def sandwich(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
     >>> round(float((weights * matrix).sum()), 9), round(bound, 9)
     (0.4, 0.4)
     """
-    if not notion.neighbours.is_complete:
+    matrix, bound = sandwich_sides(notion, weights, epsilon)
+    if matrix is None or not is_certified_optimal(float((weights * matrix).sum()), bound):
         return None
-    raw = leak_restriction(weights, math.exp(epsilon), notion.delta)
-    relaxation = ApproximateDpLinearProgram(weights, notion.delta).solve(epsilon)
-    if raw is None or relaxation.matrix is None:
-        return None
-    matrix = clean_mechanism(raw)
-    if not is_certified_optimal(float((weights * matrix).sum()), relaxation.lower_bound):
-        return None
-    return matrix, relaxation.lower_bound
+    return matrix, bound
 
 
 class LazyHingeProgram:
@@ -299,9 +369,9 @@ class LazyHingeProgram:
 
 def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
                         budgets: Union[float, Sequence[float]], objective: Objective, *,
-                        restriction_first: bool = True) -> Result:
+                        restriction_first: bool = True, time_limit: float | None = CUTS_TIME_LIMIT) -> Result:
     """:func:`sandwich` when it certifies, else constraint generation on :class:`LazyHingeProgram`,
-    separated exactly by every pair's divergence.
+    separated exactly by every pair's divergence, for at most ``time_limit`` seconds.
 
     Parameters
     ----------
@@ -315,13 +385,17 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     restriction_first
         Try :func:`sandwich` first (the default); ``False`` runs constraint generation alone (the path
         the sandwich is tested against).
+    time_limit
+        Seconds for constraint generation (each HiGHS solve gets what is left); ``None`` for no limit.
+        When it runs out (or after :data:`MAX_ROUNDS` rounds) the result is :func:`leak_restriction`'s
+        mechanism — hockey-stick private by construction — with the best certified bound found (the
+        sandwich's and the working-set LP's), reported ``"suboptimal"`` with its gap unless they meet.
 
     Returns
     -------
     Result
-        ``method="hockey-stick-cuts"``; ``"optimal"`` when the certified bound (the pointwise relaxation's
-        for the sandwich, the working-set LP's otherwise) is within ``GAP_RTOL`` of the re-measured
-        mechanism's objective; the message says which path ran.
+        ``method="hockey-stick-cuts"``; ``"optimal"`` when the certified bound is within ``GAP_RTOL`` of
+        the re-measured mechanism's objective; the message says which path ran.
 
     Examples
     --------
@@ -337,6 +411,7 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
         raise MechDesignError(f"design_hockey_stick needs one hockey-stick ApproximateDifferentialPrivacy notion and "
                               f"an ExpectedDistortion objective, got {notions!r} and {objective!r}")
     budget = single_budget(budgets, notion.label)
+    time_limit = as_time_limit(time_limit)
     n, m = objective.shape
     notion.check_shape(n)
     solved = min(budget, math.log(MAX_CUT_SCALE))
@@ -344,15 +419,26 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     weights = objective.prior.probabilities[:, None] * objective.cost / objective.unit
     first, second = notion.neighbours.ordered_pairs(n)
     common_fields = dict(solver="highs", method="hockey-stick-cuts")
-    sandwiched = sandwich(notion, weights, solved) if restriction_first and solved == budget else None
-    if sandwiched is not None:
-        return certified_result(notion, budget, objective, sandwiched[0], sandwiched[1] * objective.unit,
-                                "ε-DP plus a private leak of δ per row (leak_restriction) meets the pointwise "
-                                "relaxation's bound", start, iterations=1, **common_fields)
+    restricted, sandwich_bound = (sandwich_sides(notion, weights, solved) if restriction_first and solved == budget
+                                  else (None, -math.inf))
+    if restricted is not None and is_certified_optimal(float((weights * restricted).sum()), sandwich_bound):
+        return certified_result(notion, budget, objective, restricted, sandwich_bound * objective.unit,
+                                "ε-DP plus a private leak of δ per row (leak_restriction) meets the bound from the "
+                                "pointwise relaxation's multipliers", start, iterations=1, **common_fields)
     program = LazyHingeProgram(weights, first, second, scale, notion.delta)
     common: dict = dict(budgets={notion.label: budget}, unit=objective.unit, **common_fields)
+    stopped, cuts_start = "", time.perf_counter()
     for round_number in range(1, MAX_ROUNDS + 1):
+        left = math.inf if time_limit is None else time_limit - (time.perf_counter() - cuts_start)
+        if left <= 0:
+            stopped = f"time limit of {time_limit:g} s reached"
+            break
+        # HiGHS compares time_limit with its run clock, cumulative over the model's runs (HiGHS issue #1477).
+        program.highs.setOptionValue("time_limit", program.highs.getRunTime() + left)
         raw = program.solve()
+        if program.highs.getModelStatus() == highspy.HighsModelStatus.kTimeLimit:
+            stopped = f"time limit of {time_limit:g} s reached"
+            break
         if raw is None:
             status = program.highs.modelStatusToString(program.highs.getModelStatus())
             return Result(None, None, "solver_error", False, f"highs returned status {status!r} in round "
@@ -363,15 +449,36 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
             break
         program.add_hinges(pairs, outputs)
     else:
-        round_number = MAX_ROUNDS + 1
-    bound = program.lower_bound()
-    work = (f"constraint generation: {min(round_number, MAX_ROUNDS)} rounds, "
-            f"{np.count_nonzero(program.pair_row >= 0)} pairs, {program.hinges} hinge terms held"
-            + (f" (did not converge in {MAX_ROUNDS} rounds)" if round_number > MAX_ROUNDS else ""))
+        stopped = f"did not converge in {MAX_ROUNDS} rounds"
+    rounds = min(round_number, MAX_ROUNDS)
+    bound = program.lower_bound() if program.highs.getSolution().dual_valid else -math.inf
+    work = (f"constraint generation: {rounds} rounds, {np.count_nonzero(program.pair_row >= 0)} pairs, "
+            f"{program.hinges} hinge terms held" + (f" ({stopped})" if stopped else ""))
     if solved < budget:  # the LP at the smaller budget bounds nothing at the budget asked
         bound = objective.value(objective.unconstrained_optimum()) / objective.unit
         work += (f"; budget solved at {solved:.6g} (e^ε capped at {MAX_CUT_SCALE:g}), bounded by the unconstrained "
                  "optimum's value")
-    return certified_result(notion, budget, objective, clean_mechanism(raw), bound * objective.unit,
-                            work + "; bound: the working-set LP's dual bound", start,
-                            iterations=min(round_number, MAX_ROUNDS), **common_fields)
+    if not stopped:
+        return certified_result(notion, budget, objective, clean_mechanism(raw), bound * objective.unit,
+                                work + "; bound: the working-set LP's dual bound", start, iterations=rounds,
+                                **common_fields)
+    return _restriction_result(notion, budget, objective, weights, solved, restricted, max(bound, sandwich_bound),
+                               work, start, rounds)
+
+
+def _restriction_result(notion: ApproximateDifferentialPrivacy, budget: float, objective: ExpectedDistortion,
+                        weights: np.ndarray, solved: float, restricted: np.ndarray | None, bound: float, work: str,
+                        start: float, rounds: int) -> Result:
+    """Constraint generation stopped: :func:`leak_restriction`'s mechanism (private) with ``bound``."""
+    if restricted is None:
+        raw = leak_restriction(weights, math.exp(solved), notion.delta)
+        restricted = None if raw is None else clean_mechanism(raw)
+    if restricted is None:
+        return Result(None, None, "solver_error", False, f"{work}; and HiGHS failed on the restriction LP (a solver "
+                      "failure: the constant mechanism is always feasible)", budgets={notion.label: budget},
+                      unit=objective.unit, iterations=rounds, solve_time=time.perf_counter() - start,
+                      solver="highs", method="hockey-stick-cuts")
+    return certified_result(notion, budget, objective, restricted, bound * objective.unit,
+                            work + "; the mechanism is leak_restriction's (ε-DP plus a private leak of δ per row); "
+                            "bound: the best of the working-set LP's and the pointwise multipliers'", start,
+                            iterations=rounds, solver="highs", method="hockey-stick-cuts")
