@@ -427,30 +427,12 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
                                 "pointwise relaxation's multipliers", start, iterations=1, **common_fields)
     program = LazyHingeProgram(weights, first, second, scale, notion.delta)
     common: dict = dict(budgets={notion.label: budget}, unit=objective.unit, **common_fields)
-    stopped, cuts_start = "", time.perf_counter()
-    for round_number in range(1, MAX_ROUNDS + 1):
-        left = math.inf if time_limit is None else time_limit - (time.perf_counter() - cuts_start)
-        if left <= 0:
-            stopped = f"time limit of {time_limit:g} s reached"
-            break
-        # HiGHS compares time_limit with its run clock, cumulative over the model's runs (HiGHS issue #1477).
-        program.highs.setOptionValue("time_limit", program.highs.getRunTime() + left)
-        raw = program.solve()
-        if program.highs.getModelStatus() == highspy.HighsModelStatus.kTimeLimit:
-            stopped = f"time limit of {time_limit:g} s reached"
-            break
-        if raw is None:
-            status = program.highs.modelStatusToString(program.highs.getModelStatus())
-            return Result(None, None, "solver_error", False, f"highs returned status {status!r} in round "
-                          f"{round_number}: a solver failure (the constant mechanism is always feasible)",
-                          iterations=round_number, solve_time=time.perf_counter() - start, **common)
-        pairs, outputs, _ = program.missing_hinges(clean_mechanism(raw), CUTS_PER_INPUT * n)
-        if pairs.size == 0:
-            break
-        program.add_hinges(pairs, outputs)
-    else:
-        stopped = f"did not converge in {MAX_ROUNDS} rounds"
-    rounds = min(round_number, MAX_ROUNDS)
+    raw, rounds, stopped = _cut_rounds(program, CUTS_PER_INPUT * n, time_limit)
+    if raw is None and not stopped:
+        status = program.highs.modelStatusToString(program.highs.getModelStatus())
+        return Result(None, None, "solver_error", False, f"highs returned status {status!r} in round {rounds}: a "
+                      "solver failure (the constant mechanism is always feasible)", iterations=rounds,
+                      solve_time=time.perf_counter() - start, **common)
     bound = program.lower_bound() if program.highs.getSolution().dual_valid else -math.inf
     work = (f"constraint generation: {rounds} rounds, {np.count_nonzero(program.pair_row >= 0)} pairs, "
             f"{program.hinges} hinge terms held" + (f" ({stopped})" if stopped else ""))
@@ -462,23 +444,38 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
         return certified_result(notion, budget, objective, clean_mechanism(raw), bound * objective.unit,
                                 work + "; bound: the working-set LP's dual bound", start, iterations=rounds,
                                 **common_fields)
-    return _restriction_result(notion, budget, objective, weights, solved, restricted, max(bound, sandwich_bound),
-                               work, start, rounds)
-
-
-def _restriction_result(notion: ApproximateDifferentialPrivacy, budget: float, objective: ExpectedDistortion,
-                        weights: np.ndarray, solved: float, restricted: np.ndarray | None, bound: float, work: str,
-                        start: float, rounds: int) -> Result:
-    """Constraint generation stopped: :func:`leak_restriction`'s mechanism (private) with ``bound``."""
-    if restricted is None:
-        raw = leak_restriction(weights, math.exp(solved), notion.delta)
+    if restricted is None:  # the sandwich did not run (restriction_first=False or a capped budget)
+        raw = leak_restriction(weights, scale, notion.delta)
         restricted = None if raw is None else clean_mechanism(raw)
     if restricted is None:
-        return Result(None, None, "solver_error", False, f"{work}; and HiGHS failed on the restriction LP (a solver "
-                      "failure: the constant mechanism is always feasible)", budgets={notion.label: budget},
-                      unit=objective.unit, iterations=rounds, solve_time=time.perf_counter() - start,
-                      solver="highs", method="hockey-stick-cuts")
-    return certified_result(notion, budget, objective, restricted, bound * objective.unit,
+        return Result(None, None, "solver_error", False, f"{work}; HiGHS failed on the restriction LP too (a solver "
+                      "failure: the constant mechanism is always feasible)", iterations=rounds,
+                      solve_time=time.perf_counter() - start, **common)
+    return certified_result(notion, budget, objective, restricted, max(bound, sandwich_bound) * objective.unit,
                             work + "; the mechanism is leak_restriction's (ε-DP plus a private leak of δ per row); "
-                            "bound: the best of the working-set LP's and the pointwise multipliers'", start,
-                            iterations=rounds, solver="highs", method="hockey-stick-cuts")
+                            "bound: the better of the working-set LP's and the pointwise multipliers'", start,
+                            iterations=rounds, **common_fields)
+
+
+def _cut_rounds(program: LazyHingeProgram, cuts_per_round: int,
+                time_limit: float | None) -> tuple[np.ndarray | None, int, str]:
+    """Constraint generation on ``program``: the last round's raw mechanism (``None`` if HiGHS failed or no
+    round finished), the rounds run, and why it stopped before converging (``""`` if it converged or
+    HiGHS failed)."""
+    start, raw = time.perf_counter(), None
+    for round_number in range(1, MAX_ROUNDS + 1):
+        left = math.inf if time_limit is None else time_limit - (time.perf_counter() - start)
+        if left <= 0:
+            return raw, round_number, f"time limit of {time_limit:g} s reached"
+        # HiGHS compares time_limit with its run clock, cumulative over the model's runs (HiGHS issue #1477).
+        program.highs.setOptionValue("time_limit", program.highs.getRunTime() + left)
+        raw = program.solve()
+        if program.highs.getModelStatus() == highspy.HighsModelStatus.kTimeLimit:
+            return raw, round_number, f"time limit of {time_limit:g} s reached"
+        if raw is None:
+            return None, round_number, ""
+        pairs, outputs, _ = program.missing_hinges(clean_mechanism(raw), cuts_per_round)
+        if pairs.size == 0:
+            return raw, round_number, ""
+        program.add_hinges(pairs, outputs)
+    return raw, MAX_ROUNDS, f"did not converge in {MAX_ROUNDS} rounds"
