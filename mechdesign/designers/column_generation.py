@@ -97,6 +97,8 @@ class OutputGeneration(ABC):
 
     method = "column-generation"
     bytes_per_entry = BYTES_PER_ENTRY
+    #: HiGHS simplex strategy of the re-solves after outputs enter.
+    warm_simplex_strategy = WARM_SIMPLEX_STRATEGY
     #: The dense direct LP of :mod:`mechdesign.direct` that the restricted problem is.
     dense: type[WarmLinearProgram]
 
@@ -159,7 +161,7 @@ class OutputGeneration(ABC):
             master = self._restricted(self.weights[:, self.outputs])
             if self._master is not None and not cold:
                 master.highs.setBasis(self._extended_basis(master))
-                master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+                master.highs.setOptionValue("simplex_strategy", self.warm_simplex_strategy)
             self._master, self._master_outputs = master, self.outputs.copy()
         return self._master.solve(epsilon, cold=cold)
 
@@ -177,9 +179,15 @@ class OutputGeneration(ABC):
             found = np.searchsorted(old_keys, new_keys, sorter=order)
             found = np.minimum(found, old_keys.size - 1)
             matched = old_keys[order[found]] == new_keys
-            setattr(extended, name, [old_status[order[i]] if hit else fresh for i, hit in zip(found, matched)])
+            fresh_status = self._fresh_column_status(master) if blocks_index == 0 else [fresh] * new_keys.size
+            setattr(extended, name, [old_status[order[i]] if hit else fresh_status[j]
+                                     for j, (i, hit) in enumerate(zip(found, matched))])
         extended.valid = True
         return extended
+
+    def _fresh_column_status(self, master: WarmLinearProgram) -> list:
+        """The status of every column of ``master`` that is new to it: at its lower bound 0."""
+        return [highspy.HighsBasisStatus.kLower] * master.highs.getNumCol()
 
     def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
@@ -309,6 +317,7 @@ class ApproximateDpColumnGeneration(OutputGeneration):
     """
 
     dense = ApproximateDpLinearProgram
+    warm_simplex_strategy = 1
 
     def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None) -> None:
         self.delta = float(delta)
@@ -358,8 +367,18 @@ class ApproximateDpColumnGeneration(OutputGeneration):
             self._pending = (inputs, outputs)  # built into the next restricted LP
         elif inputs.size:  # the same restricted LP: the entries join it warm
             self._master.add_boxes(inputs, outputs)
-            self._master.highs.setOptionValue("simplex_strategy", WARM_SIMPLEX_STRATEGY)
+            basis = self._master.highs.getBasis()
+            status = list(basis.col_status)
+            status[-inputs.size:] = [highspy.HighsBasisStatus.kUpper] * inputs.size
+            basis.col_status = status
+            self._master.highs.setBasis(basis)
+            self._master.highs.setOptionValue("simplex_strategy", self.warm_simplex_strategy)
         return grew or inputs.size > 0
+
+    def _fresh_column_status(self, master: WarmLinearProgram) -> list:
+        # Entries enter at their upper bound δ (their reduced cost is negative): the basis stays dual feasible.
+        return ([highspy.HighsBasisStatus.kLower] * master.n_dense
+                + [highspy.HighsBasisStatus.kUpper] * master.box_inputs.size)
 
     def _embed(self, restricted: np.ndarray) -> np.ndarray:
         matrix = super()._embed(restricted)
