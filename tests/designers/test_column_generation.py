@@ -154,6 +154,23 @@ def test_curves_keep_the_outputs_and_agree_with_cold_solves():
                                       abs=PATH_AGREEMENT_ATOL)
 
 
+@pytest.mark.parametrize("delta", [0.005, 0.02, 0.2])
+def test_approx_dp_curve_keeps_the_entries_and_agrees_with_the_dense_lp(delta):
+    # Entries Q[x, y] <= δ enter at their upper bound and the re-solves run the dual simplex, across
+    # budgets too (the restricted LP, its entries and its basis are kept): every point must still be
+    # the dense LP's optimum, certified and private.
+    prior, cost = _instance(80, "random", seed=8)
+    weights = prior[:, None] * cost
+    warm = ApproximateDpColumnGeneration(weights, delta)
+    for epsilon in [0.3, 1.2, 0.0, 2.5, 0.7]:
+        solution = warm.solve(epsilon)
+        reference = ApproximateDpLinearProgram(weights, delta).solve(epsilon)
+        assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+        assert warm.violation(solution.matrix, epsilon) < 1e-8
+
+
 def test_knapsack_vertex_is_the_lp_minimum():
     rng = np.random.default_rng(5)
     reduced, prior = rng.normal(size=(8, 3)), rng.dirichlet(np.ones(8))
