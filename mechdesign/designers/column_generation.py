@@ -78,6 +78,11 @@ PRICING_TOLERANCE = 1e-12
 ENTERING_PER_ROUND = 10
 #: HiGHS simplex strategy after outputs enter (the carried-over basis is primal feasible): primal.
 WARM_SIMPLEX_STRATEGY = 4
+#: Entries ``Q[x, y] <= δ`` entering per input and round (pointwise (ε, δ)-DP): at most this many
+#: times ``⌈1/δ⌉``, the most negative first (a row's entries at δ sum to at most 1, so more cannot all
+#: be used; the others wait for the next pricing). n = 1000, δ = 0.01, random cost: 1× took 3.9 s CPU
+#: in 9 rounds against 4.9 s (2×), 6.0 s (4×) and 9.6 s uncapped (same rounds; 108k against 542k entries).
+ENTRIES_PER_ROW_FACTOR = 1
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
 #: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
@@ -358,7 +363,7 @@ class ApproximateDpColumnGeneration(OutputGeneration):
         entries = self._reduced_weights(duals)
         entries[:, self.outputs] = np.inf
         entries[self._master.box_inputs, self._master.box_outputs] = np.inf
-        inputs, outputs = np.nonzero(entries < -PRICING_TOLERANCE)
+        inputs, outputs = _most_negative_per_row(entries, _entries_per_row(self.delta))
         before = self.outputs
         grew = super()._grow(reduced, duals)
         fresh = ~np.isin(outputs, self.outputs)
@@ -473,6 +478,35 @@ class PmlColumnGeneration(OutputGeneration):
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     violation = PmlLinearProgram.violation
+
+
+def _entries_per_row(delta: float) -> int:
+    """How many entries ``Q[x, y] <= δ`` may enter per input and round (:data:`ENTRIES_PER_ROW_FACTOR`).
+
+    Examples
+    --------
+    >>> _entries_per_row(0.01), _entries_per_row(0.3)
+    (100, 4)
+    """
+    return ENTRIES_PER_ROW_FACTOR * math.ceil(1.0 / delta) if delta > 0 else 0
+
+
+def _most_negative_per_row(reduced: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, columns)`` of the entries of ``reduced`` below ``−PRICING_TOLERANCE`` that are among
+    the ``count`` smallest of their row, in row-major order.
+
+    Examples
+    --------
+    >>> rows, columns = _most_negative_per_row(np.array([[-3.0, -1.0, -2.0], [1.0, -1.0, 0.0]]), 2)
+    >>> rows.tolist(), columns.tolist()
+    ([0, 0, 1], [0, 2, 1])
+    """
+    if count < reduced.shape[1]:
+        smallest = np.argpartition(reduced, count, axis=1)[:, :count]
+        kept = np.full(reduced.shape, np.inf)
+        np.put_along_axis(kept, smallest, np.take_along_axis(reduced, smallest, axis=1), axis=1)
+        reduced = kept
+    return np.nonzero(reduced < -PRICING_TOLERANCE)
 
 
 def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
