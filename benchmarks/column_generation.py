@@ -5,14 +5,15 @@ Both paths run end to end through :class:`mechdesign.DesignProblem` (build, solv
 certify): ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0 (new:
 ``mechdesign.designers.column_generation``) or out of reach (baseline: the dense LPs of
 ``mechdesign.direct``). ``--cvxpy`` makes the baseline of pointwise (ε, δ)-DP its cvxpy problem
-solved by HiGHS (the path it took before it had a direct LP). ``--against DIR`` makes the baseline the
-same column generation imported from another source tree ``DIR`` (e.g. ``git -C <repo> archive main | tar
--x -C DIR``: this branch against main, run alternately in the same script). Each run is a child process
-(peak resident memory from ``ru_maxrss``, wall and CPU seconds), stopped after ``--cap`` seconds; a path
-stopped at some n is not tried at larger n. Zipf prior, ε = 1, δ = 0.01, random costs uniform on [0, 1] (seed 0). The machine
-is shared: the load average is printed beside every row, and CPU seconds are less load-dependent.
+solved by HiGHS (the path it took before it had a direct LP). ``--against DIR`` makes the baseline
+the same column generation imported from another source tree ``DIR`` (e.g. ``git -C <repo> archive
+main | tar -x -C DIR``: this branch against main, run alternately in the same script). Each run is a
+child process (peak resident memory from ``ru_maxrss``, wall and CPU seconds), stopped after
+``--cap`` seconds; a path stopped at some n is not tried at larger n. Zipf prior, ε = 1, δ = 0.01,
+random costs uniform on [0, 1] (seed 0). The machine is shared: the load average is printed beside
+every row, and CPU seconds are less load-dependent.
 
-Run: ``python benchmarks/column_generation.py [--sizes 100 200 400 1000] [--cap 300]``
+Run: ``python benchmarks/column_generation.py [--sizes 100 200 400 1000] [--cap 300] [--against DIR]``
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def main() -> None:
                     if (name, kind, path) in stopped or (args.new_only and path == "dense"):
                         results[path] = None
                         continue
-                    results[path] = timed(name, n, kind, runner, args.cap, args.against if runner == "against" else None)
+                    source = args.against if runner == "against" else None
+                    results[path] = timed(name, n, kind, runner, args.cap, source)
                     if results[path] is None:
                         stopped.add((name, kind, path))
                 new, dense = results["new"], results["dense"]
