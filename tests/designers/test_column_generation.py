@@ -29,7 +29,9 @@ from mechdesign.designers.column_generation import (
     ApproximateDpColumnGeneration,
     LdpColumnGeneration,
     MaximalLeakageColumnGeneration,
+    PRICING_TOLERANCE,
     PmlColumnGeneration,
+    _most_negative_per_row,
     knapsack_vertices,
 )
 from mechdesign.direct import (
@@ -152,6 +154,44 @@ def test_curves_keep_the_outputs_and_agree_with_cold_solves():
         value = warm.solve(epsilon).value
         assert value == pytest.approx(LdpColumnGeneration(weights).solve(epsilon, cold=True).value,
                                       abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.005, 0.02, 0.2])
+def test_approx_dp_curve_keeps_the_entries_and_agrees_with_the_dense_lp(delta):
+    # Entries Q[x, y] <= δ enter at their upper bound and the re-solves run the dual simplex, across
+    # budgets too (the restricted LP, its entries and its basis are kept): every point must still be
+    # the dense LP's optimum, certified and private.
+    prior, cost = _instance(80, "random", seed=8)
+    weights = prior[:, None] * cost
+    warm = ApproximateDpColumnGeneration(weights, delta)
+    for epsilon in [0.3, 1.2, 0.0, 2.5, 0.7]:
+        solution = warm.solve(epsilon)
+        reference = ApproximateDpLinearProgram(weights, delta).solve(epsilon)
+        assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+        assert warm.violation(solution.matrix, epsilon) < 1e-8
+
+
+def test_approx_dp_entries_enter_at_most_one_over_delta_per_row_and_round():
+    # With δ = 0.25 at most ⌈1/δ⌉ = 4 entries of each row enter per round; the rest must enter in later
+    # rounds until none prices out, so the answer is still the dense LP's, certified.
+    prior, cost = _instance(40, "random", seed=9)
+    weights = prior[:, None] * cost
+    generated = ApproximateDpColumnGeneration(weights, 0.25)
+    solution = generated.solve(0.5)
+    reference = ApproximateDpLinearProgram(weights, 0.25).solve(0.5)
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+    assert generated.violation(solution.matrix, 0.5) < 1e-8
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 7, 9])
+def test_most_negative_per_row_is_the_sorted_prefix(count):
+    reduced = np.random.default_rng(10).normal(size=(6, 7))
+    rows, columns = _most_negative_per_row(reduced, count)
+    expected = {(x, y) for x in range(6) for y in np.argsort(reduced[x])[:count] if reduced[x, y] < -PRICING_TOLERANCE}
+    assert set(zip(rows.tolist(), columns.tolist())) == expected and len(rows) == len(expected)
 
 
 def test_knapsack_vertex_is_the_lp_minimum():
