@@ -112,8 +112,19 @@ def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     >>> staircase_lower_bound(weights, math.log(3), np.zeros(2))
     0.0
     """
-    cheapest = float(staircase_per_mass(weights - multipliers[:, None], epsilon).min())
-    return float(math.fsum(multipliers) + weights.shape[0] * min(0.0, cheapest))
+    return staircase_bound(multipliers, staircase_per_mass(weights - multipliers[:, None], epsilon))
+
+
+def staircase_bound(multipliers: np.ndarray, per_mass: np.ndarray) -> float:
+    """:func:`staircase_lower_bound` from the columns' :func:`staircase_per_mass` at ``W − λ`` (computed once
+    by callers that also need it, e.g. column generation's pricing).
+
+    Examples
+    --------
+    >>> staircase_bound(np.array([0.125, 0.125]), np.array([0.0, 0.0]))
+    0.25
+    """
+    return float(math.fsum(multipliers) + multipliers.size * min(0.0, float(per_mass.min())))
 
 
 def staircase_per_mass(reduced: np.ndarray, epsilon: float) -> np.ndarray:
@@ -208,8 +219,10 @@ class WarmLinearProgram(ABC):
     def _set_costs(self, costs: np.ndarray) -> None:
         self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
 
-    def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
-        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve unless ``cold``."""
+    def solve(self, epsilon: float, *, cold: bool = False, bound: bool = True) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve unless ``cold``;
+        ``bound=False`` skips the safe lower bound (``-inf`` then), for callers that bound another problem
+        (column generation's restricted LPs)."""
         self._set_budget(epsilon)
         if cold:
             self.highs.clearSolver()
@@ -225,8 +238,8 @@ class WarmLinearProgram(ABC):
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
         matrix = self._mechanism(np.asarray(solution.col_value), epsilon)
-        bound = self._lower_bound(np.asarray(solution.row_dual), epsilon)
-        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), bound, iterations, status)
+        safe = self._lower_bound(np.asarray(solution.row_dual), epsilon) if bound else -math.inf
+        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status)
 
 
 def _row_sums(n: int, m: int) -> sp.coo_matrix:
@@ -478,8 +491,9 @@ def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
 
 #: From this many inputs on, :func:`direct_program_class` picks column generation over outputs
 #: (:mod:`mechdesign.designers.column_generation`) instead of the dense LP: measured faster for local
-#: DP, maximal leakage and PML from n = 60 on (1.3–5× in CPU time), pointwise (ε, δ)-DP from n = 100
-#: on (about even at 60); benchmarks/column_generation.py, benchmarks/RESULTS.md.
+#: DP, maximal leakage and PML from n = 60 on (1.3–5× in CPU time), pointwise (ε, δ)-DP too (1.7× at
+#: n = 60 since its δ-entries enter at their upper bound); benchmarks/column_generation.py,
+#: benchmarks/RESULTS.md.
 COLUMN_GENERATION_MIN_INPUTS = 60
 
 

@@ -60,11 +60,10 @@ from abc import ABC, abstractmethod
 
 import highspy
 import numpy as np
-from .._lazy import scipy_sparse as sp
 
 from ..direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
 from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
-                      PmlLinearProgram, WarmLinearProgram, staircase_lower_bound, staircase_per_mass)
+                      PmlLinearProgram, WarmLinearProgram, staircase_bound, staircase_per_mass)
 from ..memory import check_memory
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy
 from ..privacy.base import PrivacyNotion
@@ -176,7 +175,7 @@ class OutputGeneration(ABC):
                 master.highs.setBasis(self._extended_basis(master))
                 master.highs.setOptionValue("simplex_strategy", self.warm_simplex_strategy)
             self._master, self._master_outputs = master, self.outputs.copy()
-        return self._master.solve(epsilon, cold=cold)
+        return self._master.solve(epsilon, cold=cold, bound=False)  # the bound comes from pricing
 
     def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
         """The previous restricted LP's basis carried over to the enlarged output set: old columns and
@@ -260,8 +259,8 @@ class LdpColumnGeneration(OutputGeneration):
                 [(3, inputs, None), (4, inputs, None), (5, inputs, outputs)])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        return (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]]),
-                staircase_per_mass(self._reduced_weights(duals), epsilon))
+        per_mass = staircase_per_mass(self._reduced_weights(duals), epsilon)
+        return staircase_bound(duals[: self.weights.shape[0]], per_mass), per_mass
 
     violation = LdpLinearProgram.violation
 
@@ -373,9 +372,10 @@ class ApproximateDpColumnGeneration(OutputGeneration):
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
-        bound = (staircase_lower_bound(self.weights, epsilon, duals[: self.weights.shape[0]])
+        per_mass = staircase_per_mass(reduced, epsilon)
+        bound = (staircase_bound(duals[: self.weights.shape[0]], per_mass)
                  + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
-        return bound, staircase_per_mass(reduced, epsilon)
+        return bound, per_mass
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
         entries = self._reduced_weights(duals)
