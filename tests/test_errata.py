@@ -765,6 +765,42 @@ def test_sml_prop6_qm_gap_with_one_known_category() -> None:
     assert printed > math.log(3) + 0.01
 
 
+def leveled_rr_sml(tau: int, d_star: int, d0: int, d1: int, s: int, exp_eps: float) -> float:
+    """Exact SML of RR under a mis-specified support (§V-C1: θ may be released as any histogram on Γ̂* ∪ supp θ,
+    itself with weight e^ε, the others 1) for a secret of s levels ⌊count · s/(τ + 1)⌋: every selection of one
+    input per level enumerated (Prop. 1)."""
+    outputs = compositions(tau, d_star + d1)
+    rows: dict[int, list[dict]] = {}
+    for theta in compositions(tau, d_star):
+        support = set(range(d0)) | set(range(d_star, d_star + d1)) | {j for j in range(d_star) if theta[j] > 0}
+        allowed = [o for o in outputs if all(o[j] == 0 for j in range(d_star + d1) if j not in support)]
+        own = theta + (0,) * d1
+        norm = len(allowed) - 1 + exp_eps
+        rows.setdefault(theta[0] * s // (tau + 1), []).append({o: (exp_eps if o == own else 1.0) / norm for o in allowed})
+    best = max(sum(max(row.get(o, 0.0) for row in selection) for o in set().union(*selection))
+               for selection in itertools.product(*rows.values()))
+    return math.log(best)
+
+
+def test_sml_prop5_rr_exponent_base_2() -> None:
+    """SML Props. 5–6 (RR): Prop. 5's exponent k = m if m <= log s, else log s, read in base 2 (Prop. 6's proof uses
+    2^{log s} = s) is still a lower bound on RR's exact SML where it differs from the natural-log reading:
+    τ = 3, s = 4, m = 3 (k = 2 against ln 4) and τ = 4, s = 5, m = 2 (k = 2 against ln 5), by enumeration."""
+    from mechdesign.theory.sml import prop5_rr_sml_lower_bound
+
+    for tau, s, d_star, d0, d1 in ((3, 4, 4, 1, 1), (4, 5, 3, 1, 1), (4, 5, 4, 2, 0)):
+        m = d_star - d0
+        assert math.log(s) < m < s
+        k = min(m, math.log2(s))
+        A = math.comb(tau + d0 + d1 - 1, d0 + d1 - 1)
+        B = math.comb(tau + d_star + d1 - 1, d_star + d1 - 1)
+        for exp_eps in (1.0, math.e, 20.0):
+            e = exp_eps - 1
+            base2 = math.log(s * e / (B + e) + A / (A + e) * (1 + (tau - k) / (tau + d_star + d1 - 1)) ** k)
+            assert prop5_rr_sml_lower_bound(math.log(exp_eps), tau, s, d_star, d0, d1) == pytest.approx(base2, abs=TOL)
+            assert base2 <= leveled_rr_sml(tau, d_star, d0, d1, s, exp_eps) + TOL
+
+
 def test_sml_prop7_inf_leakage_formula_and_sharper_bound() -> None:
     """SML Prop. 7 / App. K: Π^inf = max over selections of −log Σ_θ' min_g Q(θ'|θ_g) (the formula the proof writes
     for Π̃). From the definition — sup over priors with P_G > 0 of log(min_g P_G(g)/Σ_θ' min_g P(g, θ')), on a grid

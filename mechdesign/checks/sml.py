@@ -6,7 +6,8 @@ enumeration, flow or MILP) and its distortion is the worst-case expected total v
 
 * Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
 * Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected,
-  also for secrets coarser than ``τ + 1`` levels, with Prop. 6's QM limit as an upper bound at every τ);
+  also for secrets coarser than ``τ + 1`` levels, with Prop. 6's QM limit as an upper bound at every τ;
+  Prop. 5's RR bound with its exponent's log in base 2, also for coarser secrets);
 * Thms. 2–3, Lemma 2 and Prop. 7 (both halves, with App. K's measures Π^inf, Π̃, Π̃^inf) on random
   mechanisms (seeded): composition, post-processing, L_DP; Π^inf's sharpened bound reached by reverse RR;
 * Prop. 8 (continuous outputs): Gaussian noise on four inputs, the quadrature against ``log 2Φ(Δ/2σ)``
@@ -97,7 +98,7 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
             Q = histogram_randomized_response(inputs, eps, outputs, estimated)
             value = measure_sml(Q, secret).value
             setting = {**base, "ε": eps}
-            rows.append(compare("SML Props. 4–5 RR SML bounds", setting, "SML",
+            rows.append(compare("SML Props. 4–5 (base 2) RR SML bounds", setting, "SML",
                                 (sml.prop5_rr_sml_lower_bound(eps, tau, s, d_star, d0, d1), sml.prop4_rr_sml_upper_bound(eps, tau, s, d_star, d0, d1)),
                                 value, EXACT_ATOL))
             rows.append(compare("SML App. H-D RR distortion bounds", setting, "TV distortion",
@@ -108,7 +109,8 @@ def _misspecified(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
 
 def _coarse_secret(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
     """Prop. 5's QM bound (corrected, both branches) and Prop. 6's QM limit (an upper bound at every τ) for
-    secrets coarser than the ``τ + 1`` exact values (``s = 2 … τ`` levels), at every interval length."""
+    secrets coarser than the ``τ + 1`` exact values (``s = 2 … τ`` levels), at every interval length; Prop. 5's
+    RR bound (exponent in base 2) at every RR budget."""
     rows = []
     for tau, d_star, d0, d1 in cases:
         inputs, outputs, estimated = misspecified_spaces(tau, d_star, d0, d1)
@@ -116,6 +118,12 @@ def _coarse_secret(cases: list[tuple[int, int, int, int]]) -> list[CheckRow]:
         for s in range(2, tau + 1):
             secret = category_fraction_secret(inputs, 0, levels=s)
             released = category_fraction_secret(outputs, 0, levels=s)
+            for eps in RR_EPSILONS:
+                value = measure_sml(histogram_randomized_response(inputs, eps, outputs, estimated), secret).value
+                rows.append(compare("SML Prop. 5 (base 2) RR lower bound, coarse secret",
+                                    {"τ": tau, "d*": d_star, "d̂0": d0, "d̂1": d1, "s": s, "ε": eps}, "SML",
+                                    lower_bound(sml.prop5_rr_sml_lower_bound(eps, tau, s, d_star, d0, d1)), value,
+                                    EXACT_ATOL))
             for interval in range(1, s + 1):
                 value = measure_sml(quantization_mechanism(secret, released, interval, allowed=allowed), secret).value
                 setting = {"τ": tau, "d*": d_star, "d̂0": d0, "d̂1": d1, "s": s, "I": interval}

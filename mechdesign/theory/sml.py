@@ -31,10 +31,9 @@ Prop. 8 (continuous outputs)             :func:`prop8_continuous_sml` (finite in
 Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Thm. 4 is
 ``(d − 2)/(d − 1) + ⌊I/2⌋/(τ(d − 1))``, not the printed ``½ + (d⌊I/2⌋ − τ)/(2τ(d − 1))``
 (:func:`thm4_qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
-``I`` (:func:`thm4_rr_qm_distortion_ratio_limit`). Prop. 6's limits of the gaps between the SML bounds
-(:func:`prop6_rr_sml_bound_gap_limit`, :func:`prop6_qm_sml_bound_gap_limit`) hold as stated except where Prop. 5's
-exponent is ``log s`` / ``log I``: read as natural logs (as implemented) the gap can exceed 1; Prop. 6's
-proof uses base 2. Prop. 5's QM lower bound is corrected in both branches to the exact value of the proof's
+``I`` (:func:`thm4_rr_qm_distortion_ratio_limit`). Prop. 5's RR exponent ``log s`` is read in base 2
+(the proof's ``2^k <= s``; checked against the exact SML): read as the natural log, Prop. 6's RR gap limit
+(:func:`prop6_rr_sml_bound_gap_limit`) can exceed 1; with base 2 it is 0 below ``m = s`` as stated. Prop. 5's QM lower bound is corrected in both branches to the exact value of the proof's
 prior made feasible — nested missed supports for ``m < I`` (the printed form exceeds the exact SML), disjoint
 ones for ``m >= I`` (the printed base exceeds 1 and the logarithm's argument can be negative) — and
 Prop. 6's QM limit re-derived from it (:func:`prop6_qm_sml_limit`, also an upper bound at every τ).
@@ -343,25 +342,35 @@ def apphd_qm_distortion_bounds(tau: int, d_star: int, d0: int, d1: int, interval
     return thm4_qm_distortion(tau, d0 + d1, interval), thm4_qm_distortion(tau, d_star + d1, interval)
 
 
-def _prop5_exponent(missing: int, count: int) -> float:
-    """Prop. 5's exponent ``k``: ``m`` if ``m <= log count``, else ``log count`` (natural log, as read)."""
-    return missing if missing <= math.log(count) else math.log(count)
+def _prop5_exponent(missing: int, count: int, log: Callable[[float], float] = math.log) -> float:
+    """Prop. 5's exponent ``k``: ``m`` if ``m <= log count``, else ``log count`` (``log``: natural for QM's printed
+    form, as read; :func:`math.log2` for RR, the base of Prop. 6's proof)."""
+    return missing if missing <= log(count) else log(count)
 
 
 def prop5_rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: int, d1: int) -> float:
     """Prop. 5 (App. H-B): lower bound on RR's SML under a mis-specified support, ``m = d* − d̂₀*``:
 
     * ``m < s``: ``log(s(e^ε − 1)/(B + e^ε − 1) + A/(A + e^ε − 1) · (1 + (τ − k)/(τ + d* + d̂₁ − 1))^k)`` with
-      ``k = m`` if ``m <= log s``, else ``k = log s`` (as printed);
+      ``k = m`` if ``m <= log₂ s``, else ``k = log₂ s``;
     * ``m >= s``: ``log(s − (s − 1)((d̂₀ + d̂₁ + ζ − 1)/(τ + d̂₀ + d̂₁))^ζ)``, ``ζ = ⌊m/s⌋``;
 
     ``A = C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)``, ``B = C(τ + d* + d̂₁ − 1, d* + d̂₁ − 1)`` (garbled in the source;
     this reading holds on every exact case checked).
 
+    **The exponent's logarithm is base 2** (docs/errata.md, "Props. 5–6"). The paper prints ``log s``. Its
+    proof spreads the prior over ``k`` missed categories, one secret value per subset of them, which needs
+    ``2^k <= s`` distinct subsets: ``k <= log₂ s``; and Prop. 6's proof uses ``2^{log s} = s``. Read as the
+    natural log the bound is valid but weaker (``ln s < log₂ s``), and Prop. 6's RR limit then exceeds 1
+    (``s = 30``, ``m = 10``). The base-2 bound is at most the exact SML of RR on every exact case checked
+    in the branch ``ln s < m < s`` (τ <= 6, s <= 7 levels, d̂₀* <= 3, d̂₁* <= 2, five ε; never equal).
+
     Examples
     --------
     >>> round(prop5_rr_sml_lower_bound(1.0, 4, 5, 3, 2, 1), 6)
     0.415895
+    >>> round(prop5_rr_sml_lower_bound(1.0, 6, 7, 6, 2, 1), 6)  # m = 4 > log₂ 7: k = log₂ 7 (0.514610 with ln 7)
+    0.609797
     """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
@@ -369,7 +378,7 @@ def prop5_rr_sml_lower_bound(epsilon: float, tau: int, s: int, d_star: int, d0: 
         zeta = missing // values
         return math.log(values - (values - 1) * ((d0 + d1 + zeta - 1) / (tau + d0 + d1)) ** zeta)
     log_e, log_a, log_b = _log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
-    k = _prop5_exponent(missing, values)
+    k = _prop5_exponent(missing, values, math.log2)
     keep = math.log(values) + log_e - float(np.logaddexp(log_b, log_e))
     spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
     return float(np.logaddexp(keep, spread))
@@ -627,21 +636,21 @@ def prop6_rr_sml_bound_gap_limit(s: int, d_star: int, d0: int, d1: int) -> float
     ``e^ε − 1 <= C(τ + d̂₀ + d̂₁ − 1, d̂₀ + d̂₁ − 1)/s`` holds eventually) and ``(1 + (τ − k)/(τ + c))^k → 2^k``:
 
     * ``m >= s``: both bounds tend to ``log s``; the limit is 0 (as stated);
-    * ``m < s``: ``min(m log 2, log s) − k log 2`` with Prop. 5's ``k`` (``m`` if ``m <= log s``, else
-      ``log s``): 0 for ``m <= log s``, ``min(m, log₂ s) log 2 − log 2 · log s`` above — which exceeds
-      Prop. 6's bound 1 once ``s >= 27`` and ``m >= log₂ s`` (Prop. 6's proof reads the exponent as
-      ``log₂ s``, ``2^{log s} = s``).
+    * ``m < s``: ``min(m log 2, log s) − k log 2`` with Prop. 5's ``k = min(m, log₂ s)``: 0 (as stated, since
+      ``2^{log₂ s} = s``). With the exponent read as the natural log, ``k = min(m, ln s)``, the limit would be
+      ``min(m, log₂ s) log 2 − log 2 · ln s`` for ``m > ln s``, above Prop. 6's bound 1 once ``s >= 27`` and
+      ``m >= log₂ s`` (docs/errata.md).
 
     Examples
     --------
-    >>> round(prop6_rr_sml_bound_gap_limit(30, 12, 2, 0), 6)
-    1.043667
+    >>> prop6_rr_sml_bound_gap_limit(30, 12, 2, 0)
+    0.0
     """
     missing = _missing(d_star, d0, d1)
     values = as_positive_int(s, "s")
     if missing >= values:
         return 0.0
-    return min(missing * math.log(2), math.log(values)) - _prop5_exponent(missing, values) * math.log(2)
+    return max(0.0, min(missing * math.log(2), math.log(values)) - _prop5_exponent(missing, values, math.log2) * math.log(2))
 
 
 def prop6_qm_sml_limit(s: int, interval: int, d_star: int, d0: int) -> float:

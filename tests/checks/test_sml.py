@@ -20,7 +20,8 @@ def test_fast_grid_agrees():
                       "SML Prop. 7 μ-L_DP bounds Π^inf", "SML Prop. 7 Π^inf <= log((1 + (s − 1)e^μ)/s) (sharpened)",
                       "SML Prop. 7 Π^inf <= log((1 + (s − 1)e^μ)/s) reached by reverse RR",
                       "SML App. K Π^inf = −log(2 − e^Π) (two secret values)",
-                      "SML Prop. 5 (corrected) QM lower bound, coarse secret", "SML Prop. 6 QM limit bounds Π_QM at every τ",
+                      "SML Prop. 5 (corrected) QM lower bound, coarse secret",
+                      "SML Prop. 5 (base 2) RR lower bound, coarse secret", "SML Props. 4–5 (base 2) RR SML bounds", "SML Prop. 6 QM limit bounds Π_QM at every τ",
                       "SML Prop. 8 Gaussian noise = log 2Φ(Δ/2σ)", "SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)"):
         assert statement in names
 

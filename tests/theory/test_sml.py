@@ -268,6 +268,91 @@ def test_prop5_qm_lower_bound_disjoint_branch_at_fig9_scale():
         prop5_qm_sml_lower_bound(4, 7, 1, 3, 1, 1)
 
 
+# --- Prop. 5 (RR): the exponent's log s is base 2 ---------------------------------------------------------
+
+
+def _rr_branch_cases(taus, max_levels, d0s):
+    """Every (τ, s = 2 … min(τ + 1, max_levels) levels, m with ln s < m < s, d̂₀*, d̂₁* <= 2) of Prop. 5's RR branch
+    where the base of the exponent matters (``k = min(m, log₂ s)`` against the natural-log ``ln s``)."""
+    for tau in taus:
+        for s in range(2, min(tau + 1, max_levels) + 1):
+            for missing in range(math.floor(math.log(s)) + 1, s):
+                for d0 in d0s:
+                    for d1 in range(3):
+                        if d0 + d1 >= 2:
+                            yield tau, s, d0 + missing, d0, d1
+
+
+def _lumped_rr(tau, s, d_star, d0, d1, epsilon):
+    """RR under a mis-specified support with the secret's ``s`` levels, lumped exactly (same SML, Prop. 1):
+    one input per (secret value, missed part ``supp θ ∩ (Γ* \\ Γ̂*)``) — RR's row depends on θ only through
+    that part and its own diagonal entry ``e^ε c``, the largest of its column whatever θ is chosen — and
+    identical columns summed (``Σ_y max_g`` over equal columns is the max of their sum).
+    Returns the full mechanism and secret, and the lumped ones."""
+    inputs, outputs, estimated = _misspecified(tau, d_star, d0, d1)
+    secret = category_fraction_secret(inputs, 0, levels=None if s == tau + 1 else s)
+    full = histogram_randomized_response(inputs, epsilon, outputs, estimated).matrix
+    parts = {}
+    for row, (value, counts) in enumerate(zip(secret.group_index, inputs.counts)):
+        parts.setdefault((value, tuple(counts[d0:d_star] > 0)), row)
+    rows = np.array(sorted(parts.values()))
+    kept = full[rows][:, full[rows].any(axis=0)]
+    _, columns = np.unique(kept.T, axis=0, return_inverse=True)
+    lumped = np.zeros((rows.size, columns.max() + 1))
+    np.add.at(lumped.T, columns.ravel(), kept.T)
+    return (full, secret), (lumped, secret.group_index[rows])
+
+
+def _assert_rr_base2_branch(cases, against_full):
+    """The base-2 Prop. 5 RR bound is at most the exact SML on every case (five ε); returns the number of cases."""
+    checked = 0
+    for tau, s, d_star, d0, d1 in cases:
+        for epsilon in (0.0, 0.3, 1.0, 3.0, 6.0):
+            (full, secret), (lumped, groups) = _lumped_rr(tau, s, d_star, d0, d1, epsilon)
+            exact = measure_sml(lumped, groups, "milp")
+            assert exact.exact
+            if against_full:
+                assert measure_sml(full, secret, "milp").value == pytest.approx(exact.value, abs=EXACT_ATOL)
+            bound = prop5_rr_sml_lower_bound(epsilon, tau, s, d_star, d0, d1)
+            assert bound <= exact.value + EXACT_ATOL, (tau, s, d_star, d0, d1, epsilon, bound, exact.value)
+            checked += 1
+    return checked
+
+
+def test_prop5_rr_base2_exponent_exact():
+    """SML paper, Prop. 5 (RR, m = d* − d̂₀* < s) with the exponent's log in base 2 (docs/errata.md, "Props. 5–6"):
+    at most the exact SML of RR on every case of the branch ln s < m < s with τ <= 4, s <= 5 levels, d̂₀* <= 2,
+    d̂₁* <= 2, five ε (350 cases); the exact lumping is checked against the full mechanism for τ <= 2."""
+    assert _assert_rr_base2_branch(_rr_branch_cases(range(1, 3), 3, (1, 2)), against_full=True) == 75
+    assert _assert_rr_base2_branch(_rr_branch_cases(range(3, 5), 5, (1, 2)), against_full=False) == 275
+
+
+@pytest.mark.slow
+def test_prop5_rr_base2_exponent_exact_larger_grid():
+    """As above on τ = 5, 6, s <= 6 levels, d̂₀* <= 2 (550 cases, minutes; the errata's grid also has s = 7 and
+    d̂₀* = 3, whose m = 5, 6 cases take about half an hour)."""
+    assert _assert_rr_base2_branch(_rr_branch_cases(range(5, 7), 6, (1, 2)), against_full=False) == 550
+
+
+def _rr_bound_with_exponent(epsilon, tau, s, d_star, d0, d1, k):
+    """Prop. 5's RR ``m < s`` branch with the exponent ``k`` given (App. H-B's expression)."""
+    log_e, log_a, log_b = sml_theory._log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    keep = math.log(s) + log_e - float(np.logaddexp(log_b, log_e))
+    spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
+    return float(np.logaddexp(keep, spread))
+
+
+def test_prop5_rr_base2_exponent_is_the_stronger_bound():
+    """k = min(m, log₂ s): where m > ln s it is larger than the natural-log reading's, and so is the bound here
+    (τ = 6, s = 7, m = 4: 0.6098 against 0.5146); where m <= ln s both read k = m."""
+    for epsilon in (0.0, 1.0, 6.0):
+        base2 = prop5_rr_sml_lower_bound(epsilon, 6, 7, 6, 2, 1)
+        assert base2 == pytest.approx(_rr_bound_with_exponent(epsilon, 6, 7, 6, 2, 1, math.log2(7)), abs=1e-15)
+        assert base2 > _rr_bound_with_exponent(epsilon, 6, 7, 6, 2, 1, math.log(7)) + 0.001
+        k_is_m = prop5_rr_sml_lower_bound(epsilon, 6, 7, 3, 2, 1)  # m = 1 <= ln 7
+        assert k_is_m == pytest.approx(_rr_bound_with_exponent(epsilon, 6, 7, 3, 2, 1, 1), abs=1e-15)
+
+
 # --- Prop. 6: limits of the gaps between the SML bounds of Props. 4-5 --------------------------------
 
 #: Largest accepted distance of the bound gap at τ = 10^15 from its limit (it converges like C/τ, C up to ~3e3 here).
@@ -297,16 +382,15 @@ def test_prop6_limits_match_the_bounds_at_growing_tau(s, d_star, d0, d1):
 
 
 def test_prop6_holds_as_stated_where_the_exponent_is_m():
-    """Prop. 6's statements hold on every case with m >= s (RR) and m <= log s (Prop. 5's exponent k = m),
-    where the limit is 0; for QM with the corrected Prop. 5 and d̂₀* >= 2 at every m: 0 when m >= I, when
+    """Prop. 6's statements hold on every case: RR's limit is 0 at every m (Prop. 5's exponent
+    k = min(m, log₂ s), so 2^k = min(2^m, s)); for QM with the corrected Prop. 5 and d̂₀* >= 2 at every m: 0 when m >= I, when
     I divides s or when 2^m > I, else log(min(⌈s/I⌉ 2^m, s) / (⌊s/I⌋ 2^m + min(s mod I, 2^m))) <= log 2."""
     for s in range(2, 41):
         for missing in range(0, 45):
             d_star, d0 = missing + 2, 2
-            if missing >= s or missing <= math.log(s):
-                limit = prop6_rr_sml_bound_gap_limit(s, d_star, d0, 0)
-                assert 0 <= limit <= prop6_gap_limit_bound(s, d_star, d0)
-                assert limit == 0.0
+            limit = prop6_rr_sml_bound_gap_limit(s, d_star, d0, 0)
+            assert 0 <= limit <= prop6_gap_limit_bound(s, d_star, d0)
+            assert limit == pytest.approx(0.0, abs=1e-15)
             for interval in range(1, s + 1):
                 limit = prop6_qm_sml_bound_gap_limit(s, interval, d_star, d0, 0)
                 assert 0.0 <= limit <= prop6_gap_limit_bound(s, d_star, d0, interval) + 1e-15
@@ -319,16 +403,16 @@ def test_prop6_holds_as_stated_where_the_exponent_is_m():
 
 
 def test_prop6_fails_between_log_and_count():
-    """For log s < m < s (RR), Prop. 5's exponent is log s (natural log, as implemented and checked
-    against exact SML); the limit is then min(m, log₂ s) log 2 − log 2 · log s, which exceeds Prop. 6's
-    bound 1 for s = 30, m = 10 — also at finite τ. Prop. 6's proof uses 2^{log s} = s, i.e. base 2.
+    """For ln s < m < s (RR), Prop. 5's exponent read as the natural log ln s (the library's former reading)
+    would give the limit min(m, log₂ s) log 2 − log 2 · ln s, above Prop. 6's bound 1 for s = 30, m = 10;
+    with base 2 (Prop. 6's proof: 2^{log s} = s; checked against the exact SML below) it is 0, also at finite τ.
     QM with the corrected Prop. 5 has no such gap (s = 8, I = 4, m = 2: 0), but with d̂₀* = 1 Prop. 6's
     "0 when I divides s" fails: s = 4, I = 2, m = 1 gives log(4/3), and no lower bound can close it, since
     the exact SML stays below log 3 (:func:`prop6_qm_sml_limit`) at every τ while App. I's bound tends to log 4."""
-    rr = prop6_rr_sml_bound_gap_limit(30, 12, 2, 0)
-    assert rr == pytest.approx(math.log(30) * (1 - math.log(2)), abs=1e-15)
-    assert rr > prop6_gap_limit_bound(30, 12, 2) + 0.04
-    assert prop6_rr_sml_bound_gap(1.0, 10**9, 30, 12, 2, 0) > 1.04
+    natural_log_limit = min(10, math.log2(30)) * math.log(2) - math.log(2) * math.log(30)  # k = ln 30
+    assert natural_log_limit > prop6_gap_limit_bound(30, 12, 2) + 0.04
+    assert prop6_rr_sml_bound_gap_limit(30, 12, 2, 0) == pytest.approx(0.0, abs=1e-15)
+    assert prop6_rr_sml_bound_gap(1.0, 10**9, 30, 12, 2, 0) < 1e-6
     assert prop6_qm_sml_bound_gap_limit(8, 4, 4, 2, 0) == pytest.approx(0.0, abs=1e-15)
     assert prop6_qm_sml_bound_gap(10**9, 8, 4, 4, 2, 0) < 1e-6
     qm = prop6_qm_sml_bound_gap_limit(4, 2, 2, 1, 1)
