@@ -33,9 +33,10 @@ Corrections (docs/errata.md, "SML (Wang, Lin & Fanti)"): the QM distortion of Th
 (:func:`thm4_qm_distortion_as_printed`), and the comparison ``lim Δ_RR/Δ_QM ≥ 1`` holds only for some
 ``I`` (:func:`thm4_rr_qm_distortion_ratio_limit`). Prop. 5's RR exponent ``log s`` is read in base 2
 (the proof's ``2^k <= s``; checked against the exact SML): read as the natural log, Prop. 6's RR gap limit
-(:func:`prop6_rr_sml_bound_gap_limit`) can exceed 1; with base 2 it is 0 below ``m = s`` as stated. Prop. 5's QM lower bound is corrected in both branches to the exact value of the proof's
-prior made feasible — nested missed supports for ``m < I`` (the printed form exceeds the exact SML), disjoint
-ones for ``m >= I`` (the printed base exceeds 1 and the logarithm's argument can be negative) — and
+(:func:`prop6_rr_sml_bound_gap_limit`) can exceed 1; with base 2 it is 0 below ``m = s`` as stated.
+Prop. 5's QM lower bound is corrected in both branches to the exact value of the proof's prior made
+feasible — nested missed supports for ``m < I`` (the printed form exceeds the exact SML), disjoint ones for
+``m >= I`` (the printed base exceeds 1 and the logarithm's argument can be negative) — and
 Prop. 6's QM limit re-derived from it (:func:`prop6_qm_sml_limit`, also an upper bound at every τ).
 
 Names follow one scheme across ``mechdesign.theory``: the statement's tag, then the quantity (e.g.
