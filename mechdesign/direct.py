@@ -44,6 +44,7 @@ import highspy
 import numpy as np
 from ._lazy import scipy_sparse as sp
 
+from ._validate import as_real_vector
 from .certificate import lp_lower_bound
 from .solvers import highs_model, run_highs
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
@@ -124,6 +125,7 @@ def staircase_bound(multipliers: np.ndarray, per_mass: np.ndarray) -> float:
     >>> staircase_bound(np.array([0.125, 0.125]), np.array([0.0, 0.0]))
     0.25
     """
+    multipliers, per_mass = as_real_vector(multipliers, "multipliers"), as_real_vector(per_mass, "per_mass")
     return float(math.fsum(multipliers) + multipliers.size * min(0.0, float(per_mass.min())))
 
 

@@ -22,6 +22,7 @@ from mechdesign import (
     WorstCaseDistortion,
     design,
 )
+from mechdesign.exceptions import MechDesignError
 from mechdesign.result import GAP_RTOL
 from mechdesign.direct import (
     LdpLinearProgram,
@@ -29,6 +30,7 @@ from mechdesign.direct import (
     PmlLinearProgram,
     direct_program,
     direct_program_class,
+    staircase_bound,
     staircase_lower_bound,
     staircase_per_mass,
 )
@@ -186,3 +188,20 @@ def test_pointwise_approximate_dp_lp_matches_cvxpy(epsilon, delta):
     assert fast.status == "optimal" and reference.success
     assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
     assert direct_program_class([ApproximateDifferentialPrivacy(delta, "hockey_stick")], objective, []) is None
+
+
+def test_staircase_bound_is_the_dense_bound_from_its_per_mass_costs():
+    weights = np.random.default_rng(3).random((6, 6)) / 6
+    multipliers = np.random.default_rng(4).random(6) / 6
+    per_mass = staircase_per_mass(weights - multipliers[:, None], 1.0)
+    assert staircase_bound(multipliers, per_mass) == staircase_lower_bound(weights, 1.0, multipliers)
+
+
+@pytest.mark.parametrize("multipliers, per_mass, match", [
+    (np.array([]), np.zeros(2), "multipliers is empty"),
+    (np.zeros(2), np.array([np.nan]), "per_mass has a non-finite entry"),
+    (np.zeros(2), np.array([1j]), "per_mass must be numeric"),
+])
+def test_staircase_bound_names_bad_input(multipliers, per_mass, match):
+    with pytest.raises(MechDesignError, match=match):
+        staircase_bound(multipliers, per_mass)

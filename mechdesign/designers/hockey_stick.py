@@ -48,7 +48,8 @@ from typing import Any, Union
 import highspy
 import numpy as np
 from .._lazy import scipy_sparse as sp
-from .._validate import as_time_limit
+from .._validate import (as_budget, as_cost_matrix, as_delta, as_finite, as_instance, as_real_array,
+                         as_time_limit)
 
 from ..certificate import lp_lower_bound
 from ..direct import ApproximateDpLinearProgram
@@ -169,7 +170,8 @@ def hockey_stick_dual_bound(weights: np.ndarray, scale: float, delta: float, a: 
     (:meth:`~mechdesign.direct.ApproximateDpLinearProgram.pair_multipliers`): with ``Σ_y μ`` in place of
     ``max_y μ`` (and self-pairs kept) this is the pointwise bound itself, so charging the maximum can only
     raise it. Computed in numpy in ``O(n² m)`` time and ``O(n m)`` memory (blocks of rows); valid for any
-    non-negative ``a`` and ``b``.
+    non-negative ``a`` and ``b`` (a negative multiplier would not be dual feasible: it is refused, as are
+    shapes other than ``weights``'s, ``scale < 1`` and ``δ`` outside ``[0, 1)``).
 
     Examples
     --------
@@ -180,6 +182,9 @@ def hockey_stick_dual_bound(weights: np.ndarray, scale: float, delta: float, a: 
     >>> round(hockey_stick_dual_bound(weights, math.exp(0.5), 0.05, *pointwise.pair_multipliers()), 6)
     0.541065
     """
+    weights = as_real_array(weights, "weights", 2)
+    a, b = (as_cost_matrix(values, weights.shape, name) for values, name in ((a, "a"), (b, "b")))
+    scale, delta = as_finite(scale, "scale", minimum=1.0), as_delta(delta)
     totals = b.sum(axis=0)
     per_mass = np.divide(b, totals, out=np.zeros_like(b), where=totals > 0)  # b[j, y] / Σ_k b[k, y]
     outgoing = a * (1.0 - per_mass)  # Σ_{j ≠ x} μ[x, j, y]
@@ -214,6 +219,8 @@ def sandwich_sides(notion: ApproximateDifferentialPrivacy, weights: np.ndarray,
     >>> round(float((weights * matrix).sum()), 9), round(bound, 9)
     (0.4, 0.4)
     """
+    notion = as_instance(notion, ApproximateDifferentialPrivacy, "notion")
+    weights, epsilon = as_real_array(weights, "weights", 2), as_budget(epsilon)
     raw = leak_restriction(weights, math.exp(epsilon), notion.delta)
     matrix = None if raw is None else clean_mechanism(raw)
     if not notion.neighbours.is_complete:

@@ -211,6 +211,30 @@ def test_the_multiplier_bound_is_valid_for_any_multipliers():
         assert hockey_stick_dual_bound(weights, math.e, 0.05, a, b) <= optimum.objective + DESIGN_AGREEMENT_ATOL
 
 
+@pytest.mark.parametrize("weights, scale, delta, a, b, match", [
+    (np.ones((2, 2)), math.e, 0.1, -np.ones((2, 2)), np.ones((2, 2)), "a has a negative entry"),
+    (np.ones((2, 2)), math.e, 0.1, np.ones((2, 2)), np.ones((3, 2)), "b has shape"),
+    (np.ones((2, 2)), 0.5, 0.1, np.ones((2, 2)), np.ones((2, 2)), "scale must be"),
+    (np.ones((2, 2)), math.inf, 0.1, np.ones((2, 2)), np.ones((2, 2)), "scale must be finite"),
+    (np.ones((2, 2)), math.e, 1.0, np.ones((2, 2)), np.ones((2, 2)), "delta must satisfy"),
+    (np.full((2, 2), np.nan), math.e, 0.1, np.ones((2, 2)), np.ones((2, 2)), "weights has a non-finite entry"),
+    (np.ones((2, 2)), math.e, 0.1, np.ones((2, 2)) * 1j, np.ones((2, 2)), "a must be numeric"),
+])
+def test_the_multiplier_bound_names_bad_input(weights, scale, delta, a, b, match):
+    with pytest.raises(MechDesignError, match=match):
+        hockey_stick_dual_bound(weights, scale, delta, a, b)
+
+
+@pytest.mark.parametrize("notion, weights, epsilon, match", [
+    (ApproximateDifferentialPrivacy(0.1, "hockey_stick"), np.ones((2, 2)), -1.0, "epsilon must be"),
+    (ApproximateDifferentialPrivacy(0.1, "hockey_stick"), np.ones(2), 1.0, "weights must be a 2-D array"),
+    ("approx", np.ones((2, 2)), 1.0, "notion"),
+])
+def test_the_sandwich_names_bad_input(notion, weights, epsilon, match):
+    with pytest.raises(MechDesignError, match=match):
+        sandwich_sides(notion, weights, epsilon)
+
+
 def test_the_multiplier_bound_narrows_the_random_cost_gap():
     # Zipf prior, random cost, n = 30, ε = 1, δ = 0.01 (benchmarks/RESULTS.md): the pointwise bound leaves
     # 4.0 % below the restriction, the multiplier bound 0.62 % (its validity: the test above).
