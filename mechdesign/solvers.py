@@ -228,3 +228,86 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
             return outcome, np.asarray(solution.col_value), np.asarray(solution.row_dual)
         notes.append(outcome.note)
     return SolveOutcome("solver_error", "; ".join(notes)), None, None
+
+
+#: Clarabel's tolerances for :func:`solve_clarabel_lp` (its defaults are 1e-8): tight enough that
+#: column generation's stopping test (a relative gap of 1e-9) can be met from its duals.
+CLARABEL_LP_TOLERANCE = 1e-10
+
+
+def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
+                      col_lower: np.ndarray, col_upper: np.ndarray, *, tolerance: float = CLARABEL_LP_TOLERANCE,
+                      time_limit: float | None = None) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
+    """Solve ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` with Clarabel's interior point method.
+
+    The same LP as :func:`solve_highs_lp`, for the problems where an interior point beats the simplex:
+    degenerate LPs whose simplex pivots are the cost (benchmarks/RESULTS.md). Equal row sides become
+    Clarabel's zero cone, every finite side and column bound one row of its non-negative cone. The
+    point is interior-point accurate (about ``tolerance``), not a vertex; the row duals come back in
+    HiGHS's convention (``y > 0`` on a row's lower side), so they serve
+    :func:`~mechdesign.certificate.lp_lower_bound`, which bounds the optimum from any multipliers.
+
+    Parameters
+    ----------
+    costs, matrix, row_lower, row_upper, col_lower, col_upper
+        As for :func:`highs_model` (``±inf`` allowed; an infinite bound adds no row).
+    tolerance
+        Clarabel's ``tol_gap_abs``, ``tol_gap_rel`` and ``tol_feas``.
+    time_limit
+        Seconds (``None``: no limit); reaching it is a ``"solver_error"``.
+
+    Returns
+    -------
+    (outcome, x, row_duals)
+        ``"optimal"`` (Clarabel ``Solved``), ``"optimal_inaccurate"`` (``AlmostSolved``) or
+        ``"solver_error"`` naming Clarabel's status; ``x`` and ``row_duals`` are ``None`` unless solved.
+
+    Examples
+    --------
+    ``min x₀ + 2 x₁`` s.t. ``x₀ + x₁ = 1``, ``x >= 0``: the optimum ``(1, 0)``, dual 1.
+
+    >>> import scipy.sparse as sp
+    >>> outcome, x, y = solve_clarabel_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1),
+    ...                                   np.ones(1), np.zeros(2), np.full(2, np.inf))
+    >>> outcome.status, np.round(x, 8).tolist(), np.round(y, 8).tolist()
+    ('optimal', [1.0, 0.0], [1.0])
+    """
+    import clarabel
+    import scipy.sparse as sp
+
+    rows = sp.csr_matrix(matrix, dtype=float)
+    row_lower, row_upper = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
+    col_lower, col_upper = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
+    equal = np.flatnonzero(row_lower == row_upper)
+    above = np.flatnonzero((row_lower != row_upper) & np.isfinite(row_upper))  # a·x <= U
+    below = np.flatnonzero((row_lower != row_upper) & np.isfinite(row_lower))  # −a·x <= −L
+    floors, ceilings = np.flatnonzero(np.isfinite(col_lower)), np.flatnonzero(np.isfinite(col_upper))
+    columns = sp.identity(rows.shape[1], format="csr")
+    stacked = sp.vstack([rows[equal], rows[above], -rows[below], -columns[floors], columns[ceilings]]).tocsc()
+    sides = np.concatenate([row_upper[equal], row_upper[above], -row_lower[below], -col_lower[floors],
+                            col_upper[ceilings]])
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tolerance
+    settings.tol_ktratio = tolerance * 1e-2
+    if time_limit is not None:
+        settings.time_limit = float(time_limit)
+    cones = [clarabel.ZeroConeT(equal.size), clarabel.NonnegativeConeT(stacked.shape[0] - equal.size)]
+    size = rows.shape[1]
+    try:
+        solution = clarabel.DefaultSolver(sp.csc_matrix((size, size)), np.asarray(costs, dtype=float), stacked,
+                                          sides, cones, settings).solve()
+    except Exception as error:  # noqa: BLE001 - any failure inside the solver is a solver failure
+        return SolveOutcome("solver_error", f"clarabel raised {type(error).__name__}: {error}"), None, None
+    status = str(solution.status)
+    iterations = int(solution.iterations)
+    if status not in ("Solved", "AlmostSolved"):
+        return SolveOutcome("solver_error", f"clarabel returned status {status!r}", iterations), None, None
+    multipliers = np.asarray(solution.z)
+    offsets = np.cumsum([0, equal.size, above.size, below.size])
+    duals = np.zeros(rows.shape[0])
+    duals[equal] -= multipliers[offsets[0]:offsets[1]]
+    duals[above] -= multipliers[offsets[1]:offsets[2]]
+    duals[below] += multipliers[offsets[2]:offsets[3]]
+    return (SolveOutcome(OPTIMAL if status == "Solved" else OPTIMAL_INACCURATE, iterations=iterations),
+            np.asarray(solution.x), duals)

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mechdesign.solvers import SolveOutcome, largest_violation, run_highs, solve_cvxpy, solve_highs_lp
+from mechdesign.certificate import lp_lower_bound
+from mechdesign.solvers import (SolveOutcome, largest_violation, run_highs, solve_clarabel_lp, solve_cvxpy,
+                               solve_highs_lp)
 
 
 def _problem():
@@ -87,3 +89,41 @@ def test_power_cone_violation_is_computed_in_closed_form():
     assert largest_violation(cp.Problem(cp.Minimize(0), [cone])) == pytest.approx(0.5, abs=1e-15)
     x.value = np.array([-0.25, 0.0625, 1.0])
     assert largest_violation(cp.Problem(cp.Minimize(0), [cone])) == pytest.approx(0.5, abs=1e-15)
+
+
+#: Clarabel's optimum against HiGHS's simplex optimum on the same LP (absolute, costs of order 1).
+INTERIOR_VALUE_ATOL = 1e-8
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed):
+    """Random feasible LPs with equal, one-sided and two-sided rows and finite and infinite column bounds:
+    Clarabel's value is HiGHS's, and its row duals (HiGHS's sign convention) give a safe bound that meets it."""
+    rng = np.random.default_rng(seed)
+    rows, columns = 6, 10
+    matrix = sp.csr_matrix(rng.normal(size=(rows, columns)) * (rng.random((rows, columns)) < 0.6))
+    point = rng.random(columns)  # a feasible point: rows around A·point
+    activity = matrix @ point
+    lower = activity - np.where(rng.random(rows) < 0.5, 0.0, rng.random(rows))
+    upper = activity + np.where(rng.random(rows) < 0.5, 0.0, rng.random(rows))
+    lower[rng.random(rows) < 0.3] = -np.inf
+    col_lower, col_upper = np.zeros(columns), np.where(rng.random(columns) < 0.5, 2.0, np.inf)
+    costs = rng.random(columns)  # non-negative costs over x >= 0: bounded
+    simplex, x_simplex, _ = solve_highs_lp(costs, matrix, lower, upper, col_lower, col_upper, ({"output_flag": False},))
+    interior, x, duals = solve_clarabel_lp(costs, matrix, lower, upper, col_lower, col_upper)
+    assert simplex.solved and interior.status == "optimal" and interior.iterations > 0
+    assert costs @ x == pytest.approx(costs @ x_simplex, abs=INTERIOR_VALUE_ATOL)
+    bound = lp_lower_bound(costs, matrix, lower, upper, col_lower, np.minimum(col_upper, 10.0), duals)
+    assert costs @ x_simplex - INTERIOR_VALUE_ATOL <= bound <= costs @ x_simplex + 1e-12
+
+
+def test_clarabel_lp_failures_are_outcomes_not_exceptions():
+    """An infeasible LP and a time limit of zero come back as solver errors naming Clarabel's status."""
+    matrix = sp.csr_matrix([[1.0, 1.0]])
+    infeasible = solve_clarabel_lp(np.ones(2), matrix, np.full(1, -np.inf), np.full(1, -1.0), np.zeros(2),
+                                   np.full(2, np.inf))
+    assert infeasible[0].status == "solver_error" and "Infeasible" in infeasible[0].note
+    assert infeasible[1] is None and infeasible[2] is None
+    limited = solve_clarabel_lp(np.ones(2), matrix, np.ones(1), np.ones(1), np.zeros(2), np.full(2, np.inf),
+                                time_limit=0.0)
+    assert limited[0].status == "solver_error" and "MaxTime" in limited[0].note
