@@ -46,7 +46,7 @@ from ._lazy import scipy_sparse as sp
 
 from ._validate import as_real_vector
 from .certificate import lp_lower_bound
-from .solvers import highs_model, run_highs
+from .solvers import highs_model, run_highs, solve_clarabel_lp
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
@@ -87,7 +87,10 @@ class DirectSolution:
     iterations
         Simplex iterations of this solve.
     status
-        HiGHS's model status (``"Optimal"`` on success).
+        HiGHS's model status (``"Optimal"`` on success; for :meth:`WarmLinearProgram.solve_interior`, the
+        :class:`~mechdesign.solvers.SolveOutcome` status).
+    row_duals
+        The solve's row multipliers in HiGHS's convention (``None`` if it failed).
     """
 
     matrix: np.ndarray | None
@@ -95,6 +98,7 @@ class DirectSolution:
     lower_bound: float
     iterations: int
     status: str
+    row_duals: np.ndarray | None = None
 
 
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
@@ -209,14 +213,19 @@ class WarmLinearProgram(ABC):
     def _column_upper(self, epsilon: float) -> np.ndarray:
         """Finite upper bounds every feasible point's columns satisfy (implied by the rows)."""
 
-    def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
-        """A certified lower bound on the optimum from the row duals: the safe LP bound over the model
-        HiGHS holds (:func:`~mechdesign.certificate.lp_lower_bound`)."""
+    def _held_lp(self) -> tuple[np.ndarray, sp.csc_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The LP HiGHS holds (at the budget last set): costs, matrix, row bounds and column bounds."""
         lp = self.highs.getLp()
         matrix = sp.csc_matrix((np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
                                 np.asarray(lp.a_matrix_.start_)), shape=(lp.num_row_, lp.num_col_))
-        return lp_lower_bound(np.asarray(lp.col_cost_), matrix, np.asarray(lp.row_lower_), np.asarray(lp.row_upper_),
-                              np.asarray(lp.col_lower_), self._column_upper(epsilon), row_duals)
+        return (np.asarray(lp.col_cost_), matrix, np.asarray(lp.row_lower_), np.asarray(lp.row_upper_),
+                np.asarray(lp.col_lower_), np.asarray(lp.col_upper_))
+
+    def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
+        """A certified lower bound on the optimum from the row duals: the safe LP bound over the model
+        HiGHS holds (:func:`~mechdesign.certificate.lp_lower_bound`)."""
+        costs, matrix, row_lower, row_upper, col_lower, _ = self._held_lp()
+        return lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, self._column_upper(epsilon), row_duals)
 
     def _set_costs(self, costs: np.ndarray) -> None:
         self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
@@ -240,8 +249,35 @@ class WarmLinearProgram(ABC):
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
         matrix = self._mechanism(np.asarray(solution.col_value), epsilon)
-        safe = self._lower_bound(np.asarray(solution.row_dual), epsilon) if bound else -math.inf
-        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status)
+        duals = np.asarray(solution.row_dual)
+        safe = self._lower_bound(duals, epsilon) if bound else -math.inf
+        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
+                              duals)
+
+    def solve_interior(self, epsilon: float, *, bound: bool = True) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
+
+        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds), for LPs whose
+        simplex is slowed by degenerate pivots (column generation's restricted PML LPs, benchmarks/RESULTS.md).
+        The point is interior-point accurate, not a vertex; ``lower_bound`` is the same safe bound at its
+        duals (``-inf`` with ``bound=False``), valid whatever their accuracy.
+
+        Examples
+        --------
+        >>> program = LdpLinearProgram(np.array([[0.0, 0.5], [0.5, 0.0]]))  # uniform prior, Hamming cost
+        >>> simplex, interior = program.solve(math.log(3)), program.solve_interior(math.log(3))
+        >>> round(simplex.value, 9), round(interior.value, 9), round(interior.lower_bound, 9)
+        (0.25, 0.25, 0.25)
+        """
+        self._set_budget(epsilon)
+        costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
+        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper)
+        iterations = outcome.iterations or 0
+        if values is None:
+            return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)
+        safe = self._lower_bound(duals, epsilon) if bound else -math.inf
+        return DirectSolution(self._mechanism(values, epsilon), float(costs @ values), safe, iterations, outcome.status,
+                              duals)
 
 
 def _row_sums(n: int, m: int) -> sp.coo_matrix:
@@ -377,6 +413,19 @@ class PmlLinearProgram(WarmLinearProgram):
     @classmethod
     def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
         return cls(weights, _single_prior(notion), notion=notion)
+
+    def scale(self, epsilon: float) -> float:
+        """``e^ε``, capped at ``1 / min_{x ∈ supp} P_x``: from there on ``Q[x, y] <= P_x^{-1} P_x Q[x, y] <= e^ε P·Q[:, y]``
+        holds for every mechanism, so the cap changes no constraint, and keeps huge budgets well scaled
+        (HiGHS and Clarabel lose accuracy on coefficients like ``e^12``).
+
+        Examples
+        --------
+        >>> program = PmlLinearProgram(np.ones((2, 2)), np.array([0.25, 0.75]))
+        >>> program.scale(math.log(2)), program.scale(50.0)
+        (2.0, 4.0)
+        """
+        return min(self.notion.finite_scaled_budget(epsilon), 1.0 / float(self.prior[self.support].min()))
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # Q <= 1 (row sums); z = P·Q <= 1; w = e^ε z <= e^ε.

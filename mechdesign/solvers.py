@@ -231,8 +231,10 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
 
 
 #: Clarabel's tolerances for :func:`solve_clarabel_lp` (its defaults are 1e-8): tight enough that
-#: column generation's stopping test (a relative gap of 1e-9) can be met from its duals.
-CLARABEL_LP_TOLERANCE = 1e-10
+#: column generation's stopping test (a relative gap of 1e-9) can be met from its duals. On a restricted PML
+#: LP at n = 1000 (61 outputs) 1e-12 took 90 iterations against 89 at 1e-10, and its duals' bound
+#: came within 5e-13 of the value against 1.1e-10.
+CLARABEL_LP_TOLERANCE = 1e-12
 
 
 def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,

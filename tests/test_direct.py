@@ -25,6 +25,7 @@ from mechdesign import (
 from mechdesign.exceptions import MechDesignError
 from mechdesign.result import GAP_RTOL
 from mechdesign.direct import (
+    ApproximateDpLinearProgram,
     LdpLinearProgram,
     MaximalLeakageLinearProgram,
     PmlLinearProgram,
@@ -165,6 +166,40 @@ def test_warm_started_resolves_match_fresh_solves(program, instance, epsilons):
         assert warm.value == pytest.approx(build().solve(epsilon).value, abs=PATH_AGREEMENT_ATOL)
         if program is LdpLinearProgram:
             assert warm.value - warm.lower_bound <= PATH_AGREEMENT_ATOL
+
+
+#: Clarabel's optimum against the simplex's on the same direct LP (absolute; costs up to 5).
+INTERIOR_AGREEMENT_ATOL = 1e-7
+
+
+@pytest.mark.parametrize("program", [LdpLinearProgram, MaximalLeakageLinearProgram, "pml", "approx_dp"])
+@given(instance=ldp_instances())
+def test_interior_point_solves_agree_with_the_simplex_and_bound_it(program, instance):
+    """``solve_interior`` solves the same LP: same optimum when Clarabel reports "optimal", and its duals'
+    safe bound never exceeds the simplex's optimum, whatever their accuracy."""
+    prior, cost, epsilon = instance
+    weights = prior.probabilities[:, None] * cost
+    builders = {"pml": lambda: PmlLinearProgram(weights, prior.probabilities),
+                "approx_dp": lambda: ApproximateDpLinearProgram(weights, 0.05)}
+    build = builders.get(program, lambda: program(weights))
+    simplex, interior = build().solve(epsilon), build().solve_interior(epsilon)
+    assert interior.lower_bound <= simplex.value + BOUND_ROUNDOFF
+    if interior.status == "optimal":
+        assert interior.value == pytest.approx(simplex.value, abs=INTERIOR_AGREEMENT_ATOL)
+        assert interior.value - interior.lower_bound <= INTERIOR_AGREEMENT_ATOL
+        assert interior.row_duals is not None and interior.matrix.shape == weights.shape
+
+
+def test_pml_budget_beyond_the_smallest_prior_mass_is_capped_without_changing_the_lp():
+    """From ``e^ε = 1 / min P`` on, every mechanism meets PML (``Q[x, y] <= P_x^{-1} · P_x Q[x, y]``), so the
+    scale stops there and the optimum is the unconstrained one (each row's cheapest output)."""
+    prior = np.array([0.5, 0.3, 0.2])
+    cost = np.random.default_rng(0).random((3, 3))
+    weights = prior[:, None] * cost
+    program = PmlLinearProgram(weights, prior)
+    assert program.scale(np.log(2.0)) == pytest.approx(2.0) and program.scale(30.0) == pytest.approx(5.0)
+    assert program.solve(30.0).value == pytest.approx(weights.min(axis=1).sum(), abs=PATH_AGREEMENT_ATOL)
+    assert program.solve(np.log(5.0)).value == pytest.approx(weights.min(axis=1).sum(), abs=PATH_AGREEMENT_ATOL)
 
 
 def test_a_stalled_warm_start_is_retried_cold():

@@ -51,6 +51,12 @@ the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of
 (the stopping test *is* the certificate). Across budgets (curves) the output set and the
 restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.direct`
 in ``benchmarks/column_generation.py``.
+
+**Restricted LPs.** They are re-solved by HiGHS's simplex from the previous round's basis (new outputs
+enter at 0), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
+faster at n = 1000 (:attr:`OutputGeneration.interior_master`): the certificate needs only the row-sum
+duals ``u``, and the bound above holds for any ``u``, so an interior point's duals serve as well as a
+vertex's (and, being central, price no worse).
 """
 
 from __future__ import annotations
@@ -71,6 +77,7 @@ from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage
 from ..result import GAP_RTOL
+from ..solvers import OPTIMAL
 
 #: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
 #: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
@@ -82,7 +89,7 @@ PRICING_TOLERANCE = 1e-12
 ENTERING_PER_ROUND = 10
 #: HiGHS simplex strategy after outputs enter (the carried-over basis is primal feasible): primal.
 WARM_SIMPLEX_STRATEGY = 4
-#: HiGHS simplex strategy after entries ``Q[x, y] <= δ`` enter at δ (dual feasible there), and for PML: dual.
+#: HiGHS simplex strategy after entries ``Q[x, y] <= δ`` enter at δ (dual feasible there): dual.
 DUAL_SIMPLEX_STRATEGY = 1
 #: Entries ``Q[x, y] <= δ`` entering per input and round (pointwise (ε, δ)-DP): at most this many
 #: times ``⌈1/δ⌉``, the most negative first (a row's entries at δ sum to at most 1, so more cannot all
@@ -111,6 +118,9 @@ class OutputGeneration(ABC):
     #: HiGHS simplex strategy of the re-solves after outputs enter (:meth:`_fresh_column_status` decides
     #: which feasibility the carried-over basis keeps).
     warm_simplex_strategy = WARM_SIMPLEX_STRATEGY
+    #: Solve the restricted LPs by Clarabel's interior point (:meth:`~mechdesign.direct.WarmLinearProgram.solve_interior`,
+    #: rebuilt each round, the simplex only if it fails) instead of HiGHS's warm simplex.
+    interior_master = False
     #: The dense direct LP of :mod:`mechdesign.direct` that the restricted problem is.
     dense: type[WarmLinearProgram]
 
@@ -166,16 +176,22 @@ class OutputGeneration(ABC):
         """``a = W − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
         return self.weights - duals[: self.weights.shape[0], None]
 
-    def _solve_master(self, epsilon: float, cold: bool) -> DirectSolution:
+    def _solve_master(self, epsilon: float, cold: bool, interior: bool) -> tuple[DirectSolution, bool]:
+        """The restricted LP on the current outputs solved (the bound comes from pricing), and whether by
+        the interior point (asked for by ``interior`` and ``"optimal"``; else the simplex)."""
         if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
             n, k = self.weights.shape[0], self.outputs.size
             check_memory(RESTRICTED_BYTES_PER_ENTRY * n * k, f"the restricted LP on {n}×{k} (column generation)")
             master = self._restricted(self.weights[:, self.outputs])
-            if self._master is not None and not cold:
+            if self._master is not None and not cold and not interior:
                 master.highs.setBasis(self._extended_basis(master))
                 master.highs.setOptionValue("simplex_strategy", self.warm_simplex_strategy)
             self._master, self._master_outputs = master, self.outputs.copy()
-        return self._master.solve(epsilon, cold=cold, bound=False)  # the bound comes from pricing
+        if interior:
+            solution = self._master.solve_interior(epsilon, bound=False)
+            if solution.status == OPTIMAL:  # not "optimal_inaccurate": the simplex then
+                return solution, True
+        return self._master.solve(epsilon, cold=cold, bound=False), False
 
     def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
         """The previous restricted LP's basis carried over to the enlarged output set: old columns and
@@ -205,18 +221,23 @@ class OutputGeneration(ABC):
         """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
         if cold:
             self.outputs, self._master = self._initial_outputs(), None
-        iterations, bound = 0, -math.inf
+        iterations, bound, interior = 0, -math.inf, self.interior_master
         for round_number in range(MAX_ROUNDS):
-            solution = self._solve_master(epsilon, cold and round_number == 0)
+            solution, by_interior = self._solve_master(epsilon, cold and round_number == 0, interior)
             iterations += solution.iterations
             if solution.matrix is None:
                 return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
-            duals = np.asarray(self._master.highs.getSolution().row_dual)
+            duals = solution.row_duals
             round_bound, reduced = self._price(duals, epsilon)
             bound = max(bound, round_bound)
-            if (solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
-                    or not self._grow(reduced, duals)):
+            if solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value)):
                 break
+            if not self._grow(reduced, duals):
+                if not by_interior:
+                    break
+                # Nothing prices out, yet the interior point's value and duals are not within the tolerance
+                # (ill-conditioned LPs, e.g. e^ε near 1 / min P with tiny P): the simplex from here on.
+                interior = False
         return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
@@ -470,11 +491,11 @@ class PmlColumnGeneration(OutputGeneration):
         return np.union1d(super()._initial_outputs(), self.weights[self.outside].argmin(axis=1))
 
     dense = PmlLinearProgram
-    #: The dual simplex after outputs enter, although the carried-over basis is primal (not dual) feasible:
-    #: n = 1000, Zipf prior, random cost, side by side: ε = 0.5 63.9 → 33.9 s CPU, ε = 1 258 → 93 s,
-    #: ε = 0.1 6.8 → 5.9 s; n = 400 uniform prior, ε = 1: 41.8 → 23.0 s (benchmarks/RESULTS.md). (Local DP
-    #: and maximal leakage keep the primal simplex: the dual was slower at some budgets.)
-    warm_simplex_strategy = DUAL_SIMPLEX_STRATEGY
+    #: The restricted LPs by the interior point: their simplex needs about ``n / e^ε`` pivots per entering
+    #: output (each nonzero entry of a knapsack vertex is a variable of its own). n = 1000, Zipf prior, random
+    #: cost, side by side with the warm dual simplex: ε = 1 93 → 24 s CPU, ε = 2 196 → 55 s
+    #: (benchmarks/RESULTS.md).
+    interior_master = True
 
     @classmethod
     def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
@@ -496,6 +517,7 @@ class PmlColumnGeneration(OutputGeneration):
                  + math.fsum(self.weights[self.outside].min(axis=1)))
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
+    scale = PmlLinearProgram.scale
     violation = PmlLinearProgram.violation
 
 

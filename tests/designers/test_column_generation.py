@@ -37,9 +37,11 @@ from mechdesign.designers.column_generation import (
 from mechdesign.direct import (
     COLUMN_GENERATION_MIN_INPUTS,
     ApproximateDpLinearProgram,
+    DirectSolution,
     LdpLinearProgram,
     MaximalLeakageLinearProgram,
     PmlLinearProgram,
+    WarmLinearProgram,
     direct_program_class,
 )
 from mechdesign.exceptions import ProblemTooLargeError
@@ -259,6 +261,52 @@ def test_pml_agrees_with_the_dense_direct_lp_on_random_costs(n, prior_kind, epsi
     assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
     assert generated.violation(solution.matrix, epsilon) < 1e-8
+
+
+@pytest.mark.parametrize("interior", [True, False])
+@pytest.mark.parametrize("prior_kind", ["zipf", "uniform"])
+def test_pml_both_restricted_lp_solvers_reach_the_dense_optimum(interior, prior_kind):
+    """The interior-point restricted LPs (the default) and the warm simplex ones give the same certified optimum."""
+    n, epsilon = 70, 1.0
+    prior = _pml_prior(n, prior_kind, seed=2)
+    weights = prior[:, None] * np.random.default_rng(9).random((n, n))
+    generated = PmlColumnGeneration(weights, prior)
+    assert generated.interior_master
+    generated.interior_master = interior
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+
+
+@pytest.mark.parametrize("failure", ["solver_error", "inaccurate duals"])
+def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(monkeypatch, failure):
+    """An interior solve that fails, or whose duals are off (so no output prices out while the gap stays
+    open), hands the restricted LP to the simplex: the rounds still reach the dense optimum, certified."""
+    n, epsilon = 40, 1.0
+    prior = _pml_prior(n, "zipf", seed=4)
+    weights = prior[:, None] * np.random.default_rng(5).random((n, n))
+    interior_solve, simplex_solve = WarmLinearProgram.solve_interior, WarmLinearProgram.solve
+    simplex_calls = []
+
+    def faulty(self, epsilon, *, bound=True):
+        solution = interior_solve(self, epsilon, bound=bound)
+        if failure == "solver_error":
+            return DirectSolution(None, math.nan, -math.inf, 0, "clarabel returned status 'MaxIterations'")
+        duals = solution.row_duals - 1e-4  # still valid multipliers, a weaker bound; nothing prices out
+        return DirectSolution(solution.matrix, solution.value, -math.inf, 0, solution.status, duals)
+
+    def counted(self, epsilon, **options):
+        simplex_calls.append(epsilon)
+        return simplex_solve(self, epsilon, **options)
+
+    monkeypatch.setattr(WarmLinearProgram, "solve_interior", faulty)
+    monkeypatch.setattr(WarmLinearProgram, "solve", counted)
+    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
+    reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
+    assert simplex_calls
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
 
 #: Cost scales of the scale-invariance test: the answer must not move with the cost's unit.
