@@ -9,6 +9,8 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
 * ``interior`` — the shipped one: the dense direct LP on the generated outputs (``n`` rows
   ``Q[x, y] <= w_y`` per output) solved from scratch each round by Clarabel's interior point
   (``PmlColumnGeneration.interior_master``);
+* ``interior-refined`` — the same with Clarabel's iterative refinement of each KKT solve (its default;
+  ``mechdesign.solvers.CLARABEL_ITERATIVE_REFINEMENT`` is off);
 * ``restricted-dense`` — the same LP re-solved by HiGHS's dual simplex from the previous round's basis
   (shipped until the interior master replaced it);
 * ``dantzig-wolfe`` — the master over normalized columns: ``min Σ_k λ_k c_k`` s.t. ``Σ_k λ_k v_k = 1``,
@@ -36,6 +38,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
+import mechdesign.solvers
 from mechdesign.designers.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
 
 HIGHS_OPTIONS = {"presolve": "off", "output_flag": False, "simplex_strategy": 1,
@@ -74,6 +77,11 @@ def new_highs() -> highspy.Highs:
 def interior(weights, prior, scale, report) -> None:
     solution = PmlColumnGeneration(weights, prior).solve(math.log(scale))
     report(solution.value, solution.lower_bound, solution.iterations, True)
+
+
+def interior_refined(weights, prior, scale, report) -> None:
+    mechdesign.solvers.CLARABEL_ITERATIVE_REFINEMENT = True
+    interior(weights, prior, scale, report)
 
 
 def restricted_dense(weights, prior, scale, report) -> None:
@@ -158,7 +166,7 @@ def row_generation(weights, prior, scale, report) -> None:
             add_output(int(y), vertices[:, y])
 
 
-MASTERS = {"interior": interior, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
+MASTERS = {"interior": interior, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
 
 
 def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, pipe) -> None:
