@@ -493,8 +493,8 @@ class PmlColumnGeneration(OutputGeneration):
     dense = PmlLinearProgram
     #: The restricted LPs by the interior point: their simplex needs about ``n / e^ε`` pivots per entering
     #: output (each nonzero entry of a knapsack vertex is a variable of its own). n = 1000, Zipf prior, random
-    #: cost, side by side with the warm dual simplex: ε = 1 81 → 20 s CPU, ε = 2 180 → 46 s (uniform prior, ε = 1:
-    #: > 300 s → 68–78 s; benchmarks/RESULTS.md).
+    #: cost, side by side with the warm dual simplex: ε = 1 81 → 25 s CPU, ε = 2 180 → 58 s (uniform prior, ε = 1:
+    #: > 300 s → 96 s), then 1.4–1.5× less with Clarabel's iterative refinement off (benchmarks/RESULTS.md).
     interior_master = True
 
     @classmethod
