@@ -85,7 +85,7 @@ class DirectSolution:
         HiGHS's row duals over the LP HiGHS holds, with implied column bounds (and for local DP also
         the staircase bound of the module docstring, whichever is larger).
     iterations
-        Simplex iterations of this solve.
+        Simplex (or, for :meth:`WarmLinearProgram.solve_interior`, interior-point) iterations of this solve.
     status
         HiGHS's model status (``"Optimal"`` on success; for :meth:`WarmLinearProgram.solve_interior`, the
         :class:`~mechdesign.solvers.SolveOutcome` status).

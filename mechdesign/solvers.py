@@ -242,8 +242,8 @@ CLARABEL_ITERATIVE_REFINEMENT = False
 
 
 def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
-                      col_lower: np.ndarray, col_upper: np.ndarray, *, tolerance: float = CLARABEL_LP_TOLERANCE,
-                      time_limit: float | None = None) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
+                      col_lower: np.ndarray, col_upper: np.ndarray, *, tolerance: float = CLARABEL_LP_TOLERANCE
+                      ) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
     """Solve ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` with Clarabel's interior point method.
 
     The same LP as :func:`solve_highs_lp`, for the problems where an interior point beats the simplex:
@@ -259,8 +259,6 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
         As for :func:`highs_model` (``±inf`` allowed; an infinite bound adds no row).
     tolerance
         Clarabel's ``tol_gap_abs``, ``tol_gap_rel`` and ``tol_feas``.
-    time_limit
-        Seconds (``None``: no limit); reaching it is a ``"solver_error"``.
 
     Returns
     -------
@@ -297,8 +295,6 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
     settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tolerance
     settings.tol_ktratio = tolerance * 1e-2
     settings.iterative_refinement_enable = CLARABEL_ITERATIVE_REFINEMENT
-    if time_limit is not None:
-        settings.time_limit = float(time_limit)
     cones = [clarabel.ZeroConeT(equal.size), clarabel.NonnegativeConeT(stacked.shape[0] - equal.size)]
     size = rows.shape[1]
     try:

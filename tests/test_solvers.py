@@ -117,13 +117,22 @@ def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed):
     assert costs @ x_simplex - INTERIOR_VALUE_ATOL <= bound <= costs @ x_simplex + 1e-12
 
 
-def test_clarabel_lp_failures_are_outcomes_not_exceptions():
-    """An infeasible LP and a time limit of zero come back as solver errors naming Clarabel's status."""
+def test_clarabel_lp_failures_are_outcomes_not_exceptions(monkeypatch):
+    """An infeasible LP and an iteration limit come back as solver errors naming Clarabel's status."""
     matrix = sp.csr_matrix([[1.0, 1.0]])
     infeasible = solve_clarabel_lp(np.ones(2), matrix, np.full(1, -np.inf), np.full(1, -1.0), np.zeros(2),
                                    np.full(2, np.inf))
     assert infeasible[0].status == "solver_error" and "Infeasible" in infeasible[0].note
     assert infeasible[1] is None and infeasible[2] is None
-    limited = solve_clarabel_lp(np.ones(2), matrix, np.ones(1), np.ones(1), np.zeros(2), np.full(2, np.inf),
-                                time_limit=0.0)
-    assert limited[0].status == "solver_error" and "MaxTime" in limited[0].note
+    import clarabel
+
+    settings = clarabel.DefaultSettings
+
+    def one_iteration():
+        limited = settings()
+        limited.max_iter = 1
+        return limited
+
+    monkeypatch.setattr(clarabel, "DefaultSettings", one_iteration)
+    limited = solve_clarabel_lp(np.array([1.0, 2.0]), matrix, np.ones(1), np.ones(1), np.zeros(2), np.full(2, np.inf))
+    assert limited[0].status == "solver_error" and "MaxIterations" in limited[0].note
