@@ -202,6 +202,19 @@ def test_pml_budget_beyond_the_smallest_prior_mass_is_capped_without_changing_th
     assert program.solve(np.log(5.0)).value == pytest.approx(weights.min(axis=1).sum(), abs=PATH_AGREEMENT_ATOL)
 
 
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("epsilon", [27.6, 50.0])
+def test_pml_lp_at_huge_budgets_is_the_unconstrained_optimum(seed, epsilon):
+    """Before the cap, e^ε >= 5e8 made HiGHS report wrong "Optimal" values (n = 5, ε = 27.6: 0.187 against
+    0.130; benchmarks/RESULTS.md); capped at 1 / min P it solves the same LP, whose optimum is each row's cheapest."""
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(5))
+    weights = prior[:, None] * rng.random((5, 5))
+    solution = PmlLinearProgram(weights, prior).solve(epsilon)
+    assert solution.value == pytest.approx(weights.min(axis=1).sum(), abs=PATH_AGREEMENT_ATOL)
+    assert solution.lower_bound <= solution.value + BOUND_ROUNDOFF
+
+
 def test_a_stalled_warm_start_is_retried_cold():
     # e^ε − 1 = 1e-9 after ε = 1 left HiGHS's warm start with status "Unknown" (found by hypothesis).
     program = LdpLinearProgram(np.zeros((2, 2)))
