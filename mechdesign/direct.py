@@ -46,7 +46,7 @@ from ._lazy import scipy_sparse as sp
 
 from ._validate import as_real_vector
 from .certificate import lp_lower_bound
-from .solvers import highs_model, run_highs, solve_clarabel_lp
+from .solvers import highs_model, quiet_highs, run_highs, solve_clarabel_lp
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
@@ -178,9 +178,7 @@ class WarmLinearProgram(ABC):
         self.weights = np.asarray(weights, dtype=float)
         count = matrix.shape[1]
         lp = highs_model(np.zeros(count), matrix, row_lower, row_upper, np.zeros(count), np.full(count, highspy.kHighsInf))
-        self.highs = highspy.Highs()
-        for option, value in HIGHS_OPTIONS.items():
-            self.highs.setOptionValue(option, value)
+        self.highs = quiet_highs(HIGHS_OPTIONS)
         self.highs.passModel(lp)
 
     @classmethod

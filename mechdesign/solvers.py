@@ -1,14 +1,17 @@
 """The one place where cvxpy and HiGHS are run and their outcomes read.
 
-Every solve in the package goes through :func:`solve_cvxpy` (a cvxpy problem) or :func:`run_highs`
-(a HiGHS model held by the caller, e.g. a warm-started one) / :func:`solve_highs_lp` (an LP given as
-arrays). Each maps whatever the solver did — an exception, an unknown status, a missing solution —
+Every solve in the package goes through :func:`solve_cvxpy` (a cvxpy problem), :func:`run_highs`
+(a HiGHS model held by the caller, e.g. a warm-started one, built by :func:`quiet_highs`) /
+:func:`solve_highs_lp` (an LP given as arrays), or :func:`solve_clarabel_lp` (the same LP by Clarabel's
+interior point). Each maps whatever the solver did — an exception, an unknown status, a missing solution —
 to a :class:`SolveOutcome` the same way, so that a solver failure is reported as ``"solver_error"``
 and never surfaces as bad input, infeasibility or unboundedness.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -84,6 +87,8 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
     """
     import cvxpy as cp
 
+    if solver == "highs":
+        _absorb_highs_banner()  # cvxpy's HiGHS instances would print it otherwise
     settings = {**DEFAULT_SOLVER_OPTIONS.get(solver, {}), **(options or {})}
     try:
         with warnings.catch_warnings():
@@ -132,12 +137,60 @@ def _violation(constraint: cp.Constraint) -> float:
     return float(np.max(np.maximum(np.maximum(-x, -y), gap)))
 
 
+_HIGHS_BANNER_ABSORBED = False
+
+
+def _absorb_highs_banner() -> None:
+    """Construct one HiGHS instance with the process's standard output sent to the null device, once.
+
+    From highspy 1.16 on, constructing the process's first instance prints HiGHS's banner ("Running HiGHS
+    …") to standard output before any option can be set (the wrapper's constructor calls a logging method;
+    HiGHS writes the banner once per process). It broke ``mechdesign design --json`` (the output no longer
+    parsed as JSON) and the demo's table. Later instances, ours or cvxpy's, print nothing.
+    """
+    global _HIGHS_BANNER_ABSORBED
+    if _HIGHS_BANNER_ABSORBED:
+        return
+    sys.stdout.flush()
+    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+    _HIGHS_BANNER_ABSORBED = True
+
+
+def quiet_highs(options: Mapping[str, Any] | None = None) -> highspy.Highs:
+    """A new HiGHS instance that prints nothing (``output_flag`` off, no banner), with ``options`` set.
+
+    Every HiGHS instance of the package comes from here (cvxpy's too are silent once this has run).
+
+    Examples
+    --------
+    ``min x`` s.t. ``x = 1``, solved without a line of output:
+
+    >>> highs = quiet_highs({"presolve": "off"})
+    >>> _ = highs.passModel(highs_model(np.ones(1), np.ones((1, 1)), np.ones(1), np.ones(1), np.zeros(1), np.ones(1)))
+    >>> run_highs(highs).status, list(highs.getSolution().col_value)
+    ('optimal', [1.0])
+    """
+    _absorb_highs_banner()
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    for option, value in (options or {}).items():
+        highs.setOptionValue(option, value)
+    return highs
+
+
 def run_highs(highs: highspy.Highs) -> SolveOutcome:
     """Run a HiGHS model the caller holds (warm starts keep their basis): ``"optimal"`` or HiGHS's status.
 
     Examples
     --------
-    >>> outcome = run_highs(highspy.Highs())  # an empty model
+    >>> outcome = run_highs(quiet_highs())  # an empty model
     >>> outcome.status in ("optimal", "solver_error")
     True
     """
@@ -178,8 +231,7 @@ def highs_model(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, r
     ...                  np.zeros(2), np.full(2, np.inf))
     >>> lp.num_row_, lp.num_col_, list(lp.a_matrix_.start_)  # one entry per column
     (1, 2, [0, 1, 2])
-    >>> highs = highspy.Highs()
-    >>> _ = highs.setOptionValue("output_flag", False)
+    >>> highs = quiet_highs()
     >>> _ = highs.passModel(lp)
     >>> _ = highs.run()
     >>> list(highs.getSolution().col_value)
@@ -218,9 +270,7 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
     lp = highs_model(costs, matrix, row_lower, row_upper, col_lower, col_upper)
     notes = []
     for options in option_sets:
-        highs = highspy.Highs()
-        for option, value in options.items():
-            highs.setOptionValue(option, value)
+        highs = quiet_highs(options)
         highs.passModel(lp)
         outcome = run_highs(highs)
         if outcome.solved:

@@ -136,3 +136,19 @@ def test_clarabel_lp_failures_are_outcomes_not_exceptions(monkeypatch):
     monkeypatch.setattr(clarabel, "DefaultSettings", one_iteration)
     limited = solve_clarabel_lp(np.array([1.0, 2.0]), matrix, np.ones(1), np.ones(1), np.zeros(2), np.full(2, np.inf))
     assert limited[0].status == "solver_error" and "MaxIterations" in limited[0].note
+
+
+@pytest.mark.parametrize("program", [
+    "from mechdesign.solvers import quiet_highs; quiet_highs().run()",
+    "import cvxpy as cp; from mechdesign.solvers import solve_cvxpy; x = cp.Variable(nonneg=True); "
+    "solve_cvxpy(cp.Problem(cp.Minimize(x), [x >= 1]), 'highs')",
+])
+def test_highs_prints_nothing_to_standard_output(program):
+    """No HiGHS banner (highspy >= 1.16 prints one when the process's first instance is constructed), whether the
+    instance is the package's or cvxpy's: standard output must stay the caller's (``mechdesign design --json``)."""
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "-c", program + "; print('done')"], capture_output=True, text=True,
+                               check=True)
+    assert completed.stdout == "done\n"

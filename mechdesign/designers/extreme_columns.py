@@ -54,7 +54,7 @@ from ..priors import L1Ball, PriorLike
 from ..memory import check_memory
 from ..progress import Progress, report
 from ..registry import capabilities, resolve
-from ..solvers import highs_model, run_highs
+from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.information import mutual_information_utility
 from ..utility.sublinear import ColumnUtility
 from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
@@ -526,10 +526,7 @@ def solve_column_lp(
         row_lower, row_upper = np.append(row_lower, 0.0), np.append(row_upper, total_weight)
     lp = highs_model(-np.asarray(values, dtype=float), matrix, row_lower, row_upper, np.zeros(k),
                      np.full(k, highspy.kHighsInf))
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
-    for option, value in HIGHS_OPTIONS.items():
-        highs.setOptionValue(option, value)
+    highs = quiet_highs(HIGHS_OPTIONS)
     highs.passModel(lp)
     outcome = run_highs(highs)
     if not outcome.solved:

@@ -57,7 +57,7 @@ from ..exceptions import MechDesignError
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
 from ..result import Result, clean_mechanism, is_certified_optimal
-from ..solvers import highs_model, run_highs
+from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, single_budget
@@ -149,9 +149,7 @@ def leak_restriction(weights: np.ndarray, scale: float, delta: float) -> np.ndar
                      np.concatenate([np.ones(n), np.full(n * m + n, -highspy.kHighsInf)]),
                      np.concatenate([np.ones(n), np.zeros(n * m), np.full(n, delta)]),
                      np.zeros(matrix.shape[1]), np.ones(matrix.shape[1]))
-    highs = highspy.Highs()
-    for option, value in HIGHS_OPTIONS.items():
-        highs.setOptionValue(option, value)
+    highs = quiet_highs(HIGHS_OPTIONS)
     highs.passModel(lp)
     if not run_highs(highs).solved:
         return None
@@ -289,9 +287,7 @@ class LazyHingeProgram:
         self.first, self.second = first, second
         self.pair_row = np.full(first.size, -1, dtype=np.int64)  # the row of Σ_y h[k, y] <= δ, once added
         self.included = np.zeros((first.size, m), dtype=bool)  # y ∈ Y_k
-        self.highs = highspy.Highs()
-        for option, value in HIGHS_OPTIONS.items():
-            self.highs.setOptionValue(option, value)
+        self.highs = quiet_highs(HIGHS_OPTIONS)
         self.n_columns, self.n_rows = n * m, 0
         self.costs = [weights.ravel().astype(float)]
         self.row_lower: list[np.ndarray] = []

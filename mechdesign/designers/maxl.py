@@ -23,7 +23,7 @@ from .._lazy import scipy_sparse as sparse
 from .._lazy import LazyFunction
 from .._validate import RandomState, as_histogram_counts, as_histogram_rows
 from ..mechanisms.histogram import maxl_candidates
-from ..solvers import run_highs
+from ..solvers import quiet_highs, run_highs
 
 linprog = LazyFunction("scipy.optimize", "linprog")
 
@@ -136,10 +136,7 @@ def _unsaturated_overlap(candidates: np.ndarray, ceiling: np.ndarray, tau: int) 
     r, c, v = (np.concatenate(parts) for parts in zip(*blocks))
     matrix = sparse.csr_array((v, (r, c)), shape=(1 + k + 2 * n_p, t + 1))
     inf = highspy.kHighsInf
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 0.5)  # the optimum is an integer
+    h = quiet_highs({"mip_rel_gap": 0.0, "mip_abs_gap": 0.5})  # the optimum is an integer
     empty = np.array([], dtype=np.int32)
     h.addCols(t + 1, np.r_[np.zeros(t), 1.0], np.zeros(t + 1), np.r_[upper, gap, np.ones(n_p), tau].astype(float),
               0, empty, empty, np.array([]))

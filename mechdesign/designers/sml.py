@@ -43,7 +43,7 @@ from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret
 from ..progress import Progress, report
 from ..result import BUDGET_ATOL, Result, clean_mechanism, is_certified_optimal, optimality_gap
 from ..solve import design
-from ..solvers import run_highs
+from ..solvers import quiet_highs, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion, WorstCaseDistortion
 
@@ -128,9 +128,7 @@ class SelectionCutProgram:
         self.limit = exp_budget(budget)  # inf beyond the float range: the selection rows bind nothing
         cost = np.asarray(objective.cost, dtype=float)
         inf = highspy.kHighsInf
-        self.highs = highspy.Highs()
-        for option, value in HIGHS_OPTIONS.items():
-            self.highs.setOptionValue(option, value)
+        self.highs = quiet_highs(HIGHS_OPTIONS)
         row_sums = sp.kron(sp.identity(n), np.ones((1, m)), format="csr")
         if isinstance(objective, ExpectedDistortion):
             costs = (objective.prior.probabilities[:, None] * cost).ravel()

@@ -48,7 +48,7 @@ from .._validate import as_callable, as_choice, as_positive_int, as_secret_value
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation, column_maxima_sums
-from ..solvers import run_highs
+from ..solvers import quiet_highs, run_highs
 from ..progress import Progress, report
 from .base import PrivacyNotion
 
@@ -447,8 +447,7 @@ def _milp(matrix: np.ndarray, secret: Secret, time_limit: float | None, progress
     lower = np.r_[np.ones(secret.n_values), np.full(n_y, -inf), np.full(matrix.shape[1], -inf)]
     upper = np.r_[np.ones(secret.n_values), np.zeros(n_y), np.ones(matrix.shape[1])]
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     costs = np.r_[np.zeros(n_in), -matrix[rows, cols]]
