@@ -151,8 +151,13 @@ def _absorb_highs_banner() -> None:
     global _HIGHS_BANNER_ABSORBED
     if _HIGHS_BANNER_ABSORBED:
         return
-    sys.stdout.flush()
-    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    _HIGHS_BANNER_ABSORBED = True
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):  # no standard output to protect (closed, or detached)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(null, 1)
         highspy.Highs()
@@ -160,7 +165,6 @@ def _absorb_highs_banner() -> None:
         os.dup2(saved, 1)
         os.close(saved)
         os.close(null)
-    _HIGHS_BANNER_ABSORBED = True
 
 
 def quiet_highs(options: Mapping[str, Any] | None = None) -> highspy.Highs:
