@@ -40,9 +40,9 @@ import scipy.sparse as sp
 
 import mechdesign.solvers
 from mechdesign.designers.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
+from mechdesign.direct import HIGHS_OPTIONS  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
+from mechdesign.solvers import quiet_highs
 
-HIGHS_OPTIONS = {"presolve": "off", "output_flag": False, "simplex_strategy": 1,
-                 "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: Stop when ``value − bound <= STOP_RTOL · max(1, value)`` (the shipped path stops at 1e-9 too).
 STOP_RTOL = 1e-9
 ENTERING = 10
@@ -68,10 +68,7 @@ def price(weights: np.ndarray, prior: np.ndarray, scale: float, duals: np.ndarra
 
 
 def new_highs() -> highspy.Highs:
-    highs = highspy.Highs()
-    for option, value in HIGHS_OPTIONS.items():
-        highs.setOptionValue(option, value)
-    return highs
+    return quiet_highs(HIGHS_OPTIONS)
 
 
 def interior(weights, prior, scale, report) -> None:

@@ -35,8 +35,7 @@ minimize = LazyFunction("scipy.optimize", "minimize")
 
 #: HiGHS options for certificate LPs: tight tolerances (HiGHS's default 1e-7 leaves reduced costs of
 #: −6e-8, which the bound then pays for).
-CERTIFICATE_HIGHS_OPTIONS = {"output_flag": False, "primal_feasibility_tolerance": 1e-10,
-                             "dual_feasibility_tolerance": 1e-10}
+CERTIFICATE_HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: Option sets tried in turn when HiGHS does not reach optimality: its default choice, the interior
 #: point method (with crossover), primal simplex without presolve.
 CERTIFICATE_FALLBACKS = ({}, {"solver": "ipm"}, {"solver": "simplex", "simplex_strategy": 4, "presolve": "off"})

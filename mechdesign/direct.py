@@ -60,8 +60,8 @@ from .utility.distortion import ExpectedDistortion
 #: choice (primal simplex wins on Hamming costs but is 7× slower on random costs; IPM 7× slower).
 #: HiGHS's default feasibility tolerances (1e-7) let it stop with a reduced cost of −6e-8 left
 #: (caught by the staircase bound in tests/test_direct.py), hence 1e-10.
-HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
-                 "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
+                 "dual_feasibility_tolerance": 1e-10}
 
 
 #: Peak bytes per mechanism entry ``n m`` of the dense direct LPs: 0.41–0.43 kB per nonzero measured at

@@ -52,7 +52,7 @@ from .._validate import (as_budget, as_cost_matrix, as_delta, as_finite, as_inst
                          as_time_limit)
 
 from ..certificate import lp_lower_bound
-from ..direct import ApproximateDpLinearProgram
+from ..direct import HIGHS_OPTIONS, ApproximateDpLinearProgram
 from ..exceptions import MechDesignError
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
@@ -62,9 +62,6 @@ from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, single_budget
 
-#: As mechdesign.direct: dual simplex (warm after adding rows), no presolve, tight tolerances.
-HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
-                 "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 #: A pair's cut is added when its divergence exceeds δ by more than this; rounds stop when none does.
 CUT_TOLERANCE = 1e-9
 #: Most cuts added per round, as a multiple of the number of inputs (the most violated pairs first).

@@ -38,6 +38,7 @@ from .._lazy import scipy_sparse as sp
 
 from .._numeric import exp_budget
 from .._validate import as_budget, as_choice, as_positive_int, as_solver, as_time_limit
+from ..direct import HIGHS_OPTIONS
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret, measure_sml
 from ..progress import Progress, report
@@ -51,9 +52,6 @@ logger = logging.getLogger(__name__)
 
 #: :func:`design_under_sml` enumerates every selection up to this many, else generates them.
 DESIGN_ENUMERATE_MAX_SELECTIONS = 64
-#: As mechdesign.direct: dual simplex, no presolve, tight tolerances (the bound is checked in numpy).
-HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "output_flag": False,
-                 "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
 def supports(objective: Objective) -> bool:
