@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 import highspy
 import numpy as np
 
-from ._validate import as_finite, as_real_vector, check_count
-
 if TYPE_CHECKING:  # cvxpy and scipy.sparse are imported by the functions that use them, when they run
     import cvxpy as cp
     import scipy.sparse as sp
@@ -295,8 +293,6 @@ CLARABEL_LP_TOLERANCE = 1e-12
 #: the n = 1000 PML master (61 outputs) the same 90 iterations took 4.1 s instead of 5.5 s, the value equal to
 #: 2e-13; an inaccurate point is caught by the caller's certificate (column generation then uses the simplex).
 CLARABEL_ITERATIVE_REFINEMENT = False
-#: Smallest tolerance :func:`solve_clarabel_lp` accepts (below it Clarabel cannot converge in float64).
-MIN_CLARABEL_TOLERANCE = 1e-15
 
 
 def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
@@ -316,14 +312,7 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
     costs, matrix, row_lower, row_upper, col_lower, col_upper
         As for :func:`highs_model` (``±inf`` allowed; an infinite bound adds no row).
     tolerance
-        Clarabel's ``tol_gap_abs``, ``tol_gap_rel`` and ``tol_feas`` (at least :data:`MIN_CLARABEL_TOLERANCE`).
-
-    Raises
-    ------
-    ShapeMismatchError
-        When ``costs`` or a bound vector does not match ``matrix``'s shape.
-    MechDesignError
-        When ``costs`` is not finite or ``tolerance`` is below :data:`MIN_CLARABEL_TOLERANCE`.
+        Clarabel's ``tol_gap_abs``, ``tol_gap_rel`` and ``tol_feas``.
 
     Returns
     -------
@@ -345,13 +334,8 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
     import scipy.sparse as sp
 
     rows = sp.csr_matrix(matrix, dtype=float)
-    costs, tolerance = as_real_vector(costs, "costs"), as_finite(tolerance, "tolerance", minimum=MIN_CLARABEL_TOLERANCE)
-    check_count(costs.size, rows.shape[1], "costs", "entries (one per column of matrix)")
     row_lower, row_upper = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
     col_lower, col_upper = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
-    for sides, name, expected in ((row_lower, "row_lower", rows.shape[0]), (row_upper, "row_upper", rows.shape[0]),
-                                  (col_lower, "col_lower", rows.shape[1]), (col_upper, "col_upper", rows.shape[1])):
-        check_count(sides.size, expected, name)
     equal = np.flatnonzero(row_lower == row_upper)
     above = np.flatnonzero((row_lower != row_upper) & np.isfinite(row_upper))  # a·x <= U
     below = np.flatnonzero((row_lower != row_upper) & np.isfinite(row_lower))  # −a·x <= −L
