@@ -382,26 +382,52 @@ class PmlLinearProgram(WarmLinearProgram):
         ``W``, as for every :class:`WarmLinearProgram`.
     prior
         The notion's prior ``P`` (inputs outside its support are unconstrained).
+    entries
+        Boolean ``(n, m)`` mask of the entries of ``Q`` held as columns (default: all); the others are
+        fixed at 0, a restriction of the LP that column generation prices its way out of
+        (:class:`~mechdesign.designers.column_generation.PmlColumnGeneration`). Every row must hold one.
     notion
         The notion (default: :class:`~mechdesign.privacy.pml.PointwiseMaximalLeakage` under ``prior``).
+
+    Examples
+    --------
+    Uniform prior, Hamming cost, ``e^ε = 1.5``: the optimum ``1 − e^ε / n`` holds the diagonal at ``e^ε z_y``;
+    without the diagonal's entries the LP keeps only the off-diagonal ones.
+
+    >>> weights = np.full((3, 3), 1 / 3) * (1 - np.eye(3))
+    >>> round(PmlLinearProgram(weights, np.full(3, 1 / 3)).solve(math.log(1.5)).value, 9)
+    0.5
+    >>> off_diagonal = PmlLinearProgram(weights, np.full(3, 1 / 3), entries=np.eye(3) == 0)
+    >>> round(off_diagonal.solve(math.log(1.5)).value, 9)
+    1.0
     """
 
-    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, entries: np.ndarray | None = None,
+                 notion: PrivacyNotion | None = None) -> None:
         n, m = np.shape(weights)
         self.prior = prior
         self.support = np.flatnonzero(prior > 0)
-        pick = sp.kron(sp.identity(n, format="csr")[self.support], sp.identity(m))
-        # Columns: Q (k), z (m), w (m). Rows: row sums (n); z − P·Q = 0 (m); w − e^ε z = 0 (m);
-        # Q[x, y] − w[y] <= 0 for x in the support (|S| m).
+        held = np.ones((n, m), dtype=bool) if entries is None else np.asarray(entries, dtype=bool)
+        #: The held entries ``(entry_inputs[i], entry_outputs[i])``, row-major: the first columns.
+        self.entry_inputs, self.entry_outputs = np.nonzero(held)
+        count = self.entry_inputs.size
+        columns = np.arange(count)
+        constrained = np.flatnonzero(prior[self.entry_inputs] > 0)
+        rows = np.arange(constrained.size)
+        # Columns: Q (held entries), z (m), w (m). Rows: row sums (n); z − P·Q = 0 (m); w − e^ε z = 0 (m);
+        # Q[x, y] − w[y] <= 0 for the held entries with x in the support.
         matrix = sp.bmat([
-            [_row_sums(n, m), None, None],
-            [-sp.kron(prior[None, :], sp.identity(m)), sp.identity(m), None],
+            [sp.coo_matrix((np.ones(count), (self.entry_inputs, columns)), shape=(n, count)), None, None],
+            [sp.coo_matrix((-prior[self.entry_inputs], (self.entry_outputs, columns)), shape=(m, count)),
+             sp.identity(m), None],
             [None, -sp.identity(m), sp.identity(m)],
-            [pick, None, -_per_output(self.support.size, m)],
+            [sp.coo_matrix((np.ones(constrained.size), (rows, constrained)), shape=(constrained.size, count)), None,
+             -sp.coo_matrix((np.ones(constrained.size), (rows, self.entry_outputs[constrained])),
+                            shape=(constrained.size, m))],
         ])
-        lower, upper = _unit_row_bounds(n, 2 * m, self.support.size * m)
+        lower, upper = _unit_row_bounds(n, 2 * m, constrained.size)
         super().__init__(weights, matrix, lower, upper, notion or PointwiseMaximalLeakage(prior))
-        self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(2 * m)]))
+        self._set_costs(np.concatenate([self.weights[self.entry_inputs, self.entry_outputs], np.zeros(2 * m)]))
 
     @classmethod
     def applies_to(cls, notion: PrivacyNotion) -> bool:
@@ -428,16 +454,18 @@ class PmlLinearProgram(WarmLinearProgram):
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # Q <= 1 (row sums); z = P·Q <= 1; w = e^ε z <= e^ε.
         m = self.weights.shape[1]
-        return np.concatenate([np.ones(self.weights.size + m), np.full(m, self.scale(epsilon))])
+        return np.concatenate([np.ones(self.entry_inputs.size + m), np.full(m, self.scale(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape
         scale = self.scale(epsilon)
         for y in range(m):
-            self.highs.changeCoeff(n + m + y, n * m + y, -scale)
+            self.highs.changeCoeff(n + m + y, self.entry_inputs.size + y, -scale)
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
-        return values[: self.weights.size].reshape(self.weights.shape)
+        matrix = np.zeros(self.weights.shape)
+        matrix[self.entry_inputs, self.entry_outputs] = values[: self.entry_inputs.size]
+        return matrix
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         excess = matrix[self.support].max(axis=0) - self.scale(epsilon) * (self.prior @ matrix)

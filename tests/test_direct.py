@@ -190,6 +190,25 @@ def test_interior_point_solves_agree_with_the_simplex_and_bound_it(program, inst
         assert interior.row_duals is not None and interior.matrix.shape == weights.shape
 
 
+@given(instance=ldp_instances(), seed=st.integers(0, 2**32 - 1))
+def test_pml_lp_on_held_entries_is_the_lp_with_the_others_fixed_at_zero(instance, seed):
+    """``PmlLinearProgram(entries=mask)`` (column generation's restricted LPs) solves the full PML LP with the
+    entries outside ``mask`` bounded to 0: same optimum, the mechanism zero there, its safe bound below."""
+    prior, cost, epsilon = instance
+    weights = prior.probabilities[:, None] * cost
+    rng = np.random.default_rng(seed)
+    mask = rng.random(weights.shape) < 0.5
+    mask[:, rng.integers(weights.shape[1])] = True  # one whole column: the constant mechanism on it is feasible
+    held = PmlLinearProgram(weights, prior.probabilities, entries=mask).solve(epsilon)
+    full = PmlLinearProgram(weights, prior.probabilities)
+    outside = np.flatnonzero(~mask.ravel())  # row-major: the dense LP's first n m columns are Q
+    full.highs.changeColsBounds(outside.size, outside.astype(np.int32), np.zeros(outside.size), np.zeros(outside.size))
+    reference = full.solve(epsilon)
+    assert held.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert np.all(held.matrix[~mask] == 0.0)
+    assert held.lower_bound <= reference.value + BOUND_ROUNDOFF
+
+
 def test_pml_budget_beyond_the_smallest_prior_mass_is_capped_without_changing_the_lp():
     """From ``e^ε = 1 / min P`` on, every mechanism meets PML (``Q[x, y] <= P_x^{-1} · P_x Q[x, y]``), so the
     scale stops there and the optimum is the unconstrained one (each row's cheapest output)."""

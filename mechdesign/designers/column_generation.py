@@ -96,6 +96,15 @@ DUAL_SIMPLEX_STRATEGY = 1
 #: be used; the others wait for the next pricing). n = 1000, δ = 0.01, random cost: 1× took 3.9 s CPU
 #: in 9 rounds against 4.9 s (2×), 6.0 s (4×) and 9.6 s uncapped (same rounds; 108k against 542k entries).
 ENTRIES_PER_ROW_FACTOR = 1
+#: PML: an entering output holds ``PML_ENTRY_FACTOR`` times its knapsack vertex's entries plus
+#: ``PML_ENTRY_MARGIN``, next in the vertex's order (the others enter when they price out), or its whole
+#: column when that is more than ``PML_WHOLE_COLUMN_FRACTION`` of the support: optimal columns are then
+#: mixtures of few outputs' vertices, and partial ones cost rounds (n = 1000, random cost, CPU s against
+#: whole columns: uniform prior ε = 1 29 vs 61, Zipf ε = 2 9 vs 36; a fraction of 0.8, uniform ε = 0.5:
+#: 20 vs 15; no whole columns at all, uniform ε = 0.1: 603 vs 28; benchmarks/RESULTS.md).
+PML_ENTRY_FACTOR = 1.25
+PML_ENTRY_MARGIN = 8
+PML_WHOLE_COLUMN_FRACTION = 0.5
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
 #: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
@@ -129,9 +138,9 @@ class OutputGeneration(ABC):
         check_memory(BYTES_PER_ENTRY * n * m, f"column generation on {n}×{m}")
         self.weights = np.asarray(weights, dtype=float)
         self.notion = notion or self._default_notion()
-        self.outputs = self._initial_outputs()
         self._master: WarmLinearProgram | None = None
         self._master_outputs = np.zeros(0, dtype=np.int64)
+        self._restart()
 
     @classmethod
     def applies_to(cls, notion: PrivacyNotion) -> bool:
@@ -172,6 +181,14 @@ class OutputGeneration(ABC):
         """The output of least total weight: the constant mechanism on it is feasible for every notion."""
         return np.array([int(self.weights.sum(axis=0).argmin())])
 
+    def _restart(self) -> None:
+        """Back to the initial outputs, no restricted LP built."""
+        self.outputs, self._master = self._initial_outputs(), None
+
+    def _master_is_current(self) -> bool:
+        """Whether the restricted LP built last is the one on the current outputs."""
+        return self._master is not None and np.array_equal(self._master_outputs, self.outputs)
+
     def _reduced_weights(self, duals: np.ndarray) -> np.ndarray:
         """``a = W − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
         return self.weights - duals[: self.weights.shape[0], None]
@@ -179,7 +196,7 @@ class OutputGeneration(ABC):
     def _solve_master(self, epsilon: float, cold: bool, interior: bool) -> tuple[DirectSolution, bool]:
         """The restricted LP on the current outputs solved (the bound comes from pricing), and whether by
         the interior point (asked for by ``interior`` and ``"optimal"``; else the simplex)."""
-        if self._master is None or not np.array_equal(self._master_outputs, self.outputs):
+        if not self._master_is_current():
             n, k = self.weights.shape[0], self.outputs.size
             check_memory(RESTRICTED_BYTES_PER_ENTRY * n * k, f"the restricted LP on {n}×{k} (column generation)")
             master = self._restricted(self.weights[:, self.outputs])
@@ -220,7 +237,7 @@ class OutputGeneration(ABC):
     def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``."""
         if cold:
-            self.outputs, self._master = self._initial_outputs(), None
+            self._restart()
         iterations, bound, interior = 0, -math.inf, self.interior_master
         for round_number in range(MAX_ROUNDS):
             solution, by_interior = self._solve_master(epsilon, cold and round_number == 0, interior)
@@ -232,7 +249,7 @@ class OutputGeneration(ABC):
             bound = max(bound, round_bound)
             if solution.value - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value)):
                 break
-            if not self._grow(reduced, duals):
+            if not self._grow(reduced, duals, epsilon):
                 if not by_interior:
                     break
                 # Nothing prices out, yet the interior point's value and duals are not within the tolerance
@@ -240,9 +257,9 @@ class OutputGeneration(ABC):
                 interior = False
         return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
 
-    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
         """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`; ``reduced`` from
-        :meth:`_price` at the row duals ``duals``); whether anything entered."""
+        :meth:`_price` at the row duals ``duals`` and budget ε); whether anything entered."""
         reduced[self.outputs] = np.inf
         entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
         entering = entering[reduced[entering] < -PRICING_TOLERANCE]
@@ -398,13 +415,13 @@ class ApproximateDpColumnGeneration(OutputGeneration):
                  + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
         return bound, per_mass
 
-    def _grow(self, reduced: np.ndarray, duals: np.ndarray) -> bool:
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
         entries = self._reduced_weights(duals)
         entries[:, self.outputs] = np.inf
         entries[self._master.box_inputs, self._master.box_outputs] = np.inf
         inputs, outputs = _most_negative_per_row(entries, _entries_per_row(self.delta))
         before = self.outputs
-        grew = super()._grow(reduced, duals)
+        grew = super()._grow(reduced, duals, epsilon)
         fresh = ~np.isin(outputs, self.outputs)
         inputs, outputs = inputs[fresh], outputs[fresh]
         if not np.array_equal(before, self.outputs):
@@ -461,8 +478,17 @@ class MaximalLeakageColumnGeneration(OutputGeneration):
 
 
 class PmlColumnGeneration(OutputGeneration):
-    """PML under one prior: the restricted LP is :class:`~mechdesign.direct.PmlLinearProgram`, outputs
-    priced by their cheapest fractional-knapsack vertex (and, outside the support, entry).
+    """PML under one prior: the restricted LP is :class:`~mechdesign.direct.PmlLinearProgram` on some
+    outputs *and some of their entries*, outputs priced by their cheapest fractional-knapsack vertex (and,
+    outside the support, entry).
+
+    A knapsack vertex at ``t = e^ε`` fills only the inputs holding ``1 / t`` of the prior's mass (``n / e^ε``
+    under a uniform prior), and at large budgets optimal columns are close to such patterns, so an output
+    enters with about its vertex's entries (:data:`PML_ENTRY_FACTOR`, :data:`PML_ENTRY_MARGIN`; its whole
+    column when the vertex covers most of the support) and the rest of its column fixed at 0. A held
+    output's missing entry ``Q[x, y]`` then has the reduced cost ``W[x, y] − u_x + P_x λ_y`` (``λ_y`` the
+    dual of the row ``z_y = P·Q[:, y]``; its new row ``Q[x, y] <= w_y`` starts slack) and enters when
+    negative. The certificate is the same: the pricing bound covers every output and every entry.
 
     Parameters
     ----------
@@ -486,9 +512,21 @@ class PmlColumnGeneration(OutputGeneration):
         self.outside = np.flatnonzero(self.prior == 0)
         super().__init__(weights, notion=notion)
 
-    def _initial_outputs(self) -> np.ndarray:
-        # Also every input outside the support's cheapest output (those rows are unconstrained).
-        return np.union1d(super()._initial_outputs(), self.weights[self.outside].argmin(axis=1))
+    def _restart(self) -> None:
+        # The least-weight output whole (every row holds an entry) and each input outside the support's
+        # cheapest entry (those rows are unconstrained: no other entry of theirs ever prices out).
+        super()._restart()
+        cheapest = self.weights[self.outside].argmin(axis=1)
+        #: The held entries of ``Q`` (``(n, m)`` mask; only the held outputs' columns hold any).
+        self.held = np.zeros(self.weights.shape, dtype=bool)
+        self.held[:, self.outputs] = True
+        self.held[self.outside, cheapest] = True
+        self.outputs = np.union1d(self.outputs, cheapest)
+
+    def _master_is_current(self) -> bool:
+        # Entries only join, so the same count on the same outputs is the same set.
+        return (super()._master_is_current()
+                and self._master.entry_inputs.size == np.count_nonzero(self.held[:, self.outputs]))
 
     dense = PmlLinearProgram
     #: The restricted LPs by the interior point: their simplex needs about ``n / e^ε`` pivots per entering
@@ -504,10 +542,16 @@ class PmlColumnGeneration(OutputGeneration):
     def _default_notion(self) -> PrivacyNotion:
         return PointwiseMaximalLeakage(self.prior)
 
+    def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
+        return PmlLinearProgram(weights, self.prior, entries=self.held[:, self.outputs], notion=self.notion)
+
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        inputs = np.arange(self.weights.shape[0])  # columns Q, z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w
-        return ([(0, inputs, outputs), (1, None, outputs), (2, None, outputs)],
-                [(3, inputs, None), (4, None, outputs), (5, None, outputs), (6, self.support, outputs)])
+        # Columns Q (held entries), z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w (held entries in the support).
+        inputs, entry_outputs = master.entry_inputs, outputs[master.entry_outputs]
+        constrained = self.prior[inputs] > 0
+        return ([(0, inputs, entry_outputs, True), (1, None, outputs), (2, None, outputs)],
+                [(3, np.arange(self.weights.shape[0]), None), (4, None, outputs), (5, None, outputs),
+                 (6, inputs[constrained], entry_outputs[constrained], True)])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
@@ -516,6 +560,25 @@ class PmlColumnGeneration(OutputGeneration):
         bound = (math.fsum(duals[self.support]) + float(vertex_costs.min())
                  + math.fsum(self.weights[self.outside].min(axis=1)))
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
+        # Missing entries of the held outputs with a negative reduced cost join; entering outputs bring
+        # their knapsack vertex's entries and the next PML_ENTRY_MARGIN in its order.
+        n, held_outputs = self.weights.shape[0], self.outputs
+        entry_costs = (self._reduced_weights(duals)[:, held_outputs]
+                       + self.prior[:, None] * duals[n: n + held_outputs.size][None, :])
+        missing = ~self.held[:, held_outputs] & (entry_costs < -PRICING_TOLERANCE)
+        self.held[:, held_outputs] |= missing
+        grew = super()._grow(reduced, duals, epsilon)
+        entering = np.setdiff1d(self.outputs, held_outputs)
+        if entering.size:
+            reduced_support = self._reduced_weights(duals)[np.ix_(self.support, entering)]
+            order, values = knapsack_vertices(reduced_support, self.prior[self.support], self.scale(epsilon))
+            depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
+            depth[depth > PML_WHOLE_COLUMN_FRACTION * self.support.size] = self.support.size
+            within = np.arange(self.support.size)[:, None] < depth[None, :]
+            self.held[self.support[order[within]], np.broadcast_to(entering, order.shape)[within]] = True
+        return grew or bool(missing.any())
 
     scale = PmlLinearProgram.scale
     violation = PmlLinearProgram.violation

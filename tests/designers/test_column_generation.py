@@ -25,6 +25,7 @@ from mechdesign import (
     Prior,
     design,
 )
+from mechdesign.designers import column_generation
 from mechdesign.designers.column_generation import (
     ApproximateDpColumnGeneration,
     LdpColumnGeneration,
@@ -305,6 +306,49 @@ def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(
     solution = PmlColumnGeneration(weights, prior).solve(epsilon)
     reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
     assert simplex_calls
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+
+
+def test_pml_outputs_hold_only_their_vertex_entries_and_still_reach_the_dense_optimum():
+    """An entering output holds its knapsack vertex's entries (``n / e^ε`` under a uniform prior) plus a
+    margin, not its whole column; the optimum is the dense LP's, certified."""
+    n, epsilon = 80, 2.0
+    prior = _pml_prior(n, "uniform", seed=0)
+    weights = prior[:, None] * np.random.default_rng(3).random((n, n))
+    generated = PmlColumnGeneration(weights, prior)
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    held_entries = np.count_nonzero(generated.held[:, generated.outputs])
+    assert held_entries < 0.5 * n * generated.outputs.size
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+
+
+@pytest.mark.parametrize("prior_kind", ["zipf", "uniform", "zeros"])
+def test_pml_missing_entries_enter_when_they_price_out(monkeypatch, prior_kind):
+    """With no margin beyond the vertices and no whole columns, the optimum needs entries the outputs did
+    not bring: they enter by their reduced cost ``W[x, y] − u_x + P_x λ_y``, and the rounds reach the dense
+    optimum, certified."""
+    monkeypatch.setattr(column_generation, "PML_ENTRY_FACTOR", 1.0)
+    monkeypatch.setattr(column_generation, "PML_ENTRY_MARGIN", 0)
+    monkeypatch.setattr(column_generation, "PML_WHOLE_COLUMN_FRACTION", 1.0)
+    n, epsilon = 60, 1.0
+    prior = _pml_prior(n, prior_kind, seed=6)
+    weights = prior[:, None] * np.random.default_rng(8).random((n, n))
+    generated = PmlColumnGeneration(weights, prior)
+    entries_joined = []
+    grow = PmlColumnGeneration._grow
+
+    def counted(self, reduced, duals, epsilon):
+        before = (np.count_nonzero(self.held), self.outputs.size)
+        grew = grow(self, reduced, duals, epsilon)
+        if self.outputs.size == before[1]:  # no output entered: the growth was entries of held outputs
+            entries_joined.append(np.count_nonzero(self.held) - before[0])
+        return grew
+
+    monkeypatch.setattr(PmlColumnGeneration, "_grow", counted)
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    assert entries_joined and max(entries_joined) > 0
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
