@@ -6,13 +6,16 @@ Every master below is priced the same way as :class:`mechdesign.designers.column
 Lagrangian bound ``Σ u + min_y ρ_y`` (the columns' ``P``-masses sum to 1; Grosse et al., "Privacy
 Mechanism Design based on Empirical Distributions", Definition 1). They differ in the restricted LP:
 
-* ``interior`` — the shipped one: the dense direct LP on the generated outputs (``n`` rows
-  ``Q[x, y] <= w_y`` per output) solved from scratch each round by Clarabel's interior point
+* ``interior`` — the shipped one: the direct LP on the generated outputs and, of each, about its
+  knapsack vertex's entries (whole columns when a vertex covers most of the support; missing entries
+  enter when they price out), solved from scratch each round by Clarabel's interior point
   (``PmlColumnGeneration.interior_master``);
+* ``interior-whole-columns`` — the same with every output's whole column (``n`` rows ``Q[x, y] <= w_y``
+  per output; shipped until the entries were generated too);
 * ``interior-refined`` — the same with Clarabel's iterative refinement of each KKT solve (its default;
   ``mechdesign.solvers.CLARABEL_ITERATIVE_REFINEMENT`` is off);
-* ``restricted-dense`` — the same LP re-solved by HiGHS's dual simplex from the previous round's basis
-  (shipped until the interior master replaced it);
+* ``restricted-dense`` — the shipped LP re-solved by HiGHS's dual simplex from the previous round's basis
+  (shipped, on whole columns, until the interior master replaced it);
 * ``dantzig-wolfe`` — the master over normalized columns: ``min Σ_k λ_k c_k`` s.t. ``Σ_k λ_k v_k = 1``,
   ``λ >= 0``, one column per priced vertex ``v_k`` (``n`` rows), all negative outputs entering each round;
 * ``row-generation`` — the dense LP on the generated outputs with the rows ``Q[x, y] <= e^ε z_y`` added
@@ -39,6 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import mechdesign.solvers
+from mechdesign.designers import column_generation
 from mechdesign.designers.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
 from mechdesign.direct import HIGHS_OPTIONS  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
 from mechdesign.solvers import quiet_highs
@@ -78,6 +82,11 @@ def interior(weights, prior, scale, report) -> None:
 
 def interior_refined(weights, prior, scale, report) -> None:
     mechdesign.solvers.CLARABEL_ITERATIVE_REFINEMENT = True
+    interior(weights, prior, scale, report)
+
+
+def interior_whole_columns(weights, prior, scale, report) -> None:
+    column_generation.PML_WHOLE_COLUMN_FRACTION = 0.0  # every entering output's whole column (a child process)
     interior(weights, prior, scale, report)
 
 
@@ -163,7 +172,7 @@ def row_generation(weights, prior, scale, report) -> None:
             add_output(int(y), vertices[:, y])
 
 
-MASTERS = {"interior": interior, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
+MASTERS = {"interior": interior, "interior-whole-columns": interior_whole_columns, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
 
 
 def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, pipe) -> None:
