@@ -95,10 +95,12 @@ def test_power_cone_violation_is_computed_in_closed_form():
 INTERIOR_VALUE_ATOL = 1e-8
 
 
+@pytest.mark.parametrize("refine", [None, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed):
+def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed, refine):
     """Random feasible LPs with equal, one-sided and two-sided rows and finite and infinite column bounds:
-    Clarabel's value is HiGHS's, and its row duals (HiGHS's sign convention) give a safe bound that meets it."""
+    Clarabel's value (with or without iterative refinement) is HiGHS's, and its row duals (HiGHS's sign
+    convention) give a safe bound that meets it."""
     rng = np.random.default_rng(seed)
     rows, columns = 6, 10
     matrix = sp.csr_matrix(rng.normal(size=(rows, columns)) * (rng.random((rows, columns)) < 0.6))
@@ -110,7 +112,7 @@ def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed):
     col_lower, col_upper = np.zeros(columns), np.where(rng.random(columns) < 0.5, 2.0, np.inf)
     costs = rng.random(columns)  # non-negative costs over x >= 0: bounded
     simplex, x_simplex, _ = solve_highs_lp(costs, matrix, lower, upper, col_lower, col_upper, ({"output_flag": False},))
-    interior, x, duals = solve_clarabel_lp(costs, matrix, lower, upper, col_lower, col_upper)
+    interior, x, duals = solve_clarabel_lp(costs, matrix, lower, upper, col_lower, col_upper, refine=refine)
     assert simplex.solved and interior.status == "optimal" and interior.iterations > 0
     assert costs @ x == pytest.approx(costs @ x_simplex, abs=INTERIOR_VALUE_ATOL)
     bound = lp_lower_bound(costs, matrix, lower, upper, col_lower, np.minimum(col_upper, 10.0), duals)

@@ -79,7 +79,7 @@ from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage
 from ..result import GAP_RTOL
-from ..solvers import OPTIMAL
+from ..solvers import OPTIMAL, OPTIMAL_INACCURATE
 
 #: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
 #: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
@@ -208,6 +208,8 @@ class OutputGeneration(ABC):
             self._master, self._master_outputs = master, self.outputs.copy()
         if interior:
             solution = self._master.solve_interior(epsilon, bound=False)
+            if solution.status == OPTIMAL_INACCURATE:  # once more, refining each KKT solve
+                solution = self._master.solve_interior(epsilon, bound=False, refine=True)
             if solution.status == OPTIMAL:  # not "optimal_inaccurate": the simplex then
                 return solution, True
         return self._master.solve(epsilon, cold=cold, bound=False), False
