@@ -13,7 +13,7 @@ import pytest
 from mechdesign.exceptions import MechDesignError
 from mechdesign.mechanisms.histogram import histogram_quantization, histogram_randomized_response
 from mechdesign.privacy.sml import measure_sml
-from mechdesign.tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
+from mechdesign.tabular import HistogramSpace, category_fraction_secret, log_histogram_count, tv_cost, tv_distortion
 from mechdesign.theory import sml as sml_theory
 from mechdesign.theory.sml import (
     appi_alpha,
@@ -335,8 +335,10 @@ def test_prop5_rr_base2_exponent_exact_larger_grid():
 
 
 def _rr_bound_with_exponent(epsilon, tau, s, d_star, d0, d1, k):
-    """Prop. 5's RR ``m < s`` branch with the exponent ``k`` given (App. H-B's expression)."""
-    log_e, log_a, log_b = sml_theory._log_binomial_ratio_terms(epsilon, tau, d_star, d0, d1)
+    """Prop. 5's RR ``m < s`` branch with the exponent ``k`` given (App. H-B's expression; ``log(e^ε − 1)``,
+    ``log A``, ``log B`` as in Prop. 4)."""
+    log_e = -math.inf if epsilon == 0 else epsilon + math.log(-math.expm1(-epsilon))
+    log_a, log_b = log_histogram_count(tau, d0 + d1), log_histogram_count(tau, d_star + d1)
     keep = math.log(s) + log_e - float(np.logaddexp(log_b, log_e))
     spread = log_a - float(np.logaddexp(log_a, log_e)) + k * math.log1p((tau - k) / (tau + d_star + d1 - 1))
     return float(np.logaddexp(keep, spread))
