@@ -387,7 +387,8 @@ class PmlLinearProgram(WarmLinearProgram):
     entries
         Boolean ``(n, m)`` mask of the entries of ``Q`` held as columns (default: all); the others are
         fixed at 0, a restriction of the LP that column generation prices its way out of
-        (:class:`~mechdesign.designers.column_generation.PmlColumnGeneration`). Every row must hold one.
+        (:class:`~mechdesign.designers.column_generation.PmlColumnGeneration`, which keeps one output's whole
+        column: the constant mechanism on it is feasible; other masks may leave the LP infeasible).
     notion
         The notion (default: :class:`~mechdesign.privacy.pml.PointwiseMaximalLeakage` under ``prior``).
 

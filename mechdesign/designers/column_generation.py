@@ -566,8 +566,8 @@ class PmlColumnGeneration(OutputGeneration):
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
-        # Missing entries of the held outputs with a negative reduced cost join; entering outputs bring
-        # their knapsack vertex's entries and the next PML_ENTRY_MARGIN in its order.
+        # Missing entries of the held outputs with a negative reduced cost join; entering outputs bring about
+        # their knapsack vertex's entries, next in its order (or their whole column; PML_ENTRY_FACTOR).
         n, held_outputs = self.weights.shape[0], self.outputs
         entry_costs = (self._reduced_weights(duals)[:, held_outputs]
                        + self.prior[:, None] * duals[n: n + held_outputs.size][None, :])
