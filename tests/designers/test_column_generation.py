@@ -280,6 +280,21 @@ def test_pml_both_restricted_lp_solvers_reach_the_dense_optimum(interior, prior_
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
 
+def _solve_with_interior(monkeypatch, interior, weights, prior, epsilon):
+    """PML column generation with ``interior`` in place of ``WarmLinearProgram.solve_interior`` and the simplex
+    counted: ``(solution, the dense LP's simplex solution, the budgets of the simplex calls)``."""
+    simplex_solve, simplex_calls = WarmLinearProgram.solve, []
+
+    def counted(self, epsilon, **options):
+        simplex_calls.append(epsilon)
+        return simplex_solve(self, epsilon, **options)
+
+    monkeypatch.setattr(WarmLinearProgram, "solve_interior", interior)
+    monkeypatch.setattr(WarmLinearProgram, "solve", counted)
+    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
+    return solution, simplex_solve(PmlLinearProgram(weights, prior), epsilon), simplex_calls
+
+
 @pytest.mark.parametrize("failure", ["solver_error", "inaccurate duals"])
 def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(monkeypatch, failure):
     """An interior solve that fails, or whose duals are off (so no output prices out while the gap stays
@@ -287,8 +302,7 @@ def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(
     n, epsilon = 40, 1.0
     prior = _pml_prior(n, "zipf", seed=4)
     weights = prior[:, None] * np.random.default_rng(5).random((n, n))
-    interior_solve, simplex_solve = WarmLinearProgram.solve_interior, WarmLinearProgram.solve
-    simplex_calls = []
+    interior_solve = WarmLinearProgram.solve_interior
 
     def faulty(self, epsilon, *, bound=True, refine=None):
         solution = interior_solve(self, epsilon, bound=bound, refine=refine)
@@ -297,14 +311,7 @@ def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(
         duals = solution.row_duals - 1e-4  # still valid multipliers, a weaker bound; nothing prices out
         return DirectSolution(solution.matrix, solution.value, -math.inf, 0, solution.status, duals)
 
-    def counted(self, epsilon, **options):
-        simplex_calls.append(epsilon)
-        return simplex_solve(self, epsilon, **options)
-
-    monkeypatch.setattr(WarmLinearProgram, "solve_interior", faulty)
-    monkeypatch.setattr(WarmLinearProgram, "solve", counted)
-    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
-    reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
+    solution, reference, simplex_calls = _solve_with_interior(monkeypatch, faulty, weights, prior, epsilon)
     assert simplex_calls
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
@@ -359,8 +366,8 @@ def test_pml_an_almost_solved_interior_point_is_solved_again_with_refinement(mon
     n, epsilon = 40, 1.0
     prior = _pml_prior(n, "uniform", seed=4)
     weights = prior[:, None] * np.random.default_rng(5).random((n, n))
-    interior_solve, simplex_solve = WarmLinearProgram.solve_interior, WarmLinearProgram.solve
-    refinements, simplex_calls = [], []
+    interior_solve = WarmLinearProgram.solve_interior
+    refinements = []
 
     def almost(self, epsilon, *, bound=True, refine=None):
         solution = interior_solve(self, epsilon, bound=bound, refine=refine)
@@ -369,14 +376,7 @@ def test_pml_an_almost_solved_interior_point_is_solved_again_with_refinement(mon
             return solution
         return DirectSolution(solution.matrix, solution.value, -math.inf, 0, "optimal_inaccurate", solution.row_duals)
 
-    def counted(self, epsilon, **options):
-        simplex_calls.append(epsilon)
-        return simplex_solve(self, epsilon, **options)
-
-    monkeypatch.setattr(WarmLinearProgram, "solve_interior", almost)
-    monkeypatch.setattr(WarmLinearProgram, "solve", counted)
-    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
-    reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
+    solution, reference, simplex_calls = _solve_with_interior(monkeypatch, almost, weights, prior, epsilon)
     assert refinements.count(True) == refinements.count(None) > 0 and not simplex_calls
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
