@@ -46,6 +46,7 @@ from ._lazy import scipy_sparse as sp
 
 from ._validate import as_real_vector
 from .certificate import lp_lower_bound
+from .exceptions import ShapeMismatchError
 from .solvers import highs_model, quiet_highs, run_highs, solve_clarabel_lp
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
@@ -252,14 +253,13 @@ class WarmLinearProgram(ABC):
         return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
                               duals)
 
-    def solve_interior(self, epsilon: float, *, bound: bool = True, refine: bool | None = None) -> DirectSolution:
+    def solve_interior(self, epsilon: float, *, bound: bool = True) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
         The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds), for LPs whose
         simplex is slowed by degenerate pivots (column generation's restricted PML LPs, benchmarks/RESULTS.md).
         The point is interior-point accurate, not a vertex; ``lower_bound`` is the same safe bound at its
-        duals (``-inf`` with ``bound=False``), valid whatever their accuracy. ``refine``: Clarabel's iterative
-        refinement (:func:`~mechdesign.solvers.solve_clarabel_lp`; default off).
+        duals (``-inf`` with ``bound=False``), valid whatever their accuracy.
 
         Examples
         --------
@@ -270,8 +270,7 @@ class WarmLinearProgram(ABC):
         """
         self._set_budget(epsilon)
         costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
-        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper,
-                                                   refine=refine)
+        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper)
         iterations = outcome.iterations or 0
         if values is None:
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)
@@ -411,11 +410,14 @@ class PmlLinearProgram(WarmLinearProgram):
         self.prior = prior
         self.support = np.flatnonzero(prior > 0)
         held = np.ones((n, m), dtype=bool) if entries is None else np.asarray(entries, dtype=bool)
+        if held.shape != (n, m):
+            raise ShapeMismatchError(f"entries must have the shape of weights {(n, m)}, got {held.shape}")
         #: The held entries ``(entry_inputs[i], entry_outputs[i])``, row-major: the first columns.
         self.entry_inputs, self.entry_outputs = np.nonzero(held)
         count = self.entry_inputs.size
         columns = np.arange(count)
-        constrained = np.flatnonzero(prior[self.entry_inputs] > 0)
+        #: The held entries with the input in the support (each has a row ``Q[x, y] <= w_y``, in this order).
+        self.constrained_entries = constrained = np.flatnonzero(prior[self.entry_inputs] > 0)
         rows = np.arange(constrained.size)
         # Columns: Q (held entries), z (m), w (m). Rows: row sums (n); z − P·Q = 0 (m); w − e^ε z = 0 (m);
         # Q[x, y] − w[y] <= 0 for the held entries with x in the support.

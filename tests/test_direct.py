@@ -22,7 +22,7 @@ from mechdesign import (
     WorstCaseDistortion,
     design,
 )
-from mechdesign.exceptions import MechDesignError
+from mechdesign.exceptions import MechDesignError, ShapeMismatchError
 from mechdesign.result import GAP_RTOL
 from mechdesign.direct import (
     ApproximateDpLinearProgram,
@@ -207,6 +207,12 @@ def test_pml_lp_on_held_entries_is_the_lp_with_the_others_fixed_at_zero(instance
     assert held.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert np.all(held.matrix[~mask] == 0.0)
     assert held.lower_bound <= reference.value + BOUND_ROUNDOFF
+
+
+def test_pml_lp_entries_of_another_shape_are_a_named_error():
+    weights = np.full((3, 2), 1 / 6)
+    with pytest.raises(ShapeMismatchError, match=r"entries must have the shape of weights \(3, 2\), got \(2, 3\)"):
+        PmlLinearProgram(weights, np.full(3, 1 / 3), entries=np.ones((2, 3), dtype=bool))
 
 
 def test_pml_budget_beyond_the_smallest_prior_mass_is_capped_without_changing_the_lp():

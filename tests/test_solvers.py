@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from mechdesign.certificate import lp_lower_bound
+from tests.clarabel_doubles import almost_solved_unless_refined
 from mechdesign.solvers import (SolveOutcome, largest_violation, run_highs, solve_clarabel_lp, solve_cvxpy,
                                solve_highs_lp)
 
@@ -138,6 +139,22 @@ def test_clarabel_lp_failures_are_outcomes_not_exceptions(monkeypatch):
     monkeypatch.setattr(clarabel, "DefaultSettings", one_iteration)
     limited = solve_clarabel_lp(np.array([1.0, 2.0]), matrix, np.ones(1), np.ones(1), np.zeros(2), np.full(2, np.inf))
     assert limited[0].status == "solver_error" and "MaxIterations" in limited[0].note
+
+
+@pytest.mark.parametrize("refined_status", ["Solved", "NumericalError"])
+def test_clarabel_lp_almost_solved_is_run_again_with_refinement(monkeypatch, refined_status):
+    """An "AlmostSolved" end (refinement off) runs Clarabel once more with iterative refinement: its point is kept
+    when that run is "Solved", the first point (``optimal_inaccurate``) otherwise; the iterations add up."""
+    refinements = almost_solved_unless_refined(monkeypatch, refined_status)
+    outcome, x, duals = solve_clarabel_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1),
+                                          np.zeros(2), np.full(2, np.inf))
+    assert refinements == [False, True]
+    assert outcome.status == ("optimal" if refined_status == "Solved" else "optimal_inaccurate")
+    assert outcome.iterations > 0 and x == pytest.approx([1.0, 0.0], abs=1e-8) and duals == pytest.approx([1.0])
+    refinements.clear()
+    solve_clarabel_lp(np.array([1.0, 2.0]), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1), np.zeros(2),
+                      np.full(2, np.inf), refine=True)
+    assert refinements == [True]  # asked for refinement: nothing to run again
 
 
 @pytest.mark.parametrize("program", [

@@ -79,7 +79,7 @@ from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage
 from ..result import GAP_RTOL
-from ..solvers import OPTIMAL, OPTIMAL_INACCURATE
+from ..solvers import OPTIMAL
 
 #: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
 #: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
@@ -208,8 +208,6 @@ class OutputGeneration(ABC):
             self._master, self._master_outputs = master, self.outputs.copy()
         if interior:
             solution = self._master.solve_interior(epsilon, bound=False)
-            if solution.status == OPTIMAL_INACCURATE:  # once more, refining each KKT solve
-                solution = self._master.solve_interior(epsilon, bound=False, refine=True)
             if solution.status == OPTIMAL:  # not "optimal_inaccurate": the simplex then
                 return solution, True
         return self._master.solve(epsilon, cold=cold, bound=False), False
@@ -552,7 +550,7 @@ class PmlColumnGeneration(OutputGeneration):
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         # Columns Q (held entries), z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w (held entries in the support).
         inputs, entry_outputs = master.entry_inputs, outputs[master.entry_outputs]
-        constrained = self.prior[inputs] > 0
+        constrained = master.constrained_entries
         return ([(0, inputs, entry_outputs, True), (1, None, outputs), (2, None, outputs)],
                 [(3, np.arange(self.weights.shape[0]), None), (4, None, outputs), (5, None, outputs),
                  (6, inputs[constrained], entry_outputs[constrained], True)])
@@ -568,15 +566,15 @@ class PmlColumnGeneration(OutputGeneration):
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
         # Missing entries of the held outputs with a negative reduced cost join; entering outputs bring about
         # their knapsack vertex's entries, next in its order (or their whole column; PML_ENTRY_FACTOR).
-        n, held_outputs = self.weights.shape[0], self.outputs
-        entry_costs = (self._reduced_weights(duals)[:, held_outputs]
+        n, held_outputs, reduced_weights = self.weights.shape[0], self.outputs, self._reduced_weights(duals)
+        entry_costs = (reduced_weights[:, held_outputs]
                        + self.prior[:, None] * duals[n: n + held_outputs.size][None, :])
         missing = ~self.held[:, held_outputs] & (entry_costs < -PRICING_TOLERANCE)
         self.held[:, held_outputs] |= missing
         grew = super()._grow(reduced, duals, epsilon)
         entering = np.setdiff1d(self.outputs, held_outputs)
         if entering.size:
-            reduced_support = self._reduced_weights(duals)[np.ix_(self.support, entering)]
+            reduced_support = reduced_weights[np.ix_(self.support, entering)]
             order, values = knapsack_vertices(reduced_support, self.prior[self.support], self.scale(epsilon))
             depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
             depth[depth > PML_WHOLE_COLUMN_FRACTION * self.support.size] = self.support.size

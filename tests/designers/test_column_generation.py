@@ -47,6 +47,7 @@ from mechdesign.direct import (
 )
 from mechdesign.exceptions import ProblemTooLargeError
 from mechdesign.result import GAP_RTOL
+from tests.clarabel_doubles import almost_solved_unless_refined
 from tests.strategies import full_support_priors
 
 #: Agreement required between column generation and the dense LP (objective values, units of the cost).
@@ -280,19 +281,16 @@ def test_pml_both_restricted_lp_solvers_reach_the_dense_optimum(interior, prior_
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
 
-def _solve_with_interior(monkeypatch, interior, weights, prior, epsilon):
-    """PML column generation with ``interior`` in place of ``WarmLinearProgram.solve_interior`` and the simplex
-    counted: ``(solution, the dense LP's simplex solution, the budgets of the simplex calls)``."""
+def _count_simplex_calls(monkeypatch):
+    """Count the simplex solves of every direct LP: ``(the real solve, the list of their budgets)``."""
     simplex_solve, simplex_calls = WarmLinearProgram.solve, []
 
     def counted(self, epsilon, **options):
         simplex_calls.append(epsilon)
         return simplex_solve(self, epsilon, **options)
 
-    monkeypatch.setattr(WarmLinearProgram, "solve_interior", interior)
     monkeypatch.setattr(WarmLinearProgram, "solve", counted)
-    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
-    return solution, simplex_solve(PmlLinearProgram(weights, prior), epsilon), simplex_calls
+    return simplex_solve, simplex_calls
 
 
 @pytest.mark.parametrize("failure", ["solver_error", "inaccurate duals"])
@@ -304,14 +302,17 @@ def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(
     weights = prior[:, None] * np.random.default_rng(5).random((n, n))
     interior_solve = WarmLinearProgram.solve_interior
 
-    def faulty(self, epsilon, *, bound=True, refine=None):
-        solution = interior_solve(self, epsilon, bound=bound, refine=refine)
+    def faulty(self, epsilon, *, bound=True):
+        solution = interior_solve(self, epsilon, bound=bound)
         if failure == "solver_error":
             return DirectSolution(None, math.nan, -math.inf, 0, "clarabel returned status 'MaxIterations'")
         duals = solution.row_duals - 1e-4  # still valid multipliers, a weaker bound; nothing prices out
         return DirectSolution(solution.matrix, solution.value, -math.inf, 0, solution.status, duals)
 
-    solution, reference, simplex_calls = _solve_with_interior(monkeypatch, faulty, weights, prior, epsilon)
+    monkeypatch.setattr(WarmLinearProgram, "solve_interior", faulty)
+    simplex_solve, simplex_calls = _count_simplex_calls(monkeypatch)
+    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
+    reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
     assert simplex_calls
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
@@ -361,23 +362,16 @@ def test_pml_missing_entries_enter_when_they_price_out(monkeypatch, prior_kind):
 
 
 def test_pml_an_almost_solved_interior_point_is_solved_again_with_refinement(monkeypatch):
-    """Clarabel's "AlmostSolved" (``optimal_inaccurate``) is retried with iterative refinement before the simplex
-    is called (n = 1000, uniform prior, ε = 0.1: one such round cost 24.7 s by the simplex, 1.3 s refined)."""
+    """Clarabel's "AlmostSolved" is run again with iterative refinement (inside ``solve_clarabel_lp``) before the
+    simplex is called (n = 1000, uniform prior, ε = 0.1: one such round cost 24.7 s by the simplex, 1.3 s refined)."""
     n, epsilon = 40, 1.0
     prior = _pml_prior(n, "uniform", seed=4)
     weights = prior[:, None] * np.random.default_rng(5).random((n, n))
-    interior_solve = WarmLinearProgram.solve_interior
-    refinements = []
-
-    def almost(self, epsilon, *, bound=True, refine=None):
-        solution = interior_solve(self, epsilon, bound=bound, refine=refine)
-        refinements.append(refine)
-        if refine:
-            return solution
-        return DirectSolution(solution.matrix, solution.value, -math.inf, 0, "optimal_inaccurate", solution.row_duals)
-
-    solution, reference, simplex_calls = _solve_with_interior(monkeypatch, almost, weights, prior, epsilon)
-    assert refinements.count(True) == refinements.count(None) > 0 and not simplex_calls
+    refinements = almost_solved_unless_refined(monkeypatch)
+    simplex_solve, simplex_calls = _count_simplex_calls(monkeypatch)
+    solution = PmlColumnGeneration(weights, prior).solve(epsilon)
+    reference = simplex_solve(PmlLinearProgram(weights, prior), epsilon)
+    assert refinements.count(True) == refinements.count(False) > 0 and not simplex_calls
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
