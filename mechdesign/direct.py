@@ -60,9 +60,12 @@ from .utility.distortion import ExpectedDistortion
 #: HiGHS options of the fast path: dual simplex (strategy 1) without presolve was the fastest robust
 #: choice (primal simplex wins on Hamming costs but is 7× slower on random costs; IPM 7× slower).
 #: HiGHS's default feasibility tolerances (1e-7) let it stop with a reduced cost of −6e-8 left
-#: (caught by the staircase bound in tests/test_direct.py), hence 1e-10.
+#: (caught by the staircase bound in tests/test_direct.py), hence 1e-10. HiGHS drops matrix coefficients
+#: below ``small_matrix_value`` (default 1e-9): PML's prior masses in ``z = P·Q``, and dropping a mass of
+#: 5e-10 made the constant mechanism infeasible by more than 1e-10 at ε = 0 ("Infeasible" for a feasible LP).
+#: At its floor 1e-12 a dropped mass moves a row by less than the feasibility tolerance.
 HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
-                 "dual_feasibility_tolerance": 1e-10}
+                 "dual_feasibility_tolerance": 1e-10, "small_matrix_value": 1e-12}
 
 
 #: Peak bytes per mechanism entry ``n m`` of the dense direct LPs: 0.41–0.43 kB per nonzero measured at

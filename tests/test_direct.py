@@ -240,6 +240,25 @@ def test_pml_lp_at_huge_budgets_is_the_unconstrained_optimum(seed, epsilon):
     assert solution.lower_bound <= solution.value + BOUND_ROUNDOFF
 
 
+@pytest.mark.parametrize(("n", "method"), [(20, "direct-lp"), (70, "column-generation")])
+@pytest.mark.parametrize("tiny", [5e-10, 5e-11])
+@pytest.mark.parametrize("epsilon", [0.0, 1e-12])
+def test_pml_with_prior_masses_near_1e_minus_10_is_certified_at_budget_zero(n, method, tiny, epsilon):
+    """HiGHS drops matrix coefficients below its ``small_matrix_value`` (default 1e-9): the masses ``P_x`` in
+    ``z = P·Q``. Dropping one of 5e-10 makes the constant mechanism miss ``Q[x, y] <= e^ε z_y`` by 5e-10, above the
+    feasibility tolerance 1e-10, so HiGHS called the LP at ε = 0 "Infeasible" and design() fell back to an
+    uncertified cvxpy point. At ε = 0 every support row is the same: the optimum is the cheapest constant column."""
+    rng = np.random.default_rng(3)
+    masses = rng.dirichlet(np.ones(n))
+    masses[:3] = tiny
+    prior = Prior(masses / masses.sum())
+    cost = rng.random((n, n))
+    result = design(PointwiseMaximalLeakage(prior), epsilon, ExpectedDistortion(prior, cost))
+    weights = prior.probabilities[:, None] * cost
+    assert (result.status, result.method) == ("optimal", method)
+    assert result.objective == pytest.approx(weights.sum(axis=0).min(), rel=PATH_AGREEMENT_ATOL)
+
+
 def test_a_stalled_warm_start_is_retried_cold():
     # e^ε − 1 = 1e-9 after ε = 1 left HiGHS's warm start with status "Unknown" (found by hypothesis).
     program = LdpLinearProgram(np.zeros((2, 2)))
