@@ -10,6 +10,8 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
   knapsack vertex's entries (whole columns when a vertex covers most of the support; missing entries
   enter when they price out), solved from scratch each round by Clarabel's interior point
   (``PmlColumnGeneration.interior_master``);
+* ``interior-most-negative`` — the same with only the ten most negative outputs entering per round (no
+  outputs chosen for their vertices' complementarity; shipped until they were);
 * ``interior-whole-columns`` — the same with every output's whole column (``n`` rows ``Q[x, y] <= w_y``
   per output; shipped until the entries were generated too);
 * ``interior-refined`` — the same with Clarabel's iterative refinement of each KKT solve (its default;
@@ -87,6 +89,13 @@ def interior_refined(weights, prior, scale, report) -> None:
 
 def interior_whole_columns(weights, prior, scale, report) -> None:
     column_generation.PML_WHOLE_COLUMN_FRACTION = 0.0  # every entering output's whole column (a child process)
+    interior(weights, prior, scale, report)
+
+
+def interior_most_negative(weights, prior, scale, report) -> None:
+    # Only the ENTERING_PER_ROUND most negative outputs enter each round (shipped until outputs with
+    # complementary vertices entered too).
+    column_generation.PML_ENTERING_PER_ROUND = column_generation.ENTERING_PER_ROUND
     interior(weights, prior, scale, report)
 
 
@@ -172,7 +181,8 @@ def row_generation(weights, prior, scale, report) -> None:
             add_output(int(y), vertices[:, y])
 
 
-MASTERS = {"interior": interior, "interior-whole-columns": interior_whole_columns, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
+MASTERS = {"interior": interior, "interior-most-negative": interior_most_negative,
+           "interior-whole-columns": interior_whole_columns, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
 
 
 def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, pipe) -> None:

@@ -107,6 +107,15 @@ ENTRIES_PER_ROW_FACTOR = 1
 PML_ENTRY_FACTOR = 1.25
 PML_ENTRY_MARGIN = 8
 PML_WHOLE_COLUMN_FRACTION = 0.5
+#: PML: besides the :data:`ENTERING_PER_ROUND` most negative outputs, up to ``PML_ENTERING_PER_ROUND`` in all
+#: enter per round from the ``PML_CANDIDATES`` most negative, each one only when at most ``PML_OVERLAP`` of its
+#: knapsack vertex's inputs are already covered by the vertices entering before it. At large budgets the
+#: vertices are small (``n / e^ε`` inputs under a uniform prior) and the most negative outputs all want the
+#: same cheap inputs; outputs that serve other inputs are what the next rounds would bring one by one
+#: (n = 1000, random cost, ε = 5: uniform prior 49 → 14 rounds; benchmarks/RESULTS.md).
+PML_ENTERING_PER_ROUND = 50
+PML_CANDIDATES = 300
+PML_OVERLAP = 0.3
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
 #: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
@@ -262,11 +271,16 @@ class OutputGeneration(ABC):
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
         """Let the most negative outputs enter (at most :data:`ENTERING_PER_ROUND`; ``reduced`` from
         :meth:`_price` at the row duals ``duals`` and budget ε); whether anything entered."""
-        reduced[self.outputs] = np.inf
-        entering = np.argsort(reduced, kind="stable")[:ENTERING_PER_ROUND]
-        entering = entering[reduced[entering] < -PRICING_TOLERANCE]
+        entering = self._most_negative_outputs(reduced, ENTERING_PER_ROUND)
         self.outputs = np.union1d(self.outputs, entering)
         return entering.size > 0
+
+    def _most_negative_outputs(self, reduced: np.ndarray, count: int) -> np.ndarray:
+        """Up to ``count`` outputs not held, of reduced cost below ``−PRICING_TOLERANCE``, most negative first."""
+        reduced = reduced.copy()
+        reduced[self.outputs] = np.inf
+        candidates = np.argsort(reduced, kind="stable")[:count]
+        return candidates[reduced[candidates] < -PRICING_TOLERANCE]
 
     def _embed(self, restricted: np.ndarray) -> np.ndarray:
         """The full ``n × m`` mechanism from the restricted LP's (the other outputs unused)."""
@@ -490,7 +504,10 @@ class PmlColumnGeneration(OutputGeneration):
     column when the vertex covers most of the support) and the rest of its column fixed at 0. A held
     output's missing entry ``Q[x, y]`` then has the reduced cost ``W[x, y] − u_x + P_x λ_y`` (``λ_y`` the
     dual of the row ``z_y = P·Q[:, y]``; its new row ``Q[x, y] <= w_y`` starts slack) and enters when
-    negative. The certificate is the same: the pricing bound covers every output and every entry.
+    negative. At large budgets the most negative outputs want the same few cheap inputs, so outputs whose
+    vertices cover other inputs enter in the same round (:func:`complementary_columns`,
+    :data:`PML_ENTERING_PER_ROUND`). The certificate is the same: the pricing bound covers every output and
+    every entry.
 
     Parameters
     ----------
@@ -564,23 +581,25 @@ class PmlColumnGeneration(OutputGeneration):
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
-        # Missing entries of the held outputs with a negative reduced cost join; entering outputs bring about
-        # their knapsack vertex's entries, next in its order (or their whole column; PML_ENTRY_FACTOR).
+        # Missing entries of the held outputs with a negative reduced cost join. Outputs enter by their
+        # reduced cost and their vertices' complementarity (PML_ENTERING_PER_ROUND), each with about its
+        # knapsack vertex's entries, next in the vertex's order (or its whole column; PML_ENTRY_FACTOR).
         n, held_outputs, reduced_weights = self.weights.shape[0], self.outputs, self._reduced_weights(duals)
         entry_costs = (reduced_weights[:, held_outputs]
                        + self.prior[:, None] * duals[n: n + held_outputs.size][None, :])
         missing = ~self.held[:, held_outputs] & (entry_costs < -PRICING_TOLERANCE)
         self.held[:, held_outputs] |= missing
-        grew = super()._grow(reduced, duals, epsilon)
-        entering = np.setdiff1d(self.outputs, held_outputs)
-        if entering.size:
-            reduced_support = reduced_weights[np.ix_(self.support, entering)]
-            order, values = knapsack_vertices(reduced_support, self.prior[self.support], self.scale(epsilon))
-            depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
-            depth[depth > PML_WHOLE_COLUMN_FRACTION * self.support.size] = self.support.size
-            within = np.arange(self.support.size)[:, None] < depth[None, :]
-            self.held[self.support[order[within]], np.broadcast_to(entering, order.shape)[within]] = True
-        return grew or bool(missing.any())
+        candidates = self._most_negative_outputs(reduced, PML_CANDIDATES)
+        order, values = knapsack_vertices(reduced_weights[np.ix_(self.support, candidates)],
+                                          self.prior[self.support], self.scale(epsilon))
+        chosen = complementary_columns(values > 0, order, ENTERING_PER_ROUND, PML_ENTERING_PER_ROUND, PML_OVERLAP)
+        entering, order, values = candidates[chosen], order[:, chosen], values[:, chosen]
+        self.outputs = np.union1d(self.outputs, entering)
+        depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
+        depth[depth > PML_WHOLE_COLUMN_FRACTION * self.support.size] = self.support.size
+        within = np.arange(self.support.size)[:, None] < depth[None, :]
+        self.held[self.support[order[within]], np.broadcast_to(entering, order.shape)[within]] = True
+        return entering.size > 0 or bool(missing.any())
 
     scale = PmlLinearProgram.scale
     violation = PmlLinearProgram.violation
@@ -636,6 +655,46 @@ def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
         else:
             parts.append(((kind * (n + 1) + xs[:, None] + 1) * (m + 1) + ys[None, :] + 1).ravel())
     return np.concatenate(parts).astype(np.int64)
+
+
+def complementary_columns(filled: np.ndarray, order: np.ndarray, first: int, most: int, overlap: float) -> np.ndarray:
+    """Columns of a ranked candidate list to take: the ``first`` ones, then (up to ``most`` in all, in rank
+    order) each whose inputs are at most the fraction ``overlap`` covered by the columns taken before it.
+
+    Parameters
+    ----------
+    filled
+        ``filled[k, j]``: whether candidate ``j`` holds the input ``order[k, j]`` (its knapsack vertex is
+        positive there; :func:`knapsack_vertices`).
+    order
+        ``order[:, j]``: candidate ``j``'s inputs, as :func:`knapsack_vertices` returns them.
+    first, most, overlap
+        As above (``first <= most``).
+
+    Examples
+    --------
+    Three candidates on four inputs, each holding its first two: ``{0, 1}``, ``{1, 0}`` (covered by the
+    first) and ``{2, 3}``:
+
+    >>> order = np.array([[0, 1, 2], [1, 0, 3], [2, 2, 0], [3, 3, 1]])
+    >>> filled = np.arange(4)[:, None] < 2 * np.ones((1, 3), dtype=int)
+    >>> complementary_columns(filled, order, 1, 3, 0.3).tolist()
+    [0, 2]
+    >>> complementary_columns(filled, order, 2, 3, 0.3).tolist()   # the first two whatever they cover
+    [0, 1, 2]
+    >>> complementary_columns(filled, order, 1, 1, 0.3).tolist()
+    [0]
+    """
+    covered = np.zeros(order.shape[0], dtype=bool)
+    taken: list[int] = []
+    for column in range(order.shape[1]):
+        inputs = order[filled[:, column], column]
+        if len(taken) < first or covered[inputs].mean() <= overlap:
+            taken.append(column)
+            covered[inputs] = True
+        if len(taken) == most:
+            break
+    return np.array(taken, dtype=np.int64)
 
 
 def knapsack_vertices(reduced: np.ndarray, prior: np.ndarray, ceiling: float) -> tuple[np.ndarray, np.ndarray]:

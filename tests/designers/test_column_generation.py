@@ -33,6 +33,7 @@ from mechdesign.designers.column_generation import (
     PRICING_TOLERANCE,
     PmlColumnGeneration,
     _most_negative_per_row,
+    complementary_columns,
     knapsack_vertices,
 )
 from mechdesign.direct import (
@@ -360,6 +361,59 @@ def test_pml_missing_entries_enter_when_they_price_out(monkeypatch, prior_kind):
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
+
+
+def _rounds(generated: PmlColumnGeneration, epsilon: float) -> tuple[DirectSolution, int]:
+    """Solve and count the rounds (pricings)."""
+    price, rounds = generated._price, []
+
+    def counted(duals, epsilon):
+        rounds.append(epsilon)
+        return price(duals, epsilon)
+
+    generated._price = counted
+    return generated.solve(epsilon), len(rounds)
+
+
+def test_pml_outputs_with_complementary_vertices_enter_together_at_large_budgets(monkeypatch):
+    """At e^ε = 90 a knapsack vertex holds about n / e^ε = 2 inputs of the uniform prior, and the most negative
+    outputs want the same cheap inputs: outputs whose vertices cover other inputs enter in the same round
+    (PML_ENTERING_PER_ROUND), in fewer rounds than the ten most negative alone (14 against 9 measured), to the
+    dense optimum, certified."""
+    n, epsilon = 200, 4.5
+    prior = _pml_prior(n, "uniform", seed=0)
+    weights = prior[:, None] * np.random.default_rng(3).random((n, n))
+    complementary, rounds = _rounds(PmlColumnGeneration(weights, prior), epsilon)
+    monkeypatch.setattr(column_generation, "PML_ENTERING_PER_ROUND", column_generation.ENTERING_PER_ROUND)
+    most_negative, baseline_rounds = _rounds(PmlColumnGeneration(weights, prior), epsilon)
+    reference = PmlLinearProgram(weights, prior).solve(epsilon)
+    assert rounds < baseline_rounds
+    for solution in (complementary, most_negative):
+        assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+
+
+@given(data=st.data())
+def test_complementary_columns_takes_the_first_then_only_columns_mostly_uncovered(data):
+    inputs, candidates = data.draw(st.integers(1, 8)), data.draw(st.integers(0, 8))
+    order = np.array([data.draw(st.permutations(range(inputs))) for _ in range(candidates)], dtype=np.int64).T
+    order = order.reshape(inputs, candidates)
+    depth = np.array(data.draw(st.lists(st.integers(1, inputs), min_size=candidates, max_size=candidates)))
+    filled = np.arange(inputs)[:, None] < depth[None, :]
+    first = data.draw(st.integers(0, 4))
+    most = data.draw(st.integers(max(first, 1), 6))
+    overlap = data.draw(st.sampled_from([0.0, 0.3, 1.0]))
+    taken = complementary_columns(filled, order, first, most, overlap).tolist()
+    assert taken == sorted(taken) and len(taken) <= most
+    assert taken[:first] == list(range(min(first, candidates, most)))
+    covered = np.zeros(inputs, dtype=bool)
+    for column in range(candidates):
+        column_inputs = order[filled[:, column], column]
+        if column in taken:
+            assert taken.index(column) < first or covered[column_inputs].mean() <= overlap
+            covered[column_inputs] = True
+        elif len([t for t in taken if t < column]) < most:
+            assert covered[column_inputs].mean() > overlap and len([t for t in taken if t < column]) >= first
 
 def test_pml_an_almost_solved_interior_point_is_solved_again_with_refinement(monkeypatch):
     """Clarabel's "AlmostSolved" is run again with iterative refinement (inside ``solve_clarabel_lp``) before the
