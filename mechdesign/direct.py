@@ -256,13 +256,14 @@ class WarmLinearProgram(ABC):
         return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
                               duals)
 
-    def solve_interior(self, epsilon: float, *, bound: bool = True) -> DirectSolution:
+    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "auto") -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
-        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds), for LPs whose
-        simplex is slowed by degenerate pivots (column generation's restricted PML LPs, benchmarks/RESULTS.md).
-        The point is interior-point accurate, not a vertex; ``lower_bound`` is the same safe bound at its
-        duals (``-inf`` with ``bound=False``), valid whatever their accuracy.
+        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, with its
+        factorization ``ldl``), for LPs whose simplex is slowed by degenerate pivots (column generation's
+        restricted PML LPs, benchmarks/RESULTS.md). The point is interior-point accurate, not a vertex;
+        ``lower_bound`` is the same safe bound at its duals (``-inf`` with ``bound=False``), valid whatever their
+        accuracy.
 
         Examples
         --------
@@ -273,7 +274,7 @@ class WarmLinearProgram(ABC):
         """
         self._set_budget(epsilon)
         costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
-        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper)
+        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper, ldl=ldl)
         iterations = outcome.iterations or 0
         if values is None:
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)

@@ -7,9 +7,10 @@ import pytest
 import scipy.sparse as sp
 
 from mechdesign.certificate import lp_lower_bound
+from mechdesign.exceptions import MechDesignError
+from mechdesign.solvers import (CLARABEL_LDL_METHODS, SolveOutcome, largest_violation, run_highs, solve_clarabel_lp,
+                                solve_cvxpy, solve_highs_lp)
 from tests.clarabel_doubles import almost_solved_unless_refined
-from mechdesign.solvers import (SolveOutcome, largest_violation, run_highs, solve_clarabel_lp, solve_cvxpy,
-                               solve_highs_lp)
 
 
 def _problem():
@@ -96,12 +97,13 @@ def test_power_cone_violation_is_computed_in_closed_form():
 INTERIOR_VALUE_ATOL = 1e-8
 
 
+@pytest.mark.parametrize("ldl", CLARABEL_LDL_METHODS)
 @pytest.mark.parametrize("refine", [None, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed, refine):
+def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed, refine, ldl):
     """Random feasible LPs with equal, one-sided and two-sided rows and finite and infinite column bounds:
-    Clarabel's value (with or without iterative refinement) is HiGHS's, and its row duals (HiGHS's sign
-    convention) give a safe bound that meets it."""
+    Clarabel's value (with or without iterative refinement, by every factorization) is HiGHS's, and its row
+    duals (HiGHS's sign convention) give a safe bound that meets it."""
     rng = np.random.default_rng(seed)
     rows, columns = 6, 10
     matrix = sp.csr_matrix(rng.normal(size=(rows, columns)) * (rng.random((rows, columns)) < 0.6))
@@ -113,11 +115,17 @@ def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed, r
     col_lower, col_upper = np.zeros(columns), np.where(rng.random(columns) < 0.5, 2.0, np.inf)
     costs = rng.random(columns)  # non-negative costs over x >= 0: bounded
     simplex, x_simplex, _ = solve_highs_lp(costs, matrix, lower, upper, col_lower, col_upper, ({"output_flag": False},))
-    interior, x, duals = solve_clarabel_lp(costs, matrix, lower, upper, col_lower, col_upper, refine=refine)
+    interior, x, duals = solve_clarabel_lp(costs, matrix, lower, upper, col_lower, col_upper, refine=refine, ldl=ldl)
     assert simplex.solved and interior.status == "optimal" and interior.iterations > 0
     assert costs @ x == pytest.approx(costs @ x_simplex, abs=INTERIOR_VALUE_ATOL)
     bound = lp_lower_bound(costs, matrix, lower, upper, col_lower, np.minimum(col_upper, 10.0), duals)
     assert costs @ x_simplex - INTERIOR_VALUE_ATOL <= bound <= costs @ x_simplex + 1e-12
+
+
+def test_clarabel_lp_names_an_unknown_factorization():
+    with pytest.raises(MechDesignError, match="ldl must be one of .*'qdldl'.*got 'cholmod'"):
+        solve_clarabel_lp(np.ones(2), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1), np.zeros(2),
+                          np.full(2, np.inf), ldl="cholmod")
 
 
 def test_clarabel_lp_failures_are_outcomes_not_exceptions(monkeypatch):

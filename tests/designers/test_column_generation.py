@@ -303,8 +303,8 @@ def test_pml_rounds_finish_with_the_simplex_when_the_interior_point_falls_short(
     weights = prior[:, None] * np.random.default_rng(5).random((n, n))
     interior_solve = WarmLinearProgram.solve_interior
 
-    def faulty(self, epsilon, *, bound=True):
-        solution = interior_solve(self, epsilon, bound=bound)
+    def faulty(self, epsilon, **options):
+        solution = interior_solve(self, epsilon, **options)
         if failure == "solver_error":
             return DirectSolution(None, math.nan, -math.inf, 0, "clarabel returned status 'MaxIterations'")
         duals = solution.row_duals - 1e-4  # still valid multipliers, a weaker bound; nothing prices out
@@ -392,6 +392,28 @@ def test_pml_outputs_with_complementary_vertices_enter_together_at_large_budgets
         assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
         assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
+
+
+def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypatch):
+    """Restricted LPs holding fewer than ``simplicial_max_outputs`` outputs go to Clarabel's "qdldl", larger ones
+    to its automatic choice; both reach the dense optimum, certified."""
+    n, epsilon = 80, 2.0
+    prior = _pml_prior(n, "zipf", seed=1)
+    weights = prior[:, None] * np.random.default_rng(2).random((n, n))
+    interior_solve, methods = WarmLinearProgram.solve_interior, []
+
+    def recorded(self, epsilon, **options):
+        methods.append((self.weights.shape[1], options["ldl"]))
+        return interior_solve(self, epsilon, **options)
+
+    monkeypatch.setattr(WarmLinearProgram, "solve_interior", recorded)
+    generated = PmlColumnGeneration(weights, prior)
+    generated.simplicial_max_outputs = 12
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    assert {ldl for _, ldl in methods} == {"qdldl", "auto"}
+    assert all((ldl == "qdldl") == (outputs < 12) for outputs, ldl in methods)
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
 @given(data=st.data())
 def test_complementary_columns_takes_the_first_then_only_columns_mostly_uncovered(data):
