@@ -44,10 +44,10 @@ import highspy
 import numpy as np
 from ._lazy import scipy_sparse as sp
 
-from ._validate import as_real_vector
+from ._validate import as_choice, as_real_vector
 from .certificate import lp_lower_bound
 from .exceptions import ShapeMismatchError
-from .solvers import highs_model, quiet_highs, run_highs, solve_clarabel_lp
+from .solvers import CLARABEL_LDL_METHODS, highs_model, quiet_highs, run_highs, solve_clarabel_lp
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
@@ -260,7 +260,7 @@ class WarmLinearProgram(ABC):
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
         The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, with its
-        factorization ``ldl``), for LPs whose simplex is slowed by degenerate pivots (column generation's
+        factorization ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`), for LPs whose simplex is slowed by degenerate pivots (column generation's
         restricted PML LPs, benchmarks/RESULTS.md). The point is interior-point accurate, not a vertex;
         ``lower_bound`` is the same safe bound at its duals (``-inf`` with ``bound=False``), valid whatever their
         accuracy.
@@ -272,6 +272,7 @@ class WarmLinearProgram(ABC):
         >>> round(simplex.value, 9), round(interior.value, 9), round(interior.lower_bound, 9)
         (0.25, 0.25, 0.25)
         """
+        ldl = as_choice(ldl, CLARABEL_LDL_METHODS, "ldl")
         self._set_budget(epsilon)
         costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
         outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper, ldl=ldl)

@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 import highspy
 import numpy as np
 
-from ._validate import as_choice
-
 if TYPE_CHECKING:  # cvxpy and scipy.sparse are imported by the functions that use them, when they run
     import cvxpy as cp
     import scipy.sparse as sp
@@ -327,7 +325,7 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
         when Clarabel then reports "Solved"; ``iterations`` counts both).
     ldl
         Clarabel's factorization of the KKT systems, one of :data:`CLARABEL_LDL_METHODS` (the same point and
-        iterations up to round-off; only the time per iteration differs).
+        iterations up to round-off; only the time per iteration differs); another value is a ``ValueError``.
 
     Returns
     -------
@@ -348,7 +346,8 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
     import clarabel
     import scipy.sparse as sp
 
-    ldl = as_choice(ldl, CLARABEL_LDL_METHODS, "ldl")
+    if ldl not in CLARABEL_LDL_METHODS:  # a plain ValueError: this module imports nothing of the package
+        raise ValueError(f"ldl must be one of {CLARABEL_LDL_METHODS}, got {ldl!r}")
     rows = sp.csr_matrix(matrix, dtype=float)
     row_lower, row_upper = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
     col_lower, col_upper = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
