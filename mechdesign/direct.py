@@ -256,14 +256,14 @@ class WarmLinearProgram(ABC):
         return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
                               duals)
 
-    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "auto") -> DirectSolution:
+    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "default") -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
-        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, with its
-        factorization ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`), for LPs whose simplex is slowed by degenerate pivots (column generation's
-        restricted PML LPs, benchmarks/RESULTS.md). The point is interior-point accurate, not a vertex;
-        ``lower_bound`` is the same safe bound at its duals (``-inf`` with ``bound=False``), valid whatever their
-        accuracy.
+        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, factorized by
+        ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`), for LPs whose simplex is slowed by
+        degenerate pivots (column generation's restricted PML LPs, benchmarks/RESULTS.md). The point is
+        interior-point accurate, not a vertex; ``lower_bound`` is the same safe bound at its duals (``-inf``
+        with ``bound=False``), valid whatever their accuracy.
 
         Examples
         --------

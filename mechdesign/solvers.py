@@ -294,15 +294,15 @@ CLARABEL_LP_TOLERANCE = 1e-12
 #: 2e-13. A solve that ends "AlmostSolved" runs once more with it on (n = 1000, uniform prior, ε = 0.1: one such
 #: restricted PML LP, 0.8 s, then re-solved by the simplex took 24.7 s; refined, 1.3 s).
 CLARABEL_ITERATIVE_REFINEMENT = False
-#: Clarabel's sparse LDL factorizations (its ``direct_solve_method``): ``"auto"`` (its default) takes the
-#: supernodal ``"faer"`` when an AMD ordering predicts at least 40 flops per factor nonzero, else the simplicial
-#: ``"qdldl"``.
-CLARABEL_LDL_METHODS = ("auto", "qdldl", "faer")
+#: Clarabel's sparse LDL factorizations (its ``direct_solve_method``): ``"default"`` leaves Clarabel's own
+#: choice (from Clarabel 0.11 its "auto": the supernodal ``"faer"`` when an AMD ordering predicts at least 40
+#: flops per factor nonzero, else the simplicial ``"qdldl"``; Clarabel 0.10 knows no "auto" and takes "qdldl").
+CLARABEL_LDL_METHODS = ("default", "qdldl", "faer")
 
 
 def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, row_upper: np.ndarray,
                       col_lower: np.ndarray, col_upper: np.ndarray, *, tolerance: float = CLARABEL_LP_TOLERANCE,
-                      refine: bool | None = None, ldl: str = "auto"
+                      refine: bool | None = None, ldl: str = "default"
                       ) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
     """Solve ``min c·x`` s.t. ``L <= A x <= U``, ``l <= x <= u`` with Clarabel's interior point method.
 
@@ -368,7 +368,8 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
         settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tolerance
         settings.tol_ktratio = tolerance * 1e-2
         settings.iterative_refinement_enable = refinement
-        settings.direct_solve_method = ldl
+        if ldl != "default":
+            settings.direct_solve_method = ldl
         return clarabel.DefaultSolver(sp.csc_matrix((size, size)), np.asarray(costs, dtype=float), stacked, sides,
                                       cones, settings).solve()
 

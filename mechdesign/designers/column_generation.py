@@ -142,7 +142,7 @@ class OutputGeneration(ABC):
     #: rebuilt each round, the simplex only if it fails) instead of HiGHS's warm simplex.
     interior_master = False
     #: Below this many held outputs the interior point factorizes its KKT systems by Clarabel's simplicial
-    #: ``"qdldl"``, from there on by its ``"auto"`` choice (:data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`).
+    #: ``"qdldl"``, from there on by Clarabel's default choice (:data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`).
     simplicial_max_outputs = 0
     #: The dense direct LP of :mod:`mechdesign.direct` that the restricted problem is.
     dense: type[WarmLinearProgram]
@@ -219,7 +219,7 @@ class OutputGeneration(ABC):
                 master.highs.setOptionValue("simplex_strategy", self.warm_simplex_strategy)
             self._master, self._master_outputs = master, self.outputs.copy()
         if interior:
-            ldl = "qdldl" if self.outputs.size < self.simplicial_max_outputs else "auto"
+            ldl = "qdldl" if self.outputs.size < self.simplicial_max_outputs else "default"
             solution = self._master.solve_interior(epsilon, bound=False, ldl=ldl)
             if solution.status == OPTIMAL:  # not "optimal_inaccurate": the simplex then
                 return solution, True
@@ -557,9 +557,9 @@ class PmlColumnGeneration(OutputGeneration):
     #: cost, side by side with the warm dual simplex: ε = 1 81 → 25 s CPU, ε = 2 180 → 58 s (uniform prior, ε = 1:
     #: > 300 s → 96 s), then 1.4–1.5× less with Clarabel's iterative refinement off (benchmarks/RESULTS.md).
     interior_master = True
-    #: Clarabel's automatic choice takes its supernodal factorization once the restricted LP holds ~ 200 outputs
-    #: (n = 1000), where the simplicial one is still up to 3.4× faster per iteration; from ~ 400 outputs on the
-    #: supernodal one is 2× faster. n = 1000, random cost, uniform prior, ε = 3: 58.8 → 36.3 s wall
+    #: Clarabel's automatic choice (0.11) takes its supernodal factorization once the restricted LP holds ~ 200
+    #: outputs (n = 1000), where the simplicial one is still up to 3.4× faster per iteration; from ~ 400 outputs
+    #: on the supernodal one is 2× faster. n = 1000, random cost, uniform prior, ε = 3: 59.7 → 40.8 s wall
     #: (benchmarks/RESULTS.md).
     simplicial_max_outputs = 300
 

@@ -396,7 +396,7 @@ def test_pml_outputs_with_complementary_vertices_enter_together_at_large_budgets
 
 def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypatch):
     """Restricted LPs holding fewer than ``simplicial_max_outputs`` outputs go to Clarabel's "qdldl", larger ones
-    to its automatic choice; both reach the dense optimum, certified."""
+    to Clarabel's default choice; both reach the dense optimum, certified."""
     n, epsilon = 80, 2.0
     prior = _pml_prior(n, "zipf", seed=1)
     weights = prior[:, None] * np.random.default_rng(2).random((n, n))
@@ -410,7 +410,7 @@ def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypat
     generated = PmlColumnGeneration(weights, prior)
     generated.simplicial_max_outputs = 12
     solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
-    assert {ldl for _, ldl in methods} == {"qdldl", "auto"}
+    assert {ldl for _, ldl in methods} == {"qdldl", "default"}
     assert all((ldl == "qdldl") == (outputs < 12) for outputs, ldl in methods)
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
