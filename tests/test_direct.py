@@ -259,11 +259,11 @@ def test_pml_with_prior_masses_near_1e_minus_10_is_certified_at_budget_zero(n, m
     assert result.objective == pytest.approx(weights.sum(axis=0).min(), rel=PATH_AGREEMENT_ATOL)
 
 
-
 def test_interior_solve_names_an_unknown_factorization():
     program = LdpLinearProgram(np.array([[0.0, 0.5], [0.5, 0.0]]))
     with pytest.raises(MechDesignError, match="ldl must be one of .*got 'cholmod'"):
         program.solve_interior(1.0, ldl="cholmod")
+
 
 def test_a_stalled_warm_start_is_retried_cold():
     # e^ε − 1 = 1e-9 after ε = 1 left HiGHS's warm start with status "Unknown" (found by hypothesis).

@@ -509,7 +509,7 @@ class PmlColumnGeneration(OutputGeneration):
     output's missing entry ``Q[x, y]`` then has the reduced cost ``W[x, y] − u_x + P_x λ_y`` (``λ_y`` the
     dual of the row ``z_y = P·Q[:, y]``; its new row ``Q[x, y] <= w_y`` starts slack) and enters when
     negative. At large budgets the most negative outputs want the same few cheap inputs, so outputs whose
-    vertices cover other inputs enter in the same round (:func:`complementary_columns`,
+    vertices cover other inputs enter in the same round (``_complementary_columns``,
     :data:`PML_ENTERING_PER_ROUND`). The certificate is the same: the pricing bound covers every output and
     every entry.
 
@@ -601,7 +601,7 @@ class PmlColumnGeneration(OutputGeneration):
         candidates = self._most_negative_outputs(reduced, PML_CANDIDATES)
         order, values = knapsack_vertices(reduced_weights[np.ix_(self.support, candidates)],
                                           self.prior[self.support], self.scale(epsilon))
-        chosen = complementary_columns(values > 0, order, ENTERING_PER_ROUND, PML_ENTERING_PER_ROUND, PML_OVERLAP)
+        chosen = _complementary_columns(values > 0, order, ENTERING_PER_ROUND, PML_ENTERING_PER_ROUND, PML_OVERLAP)
         entering, order, values = candidates[chosen], order[:, chosen], values[:, chosen]
         self.outputs = np.union1d(self.outputs, entering)
         depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
@@ -666,7 +666,7 @@ def _labels(blocks: list, shape: tuple[int, int]) -> np.ndarray:
     return np.concatenate(parts).astype(np.int64)
 
 
-def complementary_columns(filled: np.ndarray, order: np.ndarray, first: int, most: int, overlap: float) -> np.ndarray:
+def _complementary_columns(filled: np.ndarray, order: np.ndarray, first: int, most: int, overlap: float) -> np.ndarray:
     """Columns of a ranked candidate list to take: the ``first`` ones, then (up to ``most`` in all, in rank
     order) each whose inputs are at most the fraction ``overlap`` covered by the columns taken before it.
 
@@ -687,11 +687,11 @@ def complementary_columns(filled: np.ndarray, order: np.ndarray, first: int, mos
 
     >>> order = np.array([[0, 1, 2], [1, 0, 3], [2, 2, 0], [3, 3, 1]])
     >>> filled = np.arange(4)[:, None] < 2 * np.ones((1, 3), dtype=int)
-    >>> complementary_columns(filled, order, 1, 3, 0.3).tolist()
+    >>> _complementary_columns(filled, order, 1, 3, 0.3).tolist()
     [0, 2]
-    >>> complementary_columns(filled, order, 2, 3, 0.3).tolist()   # the first two whatever they cover
+    >>> _complementary_columns(filled, order, 2, 3, 0.3).tolist()   # the first two whatever they cover
     [0, 1, 2]
-    >>> complementary_columns(filled, order, 1, 1, 0.3).tolist()
+    >>> _complementary_columns(filled, order, 1, 1, 0.3).tolist()
     [0]
     """
     covered = np.zeros(order.shape[0], dtype=bool)

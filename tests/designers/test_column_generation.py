@@ -32,8 +32,8 @@ from mechdesign.designers.column_generation import (
     MaximalLeakageColumnGeneration,
     PRICING_TOLERANCE,
     PmlColumnGeneration,
+    _complementary_columns,
     _most_negative_per_row,
-    complementary_columns,
     knapsack_vertices,
 )
 from mechdesign.direct import (
@@ -362,7 +362,6 @@ def test_pml_missing_entries_enter_when_they_price_out(monkeypatch, prior_kind):
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
 
-
 def _rounds(generated: PmlColumnGeneration, epsilon: float) -> tuple[DirectSolution, int]:
     """Solve and count the rounds (pricings)."""
     price, rounds = generated._price, []
@@ -378,7 +377,7 @@ def _rounds(generated: PmlColumnGeneration, epsilon: float) -> tuple[DirectSolut
 def test_pml_outputs_with_complementary_vertices_enter_together_at_large_budgets(monkeypatch):
     """At e^ε = 90 a knapsack vertex holds about n / e^ε = 2 inputs of the uniform prior, and the most negative
     outputs want the same cheap inputs: outputs whose vertices cover other inputs enter in the same round
-    (PML_ENTERING_PER_ROUND), in fewer rounds than the ten most negative alone (14 against 9 measured), to the
+    (PML_ENTERING_PER_ROUND), in fewer rounds than the ten most negative alone (9 against 14 measured), to the
     dense optimum, certified."""
     n, epsilon = 200, 4.5
     prior = _pml_prior(n, "uniform", seed=0)
@@ -391,7 +390,6 @@ def test_pml_outputs_with_complementary_vertices_enter_together_at_large_budgets
     for solution in (complementary, most_negative):
         assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
         assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
-
 
 
 def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypatch):
@@ -415,6 +413,7 @@ def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypat
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
 
+
 @given(data=st.data())
 def test_complementary_columns_takes_the_first_then_only_columns_mostly_uncovered(data):
     inputs, candidates = data.draw(st.integers(1, 8)), data.draw(st.integers(0, 8))
@@ -425,7 +424,7 @@ def test_complementary_columns_takes_the_first_then_only_columns_mostly_uncovere
     first = data.draw(st.integers(0, 4))
     most = data.draw(st.integers(max(first, 1), 6))
     overlap = data.draw(st.sampled_from([0.0, 0.3, 1.0]))
-    taken = complementary_columns(filled, order, first, most, overlap).tolist()
+    taken = _complementary_columns(filled, order, first, most, overlap).tolist()
     assert taken == sorted(taken) and len(taken) <= most
     assert taken[:first] == list(range(min(first, candidates, most)))
     covered = np.zeros(inputs, dtype=bool)
@@ -436,6 +435,7 @@ def test_complementary_columns_takes_the_first_then_only_columns_mostly_uncovere
             covered[column_inputs] = True
         elif len([t for t in taken if t < column]) < most:
             assert covered[column_inputs].mean() > overlap and len([t for t in taken if t < column]) >= first
+
 
 def test_pml_an_almost_solved_interior_point_is_solved_again_with_refinement(monkeypatch):
     """Clarabel's "AlmostSolved" is run again with iterative refinement (inside ``solve_clarabel_lp``) before the
