@@ -12,6 +12,9 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
   (``PmlColumnGeneration.interior_master``);
 * ``interior-most-negative`` — the same with only the ten most negative outputs entering per round (no
   outputs chosen for their vertices' complementarity; shipped until they were);
+* ``interior-accurate-rounds`` — the same with every round's interior point at Clarabel's full accuracy
+  (``mechdesign.solvers.CLARABEL_LP_TOLERANCE``; shipped until the rounds before nothing prices out ran to
+  ``column_generation.INTERIOR_ROUND_TOLERANCE``);
 * ``interior-whole-columns`` — the same with every output's whole column (``n`` rows ``Q[x, y] <= w_y``
   per output; shipped until the entries were generated too);
 * ``interior-refined`` — the same with Clarabel's iterative refinement of each KKT solve (its default;
@@ -99,6 +102,11 @@ def interior_most_negative(weights, prior, scale, report) -> None:
     interior(weights, prior, scale, report)
 
 
+def interior_accurate_rounds(weights, prior, scale, report) -> None:
+    column_generation.INTERIOR_ROUND_TOLERANCE = mechdesign.solvers.CLARABEL_LP_TOLERANCE  # no loose rounds
+    interior(weights, prior, scale, report)
+
+
 def restricted_dense(weights, prior, scale, report) -> None:
     generation = PmlColumnGeneration(weights, prior)
     generation.interior_master, generation.warm_simplex_strategy = False, DUAL_SIMPLEX_STRATEGY
@@ -182,7 +190,9 @@ def row_generation(weights, prior, scale, report) -> None:
 
 
 MASTERS = {"interior": interior, "interior-most-negative": interior_most_negative,
-           "interior-whole-columns": interior_whole_columns, "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe, "row-generation": row_generation}
+           "interior-accurate-rounds": interior_accurate_rounds, "interior-whole-columns": interior_whole_columns,
+           "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe,
+           "row-generation": row_generation}
 
 
 def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, pipe) -> None:

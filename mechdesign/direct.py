@@ -44,10 +44,10 @@ import highspy
 import numpy as np
 from ._lazy import scipy_sparse as sp
 
-from ._validate import as_choice, as_real_vector
+from ._validate import as_choice, as_finite, as_real_vector
 from .certificate import lp_lower_bound
-from .exceptions import ShapeMismatchError
-from .solvers import CLARABEL_LDL_METHODS, highs_model, quiet_highs, run_highs, solve_clarabel_lp
+from .exceptions import MechDesignError, ShapeMismatchError
+from .solvers import CLARABEL_LDL_METHODS, CLARABEL_LP_TOLERANCE, highs_model, quiet_highs, run_highs, solve_clarabel_lp
 from .privacy.approx_dp import ApproximateDifferentialPrivacy
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
@@ -256,14 +256,15 @@ class WarmLinearProgram(ABC):
         return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
                               duals)
 
-    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "default") -> DirectSolution:
+    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "default",
+                       tolerance: float = CLARABEL_LP_TOLERANCE) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
         The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, factorized by
-        ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`), for LPs whose simplex is slowed by
-        degenerate pivots (column generation's restricted PML LPs, benchmarks/RESULTS.md). The point is
-        interior-point accurate, not a vertex; ``lower_bound`` is the same safe bound at its duals (``-inf``
-        with ``bound=False``), valid whatever their accuracy.
+        ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`, to Clarabel's ``tolerance``), for LPs
+        whose simplex is slowed by degenerate pivots (column generation's restricted PML LPs,
+        benchmarks/RESULTS.md). The point is interior-point accurate, not a vertex; ``lower_bound`` is the same
+        safe bound at its duals (``-inf`` with ``bound=False``), valid whatever their accuracy.
 
         Examples
         --------
@@ -273,9 +274,12 @@ class WarmLinearProgram(ABC):
         (0.25, 0.25, 0.25)
         """
         ldl = as_choice(ldl, CLARABEL_LDL_METHODS, "ldl")
+        if as_finite(tolerance, "tolerance") <= 0:
+            raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
         self._set_budget(epsilon)
         costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
-        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper, ldl=ldl)
+        outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper, ldl=ldl,
+                                                   tolerance=tolerance)
         iterations = outcome.iterations or 0
         if values is None:
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)

@@ -259,6 +259,23 @@ def test_pml_with_prior_masses_near_1e_minus_10_is_certified_at_budget_zero(n, m
     assert result.objective == pytest.approx(weights.sum(axis=0).min(), rel=PATH_AGREEMENT_ATOL)
 
 
+@pytest.mark.parametrize("tolerance", [0.0, -1e-6, float("nan"), float("inf")])
+def test_interior_solve_names_a_tolerance_that_is_not_positive(tolerance):
+    program = LdpLinearProgram(np.array([[0.0, 0.5], [0.5, 0.0]]))
+    with pytest.raises(MechDesignError, match="tolerance"):
+        program.solve_interior(1.0, tolerance=tolerance)
+
+
+@given(instance=ldp_instances())
+def test_a_loose_interior_solve_still_bounds_the_optimum_safely(instance):
+    """At Clarabel's tolerance 1e-4 the point is rough, but the safe bound at its duals stays below the
+    simplex's optimum (column generation's rounds rely on this)."""
+    prior, cost, epsilon = instance
+    program = PmlLinearProgram(prior.probabilities[:, None] * cost, prior.probabilities)
+    optimum = program.solve(epsilon).value
+    assert program.solve_interior(epsilon, tolerance=1e-4).lower_bound <= optimum + BOUND_ROUNDOFF
+
+
 def test_interior_solve_names_an_unknown_factorization():
     program = LdpLinearProgram(np.array([[0.0, 0.5], [0.5, 0.0]]))
     with pytest.raises(MechDesignError, match="ldl must be one of .*got 'cholmod'"):

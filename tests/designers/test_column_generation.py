@@ -30,8 +30,10 @@ from mechdesign.designers.column_generation import (
     ApproximateDpColumnGeneration,
     LdpColumnGeneration,
     MaximalLeakageColumnGeneration,
+    INTERIOR_ROUND_TOLERANCE,
     PRICING_TOLERANCE,
     PmlColumnGeneration,
+    STOP_FRACTION,
     _complementary_columns,
     _most_negative_per_row,
     knapsack_vertices,
@@ -48,6 +50,7 @@ from mechdesign.direct import (
 )
 from mechdesign.exceptions import ProblemTooLargeError
 from mechdesign.result import GAP_RTOL
+from mechdesign.solvers import CLARABEL_LP_TOLERANCE
 from tests.clarabel_doubles import almost_solved_unless_refined
 from tests.strategies import full_support_priors
 
@@ -412,6 +415,32 @@ def test_pml_small_restricted_lps_are_factorized_by_the_simplicial_ldl(monkeypat
     assert all((ldl == "qdldl") == (outputs < 12) for outputs, ldl in methods)
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+
+
+@pytest.mark.parametrize("prior_kind, epsilon", [("zipf", 3.0), ("uniform", 1.0)])
+def test_pml_rounds_run_loose_until_nothing_prices_out_then_accurately(monkeypatch, prior_kind, epsilon):
+    """From scratch, the interior-point rounds solve to ``INTERIOR_ROUND_TOLERANCE`` first and to Clarabel's full
+    accuracy last (the loose ones a prefix); from a previous solve's outputs, accurately throughout. The value
+    that stops the rounds is an accurate one: the dense optimum, certified."""
+    n = 80
+    prior = _pml_prior(n, prior_kind, seed=6)
+    weights = prior[:, None] * np.random.default_rng(7).random((n, n))
+    interior_solve, tolerances = WarmLinearProgram.solve_interior, []
+
+    def recorded(self, epsilon, **options):
+        tolerances.append(options["tolerance"])
+        return interior_solve(self, epsilon, **options)
+
+    monkeypatch.setattr(WarmLinearProgram, "solve_interior", recorded)
+    generated = PmlColumnGeneration(weights, prior)
+    for budget in (epsilon, 1.2 * epsilon):  # the second from the first's outputs: accurate throughout
+        tolerances.clear()
+        solution, reference = generated.solve(budget), PmlLinearProgram(weights, prior).solve(budget)
+        loose = tolerances.count(INTERIOR_ROUND_TOLERANCE)
+        assert loose >= 2 if budget == epsilon else loose == 0
+        assert tolerances[loose:] and set(tolerances[loose:]) == {CLARABEL_LP_TOLERANCE}
+        assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
 
 
 @given(data=st.data())
