@@ -31,7 +31,7 @@ Each run is a child process stopped after ``--cap`` seconds (reported as the gap
 the two experimental masters, which print every round to a pipe). Costs in units of the largest weight.
 The machine is shared: the load average is printed beside every row.
 
-Run: ``python benchmarks/pml_masters.py [--sizes 200 400] [--epsilons 1.0] [--cap 120]``
+Run: ``python benchmarks/pml_masters.py [--sizes 200 400] [--epsilons 1.0] [--seed 0] [--cap 120]``
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ STOP_RTOL = 1e-9
 ENTERING = 10
 
 
-def instance(n: int, prior_kind: str, cost_kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(P, W)``: Zipf or uniform prior; random (seed 0) or Hamming cost; ``W`` scaled to max 1."""
+def instance(n: int, prior_kind: str, cost_kind: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(P, W)``: Zipf or uniform prior; random (``seed``) or Hamming cost; ``W`` scaled to max 1."""
     prior = 1.0 / np.arange(1, n + 1) if prior_kind == "zipf" else np.ones(n)
     prior /= prior.sum()
-    cost = np.random.default_rng(0).random((n, n)) if cost_kind == "random" else 1.0 - np.eye(n)
+    cost = np.random.default_rng(seed).random((n, n)) if cost_kind == "random" else 1.0 - np.eye(n)
     weights = prior[:, None] * cost
     return prior, weights / weights.max()
 
@@ -195,8 +195,8 @@ MASTERS = {"interior": interior, "interior-most-negative": interior_most_negativ
            "row-generation": row_generation}
 
 
-def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, pipe) -> None:
-    prior, weights = instance(n, prior_kind, cost_kind)
+def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, seed: int, pipe) -> None:
+    prior, weights = instance(n, prior_kind, cost_kind, seed)
     wall, cpu = time.perf_counter(), time.process_time()
 
     def report(value: float, bound: float, iterations: int, final: bool) -> None:
@@ -206,10 +206,10 @@ def child(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, 
     MASTERS[master](weights, prior, math.exp(epsilon), report)
 
 
-def timed(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, cap: float) -> dict:
+def timed(master: str, n: int, prior_kind: str, cost_kind: str, epsilon: float, seed: int, cap: float) -> dict:
     """The last report of one run (``final`` False if stopped at ``cap`` seconds)."""
     receiver, sender = multiprocessing.Pipe(duplex=False)
-    process = multiprocessing.Process(target=child, args=(master, n, prior_kind, cost_kind, epsilon, sender))
+    process = multiprocessing.Process(target=child, args=(master, n, prior_kind, cost_kind, epsilon, seed, sender))
     process.start()
     last, deadline = {"final": False, "value": math.nan, "bound": -math.inf, "iterations": 0, "wall": cap,
                       "cpu": math.nan}, time.perf_counter() + cap
@@ -231,8 +231,10 @@ def main() -> None:
     parser.add_argument("--costs", nargs="+", default=["random"])
     parser.add_argument("--epsilons", type=float, nargs="+", default=[1.0])
     parser.add_argument("--masters", nargs="+", default=list(MASTERS))
+    parser.add_argument("--seed", type=int, default=0, help="of the random cost")
     parser.add_argument("--cap", type=float, default=120.0)
     args = parser.parse_args()
+    print(f"random cost seed {args.seed}")
     print("| n | prior | cost | ε | master | wall (s) | CPU (s) | iterations | value | gap reached | certified | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
@@ -240,7 +242,7 @@ def main() -> None:
             for cost_kind in args.costs:
                 for epsilon in args.epsilons:
                     for master in args.masters:
-                        r = timed(master, n, prior_kind, cost_kind, epsilon, args.cap)
+                        r = timed(master, n, prior_kind, cost_kind, epsilon, args.seed, args.cap)
                         wall = f"{r['wall']:.2f}" if r["final"] else f"> {args.cap:.0f} (stopped)"
                         print(f"| {n} | {prior_kind} | {cost_kind} | {epsilon:g} | {master} | {wall} | {r['cpu']:.2f} "
                               f"| {r['iterations']} | {r['value']:.10f} | {r['value'] - r['bound']:.1e} "

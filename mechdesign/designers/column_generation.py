@@ -56,8 +56,9 @@ in ``benchmarks/column_generation.py``.
 enter at 0), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
 faster at n = 1000 (:attr:`OutputGeneration.interior_master`): the certificate needs only the row-sum
 duals ``u``, and the bound above holds for any ``u``, so an interior point's duals serve as well as a
-vertex's (and, being central, price no worse). PML's restricted LPs also hold only part of each
-output's column — about its knapsack vertex's entries — and generate the rest by their reduced costs
+vertex's (and, being central, price no worse); the rounds before the last only price, so they run to a
+loose tolerance (:data:`INTERIOR_ROUND_TOLERANCE`). PML's restricted LPs also hold only part of each output's
+column — about its knapsack vertex's entries — and generate the rest by their reduced costs
 (:class:`PmlColumnGeneration`).
 """
 
