@@ -119,8 +119,9 @@ PML_CANDIDATES = 300
 PML_OVERLAP = 0.3
 #: Clarabel's tolerance for the interior-point rounds until nothing prices out (then
 #: :data:`~mechdesign.solvers.CLARABEL_LP_TOLERANCE`): pricing needs the duals, not their last digits, and
-#: the restricted PML LPs take 25–35 % fewer iterations (n = 1000, random cost, Zipf prior, ε = 5: 61 → 42 s
-#: wall; neutral at ε = 0.1–3 and under a uniform prior; benchmarks/RESULTS.md).
+#: the restricted PML LPs take 25–35 % fewer iterations (n = 1000, random cost, Zipf prior, ε = 5: 63 → 47 s
+#: wall, a second cost seed 60 → 54 s; ε = 4: 24 → 19 s; within ±10 % at the other budgets and under a uniform
+#: prior; benchmarks/RESULTS.md).
 INTERIOR_ROUND_TOLERANCE = 1e-6
 #: The rounds turn accurate after a loose round whose ``value − bound`` is within this fraction of
 #: ``max(1, |value|)`` (it is likely the last to let anything enter; a loose value is itself off by up to about

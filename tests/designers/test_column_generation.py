@@ -28,9 +28,9 @@ from mechdesign import (
 from mechdesign.designers import column_generation
 from mechdesign.designers.column_generation import (
     ApproximateDpColumnGeneration,
+    INTERIOR_ROUND_TOLERANCE,
     LdpColumnGeneration,
     MaximalLeakageColumnGeneration,
-    INTERIOR_ROUND_TOLERANCE,
     PRICING_TOLERANCE,
     PmlColumnGeneration,
     STOP_FRACTION,
