@@ -582,8 +582,9 @@ class PmlColumnGeneration(OutputGeneration):
     #: > 300 s → 96 s), then 1.4–1.5× less with Clarabel's iterative refinement off (benchmarks/RESULTS.md).
     interior_master = True
     #: Clarabel's automatic choice (0.11) takes its supernodal factorization once the restricted LP holds ~ 200
-    #: outputs (n = 1000), where the simplicial one is still up to 3.4× faster per iteration; from ~ 400 outputs
-    #: on the supernodal one is 2× faster. n = 1000, random cost, uniform prior, ε = 3: 59.7 → 40.8 s wall
+    #: outputs (n = 1000), where the simplicial one is still up to 3.4× faster per iteration; where the supernodal
+    #: one starts to win depends on the instance (Zipf prior, ε = 5: from ~ 250 outputs; uniform prior, ε = 3: not
+    #: up to 321; ~ 400 outputs: 2×). n = 1000, random cost, uniform prior, ε = 3: 59.7 → 40.8 s wall
     #: (benchmarks/RESULTS.md).
     simplicial_max_outputs = 300
 
