@@ -164,7 +164,7 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     n = matrix.shape[0]
     # Stationarity at each used entry (x, y): costs[x, y] − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y] = 0.
     rows = np.hstack([-np.kron(np.eye(n), np.ones((used.sum(), 1))),
-                      gradients[active].reshape(len(active), -1).T])
+                      gradients[active].reshape(len(active), n * used.sum()).T])
     weights = np.sqrt(matrix[:, used].ravel())[:, None]  # small entries' ratios are the least accurate
     fit = lsq_linear(weights * rows, -weights[:, 0] * costs[:, used].ravel(),
                      bounds=(np.concatenate([np.full(n, -np.inf), np.zeros(len(active))]), np.inf))
@@ -184,7 +184,9 @@ def _least_column_term(linear: np.ndarray, multipliers: np.ndarray, active: np.n
 
     n = linear.size
     start = np.full(n, 1.0 / n)
-    with single_blas_thread():  # small dense steps (mechdesign/_threads.py)
+    # Small dense steps (mechdesign/_threads.py); the terms of steep notions (Rényi at large α) overflow
+    # away from the start, and any point is valid.
+    with single_blas_thread(), np.errstate(over="ignore", invalid="ignore"):
         found = minimize(term, start, jac=True, method="SLSQP", bounds=[(INTERIOR_WEIGHT, 1.0)] * n,
                          constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
                          options={"ftol": 1e-15, "maxiter": 500})

@@ -198,3 +198,31 @@ def test_dual_tangent_point_is_the_mechanism_where_every_output_is_used():
     costs = ExpectedDistortion(SKEWED).minorant(matrix).grad_q.reshape(4, 4)
     point = dual_tangent_point(costs, RenyiDifferentialPrivacy(2), 1.0, matrix)
     assert np.array_equal(point, interior_point(matrix, INTERIOR_WEIGHT))
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning:mechdesign.*")
+@pytest.mark.parametrize("notion, budget, prior", [
+    (RenyiDifferentialPrivacy(1e6), 0.5, [0.5, 0.3, 0.2]),
+    (RenyiDifferentialPrivacy(10.0), 5.0, [4.441280741490167e-09, 1 - 4.441280741490167e-09]),
+])
+def test_dual_tangent_point_without_an_active_budget(notion, budget, prior):
+    """M1: two Rényi designs whose optimum leaves no budget active (a constant mechanism) raised
+    ``ValueError: cannot reshape array of size 0`` in ``dual_tangent_point`` (the KKT fit had no
+    multiplier column); at α = 1e6 the column terms also overflowed. They are certified, and the optimum
+    is at most that of ε-DP at the same ε, whose mechanisms all meet the Rényi budget."""
+    objective = ExpectedDistortion(Prior(prior))
+    result = design(notion, budget, objective)
+    assert result.status == "optimal" and result.gap <= GAP_RTOL * max(1.0, result.objective)
+    assert notion.measure(result.mechanism.matrix) <= budget
+    assert result.bound <= design(DifferentialPrivacy(), budget, objective).objective + ROUND_OFF
+
+
+def test_dual_tangent_point_of_an_inactive_budget_is_the_least_cost_vertex():
+    """M1: with no active budget the Lagrangian's column term is linear, ``(costs[:, y] − μ) · v`` with
+    ``μ_x = costs[x, 0]`` from the used output 0, so each unused column's point sits at its least entry."""
+    matrix = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    costs = np.array([[0.0, 0.5, 0.5], [0.3, 0.0, 0.3], [0.2, 0.2, 0.0]])  # Hamming under prior (.5, .3, .2)
+    point = dual_tangent_point(costs, RenyiDifferentialPrivacy(2.0), 5.0, matrix)
+    # Column 1: costs − μ = (0.5, −0.3, 0) is least at input 1; column 2: (0.5, 0, −0.2) at input 2.
+    assert np.argmax(point[:, 1]) == 1 and np.argmax(point[:, 2]) == 2
+    assert np.all(point > 0)
