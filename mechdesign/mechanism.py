@@ -6,7 +6,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import RandomState, as_indices, as_probability_vector, as_rng, as_stochastic_matrix, check_count
+from ._validate import RandomState, as_probability_vector, as_stochastic_matrix, check_count
+from .randomness import ExactSampler
 
 
 class Mechanism:
@@ -26,7 +27,7 @@ class Mechanism:
     array([0.5, 0.5])
     """
 
-    __slots__ = ("_matrix",)
+    __slots__ = ("_matrix", "_sampler")  # _sampler: the sampling table, built on first use
 
     def __init__(self, matrix: Any) -> None:
         array = as_stochastic_matrix(matrix.matrix if isinstance(matrix, Mechanism) else matrix)
@@ -91,31 +92,36 @@ class Mechanism:
     def sample(self, inputs: Any, rng: RandomState = None) -> np.ndarray:
         """Run the mechanism on data: one output index drawn for each input index.
 
+        Sampling is exact for the matrix rounded to multiples of ``2**-53``
+        (:class:`~mechdesign.randomness.ExactSampler`, built on the first call and kept).
+
         Parameters
         ----------
         inputs
             Integer array of input indices in ``[0, n_inputs)`` (any shape).
         rng
-            A numpy Generator or a seed.
+            ``None`` (default): the operating system's cryptographically secure entropy. A numpy
+            Generator or a seed makes the draws reproducible — for tests; a release takes its
+            generator from :func:`~mechdesign.randomness.release_rng`, which warns.
 
         Returns
         -------
         Integer array of output indices with the shape of ``inputs``.
-        """
-        data = self._input_indices(inputs)
-        generator = as_rng(rng)
-        cumulative = np.cumsum(self.matrix, axis=1)
-        cumulative[:, -1] = 1.0
-        draws = generator.random(data.shape)
-        outputs = np.zeros(data.shape, dtype=np.int64)
-        for row in np.unique(data):  # the number of cumulative masses <= the draw, one input at a time
-            chosen = data == row
-            outputs[chosen] = np.searchsorted(cumulative[row], draws[chosen], side="right")
-        return outputs
 
-    def _input_indices(self, inputs: Any) -> np.ndarray:
-        """``inputs`` as an integer array of indices in ``[0, n_inputs)`` (else a named error)."""
-        return as_indices(inputs, self.n_inputs, "inputs", ndim=None, empty=True)
+        Examples
+        --------
+        >>> Mechanism([[0.0, 1.0], [1.0, 0.0]]).sample([0, 1, 1]).tolist()
+        [1, 0, 0]
+        """
+        return self._exact_sampler().sample(inputs, rng)
+
+    def _exact_sampler(self) -> ExactSampler:
+        """The integer sampling table of :attr:`matrix`, built on first use and cached."""
+        try:
+            return self._sampler
+        except AttributeError:
+            self._sampler = ExactSampler(self.matrix)
+            return self._sampler
 
     def _prior_vector(self, prior: Any) -> np.ndarray:
         vector = getattr(prior, "probabilities", prior)

@@ -34,6 +34,7 @@ from ._validate import (
 )
 from .exceptions import InvalidMechanismError, ProblemTooLargeError
 from .mechanism import Mechanism
+from .randomness import ExactSampler, probability_units, random_bits, sample_inputs
 
 #: Largest number of entries :attr:`KeepOrRedraw.matrix` materializes (8 bytes each: 800 MB).
 MAX_DENSE_ENTRIES = 10**8
@@ -169,13 +170,42 @@ class KeepOrRedraw(Mechanism):
         return probabilities * (1.0 - self.redraw) + self.row * float(probabilities @ self.redraw)
 
     def sample(self, inputs: Any, rng: RandomState = None) -> np.ndarray:
-        """One output per input index: the input itself, or with probability ``c_x`` a draw from ``r``."""
-        data = self._input_indices(inputs)
-        generator = as_rng(rng)
-        redrawn = generator.random(data.shape) < self.redraw[data]
-        cumulative = np.cumsum(self.row)
-        draws = np.searchsorted(cumulative, generator.random(data.shape) * cumulative[-1], side="right")
-        return np.where(redrawn, np.minimum(draws, self.redraw.size - 1), data)
+        """One output per input index: the input itself, or with probability ``c_x`` a draw from ``r``.
+
+        Exact for ``c`` and ``r`` rounded to multiples of ``2**-53``
+        (:func:`~mechdesign.randomness.probability_units`): the redraw decision is one integer
+        comparison with the units of ``c_x``, the redraw an :class:`~mechdesign.randomness.ExactSampler`
+        of ``r``; memory ``O(n)`` besides the draws.
+
+        Parameters
+        ----------
+        inputs
+            Integer array of input indices (any shape).
+        rng
+            ``None`` (default): the operating system's entropy; a seed or a numpy Generator (tests).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 output indices of the shape of ``inputs``.
+
+        Examples
+        --------
+        >>> KeepOrRedraw([0.0, 1.0, 1.0], [0.0, 0.0, 1.0]).sample([0, 1, 2]).tolist()
+        [0, 2, 2]
+        """
+        data = sample_inputs(inputs, self.redraw.size)
+        try:
+            redraw_units, row_sampler = self._sampler
+        except AttributeError:  # the tables of c (units of 2**-53) and of r, built on first use
+            redraw_units = probability_units(np.stack([1.0 - self.redraw, self.redraw], axis=1))[:, 1]
+            row_sampler = ExactSampler(self.row[None, :])
+            self._sampler = redraw_units, row_sampler
+        generator = None if rng is None else as_rng(rng)
+        outputs = data.copy()
+        redrawn = random_bits(data.size, generator).reshape(data.shape) < redraw_units[data].astype(np.uint64)
+        outputs[redrawn] = row_sampler.sample(np.zeros(int(np.count_nonzero(redrawn)), dtype=np.int64), generator)
+        return outputs
 
     def column_extremes(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(max_x Q[x, y], min_x Q[x, y])`` for every output ``y``, over the inputs ``rows`` (a mask; all by default)."""
