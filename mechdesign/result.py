@@ -119,10 +119,33 @@ def is_certified_optimal(objective: float | None, bound: float | None, unit: flo
     return gap is not None and gap <= gap_tolerance(objective, unit)
 
 
-def _mechanism_json(mechanism: Mechanism) -> Any:
+def json_number(value: float | None) -> float | str | None:
+    """``value`` for strict JSON: a finite number as it is, ``±inf``/NaN as the strings ``"inf"``, ``"-inf"``, ``"nan"``.
+
+    ``json.dumps`` would write ``Infinity``/``NaN``, which is not JSON (defect L3); readers of the
+    package's files (:mod:`mechdesign.files`) decode the strings back in fields known to be numeric.
+
+    Examples
+    --------
+    >>> json_number(0.5), json_number(math.inf), json_number(-math.inf), json_number(math.nan), json_number(None)
+    (0.5, 'inf', '-inf', 'nan', None)
+    """
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+
+
+def _json_numbers(values: Mapping[str, float]) -> dict[str, float | str | None]:
+    """A mapping of labels to numbers with every number through :func:`json_number`."""
+    return {label: json_number(value) for label, value in values.items()}
+
+
+def _mechanism_json(mechanism: Mechanism, dense_entries: int | None = None) -> Any:
     """The mechanism as nested lists; a structured one (``redraw`` and ``row`` of
-    :class:`~mechdesign.structured.KeepOrRedraw`) too large for a dense matrix by its parameters."""
-    if hasattr(mechanism, "redraw") and mechanism.shape[0] * mechanism.shape[1] > DENSE_JSON_ENTRIES:
+    :class:`~mechdesign.structured.KeepOrRedraw`) by its parameters when it has more than
+    ``dense_entries`` entries (default :data:`DENSE_JSON_ENTRIES`; 0: always)."""
+    limit = DENSE_JSON_ENTRIES if dense_entries is None else dense_entries
+    if hasattr(mechanism, "redraw") and mechanism.shape[0] * mechanism.shape[1] > limit:
         return {"keep_or_redraw": {"redraw": mechanism.redraw.tolist(), "row": mechanism.row.tolist()}}
     return mechanism.matrix.tolist()
 
@@ -232,7 +255,12 @@ class Result:
         return self.success and self.status == "optimal"
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serializable dictionary (the mechanism as nested lists).
+        """A strict-JSON-serializable dictionary (the mechanism as nested lists).
+
+        Every number that is not finite (an infinite measured leakage, a NaN) is the string
+        ``"inf"``, ``"-inf"`` or ``"nan"`` (:func:`json_number`), so ``json.dumps(..., allow_nan=False)``
+        never fails and no ``Infinity`` token is written (defect L3). ``gap_tolerance`` and
+        ``certified`` are derived, for readers; :func:`mechdesign.files.load` reads the rest back exactly.
 
         Examples
         --------
@@ -240,27 +268,30 @@ class Result:
         >>> record = result.to_dict()
         >>> record["mechanism"], record["gap_tolerance"] == GAP_RTOL
         ([[0.75, 0.25], [0.25, 0.75]], True)
+        >>> Result(Mechanism(np.eye(2)), 0.0, "optimal", True, "", measured={"dp": math.inf}).to_dict()["measured"]
+        {'dp': 'inf'}
         """
         return {
             "success": self.success,
             "status": self.status,
             "message": self.message,
-            "objective": self.objective,
-            "bound": self.bound,
-            "gap": self.gap,
-            "gap_tolerance": None if self.objective is None else gap_tolerance(self.objective, self.unit),
+            "objective": json_number(self.objective),
+            "bound": json_number(self.bound),
+            "gap": json_number(self.gap),
+            "gap_tolerance": None if self.objective is None else json_number(gap_tolerance(self.objective, self.unit)),
+            "unit": json_number(self.unit),
             "method": self.method,
             "mechanism": None if self.mechanism is None else _mechanism_json(self.mechanism),
-            "measured": dict(self.measured),
-            "budgets": dict(self.budgets),
-            "limits": dict(self.limits),
-            "measured_limits": dict(self.measured_limits),
+            "measured": _json_numbers(self.measured),
+            "budgets": _json_numbers(self.budgets),
+            "limits": _json_numbers(self.limits),
+            "measured_limits": _json_numbers(self.measured_limits),
             "certified": self.certified,
-            "max_violation": self.max_violation,
+            "max_violation": json_number(self.max_violation),
             "solver": self.solver,
-            "solve_time": self.solve_time,
+            "solve_time": json_number(self.solve_time),
             "iterations": self.iterations,
-            "smallest_feasible": self.smallest_feasible,
+            "smallest_feasible": json_number(self.smallest_feasible),
         }
 
     def summary(self) -> str:
