@@ -31,6 +31,7 @@ from ._validate import (
 )
 from .designers.closed_form import hamming_curve
 from .exceptions import InvalidBudgetError
+from .files import atomic_output
 from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion
@@ -84,10 +85,20 @@ class Curve:
         ]
 
     def to_csv(self, path: str | Path) -> Path:
-        """Write :meth:`rows` to ``path`` as CSV and return the path."""
+        """Write :meth:`rows` to ``path`` as CSV, atomically (:func:`~mechdesign.files.atomic_output`: an
+        interrupted write leaves the old file), and return the path.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> point = Result(Mechanism([[1.0]]), 0.0, "optimal", True, "", bound=0.0, gap=0.0)
+        >>> curve = Curve(np.array([1.0]), np.array([0.0]), "epsilon", "distortion", "dp", (point,))
+        >>> curve.to_csv(Path(tempfile.mkdtemp()) / "curve.csv").read_text().splitlines()[0]
+        'epsilon,distortion,success,status,bound,gap,method'
+        """
         rows = self.rows()
         target = Path(path)
-        with target.open("w", newline="") as handle:
+        with atomic_output(target, newline="") as handle:
             # A failed point has no measured values: the header is the union of every row's fields.
             writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(k for row in rows for k in row)))
             writer.writeheader()

@@ -2,7 +2,7 @@
 
 Run with ``mechdesign demo --out DIR``: prints the designed mechanism with its certificate and a
 table of ``D*(ε)`` (numerical optimum beside the PUT paper's Proposition 8), and writes
-``DIR/curve.csv`` and ``DIR/curve.png``.
+``DIR/curve.csv`` and ``DIR/curve.png`` (each atomically: an interrupted run leaves the old files).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .curves import trace_curve
+from .files import atomic_output
 from .priors import Prior
 from .privacy import DifferentialPrivacy, MaximalLeakage, PointwiseMaximalLeakage
 from .solve import design
@@ -72,8 +73,9 @@ def run_demo(out: Path) -> dict[str, Path]:
           f"{all(c.success for c in curves.values())}, certified optimal: {all(c.optimal for c in curves.values())}")
 
     csv_path = out / "curve.csv"
-    np.savetxt(csv_path, np.array(rows), delimiter=",", comments="",
-               header="epsilon,dp_uniform,prop8_dp,ml_uniform,prop8_ml,pml_skewed")
+    with atomic_output(csv_path) as handle:
+        np.savetxt(handle, np.array(rows), delimiter=",", comments="",
+                   header="epsilon,dp_uniform,prop8_dp,ml_uniform,prop8_ml,pml_skewed")
     fig, ax = plt.subplots(figsize=(6, 4))
     for (name, curve), marker in zip(curves.items(), "osd"):
         curve.plot(ax, label=f"{name} (optimum)", marker=marker, linestyle="none")
@@ -86,7 +88,8 @@ def run_demo(out: Path) -> dict[str, Path]:
     ax.legend(fontsize=8)
     fig.tight_layout()
     png_path = out / "curve.png"
-    fig.savefig(png_path, dpi=120)
+    with atomic_output(png_path, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=120)
     plt.close(fig)
     print(f"\nwrote {csv_path} and {png_path}")
     return {"csv": csv_path, "png": png_path}
