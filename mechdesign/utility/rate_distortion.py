@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -48,11 +48,18 @@ UNDERFLOW = 1e-100
 #: for the 26-point Zipf curves of benchmarks/rate_distortion.py, m = 4 / 16 / 64: 2,906 / 10,627 /
 #: 66,510 with 1e-6; 4,620 / 18,938 / 46,541 with 1e-3; 5,010 / 20,434 / 57,040 cold.
 WARM_START_MIX = 1e-6
-#: Largest slope searched by :func:`rate_distortion_at` (nats per unit distortion); beyond it the kernel
-#: ``e^{−s d}`` underflows for every off-minimum cost of order one.
+#: Largest slope searched by :func:`distortion_rate_lower_bound` (nats per unit distortion); beyond it the
+#: kernel ``e^{−s d}`` underflows for every off-minimum cost of order one.
 MAX_SLOPE = 700.0
 #: Bisection steps on the slope in :func:`rate_distortion_at`.
 SLOPE_STEPS = 200
+#: ``s · (d − min d)`` from which Blahut's kernel entry ``e^{−s (d − min d)}`` is exactly 0 in float64 (the
+#: smallest subnormal is e^{−744.4}): a larger slope gives the same kernel, so the slope search of
+#: :func:`rate_distortion_at` stops doubling there.
+KERNEL_UNDERFLOW = 746.0
+#: Distortion, in units of the largest cost, within which a target of :func:`rate_distortion_at` counts as
+#: the least reachable distortion (round-off in ``Σ P(x) min_y d(x, y)``).
+LEAST_DISTORTION_ATOL = 1e-12
 #: Blahut–Arimoto steps that polish a solver's output distribution in :func:`distortion_rate_lower_bound`.
 BOUND_POLISH_STEPS = 50
 
@@ -95,7 +102,7 @@ def _blahut_arimoto(p: np.ndarray, cost: np.ndarray, slope: float, output: np.nd
     # Shifting each row of the cost by its minimum scales row x of the kernel by e^{s min_y d(x, y)},
     # which cancels in Q and c and shifts log Z_x by −s min_y d(x, y) (added back in the bound).
     floor = cost.min(axis=1)
-    kernel = np.exp(-slope * (cost - floor[:, None]))
+    kernel = shifted_kernel(cost, slope)
     q = output
     for iteration in range(1, MAX_ITERATIONS + 1):
         normalizer = kernel @ q
@@ -108,7 +115,9 @@ def _blahut_arimoto(p: np.ndarray, cost: np.ndarray, slope: float, output: np.nd
     ratios = (p / normalizer) @ kernel
     matrix = q[None, :] * kernel / normalizer[:, None]
     distortion = float(p @ (matrix * cost).sum(axis=1))
-    lower = -slope * (distortion - float(p @ floor)) - float(p @ np.log(normalizer)) - math.log(ratios.max())
+    # At s = ∞ (the least distortion: every input on its cheapest outputs) the line's slope term vanishes.
+    excess = 0.0 if math.isinf(slope) else -slope * (distortion - float(p @ floor))
+    lower = excess - float(p @ np.log(normalizer)) - math.log(ratios.max())
     mechanism = Mechanism(matrix / matrix.sum(axis=1, keepdims=True))
     return RateDistortionPoint(slope, distortion, mutual_information(p, mechanism), max(lower, 0.0), mechanism,
                                iteration)
@@ -153,8 +162,14 @@ def rate_distortion_curve(
     for index in sorted(range(len(values)), key=values.__getitem__):
         point = _blahut_arimoto(p, matrix, values[index], output)
         points[index] = point
-        output = (1.0 - WARM_START_MIX) * (p @ point.mechanism.matrix) + WARM_START_MIX / matrix.shape[1]
+        output = _warm_start(p, point)
     return [points[index] for index in range(len(values))]
+
+
+def _warm_start(p: np.ndarray, point: RateDistortionPoint) -> np.ndarray:
+    """``point``'s output distribution with :data:`WARM_START_MIX` of the uniform one mixed in."""
+    size = point.mechanism.n_outputs
+    return (1.0 - WARM_START_MIX) * (p @ point.mechanism.matrix) + WARM_START_MIX / size
 
 
 def _line_at(point: RateDistortionPoint, distortion: float) -> float:
@@ -167,11 +182,14 @@ def rate_distortion_at(
 ) -> RateDistortionPoint:
     """``R(D)`` at a target distortion ``D``, with a mechanism reaching exactly ``D`` and a certified gap.
 
-    Bisection on the slope ``s`` brackets ``D`` between two Blahut–Arimoto points ``D(s_hi) <= D <=
-    D(s_lo)``; the returned mechanism mixes their channels to distortion exactly ``D`` (its rate is at
-    most the mix of their rates: mutual information is convex in the channel), and the lower bound is
-    the better of their two dual lines at ``D`` (each is a valid lower bound on the whole curve,
-    Blahut 1972, Theorem 8). Bisection stops when ``rate − lower_bound <= tolerance``.
+    The cost is first divided by its largest entry (its unit), so the answer does not depend on the
+    unit it is given in. Bisection on the slope ``s`` then brackets ``D`` between two Blahut–Arimoto
+    points ``D(s_hi) <= D <= D(s_lo)`` — ``s_hi`` doubled from 1 without a cap until it reaches ``D``, which
+    it does by the slope at which every kernel entry off a row's cheapest outputs underflows to 0
+    (:data:`KERNEL_UNDERFLOW`); the returned mechanism mixes their channels to distortion exactly ``D``
+    (its rate is at most the mix of their rates: mutual information is convex in the channel), and the
+    lower bound is the better of their two dual lines at ``D`` (each is a valid lower bound on the whole
+    curve, Blahut 1972, Theorem 8). Bisection stops when ``rate − lower_bound <= tolerance``.
 
     Parameters
     ----------
@@ -188,8 +206,11 @@ def rate_distortion_at(
     -------
     RateDistortionPoint
         ``distortion`` equal to the target (within round-off), ``rate`` and ``lower_bound`` bracketing
-        ``R(D)``; ``slope`` is the slope of the better dual line. For ``D >= min_y Σ_x P(x) d(x, y)`` the
-        rate is 0 (a constant mechanism).
+        ``R(D)``; ``slope`` is the slope of the better dual line (nats per unit of the cost as given).
+        For ``D >= min_y Σ_x P(x) d(x, y)`` the rate is 0 (a constant mechanism); at the least reachable
+        distortion (within :data:`LEAST_DISTORTION_ATOL` of the largest cost) the point is the limit
+        ``s → ∞`` (``slope`` is ``inf``): the least rate of a channel that keeps every input on its
+        cheapest outputs.
 
     Raises
     ------
@@ -201,35 +222,57 @@ def rate_distortion_at(
     >>> point = rate_distortion_at([0.5, 0.5], 0.1)  # binary source, Hamming distortion
     >>> round(point.rate, 6), point.rate - point.lower_bound <= 1e-8  # log 2 − h(0.1), certified
     (0.368064, True)
+
+    The same problem in thousandths of the unit has the same rate:
+
+    >>> round(rate_distortion_at([0.5, 0.5], 1e-4, [[0, 1e-3], [1e-3, 0]]).rate, 6)
+    0.368064
     """
     p = as_prior(prior).probabilities
-    matrix = cost_for_prior(p.size, cost)
+    given = cost_for_prior(p.size, cost)
     target = as_finite(distortion, "distortion")
     gap = as_budget(tolerance, "tolerance")
     if gap <= 0:
         raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
+    largest = float(given.max())
+    unit = largest if largest > 0 else 1.0  # the cost's own unit, as ExpectedDistortion.unit
+    matrix, goal = given / unit, target / unit
     least = float(p @ matrix.min(axis=1))
-    if target < least - 1e-12:
-        raise MechDesignError(f"distortion {target:.12g} is below the least reachable distortion {least:.12g}")
+    if goal < least - LEAST_DISTORTION_ATOL:
+        raise MechDesignError(f"distortion {target:.12g} is below the least reachable distortion {least * unit:.12g}")
     constant_costs = p @ matrix
-    if target >= constant_costs.min():
+    uniform = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+    if goal >= constant_costs.min():
         constant = np.zeros(matrix.shape[1])
         constant[int(np.argmin(constant_costs))] = 1.0
-        mechanism = Mechanism(np.tile(constant, (p.size, 1)))
-        return RateDistortionPoint(0.0, float(constant_costs.min()), 0.0, 0.0, mechanism, 0)
-    uniform = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+        point = RateDistortionPoint(0.0, 0.0, 0.0, 0.0, Mechanism(np.tile(constant, (p.size, 1))), 0)
+    elif goal <= least + LEAST_DISTORTION_ATOL:
+        point = _blahut_arimoto(p, matrix, math.inf, uniform)
+    else:
+        point = _bisect(p, matrix, goal, gap, uniform)
+    reached = float(p @ (point.mechanism.matrix * given).sum(axis=1))
+    return replace(point, slope=point.slope / unit, distortion=reached)
+
+
+def _bisect(p: np.ndarray, matrix: np.ndarray, goal: float, gap: float, uniform: np.ndarray) -> RateDistortionPoint:
+    """:func:`rate_distortion_at` strictly between the least and the zero-rate distortions, cost in its unit."""
+    gaps = matrix - matrix.min(axis=1)[:, None]
+    saturated = KERNEL_UNDERFLOW / float(gaps[gaps > 0].min())  # every larger slope has the same kernel
     low, high = _blahut_arimoto(p, matrix, 0.0, uniform), _blahut_arimoto(p, matrix, 1.0, uniform)
-    while high.distortion > target and high.slope < MAX_SLOPE:
-        low, high = high, _blahut_arimoto(p, matrix, min(2.0 * high.slope, MAX_SLOPE), uniform)
+    while high.distortion > goal and high.slope < saturated:
+        low, high = high, _blahut_arimoto(p, matrix, 2.0 * high.slope, _warm_start(p, high))
+    if high.distortion > goal:  # only round-off at the least distortion could do this: refuse, never pretend
+        raise MechDesignError(f"no slope up to {high.slope:.6g} reaches distortion {goal:.12g} (in units of the "
+                              f"largest cost); the least found is {high.distortion:.12g}")
     iterations = low.iterations + high.iterations
     for _ in range(SLOPE_STEPS):
-        point = _mixed(p, matrix, target, low, high, iterations)
+        point = _mixed(p, matrix, goal, low, high, iterations)
         if point.gap <= gap or high.slope - low.slope <= 1e-15 * high.slope:
             return point
-        middle = _blahut_arimoto(p, matrix, 0.5 * (low.slope + high.slope), p @ high.mechanism.matrix)
+        middle = _blahut_arimoto(p, matrix, 0.5 * (low.slope + high.slope), _warm_start(p, high))
         iterations += middle.iterations
-        low, high = (middle, high) if middle.distortion > target else (low, middle)
-    return _mixed(p, matrix, target, low, high, iterations)
+        low, high = (middle, high) if middle.distortion > goal else (low, middle)
+    return _mixed(p, matrix, goal, low, high, iterations)
 
 
 def _mixed(p: np.ndarray, cost: np.ndarray, target: float, low: RateDistortionPoint, high: RateDistortionPoint,
@@ -257,9 +300,17 @@ def shifted_kernel(cost: np.ndarray, slope: float) -> np.ndarray:
 
     >>> shifted_kernel(np.array([[0.0, 1.0], [3.0, 3.0]]), math.log(2)).tolist()
     [[1.0, 0.5], [1.0, 1.0]]
+
+    At ``s = inf`` (the least distortion) only each row's cheapest outputs remain:
+
+    >>> shifted_kernel(np.array([[0.0, 1.0], [3.0, 3.0]]), math.inf).tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
     """
+    gaps = cost - cost.min(axis=1)[:, None]
+    if math.isinf(slope):
+        return (gaps == 0).astype(float)
     with np.errstate(under="ignore"):
-        return np.exp(-slope * (cost - cost.min(axis=1)[:, None]))
+        return np.exp(-slope * gaps)
 
 
 def blahut_intercept(p: np.ndarray, cost: np.ndarray, slope: float, output: np.ndarray,

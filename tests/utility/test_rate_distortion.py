@@ -141,3 +141,55 @@ def test_slopes_must_be_a_list_of_budgets(slopes, match):
 
     with pytest.raises(MechDesignError, match=match):
         rate_distortion_curve([0.5, 0.5], slopes)
+
+
+def binary_entropy(t: float) -> float:
+    """``h(t)`` in nats."""
+    return -sum(u * math.log(u) for u in (t, 1 - t) if u > 0)
+
+
+@pytest.mark.parametrize("cost", [[[0, 1e-3], [1e-3, 0]], [[0, 1e-3, 1.0], [1e-3, 0, 1.0]]],
+                         ids=["thousandths", "near-tie-beside-unit-cost"])
+def test_rate_at_a_target_does_not_stop_at_a_capped_slope(cost):
+    """H2: the slope search was capped at 700 and the capped point returned as the answer: at cost scale
+    1e-3 the target D = 1e-4 came back as distortion 0.000332 with rate 0.0577 < R(D). Closed form:
+    R(D) = log 2 − h(D / 1e-3) (the third output, dearer than every other, is never worth using)."""
+    point = rate_distortion_at([0.5, 0.5], 1e-4, cost)
+    assert point.distortion == pytest.approx(1e-4, rel=1e-9)
+    assert point.gap <= TARGET_GAP and point.lower_bound <= point.rate
+    assert point.rate == pytest.approx(math.log(2) - binary_entropy(0.1), abs=CLOSED_FORM_ATOL)
+
+
+def test_rate_at_a_target_matches_the_six_ary_closed_form_in_small_units():
+    """H2: R(D) = log 6 − h(D/s) − (D/s) log 5 for the uniform 6-ary source under Hamming cost × s."""
+    scale, fraction = 1e-3, 0.2
+    point = rate_distortion_at(np.full(6, 1 / 6), fraction * scale, (1 - np.eye(6)) * scale)
+    assert point.distortion == pytest.approx(fraction * scale, rel=1e-9) and point.gap <= TARGET_GAP
+    closed = math.log(6) - binary_entropy(fraction) - fraction * math.log(5)
+    assert point.rate == pytest.approx(closed, abs=CLOSED_FORM_ATOL)
+
+
+def test_rate_at_a_target_does_not_depend_on_the_cost_unit():
+    """H2: a random 6 × 6 cost near its least distortion needs a slope above 700 in unit cost; the point
+    must reach the target, be certified, and be the same in every unit of the cost."""
+    rng = np.random.default_rng(5)
+    cost, prior = rng.random((6, 6)), rng.dirichlet(np.ones(6))
+    least, zero_rate = float(prior @ cost.min(axis=1)), float((prior @ cost).min())
+    target = least + 1e-4 * (zero_rate - least)
+    points = {scale: rate_distortion_at(prior, target * scale, cost * scale) for scale in (1e-3, 1.0, 1e3)}
+    for scale, point in points.items():
+        assert point.distortion == pytest.approx(target * scale, rel=1e-12)
+        assert point.gap <= TARGET_GAP and point.lower_bound <= point.rate
+        assert point.rate == pytest.approx(points[1.0].rate, rel=1e-12)
+        assert point.slope * scale == pytest.approx(points[1.0].slope, rel=1e-12)
+    assert points[1.0].slope > 700
+
+
+def test_rate_at_the_least_distortion_is_the_limit_of_infinite_slope():
+    """H2: at D = Σ P(x) min_y d(x, y) the point is the s → ∞ limit, reached exactly: for the uniform
+    4-ary source under Hamming cost, the identity and R(0) = log 4."""
+    point = rate_distortion_at([0.25] * 4, 0.0)
+    assert point.slope == math.inf and point.distortion == 0.0
+    assert np.array_equal(point.mechanism.matrix, np.eye(4))
+    assert point.rate == pytest.approx(math.log(4), abs=ROUNDOFF)
+    assert point.lower_bound == pytest.approx(math.log(4), abs=ROUNDOFF)
