@@ -76,8 +76,12 @@ def as_table(data: Any, name: str = "X") -> Table:
             declared = tuple(_declared_order(data.iloc[:, j]) for j in range(len(columns)))
         else:
             declared = (_declared_order(data),)
-    elif isinstance(data, np.ndarray):
-        array = data if data.dtype == object else data.astype(object)
+    elif hasattr(data, "tocsr") and hasattr(data, "nnz"):
+        raise MechDesignError(f"{name} is a sparse matrix: sparse input is not supported (categories are values, "
+                              "not counts); pass a dense array or a DataFrame")
+    elif isinstance(data, np.ndarray) or hasattr(data, "__array__") and not isinstance(data, (list, tuple)):
+        array = np.asarray(data)
+        array = array if array.dtype == object else array.astype(object)
     elif isinstance(data, (str, bytes, Mapping)) or not isinstance(data, Iterable):
         raise MechDesignError(f"{name} must be a column or a table of values, got {_short(data)}")
     else:
@@ -96,8 +100,10 @@ def as_table(data: Any, name: str = "X") -> Table:
             array = np.fromiter(items, dtype=object, count=len(items))
     if array.ndim not in (1, 2):
         raise MechDesignError(f"{name} must be one column (1-D) or a table (2-D), got shape {array.shape}")
-    if array.shape[0] == 0 or array.size == 0:
-        raise MechDesignError(f"{name} is empty (shape {array.shape})")
+    if array.shape[0] == 0:
+        raise MechDesignError(f"{name} is empty: 0 sample(s) (shape={array.shape}) while a minimum of 1 is required.")
+    if array.size == 0:
+        raise MechDesignError(f"{name} has 0 feature(s) (shape={array.shape}) while a minimum of 1 is required.")
     ndim = array.ndim
     values = array.reshape(-1, 1) if ndim == 1 else array
     return Table(values, names, ndim, declared or (None,) * values.shape[1])
@@ -187,7 +193,8 @@ def learn_categories(data: Any, name: str = "data", order: Sequence[Any] | None 
         except TypeError:
             categories = tuple(observed)
     if len(categories) < 2:
-        raise MechDesignError(f"{name} has {len(categories)} category ({categories!r}); privatizing needs at least 2")
+        raise MechDesignError(f"{name} has {len(categories)} category ({categories!r}) in {len(values)} sample(s); "
+                              "privatizing needs at least 2")
     return categories, encode_values(values, index_of(categories), name)
 
 
@@ -271,6 +278,8 @@ def _category_problem(value: Any) -> str:
         return "is not hashable, so it cannot be a category"
     if _is_missing(value):
         return "is a missing value (None, NaN or NA); drop or impute missing values first"
+    if isinstance(value, (complex, np.complexfloating)):
+        return "is a complex number: Complex data not supported as a category"
     if isinstance(value, (float, np.floating)) and math.isinf(value):
         return "is an infinite number (inf), which cannot be a category"
     return ""

@@ -95,7 +95,7 @@ def test_encoding_is_one_lookup_and_names_every_unknown_value():
 
 
 def test_bad_columns_are_named():
-    with pytest.raises(MechDesignError, match=r"data is empty"):
+    with pytest.raises(MechDesignError, match=r"data is empty: 0 sample\(s\)"):
         learn_categories([])
     with pytest.raises(MechDesignError, match=r"has 1 category \(\('a',\)\)"):
         learn_categories(["a", "a"])
@@ -117,3 +117,18 @@ def test_pandas_na_is_missing():
     pd = pytest.importorskip("pandas", reason="pandas is optional; this checks its NA marker")
     with pytest.raises(MechDesignError, match=r"data\[1\] = <NA> is a missing value"):
         learn_categories(pd.Series(["a", pd.NA, "b"], dtype="string"))
+
+
+def test_scikit_learn_style_refusals():
+    # Messages scikit-learn's check_estimator looks for: empty data, sparse input, complex data, one sample.
+    with pytest.raises(MechDesignError, match=r"0 feature\(s\) \(shape=\(12, 0\)\) while a minimum of 1 is required\."):
+        as_table(np.zeros((12, 0)))
+    with pytest.raises(MechDesignError, match=r"0 sample\(s\) \(shape=\(0, 3\)\)"):
+        as_table(np.zeros((0, 3)))
+    sparse = pytest.importorskip("scipy.sparse", reason="scipy.sparse builds the sparse input refused here")
+    with pytest.raises(MechDesignError, match="sparse input is not supported"):
+        as_table(sparse.csr_matrix(np.eye(3)))
+    with pytest.raises(MechDesignError, match=r"data\[0\] = \(1\+1j\) is a complex number: Complex data not supported"):
+        learn_categories([1 + 1j, 2 + 0j])
+    with pytest.raises(MechDesignError, match=r"has 1 category \(\(0\.5,\)\) in 1 sample\(s\)"):
+        learn_categories([0.5])
