@@ -205,11 +205,13 @@ def _short(value: Any, limit: int = 80) -> str:
 
 def _as_real(value: Any, name: str) -> float:
     message = f"{name} must be a number (a real scalar), got {_short(value)}"
-    if (isinstance(value, (bool, str, bytes, complex, np.complexfloating, list, tuple))
-            or isinstance(value, np.ndarray) and value.ndim != 0):
+    if (isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating, list, tuple))
+            or isinstance(value, np.ndarray) and (value.ndim != 0 or value.dtype == bool)):
         raise InvalidBudgetError(message)
     try:
         number = float(value)
+    except OverflowError:  # an integer (or fraction) beyond float64's range: as large as a float can say
+        number = math.inf if value > 0 else -math.inf
     except (TypeError, ValueError) as exc:
         raise InvalidBudgetError(message) from exc
     if math.isnan(number):
@@ -315,6 +317,38 @@ def as_array(values: Any, name: str, error: type[MechDesignError] = MechDesignEr
         return np.asarray(values)
     except (TypeError, ValueError) as exc:
         raise error(f"{name} must be a rectangular array, got {_short(values)} ({exc})") from exc
+
+
+def as_neighbour_size(pairs: Any, n_inputs: Any) -> int:
+    """The input alphabet size of a neighbour relation given as ``pairs`` (not ``None``).
+
+    ``n_inputs`` when given; otherwise the side of a boolean adjacency matrix. A list of index pairs
+    without ``n_inputs``, an integer 0/1 matrix (an adjacency matrix must be boolean), or something that
+    is no relation at all (a notion, a class) is a :class:`MechDesignError` saying which.
+
+    Examples
+    --------
+    >>> as_neighbour_size(np.eye(3, dtype=bool), None), as_neighbour_size([(0, 1)], 4)
+    (3, 4)
+    >>> as_neighbour_size(np.ones((3, 3), dtype=int), None)
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: neighbours is a 3 x 3 matrix of integers 0/1: an adjacency matrix must be boolean (pass matrix.astype(bool)); a list of index pairs needs n_inputs
+    """
+    if isinstance(pairs, (type, str, bytes, Mapping)) or not _is_iterable(pairs):
+        what = f"the class {pairs.__name__}" if isinstance(pairs, type) else _short(pairs)
+        raise MechDesignError(f"neighbours must be None (every pair), a list of index pairs (i, j) or a boolean "
+                              f"adjacency matrix, got {what}")
+    if n_inputs is not None:
+        return as_positive_int(n_inputs, "n_inputs")
+    array = as_array(pairs, "neighbours")
+    if array.dtype == bool and array.ndim == 2:
+        return as_positive_int(array.shape[0], "the side of the neighbour adjacency matrix")
+    if (array.ndim == 2 and array.shape[0] == array.shape[1] and np.issubdtype(array.dtype, np.integer)
+            and np.isin(array, (0, 1)).all()):
+        raise MechDesignError(f"neighbours is a {array.shape[0]} x {array.shape[1]} matrix of integers 0/1: an "
+                              "adjacency matrix must be boolean (pass matrix.astype(bool)); a list of index pairs "
+                              "needs n_inputs")
+    raise MechDesignError("n_inputs is required when neighbours are given as a list of pairs")
 
 
 def as_neighbour_pairs(pairs: Iterable[tuple[int, int]] | np.ndarray, size: int) -> np.ndarray:

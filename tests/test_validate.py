@@ -299,3 +299,55 @@ def test_counts_members_vectors_and_bounds_name_the_argument_and_the_value():
     for call, error, match in cases:
         with pytest.raises(error, match=match):
             call()
+
+
+# --- hostile input, round 2 (issue 30) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, expected", [(10**400, math.inf), (-(10**400), -math.inf)])
+def test_integers_beyond_float_range_are_infinite_not_an_overflow(value, expected):
+    """M6: ``float(10**400)`` raised a raw OverflowError out of every real-number check; such an integer
+    is as large as a float can say: ±inf, which each validator then accepts or refuses by name."""
+    assert v.as_budget(abs(value), infinite=True) == math.inf
+    with pytest.raises(InvalidBudgetError, match="epsilon must be a finite number >= 0, got inf"):
+        v.as_budget(abs(value))
+    with pytest.raises(MechDesignError, match=f"distortion must be finite, got {expected!r}"):
+        v.as_finite(value, "distortion")
+
+
+def test_design_accepts_a_budget_beyond_float_range_as_infinite():
+    """M6: ``design(DifferentialPrivacy(), 10**400, objective)`` raised OverflowError; 1e308 and inf worked."""
+    from mechdesign import DifferentialPrivacy, ExpectedDistortion, design
+
+    result = design(DifferentialPrivacy(), 10**400, ExpectedDistortion([0.5, 0.5]))
+    assert result.status == "optimal" and result.budgets == {"dp": math.inf}
+    assert result.objective == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("value", [np.bool_(True), np.bool_(False), np.array(True)])
+def test_numpy_booleans_are_not_budgets(value):
+    """L6: ``np.bool_(True)`` was accepted as budget 1 while ``True`` was refused."""
+    with pytest.raises(InvalidBudgetError, match=r"epsilon must be a number \(a real scalar\)"):
+        v.as_budget(value)
+    with pytest.raises(InvalidBudgetError, match=r"delta must be a number \(a real scalar\)"):
+        v.as_delta(value)
+
+
+@pytest.mark.parametrize("pairs, match", [
+    (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), "3 x 3 matrix of integers 0/1: an adjacency matrix must be boolean"),
+    ([[0, 1], [1, 0]], "2 x 2 matrix of integers 0/1: .* a list of index pairs needs n_inputs"),
+    (int, "got the class int"),
+    (3, "neighbours must be None .* got 3"),
+    ("0,1", "neighbours must be None .* got '0,1'"),
+    ([(0, 1), (1, 2)], "n_inputs is required when neighbours are given as a list of pairs"),
+])
+def test_neighbour_relation_errors_say_what_was_given(pairs, match):
+    """L5: an integer 0/1 adjacency matrix and a class both said "n_inputs is required when neighbours are
+    given as a list of pairs"."""
+    with pytest.raises(MechDesignError, match=match):
+        v.as_neighbour_size(pairs, None)
+
+
+def test_neighbour_size_from_n_inputs_or_a_boolean_matrix():
+    assert v.as_neighbour_size([(0, 1)], 5) == 5
+    assert v.as_neighbour_size([[False, True], [True, False]], None) == 2

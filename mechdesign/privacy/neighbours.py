@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_neighbour_pairs, as_positive_int
-from ..exceptions import MechDesignError
+from .._validate import as_neighbour_pairs, as_neighbour_size, as_positive_int
 from .base import parameter_label
 
 
@@ -22,6 +21,15 @@ class Neighbours:
     n_inputs
         Size of the input alphabet; required with a list of pairs, implied by an adjacency matrix,
         free (taken from the mechanism) for the complete relation.
+
+    Examples
+    --------
+    A path on three inputs, as index pairs (the alphabet size given) or a boolean adjacency matrix:
+
+    >>> Neighbours([(0, 1), (1, 2)], n_inputs=3).unordered_pairs(3).tolist()
+    [[0, 1], [1, 2]]
+    >>> Neighbours(np.eye(3, k=1, dtype=bool)).n_inputs
+    3
     """
 
     def __init__(self, pairs: Any = None, n_inputs: int | None = None) -> None:
@@ -29,11 +37,7 @@ class Neighbours:
             self.n_inputs = None if n_inputs is None else as_positive_int(n_inputs, "n_inputs")
             self._pairs = None
             return
-        if isinstance(pairs, np.ndarray) and pairs.dtype == bool and n_inputs is None:
-            n_inputs = pairs.shape[0]
-        if n_inputs is None:
-            raise MechDesignError("n_inputs is required when neighbours are given as a list of pairs")
-        self.n_inputs = as_positive_int(n_inputs, "n_inputs")
+        self.n_inputs = as_neighbour_size(pairs, n_inputs)
         self._pairs = as_neighbour_pairs(pairs, self.n_inputs)
         if len(self._pairs) == self.n_inputs * (self.n_inputs - 1) // 2:
             self._pairs = None  # every pair listed: use the structured complete-graph formulation
