@@ -31,9 +31,9 @@ TOTAL_UNITS = 2**RESOLUTION_BITS
 #: Bytes held per sampled input at the peak of :meth:`ExactSampler.sample` (indices, their order, the
 #: sorted indices, the draws, the outputs, validation masks), in float64 equivalents for the memory guard.
 SAMPLE_COPIES = 6
-#: Arrays of the matrix's shape held while the integer table is built (scaled entries, units,
-#: remainders, the order of the remainders, the cumulative table).
-TABLE_COPIES = 5
+#: Arrays of the matrix's shape held at the peak of building the integer table (the validated copy,
+#: scaled entries, units, remainders, sort keys, their order and ranks, the adjustment).
+TABLE_COPIES = 8
 #: One-line notice the command line prints when ``--seed`` is given.
 SEEDED_NOTICE = ("mechdesign: notice: --seed makes this release reproducible by anyone who knows the seed; "
                  "use it for tests only")
@@ -144,13 +144,16 @@ def sample_inputs(inputs: Any, n_inputs: int, name: str = "inputs") -> np.ndarra
 def probability_units(matrix: np.ndarray) -> np.ndarray:
     """Each row of a row-stochastic ``matrix`` as int64 units of ``2**-53`` summing exactly to ``2**53``.
 
-    Every row is scaled to ``2**53`` by its own sum (a stored row sums to 1 only within round-off),
-    rounded down, and the missing units are given one each to the entries with the largest remainders
-    (largest-remainder rounding). An entry that is 0 stays 0; a positive entry keeps at least one unit,
-    so the support never shrinks — the units such tiny entries gain are taken from the entries with the
-    smallest remainders. Every entry is therefore within one unit of its scaled value, except in a row
-    with entries below ``2**-53``, where the units they gain (one each at most) come from the row's
-    larger entries.
+    A row's entries, times ``2**53``, are rounded down and the missing units given one each to the
+    entries with the largest remainders (largest-remainder rounding). An entry that is 0 stays 0; a
+    positive entry keeps at least one unit, so the support never shrinks — the units such tiny entries
+    gain are taken from the entries with the smallest remainders. So:
+
+    * a row whose entries sum exactly to 1 is rounded with every entry within one unit (``2**-53``) of
+      its stored value, except in a row with entries below ``2**-53``, where the units they gain (one
+      each) come from the row's larger entries; a row of multiples of ``2**-53`` is kept exactly;
+    * a row whose stored sum is off by more units than it has positive entries (rows of a
+      :class:`~mechdesign.mechanism.Mechanism` sum to 1 within ``1e-9``) is first scaled by its sum.
 
     Parameters
     ----------
@@ -169,23 +172,29 @@ def probability_units(matrix: np.ndarray) -> np.ndarray:
     (True, True)
     """
     positive = matrix > 0
-    scaled = matrix * (TOTAL_UNITS / matrix.sum(axis=1, keepdims=True))
+    scaled = matrix * float(TOTAL_UNITS)  # exact: a power of two
     units = np.floor(scaled).astype(np.int64)
     units[positive & (units == 0)] = 1
     missing = TOTAL_UNITS - units.sum(axis=1)
+    far = np.abs(missing) > positive.sum(axis=1)
+    if far.any():  # rows whose stored sum is off by more than round-off of their entries: scaled by it
+        scaled[far] = matrix[far] * (TOTAL_UNITS / matrix[far].sum(axis=1, keepdims=True))
+        units[far] = np.floor(scaled[far]).astype(np.int64)
+        units[positive & (units == 0)] = 1
+        missing = TOTAL_UNITS - units.sum(axis=1)
     while missing.any():  # one pass unless a row misses more units than it has eligible entries
-        remainders = scaled - units
-        adding = missing[:, None] > 0
+        rows = np.flatnonzero(missing)
+        need = missing[rows]
+        adding = need[:, None] > 0
+        remainders = scaled[rows] - units[rows]
         # Units go to the largest remainders of positive entries, come from the smallest remainders of
         # entries that keep at least one unit; ineligible entries sort last.
-        eligible = np.where(adding, positive, units > 1)
-        keys = np.where(eligible, np.where(adding, -remainders, remainders), np.inf)
-        order = np.argsort(keys, axis=1, kind="stable")
+        eligible = np.where(adding, positive[rows], units[rows] > 1)
+        order = np.argsort(np.where(eligible, np.where(adding, -remainders, remainders), np.inf), axis=1)
         rank = np.empty_like(order)
         np.put_along_axis(rank, order, np.arange(matrix.shape[1])[None, :], axis=1)
-        changed = eligible & (rank < np.abs(missing)[:, None])
-        units += np.where(changed, np.sign(missing)[:, None], 0)
-        missing = TOTAL_UNITS - units.sum(axis=1)
+        units[rows] += np.where(eligible & (rank < np.abs(need)[:, None]), np.sign(need)[:, None], 0)
+        missing[rows] = TOTAL_UNITS - units[rows].sum(axis=1)
     return units
 
 

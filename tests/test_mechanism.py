@@ -63,9 +63,19 @@ def test_sample_takes_a_seed_or_a_generator_whose_stream_continues():
     assert np.array_equal(Q.sample(inputs, rng=3), Q.sample(inputs, rng=np.random.default_rng(3)))
     generator, reference = np.random.default_rng(4), np.random.default_rng(4)
     Q.sample(inputs, rng=generator)
-    reference.random(inputs.shape)  # Mechanism.sample draws one uniform per input
+    reference.integers(0, 2**53, size=inputs.size, dtype=np.uint64)  # one uniform integer per input
     assert generator.random() == reference.random()
     assert Q.sample(np.array([], dtype=int), rng=0).shape == (0,)
+
+
+def test_sample_without_rng_draws_from_the_operating_system():
+    # rng=None is OS entropy (it was numpy's default_rng()): two calls differ, the seed of numpy's
+    # global state plays no part.
+    Q, inputs = Mechanism([[0.5, 0.5], [0.5, 0.5]]), np.zeros(256, dtype=int)
+    np.random.seed(0)
+    first = Q.sample(inputs)
+    np.random.seed(0)
+    assert not np.array_equal(first, Q.sample(inputs))  # equal with probability 2**-256
 
 
 def test_equality_and_allclose():

@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, PointwiseMaximalLeakage, Prior
 from mechdesign.exceptions import InvalidBudgetError, InvalidMechanismError, MechDesignError, ProblemTooLargeError
+from mechdesign.randomness import ExactSampler, probability_units
 from mechdesign.structured import MAX_DENSE_ENTRIES, KeepOrRedraw
 
 #: Round-off between the O(n) and the dense evaluation of the same quantity.
@@ -69,6 +71,31 @@ def test_sampling_follows_the_matrix():
         frequencies = np.bincount(outputs, minlength=3) / draws
         tolerance = 5 * np.sqrt(mechanism.matrix[x] * (1 - mechanism.matrix[x]) / draws) + 1e-12
         assert np.all(np.abs(frequencies - mechanism.matrix[x]) <= tolerance)
+
+
+def test_sampling_is_exact_for_the_rounded_parameters():
+    # Redraw probability 2**-40 with a row whose float sum is not exactly 1: the redraw decision is an
+    # integer comparison (no 1 - c rounding), the redraw an exact sampler of the row.
+    redraw = np.array([2.0**-40, 0.5, 1.0])
+    row = np.array([0.1, 0.2, 0.7])
+    mechanism = KeepOrRedraw(redraw, row)
+    units = probability_units(np.stack([1.0 - redraw, redraw], axis=1))[:, 1]
+    assert units.tolist() == [2**13, 2**52, 2**53]
+    rounded_row = ExactSampler(row[None, :]).rounded[0]
+    dense = (1.0 - units / 2**53)[:, None] * np.eye(3) + (units / 2**53)[:, None] * rounded_row[None, :]
+    draws = 60_000
+    for x in (1, 2):
+        counts = np.bincount(mechanism.sample(np.full(draws, x), rng=x), minlength=3)
+        assert stats.chisquare(counts, draws * dense[x]).pvalue > 1e-4
+
+
+def test_sampling_a_large_structured_mechanism_stays_o_of_n():
+    # n = 10**5: the dense matrix (10**10 entries) is refused, sampling never builds it.
+    n = 10**5
+    mechanism = KeepOrRedraw.randomized_response(np.arange(n), n, 1.0)
+    outputs = mechanism.sample(np.arange(n), rng=0)
+    assert outputs.shape == (n,) and mechanism._dense is None
+    assert 0.0 < np.mean(outputs == np.arange(n)) < 0.01
 
 
 def test_dense_matrix_is_refused_beyond_the_limit():
