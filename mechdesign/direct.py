@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,9 @@ class DirectSolution:
         :class:`~mechdesign.solvers.SolveOutcome` status).
     row_duals
         The solve's row multipliers in HiGHS's convention (``None`` if it failed).
+    slacks
+        The elastic caps' slacks ``s_k`` (a program built with ``penalty``; empty otherwise, ``None`` if it
+        failed): positive where the point exceeds a cap.
     """
 
     matrix: np.ndarray | None
@@ -103,6 +106,7 @@ class DirectSolution:
     iterations: int
     status: str
     row_duals: np.ndarray | None = None
+    slacks: np.ndarray | None = None
 
 
 def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
@@ -169,6 +173,35 @@ class WarmLinearProgram(ABC):
     scale (:meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget`, ``e^ε`` for these notions).
     A subclass is registered for its notion class in :data:`mechdesign.registry.REGISTRY`
     (``warm_lp``); :meth:`applies_to` declines instances its LP does not cover.
+
+    Every subclass also takes, keyword-only, the arguments of this base class below ``notion``.
+
+    Parameters
+    ----------
+    weights
+        ``W``, finite, of shape ``(n_inputs, n_outputs)``.
+    matrix, row_lower, row_upper
+        The subclass's rows ``row_lower <= matrix · x <= row_upper`` (columns ``x >= 0``).
+    notion
+        The notion the rows express.
+    limits
+        Weights ``L_k`` (each of ``W``'s shape) of linear caps ``Σ L_k∘Q <= D_k`` (expected distortions
+        in solved units), one row each after the subclass's rows; the values ``D_k`` are given to
+        :meth:`solve`. Where ``Q`` depends on the budget (:meth:`_limit_terms`), the budget-scaled part
+        is one column ``t_k`` tied to it by a row, so a budget changes one coefficient per cap.
+    penalty
+        If given, each cap is elastic: a column ``s_k >= 0`` of cost ``penalty`` relaxes it
+        (``Σ L_k∘Q − s_k <= D_k``), so that restricted LPs (column generation) stay feasible; ``None``
+        (default): caps are rows, and a cap no mechanism meets makes the LP infeasible.
+    options
+        HiGHS options set over :data:`HIGHS_OPTIONS` (``design(solver_options=...)``), checked by
+        :func:`check_highs_options`.
+
+    Notes
+    -----
+    The model's data is also held in numpy (every change goes through :meth:`_change_coefficients`,
+    :meth:`_set_costs`, :meth:`_set_row_upper` or :meth:`_add_columns`), so the safe bound and the
+    interior-point solve read it without copying the LP back from HiGHS.
     """
 
     #: ``Result.method`` of designs solved by this program.
@@ -176,14 +209,54 @@ class WarmLinearProgram(ABC):
     #: Peak memory per mechanism entry, checked before the LP is built.
     bytes_per_entry = BYTES_PER_ENTRY
 
-    def __init__(self, weights: np.ndarray, matrix: sp.coo_matrix, row_lower: np.ndarray,
-                 row_upper: np.ndarray, notion: PrivacyNotion) -> None:
+    def __init__(self, weights: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray,
+                 row_upper: np.ndarray, notion: PrivacyNotion, *, limits: Sequence[np.ndarray] = (),
+                 penalty: float | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.notion = notion
         self.weights = np.asarray(weights, dtype=float)
-        count = matrix.shape[1]
-        lp = highs_model(np.zeros(count), matrix, row_lower, row_upper, np.zeros(count), np.full(count, highspy.kHighsInf))
-        self.highs = quiet_highs(HIGHS_OPTIONS)
-        self.highs.passModel(lp)
+        base = sp.csr_matrix(matrix)
+        count = base.shape[1]
+        #: The caps' weights ``L_k`` and values ``D_k`` (``inf`` until :meth:`solve` sets them).
+        self.limit_weights = [np.asarray(w, dtype=float) for w in limits]
+        self.limit_values = np.full(len(self.limit_weights), np.inf)
+        terms = [self._limit_terms(w) for w in self.limit_weights]
+        scaled = [k for k, (_, part) in enumerate(terms) if part is not None]
+        k, t = len(terms), len(scaled)
+        #: Columns ``t_k`` (budget-scaled parts), ``s_k`` (elastic slacks); rows tying ``t_k``, and the caps.
+        self.scaled_columns = count + np.arange(t)
+        self.penalty_columns = count + t + np.arange(k if penalty is not None and k else 0)
+        self.tie_rows = base.shape[0] + np.arange(t)
+        self.limit_rows = base.shape[0] + t + np.arange(k)
+        total = count + t + self.penalty_columns.size
+        entries: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (rows, columns, values) of ties and caps
+        for j, index in enumerate(scaled):
+            nonzero = np.flatnonzero(terms[index][1])
+            entries.append((np.full(nonzero.size + 1, j), np.append(nonzero, count + j),
+                            np.append(-terms[index][1][nonzero], 1.0)))
+            entries.append((np.array([t + index]), np.array([count + j]), np.ones(1)))  # β, set by solve()
+        for index, (fixed, _) in enumerate(terms):
+            nonzero = np.flatnonzero(fixed)
+            entries.append((np.full(nonzero.size, t + index), nonzero, fixed[nonzero]))
+        entries += [(np.array([t + j]), np.array([column]), -np.ones(1)) for j, column in enumerate(self.penalty_columns)]
+        rows, columns, values = [np.concatenate(part) for part in zip(*entries)] if entries else [np.zeros(0)] * 3
+        added = sp.csr_matrix((values, (rows, columns)), shape=(t + k, total))
+        full = sp.vstack([sp.hstack([base, sp.csr_matrix((base.shape[0], total - count))]), added])
+        self._matrix = sp.csc_matrix(full)
+        self._matrix.sort_indices()
+        self._costs = np.zeros(total)
+        self._costs[self.penalty_columns] = penalty if penalty is not None else 0.0
+        self._row_lower = np.concatenate([row_lower, np.zeros(t), np.full(k, -highspy.kHighsInf)]).astype(float)
+        self._row_upper = np.concatenate([row_upper, np.zeros(t), np.full(k, highspy.kHighsInf)]).astype(float)
+        self._col_lower = np.zeros(total)
+        self._col_upper = np.full(total, highspy.kHighsInf)
+        # |t_k| <= Σ_x max_y |L_k[x, y]| (each row of u sums to at most 1): finite, never active.
+        reach = np.array([np.abs(self.limit_weights[index]).max(axis=1).sum() for index in scaled])
+        self._col_lower[self.scaled_columns], self._col_upper[self.scaled_columns] = -reach, reach
+        self._scale_rows = self.limit_rows[scaled]
+        self._scale_slots = self._slots(self._scale_rows, self.scaled_columns)
+        self.highs = quiet_highs({**HIGHS_OPTIONS, **(options or {})})
+        self.highs.passModel(highs_model(self._costs, self._matrix, self._row_lower, self._row_upper,
+                                         self._col_lower, self._col_upper))
 
     @classmethod
     def applies_to(cls, notion: PrivacyNotion) -> bool:
@@ -191,9 +264,10 @@ class WarmLinearProgram(ABC):
         return True
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
-        """The LP of ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`)."""
-        return cls(weights, notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> WarmLinearProgram:
+        """The LP of ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`); ``settings`` are
+        the keyword arguments of :class:`WarmLinearProgram` (``limits``, ``penalty``, ``options``)."""
+        return cls(weights, notion=notion, **settings)
 
     def scale(self, epsilon: float) -> float:
         """The notion's constraint scale at ε (``e^ε``), read from the notion."""
@@ -213,30 +287,109 @@ class WarmLinearProgram(ABC):
 
     @abstractmethod
     def _column_upper(self, epsilon: float) -> np.ndarray:
-        """Finite upper bounds every feasible point's columns satisfy (implied by the rows)."""
+        """Finite upper bounds every feasible point's columns satisfy (implied by the rows), for the
+        subclass's own columns."""
+
+    @abstractmethod
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """``Σ weights∘Q`` in the subclass's columns as ``(fixed, scaled)``: ``fixed · x + β · scaled · x``,
+        ``β`` the budget's :meth:`_limit_scale` (``scaled`` ``None`` where ``Q`` does not depend on it)."""
+
+    def _limit_scale(self, epsilon: float) -> float:
+        """The factor ``β`` of :meth:`_limit_terms`' scaled part at ε (1 unless a subclass scales ``Q``)."""
+        return 1.0
+
+    def _upper_bounds(self, epsilon: float) -> np.ndarray:
+        """Finite upper bounds of every column, in the model's order, for the safe bound."""
+        own = self._column_upper(epsilon)
+        reach = [np.abs(w).max(axis=1).sum() for w in self.limit_weights]
+        slack = np.array(reach[: self.penalty_columns.size]) + np.abs(self.limit_values[: self.penalty_columns.size])
+        return np.concatenate([own, self._col_upper[self.scaled_columns], slack])
+
+    def _slots(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """Positions in the held matrix's data of the (structural) entries ``(rows[i], columns[i])``."""
+        starts = self._matrix.indptr[columns]
+        return np.array([start + np.searchsorted(self._matrix.indices[start:end], row)
+                         for row, start, end in zip(rows, starts, self._matrix.indptr[columns + 1])], dtype=np.int64)
+
+    def _change_coefficients(self, rows: np.ndarray, columns: np.ndarray, slots: np.ndarray,
+                             values: np.ndarray | float) -> None:
+        """Set the entries ``(rows[i], columns[i])`` (at ``slots``, from :meth:`_slots`) in HiGHS and in numpy."""
+        values = np.broadcast_to(np.asarray(values, dtype=float), np.shape(rows))
+        for row, column, value in zip(rows.tolist(), columns.tolist(), values.tolist()):
+            self.highs.changeCoeff(row, column, value)
+        self._matrix.data[slots] = values
+
+    def _set_row_upper(self, rows: np.ndarray, upper: np.ndarray) -> None:
+        """Set the upper sides of ``rows`` (their lower sides kept)."""
+        self._row_upper[rows] = upper
+        self.highs.changeRowsBounds(rows.size, rows.astype(np.int32), self._row_lower[rows], self._row_upper[rows])
+
+    def _add_columns(self, costs: np.ndarray, lower: np.ndarray, upper: np.ndarray, columns: sp.spmatrix) -> None:
+        """Append columns (``columns``: their entries, one column each, over every row), nonbasic at their lower bound."""
+        block = sp.csc_matrix(columns)
+        block.sort_indices()
+        self.highs.addCols(block.shape[1], costs, lower, upper, block.nnz, block.indptr[:-1].astype(np.int32),
+                           block.indices.astype(np.int32), block.data)
+        held = self._matrix
+        self._matrix = sp.csc_matrix((np.concatenate([held.data, block.data]),
+                                      np.concatenate([held.indices, block.indices]),
+                                      np.concatenate([held.indptr, held.indptr[-1] + block.indptr[1:]])),
+                                     shape=(held.shape[0], held.shape[1] + block.shape[1]))
+        self._costs = np.concatenate([self._costs, costs])
+        self._col_lower = np.concatenate([self._col_lower, lower])
+        self._col_upper = np.concatenate([self._col_upper, upper])
 
     def _held_lp(self) -> tuple[np.ndarray, sp.csc_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The LP HiGHS holds (at the budget last set): costs, matrix, row bounds and column bounds."""
-        lp = self.highs.getLp()
-        matrix = sp.csc_matrix((np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
-                                np.asarray(lp.a_matrix_.start_)), shape=(lp.num_row_, lp.num_col_))
-        return (np.asarray(lp.col_cost_), matrix, np.asarray(lp.row_lower_), np.asarray(lp.row_upper_),
-                np.asarray(lp.col_lower_), np.asarray(lp.col_upper_))
+        return self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower, self._col_upper
 
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
         """A certified lower bound on the optimum from the row duals: the safe LP bound over the model
         HiGHS holds (:func:`~mechdesign.certificate.lp_lower_bound`)."""
-        costs, matrix, row_lower, row_upper, col_lower, _ = self._held_lp()
-        return lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, self._column_upper(epsilon), row_duals)
+        return lp_lower_bound(self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
+                              self._upper_bounds(epsilon), row_duals)
 
     def _set_costs(self, costs: np.ndarray) -> None:
+        """Set the costs of the first ``costs.size`` columns."""
+        self._costs[: costs.size] = costs
         self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
 
-    def solve(self, epsilon: float, *, cold: bool = False, bound: bool = True) -> DirectSolution:
-        """Solve at budget ε ≥ 0 (nats, already validated), warm-started from the previous solve unless ``cold``;
-        ``bound=False`` skips the safe lower bound (``-inf`` then), for callers that bound another problem
-        (column generation's restricted LPs)."""
+    def set_penalty(self, penalty: float) -> None:
+        """Set the cost of the elastic caps' slacks (a program built with ``penalty``).
+
+        Examples
+        --------
+        >>> weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+        >>> program = LdpLinearProgram(weights, limits=[weights], penalty=10.0)
+        >>> program.set_penalty(1e4)
+        >>> program._held_lp()[0][program.penalty_columns].tolist()
+        [10000.0]
+        """
+        columns = self.penalty_columns
+        self._costs[columns] = penalty
+        self.highs.changeColsCost(columns.size, columns.astype(np.int32), self._costs[columns])
+
+    def _prepare(self, epsilon: float, limits: Sequence[float] | None) -> None:
+        """Write the budget and the caps' values into the model."""
         self._set_budget(epsilon)
+        if self._scale_rows.size:
+            self._change_coefficients(self._scale_rows, self.scaled_columns, self._scale_slots, self._limit_scale(epsilon))
+        if limits is not None:
+            values = np.asarray(limits, dtype=float)
+            if values.shape != self.limit_values.shape:
+                raise ShapeMismatchError(f"limits must hold {self.limit_values.size} values, got {values.shape}")
+            if not np.array_equal(values, self.limit_values):
+                self.limit_values = values.copy()
+                self._set_row_upper(self.limit_rows, values)
+
+    def solve(self, epsilon: float, *, limits: Sequence[float] | None = None, cold: bool = False,
+              bound: bool = True) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, already validated) and the caps' values ``limits`` (one per cap, solved
+        units; ``None`` keeps the last ones), warm-started from the previous solve unless ``cold``; ``bound=False``
+        skips the safe lower bound (``-inf`` then), for callers that bound another problem (column generation's
+        restricted LPs). A cap no mechanism meets gives status ``"Infeasible"`` (HiGHS's word)."""
+        self._prepare(epsilon, limits)
         if cold:
             self.highs.clearSolver()
         outcome = run_highs(self.highs)
@@ -250,21 +403,22 @@ class WarmLinearProgram(ABC):
         if not outcome.solved:
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
-        matrix = self._mechanism(np.asarray(solution.col_value), epsilon)
+        values = np.asarray(solution.col_value)
         duals = np.asarray(solution.row_dual)
         safe = self._lower_bound(duals, epsilon) if bound else -math.inf
-        return DirectSolution(matrix, float(self.highs.getInfo().objective_function_value), safe, iterations, status,
-                              duals)
+        return DirectSolution(self._mechanism(values, epsilon), float(self.highs.getInfo().objective_function_value),
+                              safe, iterations, status, duals, values[self.penalty_columns])
 
-    def solve_interior(self, epsilon: float, *, bound: bool = True, ldl: str = "default",
-                       tolerance: float = CLARABEL_LP_TOLERANCE) -> DirectSolution:
+    def solve_interior(self, epsilon: float, *, limits: Sequence[float] | None = None, bound: bool = True,
+                       ldl: str = "default", tolerance: float = CLARABEL_LP_TOLERANCE) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) with Clarabel's interior point instead of the simplex.
 
-        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model HiGHS holds, factorized by
+        The same LP (:func:`~mechdesign.solvers.solve_clarabel_lp` on the model held, factorized by
         ``ldl``, one of :data:`~mechdesign.solvers.CLARABEL_LDL_METHODS`, to Clarabel's ``tolerance``), for LPs
         whose simplex is slowed by degenerate pivots (column generation's restricted PML LPs,
-        benchmarks/RESULTS.md). The point is interior-point accurate, not a vertex; ``lower_bound`` is the same
-        safe bound at its duals (``-inf`` with ``bound=False``), valid whatever their accuracy.
+        benchmarks/RESULTS.md) and for ``design(solver="clarabel")``. The point is interior-point accurate, not a
+        vertex; ``lower_bound`` is the same safe bound at its duals (``-inf`` with ``bound=False``), valid whatever
+        their accuracy. ``limits`` as for :meth:`solve`.
 
         Examples
         --------
@@ -276,7 +430,7 @@ class WarmLinearProgram(ABC):
         ldl = as_choice(ldl, CLARABEL_LDL_METHODS, "ldl")
         if as_finite(tolerance, "tolerance") <= 0:
             raise MechDesignError(f"tolerance must be positive, got {tolerance!r}")
-        self._set_budget(epsilon)
+        self._prepare(epsilon, limits)
         costs, matrix, row_lower, row_upper, col_lower, col_upper = self._held_lp()
         outcome, values, duals = solve_clarabel_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper, ldl=ldl,
                                                    tolerance=tolerance)
@@ -285,7 +439,7 @@ class WarmLinearProgram(ABC):
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)
         safe = self._lower_bound(duals, epsilon) if bound else -math.inf
         return DirectSolution(self._mechanism(values, epsilon), float(costs @ values), safe, iterations, outcome.status,
-                              duals)
+                              duals, values[self.penalty_columns])
 
 
 def _row_sums(n: int, m: int) -> sp.coo_matrix:
@@ -310,7 +464,7 @@ class LdpLinearProgram(WarmLinearProgram):
     ``notion`` defaults to :class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete relation.
     """
 
-    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None, **settings: Any) -> None:
         n, m = np.shape(weights)
         k = n * m
         # Columns: c[y] (m), u[x, y] (k, row-major), r[x] (n).
@@ -320,7 +474,9 @@ class LdpLinearProgram(WarmLinearProgram):
             [None, -_row_sums(n, m), sp.identity(n)],
             [-_per_output(n, m), sp.identity(k), None],
         ])
-        super().__init__(weights, matrix, *_unit_row_bounds(n, n, k), notion or DifferentialPrivacy())
+        super().__init__(weights, matrix, *_unit_row_bounds(n, n, k), notion or DifferentialPrivacy(), **settings)
+        self._budget_rows, self._budget_columns = np.arange(n), m + k + np.arange(n)
+        self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
 
     @classmethod
     def applies_to(cls, notion: PrivacyNotion) -> bool:
@@ -330,21 +486,31 @@ class LdpLinearProgram(WarmLinearProgram):
     def _set_budget(self, epsilon: float) -> None:
         n, m = self.weights.shape
         excess = self.notion.scaled_budget_excess(epsilon)
-        for x in range(n):
-            self.highs.changeCoeff(x, m + n * m + x, excess)
+        self._change_coefficients(self._budget_rows, self._budget_columns, self._budget_slots, excess)
         self._set_costs(np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)]))
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         n, m = self.weights.shape
         return values[:m][None, :] + self.notion.scaled_budget_excess(epsilon) * values[m:m + n * m].reshape(n, m)
 
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        # Σ L∘Q = Σ_y (Σ_x L[x, y]) c_y + (e^ε − 1) Σ L∘u.
+        n, m = self.weights.shape
+        return (np.concatenate([weights.sum(axis=0), np.zeros(n * m + n)]),
+                np.concatenate([np.zeros(m), weights.ravel(), np.zeros(n)]))
+
+    def _limit_scale(self, epsilon: float) -> float:
+        return self.notion.scaled_budget_excess(epsilon)
+
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float) -> float:
+        # The staircase bound ignores the caps: a bound without them is one with them.
         return max(super()._lower_bound(row_duals, epsilon),
                    staircase_lower_bound(self.weights, epsilon, row_duals[: self.weights.shape[0]]))
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # c_y <= 1 (row sums), u[x, y] <= c_y, r_x = Σ_y u[x, y] <= Σ_y c_y <= 1.
-        return np.ones(self.highs.getNumCol())
+        n, m = self.weights.shape
+        return np.ones(m + n * m + n)
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * matrix.min(axis=0)).max())
@@ -353,7 +519,7 @@ class LdpLinearProgram(WarmLinearProgram):
 class MaximalLeakageLinearProgram(WarmLinearProgram):
     """Maximal leakage ``Σ_y max_x Q[x, y] <= e^ε``: ``Q[x, y] <= M_y``, ``Σ_y M_y <= e^ε`` (budget in a bound)."""
 
-    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None, **settings: Any) -> None:
         n, m = np.shape(weights)
         k = n * m
         # Columns: Q (k), M (m). Rows: row sums (n); Q[x, y] − M[y] <= 0 (k); Σ M <= e^ε (1).
@@ -363,7 +529,9 @@ class MaximalLeakageLinearProgram(WarmLinearProgram):
             [None, sp.coo_matrix(np.ones((1, m)))],
         ])
         lower, upper = _unit_row_bounds(n, 0, k + 1)
-        super().__init__(weights, matrix, lower, upper, notion or MaximalLeakage())
+        super().__init__(weights, matrix, lower, upper, notion or MaximalLeakage(), **settings)
+        #: The row ``Σ_y M_y <= e^ε``.
+        self.budget_row = n + k
         self._set_costs(np.concatenate([self.weights.ravel(), np.zeros(m)]))
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
@@ -371,8 +539,10 @@ class MaximalLeakageLinearProgram(WarmLinearProgram):
         return np.concatenate([np.ones(self.weights.size), np.full(self.weights.shape[1], self.scale(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
-        row = self.highs.getNumRow() - 1
-        self.highs.changeRowBounds(row, -highspy.kHighsInf, self.scale(epsilon))
+        self._set_row_upper(np.array([self.budget_row]), np.array([self.scale(epsilon)]))
+
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        return np.concatenate([weights.ravel(), np.zeros(self.weights.shape[1])]), None
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         return values[: self.weights.size].reshape(self.weights.shape)
@@ -414,7 +584,7 @@ class PmlLinearProgram(WarmLinearProgram):
     """
 
     def __init__(self, weights: np.ndarray, prior: np.ndarray, *, entries: np.ndarray | None = None,
-                 notion: PrivacyNotion | None = None) -> None:
+                 notion: PrivacyNotion | None = None, **settings: Any) -> None:
         n, m = np.shape(weights)
         self.prior = prior
         self.support = np.flatnonzero(prior > 0)
@@ -440,7 +610,9 @@ class PmlLinearProgram(WarmLinearProgram):
                             shape=(constrained.size, m))],
         ])
         lower, upper = _unit_row_bounds(n, 2 * m, constrained.size)
-        super().__init__(weights, matrix, lower, upper, notion or PointwiseMaximalLeakage(prior))
+        super().__init__(weights, matrix, lower, upper, notion or PointwiseMaximalLeakage(prior), **settings)
+        self._budget_rows, self._budget_columns = n + m + np.arange(m), count + np.arange(m)
+        self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
         self._set_costs(np.concatenate([self.weights[self.entry_inputs, self.entry_outputs], np.zeros(2 * m)]))
 
     @classmethod
@@ -449,8 +621,8 @@ class PmlLinearProgram(WarmLinearProgram):
         return _single_prior(notion) is not None
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
-        return cls(weights, _single_prior(notion), notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> WarmLinearProgram:
+        return cls(weights, _single_prior(notion), notion=notion, **settings)
 
     def scale(self, epsilon: float) -> float:
         """``e^ε``, capped at ``1 / min_{x ∈ supp} P_x``: from there on ``Q[x, y] <= P_x^{-1} P_x Q[x, y] <= e^ε P·Q[:, y]``
@@ -471,10 +643,11 @@ class PmlLinearProgram(WarmLinearProgram):
         return np.concatenate([np.ones(self.entry_inputs.size + m), np.full(m, self.scale(epsilon))])
 
     def _set_budget(self, epsilon: float) -> None:
-        n, m = self.weights.shape
-        scale = self.scale(epsilon)
-        for y in range(m):
-            self.highs.changeCoeff(n + m + y, self.entry_inputs.size + y, -scale)
+        self._change_coefficients(self._budget_rows, self._budget_columns, self._budget_slots, -self.scale(epsilon))
+
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        return (np.concatenate([weights[self.entry_inputs, self.entry_outputs], np.zeros(2 * self.weights.shape[1])]),
+                None)
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         matrix = np.zeros(self.weights.shape)
@@ -505,7 +678,8 @@ class ApproximateDpLinearProgram(WarmLinearProgram):
     0.45
     """
 
-    def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None,
+                 **settings: Any) -> None:
         n, m = np.shape(weights)
         k = n * m
         self.delta = float(delta)
@@ -519,7 +693,9 @@ class ApproximateDpLinearProgram(WarmLinearProgram):
         ])
         lower = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.full(k, -highspy.kHighsInf)])
         upper = np.concatenate([np.ones(n), np.zeros(n), np.full(m, self.delta), np.zeros(k)])
-        super().__init__(weights, matrix, lower, upper, notion or ApproximateDifferentialPrivacy(self.delta))
+        super().__init__(weights, matrix, lower, upper, notion or ApproximateDifferentialPrivacy(self.delta), **settings)
+        self._budget_rows, self._budget_columns = 2 * n + np.arange(m), np.arange(m)
+        self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
         self._set_costs(np.concatenate([self.weights.sum(axis=0), np.zeros(m), self.weights.ravel(), np.zeros(n)]))
 
     @classmethod
@@ -528,14 +704,17 @@ class ApproximateDpLinearProgram(WarmLinearProgram):
         return notion.variant == "pointwise" and bool(notion.neighbours.is_complete)
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> WarmLinearProgram:
-        return cls(weights, notion.delta, notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> WarmLinearProgram:
+        return cls(weights, notion.delta, notion=notion, **settings)
 
     def _set_budget(self, epsilon: float) -> None:
-        n, m = self.weights.shape
         excess = self.notion.scaled_budget_excess(epsilon)
-        for y in range(m):
-            self.highs.changeCoeff(2 * n + y, y, -excess)
+        self._change_coefficients(self._budget_rows, self._budget_columns, self._budget_slots, -excess)
+
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        # Q = c + s: Σ L∘Q = Σ_y (Σ_x L[x, y]) c_y + Σ L∘s.
+        n, m = self.weights.shape
+        return np.concatenate([weights.sum(axis=0), np.zeros(m), weights.ravel(), np.zeros(n)]), None
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         n, m = self.weights.shape
