@@ -1,20 +1,27 @@
-"""Privacy left after ``k`` uses of one mechanism on the same input (sequential composition).
+"""Privacy accounting for releases of finite mechanisms: ``k`` uses of one mechanism, and a ledger of many.
 
 A mechanism ``Q`` used ``k`` times on the same input releases ``Y_1, …, Y_k``, independent given
 ``X``: the *repeated-use mechanism* ``Q^(k)[x, (y_1, …, y_k)] = Π_j Q[x, y_j]`` — the rows of the
 parallel composition :func:`~mechdesign.mechanisms.global_framework.product_mechanism` at the
-databases ``(x, …, x)``.
+databases ``(x, …, x)``. Every pair of inputs is a pair of neighbours (local privacy).
 
 * Exact, for small ``k``: :func:`repeated_use` builds ``Q^(k)`` (``m^k`` outputs) and
   :func:`exact_after` measures it with any notion's own numpy measure.
-* (ε, δ)-DP in the hockey-stick form (Dwork & Roth, Definition 2.4; every pair of inputs
-  neighbours): :func:`epsilon_after` and :func:`delta_after` — exact on ``Q^(k)`` when it is small,
-  otherwise from privacy-loss distributions (dp-accounting, the ``accounting`` extra): the PLD of
-  every pair of rows, rounded pessimistically to multiples of ``discretization`` and composed ``k``
-  times, so the value is an upper bound, above the exact one by at most the effect of shifting
-  every privacy loss up by ``k · discretization``.
+* (ε, δ)-DP in the hockey-stick form (Dwork & Roth, Definition 2.4): :func:`epsilon_after` and
+  :func:`delta_after` — exact on ``Q^(k)`` when that is cheap, otherwise from privacy-loss
+  distributions (PLDs; dp-accounting, the ``accounting`` extra): the PLD of every pair of rows,
+  rounded pessimistically to multiples of ``discretization`` and composed ``k`` times, so the value
+  is an upper bound, above the exact one by at most the effect of shifting every privacy loss up by
+  ``k · discretization``. Any ``k`` works: beyond :data:`MAX_PLD_POINTS` grid points the composition
+  proceeds by repeated squaring on a grid coarsened by powers of two (each coarsening rounds losses up,
+  so the value stays an upper bound), in ``O(log k)`` compositions of bounded size.
 * By composition rules: :func:`dp_after` (``k ε``), :func:`renyi_after` (``k ε_α``), both exact on
   ``Q^(k)``, and :func:`maximal_leakage_after` (``min(k L, log r)``, an upper bound).
+* Across releases: a :class:`Ledger` records releases of different mechanisms (different columns,
+  repeated uses) on the same individuals and answers ε(δ) and δ(ε) of the whole;
+  :func:`privacy_loss_distribution` exports a mechanism's exact PLD to dp-accounting;
+  :func:`epsilon_delta_curve`, :func:`renyi_curve` and :func:`plot_privacy_curves` give the curves;
+  :func:`account` is the library side of ``mechdesign account``.
 
 Examples
 --------
@@ -24,30 +31,56 @@ Examples
 3.0
 >>> round(delta_after(rr, 3, 2.0), 6)  # exact: hockey-stick divergence of three reports
 0.246977
+>>> ledger = Ledger().record(rr, uses=3, name="age").record_epsilon(0.5, name="survey")
+>>> round(ledger.pure_epsilon(), 12)
+3.5
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
 
 import numpy as np
 
+from ._numeric import exp_budget
 from ._validate import as_budget, as_choice, as_delta, as_order, as_positive_budget, as_positive_int
-from .exceptions import MissingDependencyError, ProblemTooLargeError
-from .mechanism import MechanismLike, as_mechanism, Mechanism
-from .privacy.approx_dp import ApproximateDifferentialPrivacy, hockey_stick_delta
+from .exceptions import MechDesignError, MissingDependencyError, ProblemTooLargeError
+from .mechanism import Mechanism, MechanismLike, as_mechanism
+from .memory import check_array
+from .privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from .privacy.base import PrivacyNotion
 from .privacy.dp import DifferentialPrivacy
 from .privacy.maximal_leakage import MaximalLeakage
 from .privacy.renyi import RenyiDifferentialPrivacy
+from .result import json_number
 
-#: Largest number of outputs ``m^k`` of a repeated-use mechanism that is built.
+#: Largest number of outputs ``m^k`` of a repeated-use (or joint) mechanism that is built.
 MAX_REPEATED_OUTPUTS = 100_000
+#: Largest work of the exact method — ordered pairs of inputs × joint outputs — that ``method="auto"``
+#: picks; beyond it the PLD is used (defect M10: 120 symbols × 2 uses is 2·10⁸ and took 69 s exactly).
+EXACT_MAX_WORK = 5_000_000
 #: Default width of the privacy-loss grid of the PLD accountant (nats).
 DEFAULT_DISCRETIZATION = 1e-4
-#: Ways of computing (ε, δ) after k uses.
+#: Ways of computing (ε, δ).
 METHODS = ("auto", "exact", "pld")
+#: Largest number of grid points of a privacy-loss distribution; a wider one is coarsened by a power of 2.
+MAX_PLD_POINTS = 2**18
+#: Probability mass cut from each tail at every composition (dp-accounting's default), pessimistically:
+#: the right tail moves to an infinite loss, the left one onto the smallest loss kept.
+TAIL_MASS_TRUNCATION = 1e-15
+#: Largest number of uses the PLD composes (by repeated squaring: at most 128 compositions).
+MAX_PLD_USES = 2**64
+#: Largest work (pairs of rows × grid points) of composing every pair of a ledger entry separately
+#: before taking their worst-case envelope; beyond it the envelope of one use is composed instead.
+PAIR_ENVELOPE_MAX_WORK = 20_000_000
+#: ``delta`` values at which :meth:`Ledger.summary` and :func:`account` report ε(δ) by default.
+SUMMARY_DELTAS = (1e-9, 1e-6, 1e-3)
+#: Format name and version of :meth:`Ledger.to_dict`.
+LEDGER_FORMAT, LEDGER_VERSION = "mechdesign-ledger", 1
 
 
 def repeated_use(mechanism: MechanismLike, uses: int) -> Mechanism:
@@ -65,7 +98,8 @@ def repeated_use(mechanism: MechanismLike, uses: int) -> Mechanism:
     Returns
     -------
     Mechanism
-        ``n`` inputs, ``m^k`` outputs (:class:`ProblemTooLargeError` above :data:`MAX_REPEATED_OUTPUTS`).
+        ``n`` inputs, ``m^k`` outputs (:class:`ProblemTooLargeError` above :data:`MAX_REPEATED_OUTPUTS`,
+        decided before anything is computed, whatever ``k``).
 
     Examples
     --------
@@ -74,11 +108,11 @@ def repeated_use(mechanism: MechanismLike, uses: int) -> Mechanism:
     """
     matrix = as_mechanism(mechanism).matrix
     count = as_positive_int(uses, "uses")
-    outputs = matrix.shape[1] ** count
-    if outputs > MAX_REPEATED_OUTPUTS:
+    if not _fits(count, matrix.shape[1]):
         raise ProblemTooLargeError(
-            f"{count} uses of a mechanism with {matrix.shape[1]} outputs give {outputs} joint outputs, more than "
-            f"{MAX_REPEATED_OUTPUTS}; use method='pld' or a composition rule")
+            f"{_count_text(count)} uses of a mechanism with {matrix.shape[1]} outputs give "
+            f"{_power_text(matrix.shape[1], count)} joint outputs, more than {MAX_REPEATED_OUTPUTS}; "
+            "use method='pld' or a composition rule")
     joint = matrix
     for _ in range(count - 1):
         joint = (joint[:, :, None] * matrix[:, None, :]).reshape(matrix.shape[0], -1)
@@ -107,14 +141,17 @@ def exact_after(notion: PrivacyNotion, mechanism: MechanismLike, uses: int) -> f
 def dp_after(mechanism: MechanismLike, uses: int) -> float:
     """Local ε-DP after ``k`` uses: ``k ε`` (Dwork & Roth, The Algorithmic Foundations of Differential
     Privacy, Theorem 3.16). Exact for repeated use: the worst pair of inputs and output is the same
-    in every use, so ``Q^(k)`` reaches ``k ε``.
+    in every use, so ``Q^(k)`` reaches ``k ε``. ``inf`` when ``k ε`` exceeds the float range (any ``k``
+    is accepted, defect M5).
 
     Examples
     --------
     >>> round(dp_after([[0.75, 0.25], [0.25, 0.75]], 4) / math.log(3), 12)
     4.0
+    >>> dp_after([[0.75, 0.25], [0.25, 0.75]], 10**400)
+    inf
     """
-    return as_positive_int(uses, "uses") * DifferentialPrivacy().measure(mechanism)
+    return _times(as_positive_int(uses, "uses"), DifferentialPrivacy().measure(mechanism))
 
 
 def renyi_after(mechanism: MechanismLike, uses: int, alpha: float) -> float:
@@ -128,7 +165,7 @@ def renyi_after(mechanism: MechanismLike, uses: int, alpha: float) -> float:
     1.694596
     """
     count = as_positive_int(uses, "uses")
-    return count * RenyiDifferentialPrivacy(as_order(alpha)).measure(mechanism)
+    return _times(count, RenyiDifferentialPrivacy(as_order(alpha)).measure(mechanism))
 
 
 def maximal_leakage_after(mechanism: MechanismLike, uses: int) -> float:
@@ -148,7 +185,7 @@ def maximal_leakage_after(mechanism: MechanismLike, uses: int) -> float:
     matrix = as_mechanism(mechanism).matrix
     count = as_positive_int(uses, "uses")
     distinct_rows = np.unique(matrix, axis=0).shape[0]
-    return min(count * MaximalLeakage().measure(matrix), math.log(distinct_rows))
+    return min(_times(count, MaximalLeakage().measure(matrix)), math.log(distinct_rows))
 
 
 def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: str = "auto",
@@ -160,16 +197,20 @@ def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: 
     mechanism
         ``Q``; every pair of its inputs is a pair of neighbours.
     uses
-        ``k >= 1``.
+        ``k >= 1``, any size (beyond :data:`MAX_PLD_USES`, when neither pure DP nor a constant or
+        identity-like mechanism settles it, a :class:`ProblemTooLargeError`).
     delta
-        ``0 <= δ < 1``.
+        ``0 <= δ < 1``; at δ = 0 the answer is ``k ε`` (:func:`dp_after`), exactly.
     method
         ``"exact"``: the project's own measure on ``Q^(k)`` (small ``k``); ``"pld"``: dp-accounting's
-        privacy-loss distributions (an upper bound within the discretization); ``"auto"`` (default):
-        exact when ``Q^(k)`` has at most :data:`MAX_REPEATED_OUTPUTS` outputs, PLD otherwise.
+        privacy-loss distributions of every pair of rows, the largest ε over the pairs (an upper bound
+        within the discretization); ``"auto"`` (default): exact when its work — ordered pairs × ``m^k``
+        joint outputs — is at most :data:`EXACT_MAX_WORK` and ``m^k <= MAX_REPEATED_OUTPUTS``, PLD
+        otherwise (defect M10: the size of ``Q^(k)`` alone is not its cost).
     discretization
         Width of the PLD's privacy-loss grid (nats); the PLD value exceeds the exact one by at most the
-        effect of shifting every loss by ``k · discretization``.
+        effect of shifting every loss by ``k · discretization`` (more when the grid is coarsened, see
+        :data:`MAX_PLD_POINTS`). It is never above ``k ε``.
 
     Returns
     -------
@@ -184,12 +225,21 @@ def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: 
     3.0
     >>> round(epsilon_after(rr, 3, 0.05, method="exact"), 6), round(epsilon_after(rr, 3, 0.05, method="pld"), 6)
     (2.863067, 2.863067)
+    >>> epsilon_after([[1.0, 0.0], [0.0, 1.0]], 3, 0.1, method="pld")  # the identity reveals the input
+    inf
     """
+    matrix = as_mechanism(mechanism).matrix
+    count = as_positive_int(uses, "uses")
     target = as_delta(delta)
-    if _chosen_method(mechanism, uses, method) == "exact":
-        return ApproximateDifferentialPrivacy(target, "hockey_stick").measure(repeated_use(mechanism, uses))
-    distributions = _pair_distributions(mechanism, uses, discretization)
-    return max((float(pld.get_epsilon_for_delta(target)) for pld in distributions), default=0.0)
+    chosen = _chosen_method([(matrix, count)], method)
+    width = as_positive_budget(discretization, "discretization")
+    pure = dp_after(matrix, count)
+    if target == 0.0 or pure == 0.0:
+        return pure
+    if chosen == "exact":
+        return _exact_epsilon(repeated_use(matrix, count).matrix, target)
+    grids = [_self_compose(grid, count) for grid in _pair_grids(matrix, width)]
+    return min(pure, max(_to_pld(grid).get_epsilon_for_delta(target) for grid in grids))
 
 
 def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: str = "auto",
@@ -197,7 +247,8 @@ def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: 
     """The smallest δ such that ``k`` uses of the mechanism are (ε, δ)-DP (hockey-stick form, local).
 
     ``max_{x ≠ x'} Σ_{y^k} max(0, Q^(k)[x, y^k] − e^ε Q^(k)[x', y^k])``. Parameters as in
-    :func:`epsilon_after`, with ``epsilon >= 0`` (nats) instead of δ.
+    :func:`epsilon_after`, with ``epsilon >= 0`` (nats) instead of δ; ``epsilon = inf`` is accepted and
+    gives δ = 0 (the constraint is void, defect L1), as does any ``epsilon >= k ε`` (pure DP).
 
     Examples
     --------
@@ -207,65 +258,807 @@ def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: 
     0.0
     >>> round(delta_after(rr, 3, 1.0), 6)
     0.337835
+    >>> delta_after(rr, 3, math.inf)
+    0.0
     """
-    level = as_budget(epsilon)
-    if _chosen_method(mechanism, uses, method) == "exact":
-        matrix = repeated_use(mechanism, uses).matrix
-        pairs = [(x, x_prime) for x in range(matrix.shape[0]) for x_prime in range(matrix.shape[0]) if x != x_prime]
-        return max((hockey_stick_delta(matrix[x], matrix[x_prime], level) for x, x_prime in pairs), default=0.0)
-    distributions = _pair_distributions(mechanism, uses, discretization)
-    return max((float(pld.get_delta_for_epsilon(level)) for pld in distributions), default=0.0)
+    matrix = as_mechanism(mechanism).matrix
+    count = as_positive_int(uses, "uses")
+    level = as_budget(epsilon, infinite=True)
+    chosen = _chosen_method([(matrix, count)], method)
+    width = as_positive_budget(discretization, "discretization")
+    if level >= dp_after(matrix, count):
+        return 0.0
+    if chosen == "exact":
+        return _exact_delta(repeated_use(matrix, count).matrix, level)
+    grids = [_self_compose(grid, count) for grid in _pair_grids(matrix, width)]
+    return min(1.0, max(float(_to_pld(grid).get_delta_for_epsilon(level)) for grid in grids))
 
 
-def _chosen_method(mechanism: MechanismLike, uses: int, method: str) -> str:
-    chosen = as_choice(method, METHODS, "method")
-    outputs = as_mechanism(mechanism).n_outputs ** as_positive_int(uses, "uses")
-    if chosen == "auto":
-        return "exact" if outputs <= MAX_REPEATED_OUTPUTS else "pld"
-    return chosen
+def privacy_loss_distribution(mechanism: MechanismLike, *, uses: int = 1,
+                              discretization: float = DEFAULT_DISCRETIZATION) -> Any:
+    """The mechanism's worst-case privacy-loss distribution as a dp-accounting ``PrivacyLossDistribution``.
 
+    Built from the mechanism's exact per-output privacy losses ``log(Q[x, y] / Q[x', y])``: for every
+    ordered pair of different rows ``(x, x')`` the PLD of ``k`` uses, rounded up to multiples of
+    ``discretization`` (pessimistic, as dp-accounting's ``from_two_probability_mass_functions``), then
+    their *dominating envelope*: the single PLD whose hockey-stick divergence
+    ``δ(ε) = Σ_o max(0, P(o) − e^ε Q̃(o))`` is, at every ε on the grid (negative ones included), the
+    largest of the pairs', and linear in ``e^ε`` in between (so at least theirs everywhere). It is a
+    *dominating pair* of the mechanism in the sense of Zhu, Dong & Wang (Optimal Accounting of
+    Differential Privacy via Characteristic Function, AISTATS 2022, Definition 7), so its compositions
+    bound every composition of the mechanism, adaptive or not, with any other mechanism
+    (their Theorem 10). Outputs where ``Q[x', y] = 0 < Q[x, y]`` are the infinite-loss mass. The PLD
+    is symmetric (both orders of every pair are in the envelope): local DP's neighbours are any two
+    inputs (dp-accounting's REPLACE_ONE relation).
 
-def _pair_distributions(mechanism: MechanismLike, uses: int, discretization: float) -> list[Any]:
-    """The PLD of every distinct pair of distinct rows (both directions), composed ``k`` times."""
-    pld = _import_pld()
+    Compose it with other dp-accounting PLDs of the same ``value_discretization_interval`` by
+    ``pld.compose(other)``; a ``DpEvent`` cannot carry it, because dp-accounting's accountants
+    (``PLDAccountant``, ``RdpAccountant``) dispatch on a closed list of event classes and report any
+    other class, ``UnsupportedDpEvent`` included, as unsupported.
+
+    Parameters
+    ----------
+    mechanism
+        ``Q``.
+    uses
+        ``k >= 1`` uses on the same input (the envelope of the ``k``-fold pair PLDs, tighter than
+        ``pld.self_compose(k)`` when different pairs are worst at different ε).
+    discretization
+        Grid width in nats (coarsened by powers of two beyond :data:`MAX_PLD_POINTS` points).
+
+    Examples
+    --------
+    >>> from dp_accounting.pld import privacy_loss_distribution as pld_module
+    >>> from mechdesign import randomized_response
+    >>> ours = privacy_loss_distribution(randomized_response(3, 1.2345))
+    >>> native = pld_module.from_randomized_response(3 / (math.exp(1.2345) + 2), 3)
+    >>> bool(abs(ours.get_delta_for_epsilon(0.5) - native.get_delta_for_epsilon(0.5)) < 1e-9)
+    True
+    """
     matrix = as_mechanism(mechanism).matrix
     count = as_positive_int(uses, "uses")
     width = as_positive_budget(discretization, "discretization")
-    distributions = []
-    for upper, lower in _distinct_row_pairs(matrix):
-        single = pld.from_two_probability_mass_functions(
-            _log_masses(lower), _log_masses(upper), pessimistic_estimate=True,
-            value_discretization_interval=width, symmetric=False)
-        distributions.append(single.self_compose(count) if count > 1 else single)
-    return distributions
+    return _to_pld(_entry_grid(matrix, count, width, envelope_of_uses=True))
 
 
-def _distinct_row_pairs(matrix: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """One representative of each pair of different rows, up to swapping and relabelling outputs.
+# ---------------------------------------------------------------------------------------------- ledger
 
-    Relabelling the outputs or swapping the two rows leaves the two-way PLD unchanged, so a pair is
-    keyed by its sorted columns ``(Q[x, y], Q[x', y])``, taken in the smaller of its two orders.
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One recorded release: ``uses`` uses of a mechanism (or of an unnamed pure ε-LDP mechanism).
+
+    Attributes
+    ----------
+    name
+        A label (a column, a release); may be empty.
+    uses
+        How many times the mechanism was applied to the same input.
+    epsilon
+        Local ε-DP of one use (nats; ``inf`` allowed).
+    mechanism
+        The mechanism, or ``None`` for a spend known only by its ε (:meth:`Ledger.record_epsilon`).
+
+    Examples
+    --------
+    >>> LedgerEntry("age", 2, 1.0, None).uses
+    2
     """
-    pairs: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-    for x in range(matrix.shape[0]):
-        for x_prime in range(x + 1, matrix.shape[0]):
-            upper, lower = matrix[x], matrix[x_prime]
-            if np.array_equal(upper, lower):
+
+    name: str
+    uses: int
+    epsilon: float
+    mechanism: Mechanism | None
+
+
+class Ledger:
+    """Releases of finite mechanisms (different mechanisms, columns, repeated uses) on the same individuals.
+
+    Each entry is ``uses`` releases of one mechanism, each on the *same* value of an individual's
+    record; different entries may be on the same or on different columns — the ledger does not
+    need to know, because it answers for the worst case, every entry on a column of its own: the
+    whole release is the product mechanism on records ``(x_1, …, x_E)``, and every pair of records is
+    a pair of neighbours (local privacy). Entries on a shared column only remove pairs, so every
+    answer is a valid bound for them too.
+
+    * :meth:`pure_epsilon` — ``Σ uses · ε``: basic composition of pure local DP, exact in the worst
+      case (the worst pair and output of each entry can be chosen independently).
+    * :meth:`epsilon`, :meth:`delta` — ε(δ) and δ(ε) of the whole. ``method="exact"``: the
+      hockey-stick divergence of the joint mechanism ``⊗_e Q_e^(k_e)``, maximized over all ordered
+      pairs of records (small ledgers only). ``method="pld"``: how the worst pair is handled — for
+      each entry, the privacy-loss distribution of every ordered pair of its rows, composed
+      ``uses`` times, is replaced by their dominating envelope (:func:`privacy_loss_distribution`: at
+      every grid ε its δ is the largest of the pairs'), and the entries' envelopes are composed with
+      each other. Composing dominating pairs bounds every pair of records of the product (Zhu, Dong
+      & Wang 2022, Theorem 10), and pessimistic rounding keeps it a bound, so the PLD answer is at
+      least the exact one; it equals it up to the discretization when one pair is worst at every ε
+      in each entry (randomized response, any two-row symmetric mechanism), and is above it when
+      different pairs of an entry are worst at different ε. (An entry with too many pairs ×
+      grid points — :data:`PAIR_ENVELOPE_MAX_WORK` — composes the envelope of one use ``uses`` times
+      instead, a looser bound.) A spend recorded by ε only is dominated by binary randomized response
+      at that ε (Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy, Theorem
+      3.3) and accounted as such. ``method="auto"``: exact when its work is at most
+      :data:`EXACT_MAX_WORK`.
+
+    Examples
+    --------
+    >>> from mechdesign import randomized_response
+    >>> ledger = Ledger().record(randomized_response(2, 1.0), uses=2, name="smoker")
+    >>> ledger = ledger.record(randomized_response(4, 0.5), name="region")
+    >>> round(ledger.pure_epsilon(), 12)
+    2.5
+    >>> ledger.epsilon(1e-3, method="exact") <= ledger.epsilon(1e-3, method="pld") <= 2.5
+    True
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[LedgerEntry] = []
+        self._grids: dict[tuple[int, float], _LossGrid] = {}
+
+    def record(self, mechanism: MechanismLike, uses: int = 1, name: str = "") -> Ledger:
+        """Record ``uses`` releases of ``mechanism`` on the same input; returns the ledger.
+
+        Examples
+        --------
+        >>> Ledger().record([[0.75, 0.25], [0.25, 0.75]], uses=3).entries[0].uses
+        3
+        """
+        released = as_mechanism(mechanism)
+        self._entries.append(LedgerEntry(_as_name(name), as_positive_int(uses, "uses"),
+                                         DifferentialPrivacy().measure(released), released))
+        return self
+
+    def record_epsilon(self, epsilon: float, name: str = "", *, uses: int = 1) -> Ledger:
+        """Record a pure ε-LDP spend known only by its ε (``inf`` allowed); returns the ledger.
+
+        Accounted as its worst case, binary randomized response at ε (every ε-LDP mechanism is a
+        post-processing of it).
+
+        Examples
+        --------
+        >>> Ledger().record_epsilon(0.5, "survey").record_epsilon(math.inf).pure_epsilon()
+        inf
+        """
+        self._entries.append(LedgerEntry(_as_name(name), as_positive_int(uses, "uses"),
+                                         as_budget(epsilon, infinite=True), None))
+        return self
+
+    @property
+    def entries(self) -> tuple[LedgerEntry, ...]:
+        """The recorded entries, oldest first."""
+        return tuple(self._entries)
+
+    def pure_epsilon(self) -> float:
+        """``Σ uses · ε``: basic composition of pure local DP (exact for the worst case; ``inf`` if any
+        entry is not pure-DP or the sum exceeds the float range).
+
+        Examples
+        --------
+        >>> Ledger().record_epsilon(0.25, uses=4).pure_epsilon()
+        1.0
+        """
+        return math.fsum(_times(entry.uses, entry.epsilon) for entry in self._entries)
+
+    def epsilon(self, delta: float, method: str = "auto", *,
+                discretization: float = DEFAULT_DISCRETIZATION) -> float:
+        """ε(δ) of the whole ledger: the smallest ε such that every release together is (ε, δ)-LDP.
+
+        Parameters
+        ----------
+        delta
+            ``0 <= δ < 1``; at 0 the answer is :meth:`pure_epsilon`, exactly.
+        method
+            ``"auto"``, ``"exact"`` or ``"pld"`` (see the class docstring).
+        discretization
+            The PLD grid width (nats).
+
+        Examples
+        --------
+        >>> from mechdesign import randomized_response
+        >>> ledger = Ledger().record(randomized_response(2, 1.0), uses=3)
+        >>> round(ledger.epsilon(0.05), 6)  # = epsilon_after(rr, 3, 0.05)
+        2.863067
+        """
+        target = as_delta(delta)
+        chosen = _chosen_method(self._parts(), method)
+        width = as_positive_budget(discretization, "discretization")
+        pure = self.pure_epsilon()
+        if target == 0.0 or pure == 0.0:
+            return pure
+        if chosen == "exact":
+            return _exact_epsilon(self._joint(), target)
+        return min(pure, self._pld(width).get_epsilon_for_delta(target))
+
+    def delta(self, epsilon: float, method: str = "auto", *,
+              discretization: float = DEFAULT_DISCRETIZATION) -> float:
+        """δ(ε) of the whole ledger (``epsilon = inf``, or at least :meth:`pure_epsilon`, gives 0).
+
+        Examples
+        --------
+        >>> from mechdesign import randomized_response
+        >>> ledger = Ledger().record(randomized_response(2, 1.0), uses=3)
+        >>> round(ledger.delta(1.0), 6)
+        0.337835
+        """
+        level = as_budget(epsilon, infinite=True)
+        chosen = _chosen_method(self._parts(), method)
+        width = as_positive_budget(discretization, "discretization")
+        if level >= self.pure_epsilon():
+            return 0.0
+        if chosen == "exact":
+            return _exact_delta(self._joint(), level)
+        return min(1.0, float(self._pld(width).get_delta_for_epsilon(level)))
+
+    def privacy_loss_distribution(self, discretization: float = DEFAULT_DISCRETIZATION) -> Any:
+        """The composed PLD of the whole ledger, a dp-accounting ``PrivacyLossDistribution`` (see the
+        class docstring), to compose further with dp-accounting.
+
+        Examples
+        --------
+        >>> pld = Ledger().record_epsilon(1.0).privacy_loss_distribution()
+        >>> round(float(pld.get_delta_for_epsilon(0.0)), 4)  # binary randomized response: (e − 1)/(e + 1)
+        0.4621
+        """
+        return self._pld(as_positive_budget(discretization, "discretization"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Strict JSON: every entry's name, uses, ε (``"inf"`` for ∞) and mechanism as nested lists
+        (``None`` for a spend known by ε). :meth:`from_dict` reads it back exactly.
+
+        Examples
+        --------
+        >>> Ledger().record_epsilon(math.inf, "leak").to_dict()["entries"]
+        [{'name': 'leak', 'uses': 1, 'epsilon': 'inf', 'mechanism': None}]
+        """
+        return {"format": LEDGER_FORMAT, "version": LEDGER_VERSION, "entries": [
+            {"name": entry.name, "uses": entry.uses, "epsilon": json_number(entry.epsilon),
+             "mechanism": None if entry.mechanism is None else entry.mechanism.matrix.tolist()}
+            for entry in self._entries]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ledger:
+        """The ledger of :meth:`to_dict`'s output; a mechanism's ε must match its matrix.
+
+        Examples
+        --------
+        >>> ledger = Ledger().record([[0.75, 0.25], [0.25, 0.75]], uses=2, name="a").record_epsilon(0.5)
+        >>> Ledger.from_dict(ledger.to_dict()).entries == ledger.entries
+        True
+        """
+        _check_keys(data, ("format", "version", "entries"), "data")
+        if data["format"] != LEDGER_FORMAT or data["version"] != LEDGER_VERSION:
+            raise MechDesignError(f"data must be format {LEDGER_FORMAT!r} version {LEDGER_VERSION}, got format "
+                                  f"{data['format']!r} version {data['version']!r}")
+        if not isinstance(data["entries"], list):
+            raise MechDesignError(f"data['entries'] must be a list, got {type(data['entries']).__name__}")
+        ledger = cls()
+        for index, item in enumerate(data["entries"]):
+            where = f"data['entries'][{index}]"
+            _check_keys(item, ("name", "uses", "epsilon", "mechanism"), where)
+            epsilon = _json_budget(item["epsilon"], f"{where}['epsilon']")
+            if item["mechanism"] is None:
+                ledger.record_epsilon(epsilon, item["name"], uses=item["uses"])
                 continue
-            key = min(tuple(sorted(zip(upper, lower))), tuple(sorted(zip(lower, upper))))
-            pairs.setdefault(key, (upper, lower))
-    return list(pairs.values())
+            ledger.record(item["mechanism"], item["uses"], item["name"])
+            if ledger._entries[-1].epsilon != epsilon:
+                raise MechDesignError(f"{where}['epsilon'] is {epsilon!r} but the mechanism's local DP is "
+                                      f"{ledger._entries[-1].epsilon!r}")
+        return ledger
+
+    def summary(self, deltas: Sequence[float] = SUMMARY_DELTAS, method: str = "auto") -> str:
+        """A table: every entry with its uses, ε of one use and ``uses · ε``; the total; ε(δ) at ``deltas``.
+
+        Examples
+        --------
+        >>> print(Ledger().record_epsilon(0.5, "survey", uses=2).summary(deltas=[1e-6]))
+        entry   uses  ε each  uses·ε
+        survey     2  0.5000  1.0000
+        total                 1.0000
+        ε(δ) of the whole: δ = 1e-06: 1.0000
+        """
+        names = [entry.name or f"#{index + 1}" for index, entry in enumerate(self._entries)]
+        width = max([len("entry"), len("total"), *map(len, names)])
+        uses_width = max([len("uses"), *(len(_count_text(entry.uses)) for entry in self._entries)])
+        lines = [f"{'entry':<{width}}  {'uses':>{uses_width}}  {'ε each':>6}  {'uses·ε':>6}"]
+        lines += [f"{name:<{width}}  {_count_text(entry.uses):>{uses_width}}  {entry.epsilon:6.4f}  "
+                  f"{_times(entry.uses, entry.epsilon):6.4f}" for name, entry in zip(names, self._entries)]
+        lines.append(f"{'total':<{width}}  {'':>{uses_width}}  {'':>6}  {self.pure_epsilon():6.4f}")
+        curve = ", ".join(f"δ = {delta:g}: {self.epsilon(delta, method):.4f}" for delta in deltas)
+        lines.append(f"ε(δ) of the whole: {curve}")
+        return "\n".join(lines)
+
+    def _parts(self) -> list[tuple[np.ndarray, int]]:
+        """``(matrix, uses)`` per entry; a spend known by ε as binary randomized response at that ε."""
+        return [(_entry_matrix(entry), entry.uses) for entry in self._entries]
+
+    def _joint(self) -> np.ndarray:
+        """``⊗_e Q_e^(k_e)``: rows are records, columns joint outputs (small ledgers only)."""
+        parts = self._parts()
+        if not _exact_fits(parts, work=False):
+            raise ProblemTooLargeError(f"the ledger's joint mechanism has more than {MAX_REPEATED_OUTPUTS} outputs; "
+                                       "use method='pld'")
+        inputs = math.prod(matrix.shape[0] for matrix, _ in parts)
+        check_array((inputs, math.prod(matrix.shape[1] ** uses for matrix, uses in parts)),
+                    "the ledger's joint mechanism")
+        joint = np.ones((1, 1))
+        for matrix, uses in parts:
+            joint = np.kron(joint, repeated_use(matrix, uses).matrix)
+        return joint
+
+    def _pld(self, width: float) -> Any:
+        """The composed PLD of every entry at grid ``width`` (cached until the next record)."""
+        key = (len(self._entries), width)
+        if key not in self._grids:
+            total = _identity_grid(width)
+            for matrix, uses in self._parts():
+                total = _compose(total, _entry_grid(matrix, uses, width, envelope_of_uses=True))
+            self._grids = {key: total}
+        return _to_pld(self._grids[key])
 
 
-def _log_masses(row: np.ndarray) -> dict[int, float]:
-    return {int(y): math.log(mass) for y, mass in enumerate(row) if mass > 0}
+# ---------------------------------------------------------------------------------------------- curves
 
 
-def _import_pld() -> Any:
+@dataclass(frozen=True)
+class PrivacyCurve:
+    """A privacy curve as data: ε(δ) at several δ, or Rényi ε_α at several orders α.
+
+    Attributes
+    ----------
+    kind
+        ``"epsilon-delta"`` (``x`` is δ) or ``"renyi"`` (``x`` is α).
+    x
+        The δ or α values, as given.
+    epsilon
+        ε (nats) at each ``x``; ``inf`` where no finite ε holds.
+    label
+        A label for plots.
+
+    Examples
+    --------
+    >>> PrivacyCurve("renyi", (2.0,), (math.inf,), "identity").to_dict()["epsilon"]
+    ['inf']
+    """
+
+    kind: str
+    x: tuple[float, ...]
+    epsilon: tuple[float, ...]
+    label: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Strict JSON (``inf`` as the string ``"inf"``)."""
+        return {"kind": self.kind, "x": list(self.x), "epsilon": [json_number(value) for value in self.epsilon],
+                "label": self.label}
+
+
+#: What the curve functions accept: one mechanism (one use) or a ledger.
+PrivacySource = Union[Ledger, Mechanism, np.ndarray, list]
+
+
+def epsilon_delta_curve(source: PrivacySource, deltas: Iterable[float], *, method: str = "auto",
+                        discretization: float = DEFAULT_DISCRETIZATION, label: str = "") -> PrivacyCurve:
+    """ε(δ) of a mechanism (one use) or of a :class:`Ledger`, at each δ of ``deltas``.
+
+    Examples
+    --------
+    >>> from mechdesign import randomized_response
+    >>> curve = epsilon_delta_curve(randomized_response(2, 1.0), [0.0, 0.1])
+    >>> [round(value, 6) for value in curve.epsilon]  # at δ = 0.1: log((e/(1+e) − 0.1) / (1/(1+e)))
+    [1.0, 0.852905]
+    """
+    ledger = _as_ledger(source)
+    values = tuple(as_delta(delta, "deltas") for delta in _as_list(deltas, "deltas"))
+    epsilons = tuple(ledger.epsilon(delta, method, discretization=discretization) for delta in values)
+    return PrivacyCurve("epsilon-delta", values, epsilons, label)
+
+
+def renyi_curve(source: PrivacySource, orders: Iterable[float], *, label: str = "") -> PrivacyCurve:
+    """Local Rényi DP ε_α of a mechanism (one use) or of a :class:`Ledger`, at each order α > 1.
+
+    For a ledger ``Σ_e uses_e · ε_α(Q_e)``, exact: the Rényi divergence of a product is the sum of
+    the divergences, and the worst pair of records takes each entry's worst pair (Mironov, Rényi
+    Differential Privacy, Proposition 1); a spend known by ε counts as binary randomized response.
+
+    Examples
+    --------
+    >>> curve = renyi_curve([[0.75, 0.25], [0.25, 0.75]], [2.0])
+    >>> round(curve.epsilon[0], 6)  # log(0.75²/0.25 + 0.25²/0.75)
+    0.847298
+    """
+    parts = _as_ledger(source)._parts()
+    values = tuple(as_order(order, "orders") for order in _as_list(orders, "orders"))
+    epsilons = tuple(math.fsum(_times(uses, RenyiDifferentialPrivacy(order).measure(matrix)) for matrix, uses in parts)
+                     for order in values)
+    return PrivacyCurve("renyi", values, epsilons, label)
+
+
+def plot_privacy_curves(curves: PrivacyCurve | Sequence[PrivacyCurve], ax: Any = None) -> Any:
+    """Plot curves of one kind on a matplotlib ``ax`` (a new figure if None); returns the axes.
+
+    ε(δ) curves are drawn against δ on a logarithmic axis (δ = 0 is left out there), Rényi curves
+    against α; infinite values are left out.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_privacy_curves(renyi_curve([[0.75, 0.25], [0.25, 0.75]], [1.5, 2, 4], label="RR"))
+    >>> ax.get_xlabel()
+    'order α'
+    """
+    items = [curves] if isinstance(curves, PrivacyCurve) else _as_list(curves, "curves")
+    if not items or any(not isinstance(curve, PrivacyCurve) for curve in items):
+        raise MechDesignError(f"curves must be one PrivacyCurve or a non-empty list of them, got {curves!r}")
+    kinds = {curve.kind for curve in items}
+    if len(kinds) != 1:
+        raise MechDesignError(f"curves must all be of one kind, got {sorted(kinds)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    renyi = kinds == {"renyi"}
+    for curve in items:
+        x, y = np.array(curve.x), np.array(curve.epsilon)
+        shown = np.isfinite(y) & (renyi | (x > 0))
+        ax.plot(x[shown], y[shown], marker="o", label=curve.label or None)
+    if not renyi:
+        ax.set_xscale("log")
+    ax.set_xlabel("order α" if renyi else "δ")
+    ax.set_ylabel("ε_α (nats)" if renyi else "ε (nats)")
+    if any(curve.label for curve in items):
+        ax.legend()
+    return ax
+
+
+# ------------------------------------------------------------------------------------ command-line side
+
+
+@dataclass(frozen=True)
+class AccountReport:
+    """What :func:`account` found: the ledger, its pure ε and ε(δ) at each δ.
+
+    Examples
+    --------
+    >>> report = account([([[0.75, 0.25], [0.25, 0.75]], 2, "a.json")], deltas=[1e-6])
+    >>> point = report.to_dict()["epsilon_at_delta"][0]
+    >>> point["delta"], round(point["epsilon"], 6)  # log((0.75² − 10⁻⁶) / 0.25²), just below 2 log 3
+    (1e-06, 2.197223)
+    """
+
+    ledger: Ledger
+    pure_epsilon: float
+    deltas: tuple[float, ...]
+    epsilons: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Strict JSON: the ledger (:meth:`Ledger.to_dict`), the pure ε and ε(δ) per δ (``"inf"`` for ∞)."""
+        return {"ledger": self.ledger.to_dict(), "pure_epsilon": json_number(self.pure_epsilon),
+                "epsilon_at_delta": [{"delta": delta, "epsilon": json_number(epsilon)}
+                                     for delta, epsilon in zip(self.deltas, self.epsilons)]}
+
+
+def account(files_and_uses: Sequence[tuple[MechanismLike, int, str]],
+            deltas: Iterable[float] = SUMMARY_DELTAS, method: str = "auto") -> AccountReport:
+    """Account releases of several mechanisms: the library side of ``mechdesign account FILE[:USES] ...``.
+
+    Parameters
+    ----------
+    files_and_uses
+        ``(mechanism, uses, name)`` per release (the name is typically the file it was read from).
+    deltas
+        The δ at which to report ε(δ).
+    method
+        As for :meth:`Ledger.epsilon`.
+
+    Examples
+    --------
+    >>> report = account([([[0.75, 0.25], [0.25, 0.75]], 1, "x"), ([[0.5, 0.5], [0.5, 0.5]], 3, "y")], [0.0])
+    >>> round(report.pure_epsilon / math.log(3), 12), round(report.epsilons[0] / math.log(3), 12)
+    (1.0, 1.0)
+    """
+    ledger = Ledger()
+    for index, item in enumerate(_as_list(files_and_uses, "files_and_uses")):
+        if not isinstance(item, (tuple, list)) or len(item) != 3:
+            raise MechDesignError(f"files_and_uses[{index}] must be (mechanism, uses, name), got {item!r}")
+        ledger.record(*item)
+    values = tuple(as_delta(delta, "deltas") for delta in _as_list(deltas, "deltas"))
+    return AccountReport(ledger, ledger.pure_epsilon(), values, tuple(ledger.epsilon(delta, method) for delta in values))
+
+
+# ------------------------------------------------------------------------------------------ internals
+
+
+def _times(count: int, value: float) -> float:
+    """``count · value`` as a float: ``inf`` where it exceeds the float range, whatever the integer's size."""
+    if value == 0.0:
+        return 0.0
     try:
-        from dp_accounting.pld import privacy_loss_distribution
+        return count * value
+    except OverflowError:  # an integer beyond float64's range
+        return math.inf
+
+
+def _count_text(count: int) -> str:
+    """``count`` in digits, or ``about 10^d`` for counts too long to print (Python refuses > 4300 digits)."""
+    return str(count) if count < 10**15 else f"about 10^{int(count.bit_length() * math.log10(2))}"
+
+
+def _power_text(base: int, exponent: int) -> str:
+    """``base^exponent`` in digits when short, else as a power (computed only when small)."""
+    return str(base**exponent) if exponent * math.log10(max(base, 2)) < 15 else f"{base}^{_count_text(exponent)}"
+
+
+def _fits(count: int, outputs: int) -> bool:
+    """``outputs^count <= MAX_REPEATED_OUTPUTS``, decided without computing the power."""
+    return outputs == 1 or count <= math.log(MAX_REPEATED_OUTPUTS) / math.log(outputs) + 1e-9
+
+
+def _exact_fits(parts: Sequence[tuple[np.ndarray, int]], *, work: bool = True) -> bool:
+    """Whether the joint mechanism ``⊗ Q_e^(k_e)`` has at most :data:`MAX_REPEATED_OUTPUTS` outputs and (if
+    ``work``) ordered pairs of inputs × outputs at most :data:`EXACT_MAX_WORK`; in logarithms, so any
+    ``k`` is decided at once."""
+    log_outputs = math.fsum(_times(uses, math.log(matrix.shape[1])) for matrix, uses in parts)
+    log_pairs = math.fsum(2 * math.log(matrix.shape[0]) for matrix, _ in parts)
+    slack = 1e-9
+    return (log_outputs <= math.log(MAX_REPEATED_OUTPUTS) + slack
+            and (not work or log_pairs + log_outputs <= math.log(EXACT_MAX_WORK) + slack))
+
+
+def _chosen_method(parts: Sequence[tuple[np.ndarray, int]], method: str) -> str:
+    chosen = as_choice(method, METHODS, "method")
+    if chosen == "auto":
+        return "exact" if _exact_fits(parts) else "pld"
+    return chosen
+
+
+def _exact_epsilon(matrix: np.ndarray, delta: float) -> float:
+    """Smallest ε with every ordered pair of rows (ε, δ)-close in the hockey-stick form."""
+    return ApproximateDifferentialPrivacy(delta, "hockey_stick").measure(matrix)
+
+
+def _exact_delta(matrix: np.ndarray, epsilon: float) -> float:
+    """Largest hockey-stick divergence ``E_{e^ε}`` over the ordered pairs of rows (``e^ε`` capped at the
+    largest float, which can only raise δ)."""
+    first, second = np.triu_indices(matrix.shape[0], k=1)
+    first, second = np.concatenate([first, second]), np.concatenate([second, first])
+    scale = min(exp_budget(epsilon), sys.float_info.max)
+    return float(pair_divergences(matrix, first, second, scale).max(initial=0.0))
+
+
+def _entry_matrix(entry: LedgerEntry) -> np.ndarray:
+    """The entry's mechanism, or binary randomized response at its ε (the identity at ∞)."""
+    if entry.mechanism is not None:
+        return entry.mechanism.matrix
+    keep = 1.0 / (1.0 + math.exp(-entry.epsilon))
+    return np.array([[keep, 1.0 - keep], [1.0 - keep, keep]])
+
+
+def _as_ledger(source: PrivacySource) -> Ledger:
+    return source if isinstance(source, Ledger) else Ledger().record(source)
+
+
+def _as_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise MechDesignError(f"name must be a string, got {name!r}")
+    return name
+
+
+def _as_list(values: Any, name: str) -> list[Any]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise MechDesignError(f"{name} must be a list, got {values!r}")
+    return list(values)
+
+
+def _check_keys(data: Any, keys: tuple[str, ...], where: str) -> None:
+    if not isinstance(data, Mapping) or set(data) != set(keys):
+        found = sorted(data) if isinstance(data, Mapping) else type(data).__name__
+        raise MechDesignError(f"{where} must be an object with exactly the fields {list(keys)}, got {found}")
+
+
+def _json_budget(value: Any, where: str) -> float:
+    """A budget from strict JSON: a number ``>= 0`` or the string ``"inf"``."""
+    if value == "inf":
+        return math.inf
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise MechDesignError(f"{where} must be a number or \"inf\", got {value!r}")
+    return as_budget(value, where)
+
+
+# ------------------------------------------------------------------- privacy-loss distributions (numpy)
+
+
+@dataclass(frozen=True)
+class _LossGrid:
+    """A pessimistic privacy-loss distribution: mass ``probs[i]`` at the loss ``width · (offset + i)``
+    and ``infinity`` at +∞ — dp-accounting's dense PMF, in numpy. ``offset`` is a Python integer (no
+    overflow at any ``k``); every width is the base discretization times a power of two."""
+
+    width: float
+    offset: int
+    probs: np.ndarray
+    infinity: float
+
+
+def _identity_grid(width: float) -> _LossGrid:
+    """The PLD of a mechanism that reveals nothing: all mass at loss 0."""
+    return _LossGrid(width, 0, np.ones(1), 0.0)
+
+
+def _pair_grids(matrix: np.ndarray, width: float) -> list[_LossGrid]:
+    """The pessimistic PLD of every ordered pair of different rows ``(x, x')`` (upper ``Q[x]``, lower
+    ``Q[x']``), one per pair up to relabelling the outputs (the PLD depends only on the multiset of
+    columns ``(Q[x, y], Q[x', y])``)."""
+    n_inputs, n_outputs = matrix.shape
+    check_array((n_inputs, n_outputs), "the pairs of rows of the mechanism", copies=6)
+    representatives: dict[bytes, tuple[int, int]] = {}
+    for upper in range(n_inputs):
+        keys = np.sort(matrix[upper] + 1j * matrix, axis=1)  # columns (Q[x, y], Q[x', y]), sorted
+        for lower in range(n_inputs):
+            if lower != upper and not np.array_equal(matrix[upper], matrix[lower]):
+                representatives.setdefault(keys[lower].tobytes(), (upper, lower))
+    return [_pair_grid(matrix[upper], matrix[lower], width) for upper, lower in representatives.values()]
+
+
+def _pair_grid(upper: np.ndarray, lower: np.ndarray, width: float) -> _LossGrid:
+    """The PLD of ``upper`` against ``lower``: the loss ``log upper_y − log lower_y`` rounded up to the grid
+    (as dp-accounting's ``from_two_probability_mass_functions``) with mass ``upper_y``; outputs with
+    ``lower_y = 0 < upper_y`` are the infinite loss."""
+    finite = (upper > 0) & (lower > 0)
+    infinity = float(upper[(upper > 0) & (lower == 0)].sum())
+    if not finite.any():
+        return _LossGrid(width, 0, np.zeros(1), infinity)
+    losses = np.log(upper[finite]) - np.log(lower[finite])
+    while (losses.max() - losses.min()) / width + 2 > MAX_PLD_POINTS:
+        width *= 2
+    indices = np.ceil(losses / width).astype(np.int64)
+    start = int(indices.min())
+    return _LossGrid(width, start, np.bincount(indices - start, weights=upper[finite]), infinity)
+
+
+def _coarsened(grid: _LossGrid, factor: int) -> _LossGrid:
+    """The grid of width ``factor · width``, every loss rounded up: index ``⌈i / factor⌉``."""
+    if factor == 1:
+        return grid
+    quotient, remainder = divmod(grid.offset, factor)
+    indices = -((-(remainder + np.arange(grid.probs.size))) // factor)
+    return _LossGrid(grid.width * factor, quotient + int(indices[0]),
+                     np.bincount(indices - indices[0], weights=grid.probs), grid.infinity)
+
+
+def _fitted(grid: _LossGrid) -> _LossGrid:
+    """``grid`` coarsened by the least power of two that brings it to :data:`MAX_PLD_POINTS` points."""
+    factor = 1
+    while grid.probs.size > factor * (MAX_PLD_POINTS - 1):
+        factor *= 2
+    return _coarsened(grid, factor)
+
+
+def _truncated(width: float, offset: int, probs: np.ndarray, infinity: float) -> _LossGrid:
+    """Cut at most :data:`TAIL_MASS_TRUNCATION`/2 from each end, pessimistically (left tail onto the first
+    loss kept, right tail to +∞); negative round-off of an FFT is set to 0 (adding mass only raises δ)."""
+    probs = np.maximum(probs, 0.0)
+    half = TAIL_MASS_TRUNCATION / 2
+    left = min(int(np.searchsorted(np.cumsum(probs), half, side="right")), probs.size - 1)
+    right = int(np.searchsorted(np.cumsum(probs[::-1]), half, side="right"))
+    stop = max(left + 1, probs.size - right)
+    kept = probs[left:stop].copy()
+    kept[0] += probs[:left].sum()
+    return _LossGrid(width, offset + left, kept, min(1.0, infinity + float(probs[stop:].sum())))
+
+
+def _aligned(grids: Sequence[_LossGrid]) -> list[_LossGrid]:
+    """The grids on the coarsest of their widths (all are the base width times powers of two)."""
+    width = max(grid.width for grid in grids)
+    return [_coarsened(grid, round(width / grid.width)) for grid in grids]
+
+
+def _compose(first: _LossGrid, second: _LossGrid) -> _LossGrid:
+    """The PLD of both releases: the convolution of the two, truncated and fitted."""
+    from scipy import signal
+
+    first, second = _aligned([first, second])
+    check_array((first.probs.size + second.probs.size,), "composing privacy-loss distributions", copies=8)
+    probs = signal.convolve(first.probs, second.probs)
+    infinity = first.infinity + second.infinity - first.infinity * second.infinity
+    return _fitted(_truncated(first.width, first.offset + second.offset, probs, infinity))
+
+
+def _self_compose(grid: _LossGrid, uses: int) -> _LossGrid:
+    """``uses`` compositions of ``grid``: one FFT power (dp-accounting's ``self_convolve``) when the result
+    fits in :data:`MAX_PLD_POINTS` points, else repeated squaring with coarsening (``O(log uses)``
+    compositions of at most that size, defect M5)."""
+    if uses == 1:
+        return grid
+    if uses > MAX_PLD_USES:
+        raise ProblemTooLargeError(
+            f"uses is {_count_text(uses)}, more than the {MAX_PLD_USES} the PLD accountant composes; "
+            "dp_after gives the pure-DP bound k ε")
+    common = _import_dp_accounting("common")
+    low, high = common.compute_self_convolve_bounds(grid.probs, uses, TAIL_MASS_TRUNCATION)
+    if high - low < MAX_PLD_POINTS:
+        check_array((2 * (high - low + grid.probs.size),), "composing a privacy-loss distribution", copies=4)
+        start, probs = common.self_convolve(grid.probs, uses, TAIL_MASS_TRUNCATION)
+        kept = 0.0 if grid.infinity >= 1.0 else math.exp(uses * math.log1p(-grid.infinity))
+        infinity = min(1.0, TAIL_MASS_TRUNCATION + 1.0 - kept)
+        return _fitted(_truncated(grid.width, grid.offset * uses + start, np.asarray(probs), infinity))
+    result, power, remaining = None, grid, uses
+    while True:
+        if remaining & 1:
+            result = power if result is None else _compose(result, power)
+        remaining >>= 1
+        if not remaining:
+            return result
+        power = _compose(power, power)
+
+
+def _dominating(grids: Sequence[_LossGrid]) -> _LossGrid:
+    """The dominating envelope of PLDs on one grid: at every grid loss ``l_j`` its
+    ``H(e^{l_j}) = Σ_i p_i max(0, 1 − e^{l_j − l_i}) + p_∞`` is at least the largest of the grids'.
+
+    ``H`` of a grid satisfies ``H_j = e^{−w} H_{j+1} + (1 − e^{−w}) b_j`` with ``b_j = p_∞ + Σ_{i>j} p_i``,
+    so any PLD whose ``b`` is at least the ``b`` of the maximizing grid at every ``j`` has ``H`` at
+    least the maximum at every grid point, by induction from the top; and between grid points every
+    ``H`` is linear in ``e^ε`` (all losses lie on the grid), so the envelope is above there too. The
+    envelope takes the running maximum (from the top) of the maximizer's ``b``; a single grid is its
+    own envelope.
+    """
+    grids = _aligned(grids)
+    if len(grids) == 1:
+        return grids[0]
+    from scipy import signal
+
+    width = grids[0].width
+    low = min(grid.offset for grid in grids) - 1  # one point below every loss: all of b
+    size = max(grid.offset + grid.probs.size for grid in grids) - low
+    check_array((size,), "the envelope of privacy-loss distributions", copies=8)
+    decay = math.exp(-width)
+    best, best_b = np.full(size, -np.inf), np.zeros(size)
+    for grid in grids:
+        probs = np.zeros(size)
+        probs[grid.offset - low:grid.offset - low + grid.probs.size] = grid.probs
+        above = np.append(probs[1:], 0.0)  # p_{j+1}
+        b = grid.infinity + np.cumsum(above[::-1])[::-1]
+        scaled = signal.lfilter([decay], [1.0, -decay], above[::-1])[::-1]  # Σ_{i>j} p_i e^{−(i−j) w}
+        value = b - scaled
+        better = value > best
+        best, best_b = np.where(better, value, best), np.where(better, b, best_b)
+    envelope = np.maximum.accumulate(best_b[::-1])[::-1]
+    return _LossGrid(width, low + 1, envelope[:-1] - envelope[1:], float(envelope[-1]))
+
+
+def _entry_grid(matrix: np.ndarray, uses: int, width: float, *, envelope_of_uses: bool) -> _LossGrid:
+    """The dominating PLD of ``uses`` uses of ``matrix`` on one input: the envelope of every pair's
+    ``uses``-fold PLD, or (beyond :data:`PAIR_ENVELOPE_MAX_WORK`, or without ``envelope_of_uses``) the
+    envelope of one use composed ``uses`` times."""
+    pairs = _pair_grids(matrix, width)
+    if not pairs:
+        return _identity_grid(width)
+    work = sum(min(MAX_PLD_POINTS, _times(uses, grid.probs.size)) for grid in pairs)
+    if uses == 1 or len(pairs) == 1 or not envelope_of_uses or work > PAIR_ENVELOPE_MAX_WORK:
+        return _self_compose(_dominating(pairs), uses)
+    return _dominating([_self_compose(grid, uses) for grid in pairs])
+
+
+def _to_pld(grid: _LossGrid) -> Any:
+    """``grid`` as a dp-accounting ``PrivacyLossDistribution`` (pessimistic; sparse when it has at most
+    1000 non-zero points, as dp-accounting's own ``create_pmf`` chooses)."""
+    pld_pmf = _import_dp_accounting("pld_pmf")
+    module = _import_dp_accounting("privacy_loss_distribution")
+    nonzero = np.flatnonzero(grid.probs) if grid.probs.any() else np.zeros(1, dtype=int)
+    if nonzero.size <= 1000:
+        pmf = pld_pmf.create_pmf({grid.offset + int(i): float(grid.probs[i]) for i in nonzero}, grid.width,
+                                 grid.infinity, True)
+    else:
+        pmf = pld_pmf.DensePLDPmf(grid.width, grid.offset, grid.probs, grid.infinity, True)
+    return module.PrivacyLossDistribution(pmf)
+
+
+def _import_dp_accounting(name: str) -> Any:
+    """``dp_accounting.pld.<name>``, or a named error naming the extra to install."""
+    try:
+        from dp_accounting.pld import common, pld_pmf, privacy_loss_distribution
     except ImportError as exc:
         raise MissingDependencyError(
             "privacy-loss-distribution accounting needs dp-accounting: pip install 'mechdesign[accounting]'"
         ) from exc
-    return privacy_loss_distribution
+    return {"common": common, "pld_pmf": pld_pmf, "privacy_loss_distribution": privacy_loss_distribution}[name]
