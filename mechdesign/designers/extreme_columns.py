@@ -45,7 +45,7 @@ import highspy
 import numpy as np
 from .._lazy import scipy_sparse as sparse
 
-from .._validate import as_budget, as_positive_int
+from .._validate import as_budget, as_notion, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
@@ -299,7 +299,9 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
         leakage. A ball inside the simplex uses its dual description (:func:`l1_ball_columns`); a ball
         cut by the simplex boundary uses its extreme points (``L1Ball.extreme_points``, n <= 12).
     budget
-        ε in nats.
+        ε in nats. When the identity meets it (always at ``inf``) the notion constrains nothing — every
+        column of the identity, hence every non-negative column, is feasible — and the candidates are the
+        unit vectors.
     n_inputs
         Input alphabet size.
     progress
@@ -323,17 +325,22 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
     >>> extreme_columns(DifferentialPrivacy(), math.log(3), 2)
     (array([[3., 1.],
            [1., 3.]]), False)
-    >>> extreme_columns(MaximalLeakage(), 1.0, 2)[1]
+    >>> extreme_columns(MaximalLeakage(), 0.5, 2)[1]  # below log 2: the budget binds
     True
+    >>> extreme_columns(DifferentialPrivacy(), math.inf, 2)
+    (array([[1., 0.],
+           [0., 1.]]), False)
     """
-    boost = notion.finite_scaled_budget(as_budget(budget, f"{notion.name} budget"))  # e^ε for these notions
+    epsilon = as_budget(budget, f"{as_notion(notion).name} budget", infinite=True)
     n = as_positive_int(n_inputs, "n_inputs")
     notion.check_shape(n)
     entry = capabilities(notion)
     if entry is None or entry.column_cone is None:
         raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
                               "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
-    return resolve(entry.column_cone)(notion, boost, n, progress)
+    if notion.measure(np.eye(n)) <= epsilon:
+        return np.eye(n), False
+    return resolve(entry.column_cone)(notion, notion.finite_scaled_budget(epsilon), n, progress)  # e^ε here
 
 
 def maximal_leakage_cone(notion: PrivacyNotion, boost: float, n: int,
@@ -569,7 +576,8 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
         A column-separable notion (local DP, PML for a prior or a finite set of priors) or maximal
         leakage; see :func:`extreme_columns`.
     budget
-        ε in nats.
+        ε in nats; where the identity meets it (always at ``inf``) the identity, optimal for every
+        sub-linear ``μ`` (``μ(v) <= Σ_x v_x μ(e_x)``).
     utility
         The column utility ``μ`` (see :class:`~mechdesign.utility.sublinear.ColumnUtility`, or
         :func:`~mechdesign.utility.information.mutual_information_utility`).
@@ -599,8 +607,7 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     """
     if not isinstance(utility, ColumnUtility):
         raise MechDesignError(f"utility must be a ColumnUtility, got {utility!r}")
-    if not isinstance(notion, PrivacyNotion):
-        raise MechDesignError(f"expected a privacy notion, got {notion!r}")
+    budget = as_budget(budget, f"{as_notion(notion).name} budget", infinite=True)
     if notion.n_inputs is not None and notion.n_inputs != utility.n_inputs:
         raise ShapeMismatchError(f"{notion.label} is on {notion.n_inputs} inputs, {utility.label} on {utility.n_inputs}")
     start = time.perf_counter()
@@ -662,5 +669,8 @@ def maximize_mutual_information(notion: PrivacyNotion, budget: float, prior: Pri
     >>> result = maximize_mutual_information(DifferentialPrivacy(), 1.0, [0.5, 0.5])
     >>> bool(result.success), round(result.objective, 6)  # binary randomized response
     (True, 0.110944)
+    >>> result = maximize_mutual_information(DifferentialPrivacy(), math.inf, [0.5, 0.5])
+    >>> result.status, round(result.objective, 6) == round(math.log(2), 6)  # the identity: I = H(X)
+    ('optimal', True)
     """
     return maximize_sublinear_utility(notion, budget, mutual_information_utility(prior), progress)

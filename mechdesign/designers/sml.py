@@ -306,7 +306,7 @@ def design_under_sml(
     secret
         The secret map on the objective's inputs.
     budget
-        ``T`` in nats.
+        ``T`` in nats; ``inf`` (no leakage limit) gives the objective's unconstrained optimum.
     objective
         What to optimize (e.g. :class:`~mechdesign.utility.distortion.WorstCaseInputDistortion`).
     strategy
@@ -341,7 +341,7 @@ def design_under_sml(
     ('optimal', 'constraint-generation')
     """
     secret = as_secret(secret)
-    budget = as_budget(budget, "SML budget")
+    budget = as_budget(budget, "SML budget", infinite=True)
     rounds_cap = as_positive_int(max_rounds, "max_rounds")
     time_limit = as_time_limit(time_limit)
     notion = StatisticMaximalLeakage(secret)

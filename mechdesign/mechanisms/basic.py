@@ -16,8 +16,9 @@ def randomized_response(n: int, epsilon: float) -> Mechanism:
 
     ``Q[x, x] = e^ε / (e^ε + n − 1)`` and ``Q[x, y] = 1 / (e^ε + n − 1)`` for ``y != x``; it is
     ε-LDP and optimal for Hamming distortion under a uniform prior (PUT paper, Prop. 8(1)).
-    Computed with ``e^{-ε}`` (``Q[x, x] = 1 / (1 + (n − 1) e^{-ε})``), so any finite budget works:
-    beyond about 745 nats ``e^{-ε}`` underflows and the result is the identity.
+    Computed with ``e^{-ε}`` (``Q[x, x] = 1 / (1 + (n − 1) e^{-ε})``), so any budget works: beyond
+    about 745 nats ``e^{-ε}`` underflows and the result is the identity, which is also the limit at
+    ``ε = inf`` (no privacy).
 
     Examples
     --------
@@ -25,9 +26,12 @@ def randomized_response(n: int, epsilon: float) -> Mechanism:
     >>> randomized_response(2, math.log(3)).matrix
     array([[0.75, 0.25],
            [0.25, 0.75]])
+    >>> randomized_response(2, math.inf).matrix
+    array([[1., 0.],
+           [0., 1.]])
     """
     size = as_positive_int(n, "n")
-    shrink = math.exp(-as_budget(epsilon))
+    shrink = math.exp(-as_budget(epsilon, infinite=True))
     check_array((size, size), f"randomized_response({size}, …)")
     matrix = np.full((size, size), shrink / (1.0 + (size - 1) * shrink))
     np.fill_diagonal(matrix, 1.0 / (1.0 + (size - 1) * shrink))

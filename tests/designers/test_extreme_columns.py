@@ -244,7 +244,7 @@ def test_rejects_bad_utilities_and_notions():
     with pytest.raises(MechDesignError, match="local DP"):
         maximize_mutual_information(DifferentialPrivacy([(0, 1)], 3), 1.0, [0.2, 0.3, 0.5])
     with pytest.raises(MechDesignError, match="input 2 has probability 0"):
-        maximize_mutual_information(PointwiseMaximalLeakage([0.5, 0.5, 0.0]), 1.0, [0.5, 0.5, 0.0])
+        maximize_mutual_information(PointwiseMaximalLeakage([0.5, 0.5, 0.0]), 0.5, [0.5, 0.5, 0.0])  # < log 2
     with pytest.raises(MechDesignError, match="budget"):
         maximize_mutual_information(DifferentialPrivacy(), -1.0, [0.5, 0.5])
 
@@ -438,3 +438,29 @@ def test_source_set_enumeration_reports_progress_up_to_the_number_of_active_sets
     done = [d for d, _, _ in reports]
     assert done == sorted(done) and done[-1] == 35
     assert {total for _, total, _ in reports} == {35}
+
+
+@pytest.mark.parametrize("notion", [DifferentialPrivacy(), MaximalLeakage(), PointwiseMaximalLeakage([0.5, 0.3, 0.2])],
+                         ids=["dp", "maximal-leakage", "pml"])
+@pytest.mark.parametrize("budget", [math.inf, 10**400], ids=["inf", "10**400"])
+def test_an_infinite_budget_gives_the_identity(notion, budget):
+    """L1: ``maximize_mutual_information`` refused an infinite budget; without a constraint the identity
+    is optimal (I = H(X), the most any channel reaches), certified by the column LP's dual."""
+    prior = [0.5, 0.3, 0.2]
+    result = maximize_mutual_information(notion, budget, prior)
+    assert result.status == "optimal" and result.budgets == {notion.label: math.inf}
+    assert np.array_equal(result.mechanism.matrix, np.eye(3))
+    entropy = -sum(p * math.log(p) for p in prior)
+    assert result.objective == pytest.approx(entropy, abs=1e-12) and result.bound == pytest.approx(entropy, abs=1e-12)
+
+
+def test_a_finite_budget_the_identity_meets_gives_the_identity():
+    """L1: maximal leakage never exceeds log n, so at 800 nats (e^800 overflows a float) nothing binds."""
+    result = maximize_mutual_information(MaximalLeakage(), 800.0, [0.5, 0.5])
+    assert result.status == "optimal" and np.array_equal(result.mechanism.matrix, np.eye(2))
+
+
+def test_a_notion_class_is_named():
+    """L5: a class instead of an instance is told to be called."""
+    with pytest.raises(MechDesignError, match="got the class itself: call it"):
+        maximize_mutual_information(DifferentialPrivacy, 1.0, [0.5, 0.5])

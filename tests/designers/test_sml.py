@@ -93,8 +93,19 @@ def test_constraint_generation_reports_every_round():
 def test_design_bad_input():
     with pytest.raises(MechDesignError, match="strategy must be"):
         design_under_sml([0, 1], 0.5, WorstCaseInputDistortion(2), strategy="guess")
-    with pytest.raises(MechDesignError, match="SML budget must be a finite number >= 0"):
+    with pytest.raises(MechDesignError, match=r"SML budget must be a number >= 0 \(or inf\), got -1.0"):
         design_under_sml([0, 1], -1, WorstCaseInputDistortion(2))
+
+
+@pytest.mark.parametrize("strategy", ["enumerate", "generate"])
+@pytest.mark.parametrize("solver", [None, "highs"])
+def test_an_infinite_budget_gives_the_unconstrained_optimum(strategy, solver):
+    """L1: ``design_under_sml`` (and ``sml-design``) refused an infinite budget; without a leakage limit
+    the optimum maps every input to its cheapest output (distortion 0), whatever the strategy."""
+    result = design_under_sml([0, 0, 1, 1], math.inf, WorstCaseInputDistortion(4), strategy=strategy, solver=solver)
+    assert result.status == "optimal" and result.objective == 0.0 and result.bound == 0.0
+    assert result.budgets == {"sml[s=2]": math.inf}
+    assert np.array_equal(result.mechanism.matrix, np.eye(4))
 
 
 def test_hostile_arguments_of_design_under_sml_are_named():

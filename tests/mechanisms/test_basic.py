@@ -61,3 +61,9 @@ def test_huge_alphabets_are_refused_before_allocating():
         randomized_response(10**6, 1.0)
     with pytest.raises(ProblemTooLargeError, match=r"uniform_mechanism\(10000000, 10000000\)"):
         uniform_mechanism(10**7)
+
+
+def test_randomized_response_at_an_infinite_budget_is_the_identity():
+    """L1: ``randomized_response(n, inf)`` was refused while 800 nats gave the identity, its limit."""
+    assert np.array_equal(randomized_response(3, math.inf).matrix, np.eye(3))
+    assert np.array_equal(randomized_response(3, 10**400).matrix, np.eye(3))
