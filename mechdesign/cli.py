@@ -45,6 +45,7 @@ from .solve import METHODS, design
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
+from .deploy_cli import _add_deploy_commands
 from .units import UNITS, from_nats, to_nats
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
 from .utility.base import Objective
@@ -141,12 +142,9 @@ def _load_mechanism(path: Path) -> Mechanism:
 
 def _check_writable(path: Path, option: str) -> Path:
     """Refuse, before any work, an output ``path`` that cannot be written as a file."""
-    if path.is_dir():
-        raise MechDesignError(f"{option}: {path} is a directory, not a file")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise MechDesignError(f"{option}: {path} exists and is not writable")
-    _check_directory(path.parent, option)
-    return path
+    from .files import check_output_paths
+
+    return check_output_paths({option: path})[option]
 
 
 def _check_directory(directory: Path, option: str) -> None:
@@ -202,16 +200,28 @@ def _format_matrix(matrix: np.ndarray) -> str:
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
-    prior = _parse_prior(args.prior, args.n)
-    if prior is None:
-        raise MechDesignError("design needs the input alphabet: pass --prior P1,P2,... or --n N (uniform prior)")
+    from .deploy_cli import design_inputs, envelope_text
+    from .files import check_output_paths, mechanism_payload, record_from_result, result_payload, save
+
+    sources = [path for path in (args.categories_from, args.prior_from) if path is not None]
+    out = None if args.out is None else check_output_paths({"--out": args.out}, inputs=sources)["--out"]
+    categories, prior, prior_source = design_inputs(args)
     notion = NOTIONS[args.notion](args, prior)
     objective = OBJECTIVES[args.objective](prior)
     limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
     result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver,
                     method=args.method)
+    record = None
+    if result.success and result.mechanism is not None:  # outputs of a square design reconstruct the inputs
+        square = categories is not None and result.mechanism.n_outputs == len(categories)
+        record = record_from_result(result, inputs=categories, outputs=categories if square else None, prior=prior,
+                                    prior_source=prior_source, objective=args.objective,
+                                    notion_names={notion.label: args.notion})
+        if out is not None:
+            save(record, out)
     if args.json:
-        print(strict_json(result.to_dict()))
+        print(envelope_text("mechanism", mechanism_payload(record)) if record is not None
+              else envelope_text("result", result_payload(result)), end="")
     else:
         print(f"notion: {notion.label} ({notion.reference}), prior: {np.round(prior.probabilities, 6).tolist()}")
         print(result.summary())
@@ -221,6 +231,9 @@ def _cmd_design(args: argparse.Namespace) -> int:
             print(_format_matrix(result.mechanism.matrix))
         elif result.mechanism is not None:
             print(f"mechanism: {result.mechanism.shape[0]}×{result.mechanism.shape[1]} (not printed; use --json)")
+    if out is not None:
+        print(f"wrote {out}" if record is not None else f"nothing written to {out}: the design did not succeed",
+              file=sys.stderr if args.json else sys.stdout)
     return 0 if result.success else 1
 
 
@@ -494,104 +507,6 @@ def _add_sml_commands(commands: Any) -> None:
     p_design.set_defaults(run=_cmd_sml_design)
 
 
-# --- Deployment: `mechdesign privatize data.csv --column C ...` and `mechdesign estimate private.csv ...` ---
-
-
-def _read_csv_column(path: Path, column: str) -> tuple[list[str], list[dict[str, str]]]:
-    """The header and rows of a CSV file, checking that ``column`` exists and has no empty value."""
-    import csv
-
-    if not path.exists():
-        raise MechDesignError(f"no such file: {path}")
-    with path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        header = list(reader.fieldnames or [])
-        if column not in header:
-            raise MechDesignError(f"{path} has no column {column!r}; columns: {header}")
-        rows = list(reader)
-    empty = [index for index, row in enumerate(rows) if not (row[column] or "").strip()]
-    if empty:
-        raise MechDesignError(f"column {column!r} of {path} has {len(empty)} missing value(s), first on data row {empty[0] + 1}")
-    return header, rows
-
-
-def _cmd_privatize(args: argparse.Namespace) -> int:
-    import csv
-
-    from .privatizer import Privatizer
-
-    header, rows = _read_csv_column(Path(args.file), args.column)
-    values = [row[args.column] for row in rows]
-    objective = "estimation" if args.objective == "estimation" else None
-    privatizer = Privatizer(args.notion, args.epsilon, objective=objective, robust_delta=args.robust_delta)
-    private = privatizer.fit_transform(values, random_state=args.seed)
-    out = Path(args.out)
-    with out.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=header)
-        writer.writeheader()
-        writer.writerows({**row, args.column: str(value)} for row, value in zip(rows, private))
-    mechanism_out = Path(args.mechanism_out) if args.mechanism_out else out.with_suffix(".mechanism.json")
-    mechanism_out.write_text(json.dumps(privatizer.to_dict(), indent=2))
-    result = privatizer.result_
-    print(f"privatized {len(values)} values of {args.column!r} ({len(privatizer.categories_)} categories) "
-          f"under {privatizer.notion_.label} budget {args.epsilon}: {result.status}"
-          + (f" ({result.method})" if result.method else ""))
-    print(f"wrote {out} and {mechanism_out}")
-    return 0
-
-
-def _cmd_estimate(args: argparse.Namespace) -> int:
-    from .categorical import encode
-    from .frequency import estimate_frequencies
-
-    path = Path(args.mechanism)
-    mechanism = _load_mechanism(path)
-    record = json.loads(path.read_text())
-    if not isinstance(record, dict) or "categories" not in record:
-        raise MechDesignError(f"{path} has no 'categories': write it with `mechdesign privatize`")
-    categories = record["categories"]
-    outputs = record.get("outputs", categories)
-    check_count(len(categories), mechanism.n_inputs, f"{path}: categories", "names (one per input)")
-    check_count(len(outputs), mechanism.n_outputs, f"{path}: outputs", "names (one per output)")
-    _, rows = _read_csv_column(Path(args.file), args.column)
-    codes = encode([row[args.column] for row in rows], [str(o) for o in outputs], args.column,
-                   kind="output of the mechanism")
-    estimate = estimate_frequencies(codes, mechanism, categories)
-    if args.json:
-        print(json.dumps({"n_samples": estimate.n_samples, **estimate.as_dict()}, indent=2))
-        return 0
-    print(f"{estimate.n_samples} privatized values of {args.column!r}; unbiased estimate ± standard error, "
-          "and projected onto the simplex:")
-    for category, value, error, projected in zip(estimate.categories, estimate.estimate,
-                                                 estimate.standard_error, estimate.projected):
-        print(f"  {str(category):28s} {value:9.5f} ± {error:.5f}   {projected:9.5f}")
-    return 0
-
-
-def _add_deploy_commands(commands: Any) -> None:
-    p_private = commands.add_parser("privatize", help="privatize a CSV column with an optimal mechanism")
-    p_private.add_argument("file", help="CSV file with a header row")
-    p_private.add_argument("--column", required=True, help="the categorical column to privatize")
-    p_private.add_argument("--notion", choices=sorted(prior_notions()), default="dp",
-                           help="privacy notion of the designed mechanism (default: %(default)s)")
-    p_private.add_argument("--epsilon", type=float, required=True, help="privacy budget (nats)")
-    p_private.add_argument("--objective", choices=["distortion", "estimation"], default="distortion",
-                           help="distortion: least Hamming distortion; estimation: frequencies estimable afterwards")
-    p_private.add_argument("--robust-delta", type=float, help="pml only: design for the l1-ball that holds the "
-                           "true prior with probability 1 - delta")
-    p_private.add_argument("--seed", type=int, help="random seed of the privatization")
-    p_private.add_argument("--out", required=True, help="output CSV (the column replaced by its privatized values)")
-    p_private.add_argument("--mechanism-out", help="where to write the mechanism (default: OUT with suffix .mechanism.json)")
-    p_private.set_defaults(run=_cmd_privatize)
-
-    p_estimate = commands.add_parser("estimate", help="estimate a column's frequencies from its privatized values")
-    p_estimate.add_argument("file", help="CSV file written by `mechdesign privatize`")
-    p_estimate.add_argument("--column", required=True, help="the privatized column to estimate frequencies of")
-    p_estimate.add_argument("--mechanism", required=True, help="the mechanism JSON written by `mechdesign privatize`")
-    p_estimate.add_argument("--json", action="store_true", help=JSON_HELP)
-    p_estimate.set_defaults(run=_cmd_estimate)
-
-
 def _cmd_theory_check(args: argparse.Namespace) -> int:
     folder = plots_directory(args.plots) if args.plots else None  # a bad directory fails before the solves
     with terminal_progress(args.quiet) as progress:
@@ -651,7 +566,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_design.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_design.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_design.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
+    p_design.add_argument("--prior-from", metavar="PUBLIC_CSV",
+                          help="prior: the frequencies of --column in this public CSV file (counts, normalized)")
     p_design.add_argument("--n", type=int, help="alphabet size with a uniform prior (if no --prior)")
+    p_design.add_argument("--categories", help="names of the inputs, a,b,c (uniform prior unless --prior is given); "
+                                               "the mechanism file labels rows and outputs with them")
+    p_design.add_argument("--categories-from", metavar="PUBLIC_CSV",
+                          help="names of the inputs: the distinct values of --column in this public CSV file")
+    p_design.add_argument("--column", help="the column read from --categories-from and --prior-from")
     p_design.add_argument("--objective", choices=sorted(OBJECTIVES), default="expected-distortion",
                           help="what to minimize: expected-distortion (expected Hamming distortion under the prior), "
                                "worst-case-input (largest expected distortion of any input) or mutual-information "
@@ -660,7 +582,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_design.add_argument("--solver", choices=["highs", "clarabel", "scs"], help=SOLVER_HELP)
     p_design.add_argument("--method", choices=["auto", *(method.name for method in METHODS)], default="auto",
                           help="design method (default: %(default)s: the first of solve.METHODS that applies)")
-    p_design.add_argument("--json", action="store_true", help=JSON_HELP)
+    p_design.add_argument("--json", action="store_true",
+                          help="print the versioned mechanism file (JSON, nats) instead of text")
+    p_design.add_argument("--out", metavar="FILE", help="write the versioned mechanism file (JSON) to FILE, for "
+                                                        "`mechdesign privatize --mechanism FILE`")
     _add_units_option(p_design)
     p_design.set_defaults(run=_cmd_design)
 

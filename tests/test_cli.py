@@ -8,18 +8,26 @@ import numpy as np
 import pytest
 
 from mechdesign.cli import main
+from mechdesign.files import mechanism_from_payload
+
+
+def _design_result(text):
+    """The result fields printed by ``design --json``: those of the versioned mechanism file, or of the
+    result file printed when the design did not succeed."""
+    envelope = _strict_loads(text)
+    return envelope["payload"]["result"] if envelope["kind"] == "mechanism" else envelope["payload"]
 
 
 def test_design_json(capsys):
     assert main(["design", "--notion", "dp", "--epsilon", "1", "--n", "3", "--json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
+    payload = _design_result(capsys.readouterr().out)
     assert payload["success"] and payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)
 
 
 def test_design_method_is_chosen_on_the_command_line(capsys):
     for method in ("auto", "closed-form", "direct-lp", "cvxpy"):
         assert main(["design", "--notion", "dp", "--epsilon", "1", "--n", "3", "--json", "--method", method]) == 0
-        payload = json.loads(capsys.readouterr().out)
+        payload = _design_result(capsys.readouterr().out)
         assert payload["method"] == ("closed-form" if method == "auto" else method)
         assert payload["objective"] == pytest.approx(2 / (math.e + 2), abs=1e-8)  # randomized response
     assert main(["design", "--notion", "renyi-dp", "--alpha", "2", "--epsilon", "1", "--n", "3",
@@ -39,7 +47,7 @@ def test_design_text_with_every_notion(capsys):
 def test_design_infeasible_cap_exits_1(capsys):
     code = main(["design", "--notion", "dp", "--epsilon", "0.1", "--n", "3", "--objective",
                  "mutual-information", "--max-distortion", "0.01", "--json"])
-    payload = json.loads(capsys.readouterr().out)
+    payload = _design_result(capsys.readouterr().out)
     assert code == 1 and payload["status"] == "infeasible" and payload["smallest_feasible"] > 0.01
 
 
@@ -120,7 +128,7 @@ def test_design_and_measure_with_the_put_notions(tmp_path, capsys):
     for notion in ["max-information", "renyi-dp", "sibson-mi"]:
         assert main(["design", "--notion", notion, "--alpha", "2", "--epsilon", "0.5",
                      "--prior", "0.4,0.3,0.2,0.1", "--json"]) == 0
-        assert json.loads(capsys.readouterr().out)["success"]
+        assert _design_result(capsys.readouterr().out)["success"]
     assert main(["design", "--notion", "renyi-dp", "--epsilon", "0.5", "--n", "3"]) == 2
     assert "needs --alpha" in capsys.readouterr().err
     csv_path = tmp_path / "m.csv"
@@ -285,13 +293,13 @@ def test_one_symbol_alphabets_are_valid(files, capsys):
     assert code == 0 and "skipped" not in values and "non_finite" not in values
     assert all(value == 0.0 for value in values.values())
     code, out, _ = _run(["design", "--epsilon", "1", "--n", "1", "--json"], capsys)
-    assert code == 0 and _strict_loads(out)["mechanism"] == [[1.0]]
+    assert code == 0 and mechanism_from_payload(_strict_loads(out)["payload"]).mechanism.matrix.tolist() == [[1.0]]
 
 
 def test_huge_budgets_are_a_correct_result_or_a_named_error(files, capsys):
     """ε = 800 nats overflows e^ε. D*(ε) = (n − 1)/(e^ε + n − 1) (PUT paper, Proposition 8(1)) is 0 in floats."""
     code, out, err = _run(["design", "--epsilon", "800", "--n", "3", "--json"], capsys)
-    assert code == 2 and "800" in err or code == 0 and _strict_loads(out)["objective"] <= 1e-12
+    assert code == 2 and "800" in err or code == 0 and _design_result(out)["objective"] <= 1e-12
     code, out, err = _run(["sml-design", "--budget", "800", "--secret", "0,0,1", "--json"], capsys)
     assert code == 2 and "800" in err or code == 0 and _strict_loads(out)["success"]
 
@@ -320,65 +328,6 @@ def test_strict_json_replaces_every_non_finite_number():
                                    "non_finite": {"a[1]": "-inf", "a[2].b": "nan", "c": "inf"}}
 
 
-# --- privatize / estimate -------------------------------------------------------------------------
-
-def _write_column(path, values, column="education"):
-    path.write_text("id," + column + "\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values)))
-
-
-def test_privatize_then_estimate(tmp_path, capsys):
-    # Same seed, same mechanism: the CLI's estimate equals the Privatizer's (mechdesign.privatizer).
-    from mechdesign.privatizer import Privatizer
-
-    values = ["HS-grad"] * 300 + ["Bachelors"] * 200 + ["Masters"] * 100
-    data, out = tmp_path / "data.csv", tmp_path / "private.csv"
-    _write_column(data, values)
-    assert main(["privatize", str(data), "--column", "education", "--notion", "dp", "--epsilon", "1",
-                 "--objective", "estimation", "--seed", "4", "--out", str(out)]) == 0
-    assert "wrote" in capsys.readouterr().out
-    record = json.loads((tmp_path / "private.mechanism.json").read_text())
-    assert record["categories"] == ["Bachelors", "HS-grad", "Masters"] and record["success"]
-    lines = out.read_text().splitlines()
-    assert lines[0] == "id,education" and len(lines) == 601 and lines[1].startswith("0,")
-    assert main(["estimate", str(out), "--column", "education", "--mechanism",
-                 str(tmp_path / "private.mechanism.json"), "--json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
-    privatizer = Privatizer("dp", 1.0, objective="estimation").fit(values)
-    expected = privatizer.estimate_frequencies(privatizer.transform(values, random_state=4))
-    assert payload["n_samples"] == 600
-    assert payload["estimate"] == pytest.approx(dict(zip(expected.categories, expected.estimate)), abs=1e-12)
-
-
-def test_estimate_after_a_distortion_design_explains_the_failure(tmp_path, capsys):
-    data, out = tmp_path / "data.csv", tmp_path / "private.csv"
-    _write_column(data, ["a"] * 60 + ["b"] * 25 + ["c"] * 10 + ["d"] * 5)
-    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(out)]) == 0
-    capsys.readouterr()
-    assert main(["estimate", str(out), "--column", "education", "--mechanism", str(tmp_path / "private.mechanism.json")]) == 2
-    err = capsys.readouterr().err
-    assert "cannot be estimated without bias" in err and "Traceback" not in err
-
-
-def test_privatize_and_estimate_errors(tmp_path, capsys):
-    data = tmp_path / "data.csv"
-    _write_column(data, ["a", "a"])
-    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
-    assert "1 category" in capsys.readouterr().err
-    assert main(["privatize", str(data), "--column", "job", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
-    assert "has no column 'job'" in capsys.readouterr().err
-    data.write_text("id,education\n0,a\n1,\n2,b\n")
-    assert main(["privatize", str(data), "--column", "education", "--epsilon", "1", "--out", str(tmp_path / "o.csv")]) == 2
-    assert "1 missing value(s), first on data row 2" in capsys.readouterr().err
-    mechanism = tmp_path / "m.json"
-    mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]], "categories": ["a", "b", "c"]}))
-    _write_column(data, ["a", "b"])
-    assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
-    assert "m.json: categories has 3 names (one per input), expected 2" in capsys.readouterr().err
-    mechanism.write_text(json.dumps({"mechanism": [[0.75, 0.25], [0.25, 0.75]]}))
-    assert main(["estimate", str(data), "--column", "education", "--mechanism", str(mechanism)]) == 2
-    assert "has no 'categories'" in capsys.readouterr().err
-
-
 def _subcommand_parsers(parser):
     import argparse
 
@@ -401,9 +350,9 @@ def test_every_option_of_every_subcommand_has_help():
 
 def test_units_bits_reads_budgets_and_prints_leakages_in_bits(tmp_path, capsys):
     assert main(["design", "--epsilon", "1", "--units", "bits", "--n", "3", "--json"]) == 0
-    in_bits = json.loads(capsys.readouterr().out)
+    in_bits = _design_result(capsys.readouterr().out)
     assert main(["design", "--epsilon", str(math.log(2)), "--n", "3", "--json"]) == 0
-    in_nats = json.loads(capsys.readouterr().out)
+    in_nats = _design_result(capsys.readouterr().out)
     assert in_bits["objective"] == pytest.approx(in_nats["objective"], abs=1e-9)  # 1 bit = log 2 nats
     assert main(["design", "--epsilon", "1", "--units", "bits", "--n", "3"]) == 0
     assert "in bits: budget 1, measured 1" in capsys.readouterr().out

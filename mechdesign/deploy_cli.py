@@ -1,0 +1,986 @@
+"""The deployment commands of ``mechdesign``: privatize a CSV column, estimate its frequencies, account.
+
+``mechdesign privatize`` and ``mechdesign estimate`` stream the CSV in chunks of :data:`CHUNK_ROWS`
+rows, so memory does not grow with the number of rows: each value is encoded by one dictionary
+lookup and a chunk is privatized at once by :meth:`Mechanism.sample
+<mechdesign.mechanism.Mechanism.sample>`, drawing from the operating system's entropy unless
+``--seed`` is given (for tests; a notice says so).
+
+The mechanism is read from a file written by ``mechdesign design --out`` (``--mechanism``) or
+designed from declared categories and a public prior (:class:`~mechdesign.privatizer.Privatizer`),
+never from the data being privatized, unless the user pays for a private estimate of the prior
+from the budget (``--prior private --prior-budget E1``) or opts in to ``--categories infer``.
+
+Every output is first written to a temporary file beside its target and then replaced
+(:func:`~mechdesign.files.atomic_output`). ``privatize`` writes two files: the mechanism file, with
+the row count and the SHA-256 of the privatized CSV under ``deployment.release``, and the CSV. Both
+are replaced together — the mechanism file first, then the CSV — while the directory of ``--out``
+is locked (concurrent runs to the same ``--out`` replace their pairs one after the other) and
+SIGINT/SIGTERM are held back. What a reader can rely on: a file under its final name is complete
+(an interrupted run leaves the previous files, or none); after the runs have ended, the CSV under
+``--out`` was written with the mechanism file beside it, and ``release.sha256`` checks it.
+
+Examples
+--------
+``mechdesign design --notion dp --epsilon 1 --categories a,b,c --out m.json``
+``mechdesign privatize data.csv --column education --mechanism m.json --out private.csv``
+``mechdesign privatize data.csv --column education --categories-from public.csv --epsilon 1 --out private.csv``
+``mechdesign estimate private.csv --column education --mechanism private.mechanism.json``
+``mechdesign account private.mechanism.json:2 other.mechanism.json --delta 1e-6,1e-9``
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import fcntl
+import hashlib
+import io
+import json
+import os
+import re
+import signal
+import sys
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import replace
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._validate import as_budget, as_failure_probability, as_members, as_number_list
+from .exceptions import MechDesignError, NotEstimableError, UnknownCategoryError
+from .progress import Progress, report, terminal_progress
+from .registry import prior_notions
+
+#: Rows read, privatized and written at a time (about 20 MB of Python strings for Adult's 15 columns).
+CHUNK_ROWS = 20_000
+#: Default δ of ``mechdesign account``.
+ACCOUNT_DELTAS = (1e-6, 1e-9)
+
+
+# --- the CSV column ------------------------------------------------------------------------------
+
+
+class CsvColumn:
+    """One named column of a UTF-8 CSV file with a header row, read in chunks of rows.
+
+    Parameters
+    ----------
+    path
+        The CSV file (a UTF-8 byte-order mark is skipped).
+    column
+        The column's name in the header row (a header that repeats a name is refused: defect M9).
+    option
+        How the file was given on the command line, for error messages (e.g. ``"--prior-from"``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "data.csv"
+    ...     _ = path.write_text("id,edu\\n0,a\\n\\n1,b\\n")
+    ...     with CsvColumn(path, "edu") as data:
+    ...         print(data.header, data.index, [(first, data.values(rows)) for first, rows in data.chunks()])
+    ['id', 'edu'] 1 [(1, ['a', 'b'])]
+    """
+
+    def __init__(self, path: Path, column: str, option: str = "FILE") -> None:
+        self.path, self.column, self.option = path, column, option
+        if not path.exists():
+            raise MechDesignError(f"{option}: no such file: {path}")
+        if not path.is_file():
+            raise MechDesignError(f"{option}: {path} is not a file (a directory?): pass a CSV file")
+        self.rows_done = 0
+        self._binary = path.open("rb")
+        self._reader = csv.reader(io.TextIOWrapper(self._binary, encoding="utf-8-sig", newline=""))
+        try:
+            rows = self._read(1)
+            if not rows:
+                raise MechDesignError(f"{option}: {path} is empty: a CSV file starts with a header row")
+            self.header = rows[0]
+            repeated = sorted({name for name in self.header if self.header.count(name) > 1})
+            if repeated:
+                raise MechDesignError(f"{option}: the header of {path} repeats the column name(s) {repeated}: "
+                                      "every column needs its own name")
+            if column not in self.header:
+                raise MechDesignError(f"{path} has no column {column!r}; columns: {self.header}")
+        except BaseException:
+            self.close()
+            raise
+        self.index = self.header.index(column)
+        self.rows_done = 0
+
+    def __enter__(self) -> "CsvColumn":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._binary.close()
+
+    def chunks(self, progress: Progress | None = None,
+               description: str = "reading") -> Iterator[tuple[int, list[list[str]]]]:
+        """The data rows (lists of fields), :data:`CHUNK_ROWS` at a time, each chunk with the number of its
+        first row (data rows count from 1; blank lines are skipped and not counted).
+
+        ``progress`` is told the bytes read out of the file's size after every chunk.
+        """
+        size = os.fstat(self._binary.fileno()).st_size
+        width = len(self.header)
+        while rows := self._read(CHUNK_ROWS):
+            if set(map(len, rows)) != {width}:
+                rows = self._complete_rows(rows, width)
+            first, self.rows_done = self.rows_done + 1, self.rows_done + len(rows)
+            yield first, rows
+            report(progress, self._binary.tell(), size, f"{description}: {self.rows_done:,} rows")
+
+    def values(self, rows: list[list[str]]) -> list[str]:
+        """The column's values in ``rows``."""
+        index = self.index
+        return [row[index] for row in rows]
+
+    def _read(self, count: int) -> list[list[str]]:
+        try:
+            rows = list(islice(self._reader, count))
+        except UnicodeDecodeError as exc:
+            raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
+                                  f"after data row {self.rows_done}") from exc
+        except csv.Error as exc:
+            raise MechDesignError(f"{self.option}: {self.path} is not a readable CSV after data row "
+                                  f"{self.rows_done}: {exc}") from exc
+        return rows
+
+    def _complete_rows(self, rows: list[list[str]], width: int) -> list[list[str]]:
+        """``rows`` without blank lines; a row with another number of fields than the header is an error."""
+        complete = [row for row in rows if row]
+        for offset, row in enumerate(complete):
+            if len(row) != width:
+                raise MechDesignError(f"{self.option}: data row {self.rows_done + offset + 1} of {self.path} has "
+                                      f"{len(row)} field(s), the header has {width}")
+        return complete
+
+
+class ValueCheck:
+    """The values of a column that are missing or unknown, collected over a whole file before one error.
+
+    Parameters
+    ----------
+    known
+        The values that are allowed (a dict from text to index, or a set), or ``None``: every value
+        that is not blank.
+
+    Examples
+    --------
+    >>> check = ValueCheck({"a": 0, "b": 1})
+    >>> check.add(["a", "", "c", "c"], first_row=1)
+    >>> check.missing, check.first_missing, check.unknown
+    (1, 2, {'c': 3})
+    """
+
+    def __init__(self, known: Any) -> None:
+        self.known = known
+        self.missing = 0
+        self.first_missing: int | None = None
+        self.unknown: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.missing or self.unknown)
+
+    def add(self, values: Sequence[str], first_row: int) -> None:
+        """Note every value of ``values`` that is blank or not known (``first_row``: the data row of ``values[0]``)."""
+        for offset, value in enumerate(values):
+            if (value.strip() if self.known is None else value in self.known):
+                continue
+            if not value.strip():
+                self.missing += 1
+                if self.first_missing is None:
+                    self.first_missing = first_row + offset
+            else:
+                self.unknown.setdefault(value, first_row + offset)
+
+    def error(self, data: CsvColumn, kind: str, advice: str) -> MechDesignError:
+        """The error naming the missing values and the unknown ones (``kind``: what the known values are)."""
+        where = f"column {data.column!r} of {data.path}"
+        if self.missing:
+            return MechDesignError(f"{where} has {self.missing} missing value(s), first on data row "
+                                   f"{self.first_missing}; drop or impute missing values first")
+        try:
+            as_members(list(self.unknown), list(self.known), where, kind=kind, error=UnknownCategoryError)
+        except UnknownCategoryError as exc:
+            first = min(self.unknown.values())
+            return UnknownCategoryError(f"{exc} (first on data row {first}); {advice}")
+        raise AssertionError("error() called without a problem")  # pragma: no cover - guarded by __bool__
+
+
+def label_text(label: Any) -> str:
+    """How a category or output label is written in a CSV field.
+
+    A scalar is written as Python's :mod:`csv` writes it (``str``); a subset-selection report (a
+    tuple of categories) as its JSON list, which no category that is a plain word resembles.
+    :func:`label_lookup` refuses labels that would still be written alike.
+
+    Examples
+    --------
+    >>> label_text("HS-grad"), label_text(3), label_text(("a|b", "c"))
+    ('HS-grad', '3', '["a|b","c"]')
+    """
+    if isinstance(label, (list, tuple)):
+        return json.dumps(list(label), ensure_ascii=False, separators=(",", ":"))
+    return str(label)
+
+
+def label_lookup(labels: Sequence[Any], what: str) -> dict[str, int]:
+    """``{label_text(label): index}``; labels written alike, or blank, are a :class:`MechDesignError`.
+
+    Examples
+    --------
+    >>> label_lookup(["a", ("a", "b")], "outputs")
+    {'a': 0, '["a","b"]': 1}
+    >>> label_lookup([1, "1"], "categories")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: categories [1, '1'] are all written '1' in a CSV file, so they cannot be told apart
+    """
+    lookup: dict[str, int] = {}
+    for index, label in enumerate(labels):
+        text = label_text(label)
+        if not text.strip():
+            raise MechDesignError(f"{what} has the blank label {label!r}, which a CSV file cannot tell from a "
+                                  "missing value")
+        if text in lookup:
+            alike = [other for other in labels if label_text(other) == text]
+            raise MechDesignError(f"{what} {alike!r} are all written {text!r} in a CSV file, so they cannot be told "
+                                  "apart")
+        lookup[text] = index
+    return lookup
+
+
+def encode_chunk(values: Sequence[str], lookup: dict[str, int]) -> np.ndarray | None:
+    """The indices of ``values`` by one dictionary lookup each, or ``None`` if one is not in ``lookup``.
+
+    Examples
+    --------
+    >>> encode_chunk(["b", "a"], {"a": 0, "b": 1}).tolist(), encode_chunk(["c"], {"a": 0})
+    ([1, 0], None)
+    """
+    try:
+        return np.fromiter(map(lookup.__getitem__, values), dtype=np.intp, count=len(values))
+    except KeyError:
+        return None
+
+
+def column_values(path: Path, column: str, option: str, progress: Progress | None = None, *,
+                  known: Any = None, canonical: bool = False) -> list[str]:
+    """Every value of ``column`` in a CSV file; a missing value, or one not in ``known``, is an error.
+
+    Parameters
+    ----------
+    path, column
+        The file and the column's name.
+    option
+        The option that named the file, for messages.
+    progress
+        Told the bytes read.
+    known
+        The values allowed (a set or dict), or ``None``: any value that is not blank.
+    canonical
+        Hold one string object per distinct value (8 bytes per row instead of a string per row).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "public.csv"
+    ...     _ = path.write_text("edu\\nb\\na\\nb\\n")
+    ...     column_values(path, "edu", "--categories-from")
+    ['b', 'a', 'b']
+    """
+    values: list[str] = []
+    check, shared = ValueCheck(known), {}
+    with CsvColumn(path, column, option) as data:
+        for first, rows in data.chunks(progress, f"reading {option}"):
+            chunk = data.values(rows)
+            if not all(value.strip() for value in chunk) if known is None else not all(map(known.__contains__, chunk)):
+                check.add(chunk, first)
+            values.extend([shared.setdefault(value, value) for value in chunk] if canonical else chunk)
+        if check:
+            raise check.error(data, "value" if known is None else "declared category",
+                              "declare every value the column may hold")
+    return values
+
+
+def notice(message: str) -> None:
+    """Print one ``mechdesign: notice: …`` line on standard error (the command goes on)."""
+    print(f"mechdesign: notice: {message}", file=sys.stderr)
+
+
+def _column_of(args: argparse.Namespace, option: str) -> str:
+    if getattr(args, "column", None) is None:
+        raise MechDesignError(f"{option} needs --column: the column of the file to read")
+    return args.column
+
+
+
+
+# --- categories and priors of the command line ---------------------------------------------------
+
+
+def parse_categories(text: str) -> list[str]:
+    """The declared categories of ``--categories a,b,c`` (distinct, none blank).
+
+    Examples
+    --------
+    >>> parse_categories("HS-grad,Bachelors,Masters")
+    ['HS-grad', 'Bachelors', 'Masters']
+    >>> parse_categories("a,,b")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: --categories must be distinct, non-blank names separated by commas, got 'a,,b'
+    """
+    names = text.split(",")
+    if not all(name.strip() for name in names) or len(set(names)) < len(names):
+        raise MechDesignError(f"--categories must be distinct, non-blank names separated by commas, got {text!r}")
+    return names
+
+
+def declared_categories(args: argparse.Namespace, progress: Progress | None = None) -> list[str] | None:
+    """The categories of ``--categories a,b,c`` or of ``--categories-from FILE --column C`` (its distinct
+    values, sorted), or ``None`` when neither is given.
+
+    Examples
+    --------
+    >>> declared_categories(argparse.Namespace(categories="b,a", categories_from=None))
+    ['b', 'a']
+    """
+    if args.categories is not None and args.categories_from is not None:
+        raise MechDesignError("give the categories once: --categories or --categories-from, not both")
+    if args.categories_from is not None:
+        return sorted(set(column_values(Path(args.categories_from), _column_of(args, "--categories-from"),
+                                        "--categories-from", progress)))
+    return None if args.categories is None else parse_categories(args.categories)
+
+
+def prior_counts(path: Path, column: str, categories: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+    """How often each category occurs in ``column`` of a public CSV file (``--prior-from``); a value that
+    is not a category, or missing, is an error.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "public.csv"
+    ...     _ = path.write_text("edu\\nb\\na\\nb\\n")
+    ...     prior_counts(path, "edu", ["a", "b", "c"]).tolist()
+    [1, 2, 0]
+    """
+    lookup = label_lookup(categories, "--categories")
+    counts = np.zeros(len(categories), dtype=np.int64)
+    check = ValueCheck(lookup)
+    with CsvColumn(path, column, "--prior-from") as data:
+        for first, rows in data.chunks(progress, "reading --prior-from"):
+            values = data.values(rows)
+            codes = encode_chunk(values, lookup)
+            if codes is None:
+                check.add(values, first)
+            else:
+                counts += np.bincount(codes, minlength=len(categories))
+        if check:
+            raise check.error(data, "declared category", "the prior's sample may only hold declared categories")
+    return counts
+
+
+def parse_prior(text: str, categories: Sequence[Any]) -> Any:
+    """The public prior of ``--prior P1,P2,...``: one probability per declared category.
+
+    Examples
+    --------
+    >>> parse_prior("0.25,0.75", ["a", "b"])
+    Prior([0.25 0.75])
+    >>> parse_prior("0.5,0.5", ["a", "b", "c"])
+    Traceback (most recent call last):
+    mechdesign.exceptions.ShapeMismatchError: --prior has 2 entries (one per category), expected 3
+    """
+    from ._validate import check_count
+    from .cli import _parse_prior
+
+    prior = _parse_prior(text, None)
+    check_count(prior.size, len(categories), "--prior", "entries (one per category)")
+    return prior
+
+
+def counts_prior(counts: np.ndarray, path: str, column: str) -> Any:
+    """The prior of ``--prior-from``: the counts normalized, and a notice on standard error saying so.
+
+    Examples
+    --------
+    >>> from contextlib import redirect_stderr
+    >>> with redirect_stderr(io.StringIO()) as printed:
+    ...     prior = counts_prior(np.array([1, 3]), "public.csv", "edu")
+    >>> prior, printed.getvalue()
+    (Prior([0.25 0.75]), "mechdesign: notice: prior: the frequencies of 'edu' in public.csv (4 rows), normalized\\n")
+    """
+    from .priors import Prior
+
+    total = int(counts.sum())
+    if total == 0:
+        raise MechDesignError(f"--prior-from: column {column!r} of {path} has no rows to estimate a prior from")
+    notice(f"prior: the frequencies of {column!r} in {path} ({total:,} rows), normalized")
+    return Prior(counts / total)
+
+
+def design_inputs(args: argparse.Namespace) -> tuple[list[str] | None, Any, str]:
+    """The alphabet of ``mechdesign design``: its categories (or ``None``: indices), prior and the prior's source.
+
+    ``--categories``/``--categories-from`` name the inputs; the prior is ``--prior``, ``--prior-from
+    FILE --column C`` (its frequencies over the categories; without declared categories, the file's
+    distinct values are the categories), uniform over ``--n`` symbols, or uniform over the categories.
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(categories="a,b", categories_from=None, prior=None, prior_from=None, n=None)
+    >>> design_inputs(args)
+    (['a', 'b'], Prior([0.5 0.5]), 'uniform')
+    """
+    from ._validate import as_positive_int, check_count
+    from .priors import Prior
+
+    if args.categories == "infer":
+        raise MechDesignError("design has no data to infer categories from: declare them with --categories or "
+                              "--categories-from")
+    categories = declared_categories(args)
+    if args.prior is not None and args.prior_from is not None:
+        raise MechDesignError("give the prior once: --prior or --prior-from, not both")
+    if args.prior_from is not None:
+        column = _column_of(args, "--prior-from")
+        if categories is None:
+            categories = sorted(set(column_values(Path(args.prior_from), column, "--prior-from")))
+        prior, source = counts_prior(prior_counts(Path(args.prior_from), column, categories), args.prior_from,
+                                     column), "public-sample"
+    elif args.prior is not None:
+        prior = parse_prior(args.prior, categories) if categories is not None else _cli_prior(args.prior)
+        source = "public"
+    elif args.n is not None or categories is not None:
+        size = as_positive_int(args.n, "--n") if args.n is not None else len(categories or ())
+        prior, source = Prior.uniform(size), "uniform"
+    else:
+        raise MechDesignError("design needs the input alphabet: pass --prior P1,P2,..., --n N (uniform prior), "
+                              "--categories a,b,c or --categories-from FILE --column C")
+    if categories is not None and args.n is not None:
+        check_count(as_positive_int(args.n, "--n"), len(categories), "--n", "symbols (one per category)")
+    return categories, prior, source
+
+
+def _cli_prior(text: str) -> Any:
+    from .cli import _parse_prior
+
+    return _parse_prior(text, None)
+
+
+# --- privatize ---------------------------------------------------------------------------------
+
+
+def record_labels(record: Any) -> tuple[tuple, tuple]:
+    """The input and output labels of a mechanism record (indices where it has none).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from mechdesign import Mechanism
+    >>> record_labels(SimpleNamespace(mechanism=Mechanism([[1.0, 0.0], [0.5, 0.5]]), inputs=("a", "b"), outputs=None))
+    (('a', 'b'), (0, 1))
+    """
+    rows, columns = record.mechanism.shape
+    inputs = tuple(range(rows)) if record.inputs is None else tuple(record.inputs)
+    outputs = tuple(range(columns)) if record.outputs is None else tuple(record.outputs)
+    return inputs, outputs
+
+
+@contextmanager
+def replaced_together(directory: Path) -> Iterator[None]:
+    """Hold the lock of ``directory``, with SIGINT and SIGTERM held back, while files are replaced in it.
+
+    Concurrent runs writing the same files replace them one run at a time; a signal arriving meanwhile
+    takes effect when the block ends (an interrupted run has then replaced all of its files).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, replaced_together(Path(folder)):
+    ...     print("both files are replaced here")
+    both files are replaced here
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def release_generator(seed: int | None) -> np.random.Generator | None:
+    """The generator a release draws from: the operating system's entropy, or with ``--seed`` a seeded one
+    (and :data:`~mechdesign.randomness.SEEDED_NOTICE` on standard error).
+
+    Examples
+    --------
+    >>> release_generator(None) is None
+    True
+    """
+    from .randomness import SEEDED_NOTICE, SeededReleaseWarning, release_rng
+
+    if seed is None:
+        return None
+    generator = _quietly(SeededReleaseWarning, release_rng, seed, "--seed")
+    print(SEEDED_NOTICE, file=sys.stderr)
+    return generator
+
+
+def _quietly(category: type[Warning], function: Any, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` with warnings of ``category`` ignored (the command line prints its own notice)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category)
+        return function(*args, **kwargs)
+
+
+def write_release(data: CsvColumn, record: Any, generator: np.random.Generator | None, out: Path,
+                  mechanism_out: Path, progress: Progress | None = None) -> dict[str, Any]:
+    """Privatize ``data``'s column with ``record``'s mechanism into ``out``, and the record into ``mechanism_out``.
+
+    Both are written to temporary files and replaced together (:func:`replaced_together`), the
+    mechanism file first; its ``deployment["release"]`` holds the CSV's name, column, row count and
+    SHA-256. A value that is not a category of the record, or missing, is an error after the whole
+    file is read, and nothing is written.
+
+    Returns
+    -------
+    dict
+        The release: ``{"file", "column", "rows", "sha256"}``.
+    """
+    from .files import atomic_output, save
+
+    inputs, outputs = record_labels(record)
+    lookup = label_lookup(inputs, "the mechanism's categories")
+    texts = np.array([label_text(label) for label in outputs], dtype=object)
+    mechanism, index = record.mechanism, data.index
+    check, digest, buffer = ValueCheck(lookup), hashlib.sha256(), io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    with ExitStack() as replacing:
+        with atomic_output(out, newline="") as handle:
+
+            def flush() -> None:
+                text = buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+                handle.write(text)
+                digest.update(text.encode("utf-8"))
+
+            writer.writerow(data.header)
+            flush()
+            for first, rows in data.chunks(progress, "privatize"):
+                values = data.values(rows)
+                codes = None if check else encode_chunk(values, lookup)
+                if codes is None:  # from here on only the values are checked, and the error lists them all
+                    check.add(values, first)
+                    continue
+                for row, text in zip(rows, texts[mechanism.sample(codes, generator)].tolist()):
+                    row[index] = text
+                writer.writerows(rows)
+                flush()
+            if check:
+                raise check.error(data, "category of the mechanism",
+                                  "declare every value the column may hold; nothing was written")
+            release = {"file": out.name, "column": data.column, "rows": data.rows_done, "sha256": digest.hexdigest()}
+            replacing.enter_context(replaced_together(out.parent))
+            save(replace(record, deployment={**(record.deployment or {}), "release": release}), mechanism_out)
+    return release
+
+
+#: Python keywords that :class:`~mechdesign.privatizer.Privatizer` names in its messages and the
+#: command-line options that set them (messages shown by the command line name the options).
+OPTIONS_OF_KEYWORDS = {"prior_sample": "--prior-from", "prior_budget": "--prior-budget",
+                       "robust_delta": "--robust-delta", "random_state": "--seed", "categories": "--categories",
+                       "objective": "--objective", "notion": "--notion", "prior": "--prior", "budget": "--epsilon"}
+
+
+def in_options(text: str) -> str:
+    """``text`` with the Privatizer's keywords replaced by the command-line options that set them.
+
+    ``keyword=value`` becomes ``--option value``; a bare keyword becomes the option only for the
+    keywords that are not English words (``prior_budget``, ``prior_sample``, …).
+
+    Examples
+    --------
+    >>> in_options("prior_budget is spent only with prior='private', got prior=None")
+    '--prior-budget is spent only with --prior private, got --prior None'
+    """
+    def option(match: re.Match[str]) -> str:
+        return f"{OPTIONS_OF_KEYWORDS[match.group(1)]} {match.group(3)}"
+
+    keywords = "|".join(sorted(OPTIONS_OF_KEYWORDS, key=len, reverse=True))
+    text = re.sub(rf"\b({keywords})=(['\"]?)([^'\",;)\s]*)\2", option, text)
+    return re.sub(r"\b(prior_sample|prior_budget|robust_delta|random_state)\b",
+                  lambda match: OPTIONS_OF_KEYWORDS[match.group(1)], text)
+
+
+def designed_record(args: argparse.Namespace, progress: Progress | None = None) -> Any:
+    """The mechanism record of ``privatize`` without ``--mechanism``: designed from the declared categories
+    and a public prior (or the paid private prior, or with ``--categories infer`` the data's categories)
+    by :class:`~mechdesign.privatizer.Privatizer`."""
+    from .files import record_from_result
+    from .privatizer import DataDependentDesignWarning, Privatizer
+    from .randomness import SeededReleaseWarning
+
+    if args.epsilon is None:
+        raise MechDesignError("privatize needs --epsilon (the budget of the mechanism it designs), or --mechanism "
+                              "FILE (a mechanism designed by `mechdesign design --out FILE`)")
+    epsilon = as_budget(args.epsilon, "--epsilon", infinite=True)
+    infer = args.categories == "infer"
+    if infer and args.categories_from is not None:
+        raise MechDesignError("give the categories once: --categories infer or --categories-from, not both")
+    categories = None if infer else declared_categories(args, progress)
+    if categories is None and not infer:
+        raise MechDesignError(
+            "privatize needs the categories the column may hold, which the mechanism file publishes instead of the "
+            "data: --categories a,b,c or --categories-from PUBLIC.csv; or --categories infer to read them from the "
+            "data (the mechanism then reveals which values occur), or --mechanism FILE")
+    private = args.prior == "private"
+    if args.prior_budget is not None and not private:
+        raise MechDesignError("--prior-budget is spent only with --prior private")
+    if private:
+        if args.prior_budget is None:
+            raise MechDesignError("--prior private needs --prior-budget E1: the part of --epsilon spent on estimating "
+                                  "the prior")
+        first = as_budget(args.prior_budget, "--prior-budget")
+        if not 0 < first < epsilon:
+            raise MechDesignError(f"--prior-budget must satisfy 0 < --prior-budget < --epsilon = {epsilon!r}, got "
+                                  f"{first!r}")
+    if args.prior is not None and args.prior_from is not None:
+        raise MechDesignError("give the prior once: --prior or --prior-from, not both")
+    if args.robust_delta is not None:
+        as_failure_probability(args.robust_delta, "--robust-delta")
+        if args.prior_from is None or (args.notion or "dp") != "pml":
+            raise MechDesignError("--robust-delta designs for the ℓ1-ball around the frequencies of a public sample "
+                                  "under --notion pml: pass --notion pml and --prior-from PUBLIC.csv")
+    prior: Any = None
+    if args.prior is not None and not private:
+        if categories is None:
+            raise MechDesignError("--prior gives one probability per declared category: it needs --categories or "
+                                  "--categories-from, not --categories infer")
+        prior = parse_prior(args.prior, categories)
+    sample = None
+    if args.prior_from is not None:
+        if categories is None:
+            raise MechDesignError("--prior-from counts the declared categories: it needs --categories or "
+                                  "--categories-from, not --categories infer")
+        sample = column_values(Path(args.prior_from), args.column, "--prior-from", progress,
+                               known=label_lookup(categories, "--categories"))
+        notice(f"prior: the frequencies of {args.column!r} in {args.prior_from} ({len(sample):,} rows), normalized")
+    data = _data_for_fit(args, categories if not infer else None, private or infer, progress)
+    privatizer = Privatizer(args.notion or "dp", epsilon, objective=args.objective or "estimation",
+                            categories="infer" if infer else categories, prior="private" if private else prior,
+                            prior_budget=args.prior_budget if private else None, robust_delta=args.robust_delta,
+                            random_state=args.seed)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DataDependentDesignWarning)
+            warnings.simplefilter("ignore", SeededReleaseWarning)
+            privatizer.fit(data, prior_sample=sample)
+    except MechDesignError as exc:
+        raise type(exc)(in_options(str(exc))) from exc
+    for warning in caught:
+        if issubclass(warning.category, DataDependentDesignWarning):
+            print(f"mechdesign: warning: {in_options(str(warning.message))}", file=sys.stderr)
+    result = privatizer.result_
+    notion = privatizer.notion_
+    record = record_from_result(result, inputs=tuple(privatizer.categories_[0].tolist()),
+                                outputs=privatizer.output_labels_, prior=privatizer.prior_,
+                                prior_source=privatizer.mode_, objective=args.objective or "estimation",
+                                notion_names={notion.label: args.notion or "dp"})
+    return replace(record, deployment={"mode": privatizer.mode_, "guarantee": in_options(privatizer.guarantee_),
+                                       "ledger": privatizer.ledger_.to_dict()})
+
+
+def _data_for_fit(args: argparse.Namespace, categories: list[str] | None, read: bool,
+                  progress: Progress | None) -> list[str]:
+    """What ``Privatizer.fit`` needs of the data: nothing but the declared categories unless ``read``
+    (the paid private prior: every value; ``--categories infer``: the distinct values)."""
+    if not read:
+        return list(categories or ())  # the design depends only on the categories and the public prior
+    known = None if categories is None else label_lookup(categories, "--categories")
+    values = column_values(Path(args.file), args.column, "FILE", progress, known=known, canonical=True)
+    if args.prior != "private":
+        return sorted(set(values))
+    return values
+
+
+def loaded_record(args: argparse.Namespace) -> Any:
+    """The mechanism record of ``--mechanism FILE`` (no design option may be given beside it)."""
+    from .files import load_record
+
+    given = [option for option, value in (
+        ("--epsilon", args.epsilon), ("--notion", args.notion), ("--objective", args.objective),
+        ("--categories", args.categories), ("--categories-from", args.categories_from), ("--prior", args.prior),
+        ("--prior-from", args.prior_from), ("--prior-budget", args.prior_budget),
+        ("--robust-delta", args.robust_delta)) if value is not None]
+    if given:
+        raise MechDesignError(f"{', '.join(given)} cannot be combined with --mechanism: the mechanism file fixes the "
+                              "design")
+    return load_record(args.mechanism)
+
+
+def _describe(record: Any) -> str:
+    """One line: the notions and budgets of a record, and its status."""
+    notions = ", ".join(f"{notion['label']} budget {notion['budget']:.6g}" for notion in record.notions)
+    result = record.result
+    status = "" if result is None else f": {result.status}" + (f" ({result.method})" if result.method else "")
+    return (notions or "no budget recorded") + status
+
+
+def _cmd_privatize(args: argparse.Namespace) -> int:
+    from .files import check_output_paths
+
+    out = Path(args.out)
+    mechanism_out = Path(args.mechanism_out) if args.mechanism_out is not None else out.with_suffix(".mechanism.json")
+    inputs = [path for path in (args.file, args.mechanism, args.categories_from, args.prior_from) if path is not None]
+    check_output_paths({"--out": out, "--mechanism-out": mechanism_out}, inputs=inputs)
+    generator = release_generator(args.seed)
+    with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
+        record = loaded_record(args) if args.mechanism is not None else designed_record(args, progress)
+        release = write_release(data, record, generator, out, mechanism_out, progress)
+    source = f"the mechanism of {args.mechanism}" if args.mechanism is not None else "a mechanism designed now"
+    print(f"privatized {release['rows']:,} values of {args.column!r} ({record.mechanism.n_inputs} categories) with "
+          f"{source}: {_describe(record)}")
+    mode = (record.deployment or {}).get("mode")
+    if mode is not None:
+        print(f"mode {mode}: {record.deployment['guarantee']}")
+    print(f"wrote {mechanism_out} and {out}")
+    return 0
+
+
+# --- estimate ----------------------------------------------------------------------------------
+
+
+def frequency_estimate(counts: np.ndarray, mechanism: Any, categories: Sequence[Any], source: str) -> Any:
+    """Unbiased frequencies of the inputs from the counts of the outputs, with standard errors and the
+    projection onto the simplex (:func:`~mechdesign.frequency.estimate_frequencies` from counts, so
+    that the data never has to be held in memory).
+
+    Examples
+    --------
+    >>> from mechdesign import Mechanism
+    >>> estimate = frequency_estimate(np.array([5, 3]), Mechanism([[0.75, 0.25], [0.25, 0.75]]), ["a", "b"], "m.json")
+    >>> estimate.estimate.round(6).tolist(), estimate.n_samples  # q̂ = (5/8, 3/8), p̂ = q̂ Q⁻¹
+    ([0.75, 0.25], 8)
+    """
+    from .frequency import FrequencyEstimate, estimator_matrix, project_to_simplex
+
+    total = int(counts.sum())
+    if total == 0:
+        raise MechDesignError("no privatized values to estimate frequencies from: the column has no data rows")
+    matrix = mechanism.matrix
+    if matrix.shape[0] > 1 and np.all(matrix == matrix[0]):
+        raise NotEstimableError(f"{source}: the mechanism's outputs do not depend on its input (all its rows are "
+                                "equal, as at a budget of 0), so no frequency can be estimated from them")
+    try:
+        inverse = estimator_matrix(matrix, categories)
+    except NotEstimableError as exc:
+        raise NotEstimableError(f"{source}: " + in_options(str(exc)).replace(
+            "design with --objective estimation", "privatize with --objective estimation (its default)")) from exc
+    frequencies = counts / total
+    estimate = frequencies @ inverse
+    standard_error = np.sqrt(np.maximum(frequencies @ inverse**2 - estimate**2, 0.0) / total)
+    return FrequencyEstimate(tuple(categories), estimate, standard_error, project_to_simplex(estimate), total)
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from .cli import strict_json
+    from .files import load_record
+
+    record = load_record(args.mechanism)
+    inputs, outputs = record_labels(record)
+    lookup = label_lookup(outputs, f"{args.mechanism}: outputs")
+    counts = np.zeros(len(outputs), dtype=np.int64)
+    check = ValueCheck(lookup)
+    with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
+        for first, rows in data.chunks(progress, "estimate"):
+            values = data.values(rows)
+            codes = None if check else encode_chunk(values, lookup)
+            if codes is None:
+                check.add(values, first)
+                continue
+            counts += np.bincount(codes, minlength=len(outputs))
+        if check:
+            raise check.error(data, "output of the mechanism",
+                              f"estimate reads a column privatized with the mechanism of {args.mechanism}")
+    estimate = frequency_estimate(counts, record.mechanism, inputs, args.mechanism)
+    if args.json:
+        names = [label_text(category) for category in estimate.categories]
+        print(strict_json({"n_samples": estimate.n_samples,
+                           **{key: dict(zip(names, getattr(estimate, key).tolist()))
+                              for key in ("estimate", "standard_error", "projected")}}))
+        return 0
+    print(f"{estimate.n_samples:,} privatized values of {args.column!r}; unbiased estimate ± standard error, and "
+          "projected onto the simplex:")
+    for category, value, error, projected in zip(estimate.categories, estimate.estimate, estimate.standard_error,
+                                                 estimate.projected):
+        print(f"  {label_text(category):28s} {value:9.5f} ± {error:.5f}   {projected:9.5f}")
+    return 0
+
+
+# --- account -----------------------------------------------------------------------------------
+
+
+def parse_usage(text: str) -> tuple[Path, int]:
+    """``FILE[:USES]`` of ``mechdesign account``: the mechanism file and how often it was used (default 1).
+
+    Examples
+    --------
+    >>> parse_usage("m.json:3"), parse_usage("m.json")
+    ((PosixPath('m.json'), 3), (PosixPath('m.json'), 1))
+    """
+    from ._validate import as_positive_int
+
+    path, colon, uses = text.rpartition(":")
+    if not colon or not uses.strip().lstrip("+-").isdigit():
+        return Path(text), 1
+    return Path(path), as_positive_int(int(uses), f"{text}: USES")
+
+
+def parse_deltas(text: str) -> list[float]:
+    """The δ of ``--delta d1,d2,...`` (each in ``(0, 1)``).
+
+    Examples
+    --------
+    >>> parse_deltas("1e-6,1e-9")
+    [1e-06, 1e-09]
+    """
+    from ._validate import as_delta
+
+    try:
+        numbers = [float(value) for value in text.split(",")]
+    except ValueError as exc:
+        raise MechDesignError(f"--delta must be comma-separated numbers, got {text!r}") from exc
+    deltas = [as_delta(value, "--delta") for value in numbers]
+    if not all(deltas):
+        raise MechDesignError(f"--delta must be numbers in (0, 1), got {text!r}")
+    return deltas
+
+
+def _cmd_account(args: argparse.Namespace) -> int:
+    from .accounting import account
+    from .cli import strict_json
+    from .files import check_output_paths, load_record
+
+    usages = [parse_usage(text) for text in args.files]
+    deltas = parse_deltas(args.delta)
+    if args.plot is not None:
+        check_output_paths({"--plot": args.plot}, inputs=[path for path, _ in usages])
+    report_ = account([(load_record(path).mechanism, uses, str(path)) for path, uses in usages], deltas)
+    if args.json:
+        print(strict_json(report_.to_dict()))
+    else:
+        print(report_.ledger.summary())
+    if args.plot is not None:
+        print(f"wrote {plot_epsilon_delta(report_.ledger, Path(args.plot))}")
+    return 0
+
+
+def plot_epsilon_delta(ledger: Any, path: Path) -> Path:
+    """Plot the ε(δ) curve of ``ledger`` to the PNG file ``path`` (written atomically)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .files import atomic_output
+
+    deltas = np.logspace(-12, -1, 45)
+    epsilons = [ledger.epsilon(delta) for delta in deltas]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.semilogx(deltas, epsilons, marker=".")
+    ax.set_xlabel("δ")
+    ax.set_ylabel("ε(δ) of the composition (nats)")
+    ax.set_title(f"ledger of {len(ledger.entries)} entries; pure ε = {ledger.pure_epsilon():.4g}", fontsize=9)
+    fig.tight_layout()
+    with atomic_output(path, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=120)
+    plt.close(fig)
+    return path
+
+
+# --- the parsers -------------------------------------------------------------------------------
+
+
+def _add_deploy_commands(commands: Any) -> None:
+    from .cli import JSON_HELP, _add_quiet_option
+
+    p_private = commands.add_parser("privatize", help="privatize a CSV column with a designed mechanism")
+    p_private.add_argument("file", help="CSV file with a header row (UTF-8), streamed: any number of rows")
+    p_private.add_argument("--column", required=True, help="the categorical column to privatize (also the column "
+                                                           "read from --categories-from and --prior-from)")
+    p_private.add_argument("--mechanism", metavar="FILE", help="privatize with this mechanism file (from `mechdesign "
+                           "design --out` or an earlier privatize); it fixes the design, so no design option is given")
+    p_private.add_argument("--categories", help="the categories the column may hold, a,b,c (public: the mechanism "
+                           "file lists them); 'infer' reads them from the data, which the mechanism file then reveals")
+    p_private.add_argument("--categories-from", metavar="PUBLIC_CSV",
+                           help="the categories: the distinct values of --column in this public CSV file")
+    p_private.add_argument("--prior", help="public prior P1,P2,... in the order of the categories (default: uniform); "
+                           "'private': estimate it from the data, spending --prior-budget of each record's budget")
+    p_private.add_argument("--prior-from", metavar="PUBLIC_CSV", help="public prior: the frequencies of --column in "
+                           "this public CSV file (counts, normalized), which must hold none of the records privatized")
+    p_private.add_argument("--prior-budget", type=float, metavar="E1", help="with --prior private: the part "
+                           "0 < E1 < --epsilon of each record's budget spent on estimating the prior (dp only)")
+    p_private.add_argument("--notion", choices=sorted(prior_notions()),
+                           help="privacy notion of the designed mechanism (default: dp)")
+    p_private.add_argument("--epsilon", type=float, help="privacy budget of each record (nats; inf: no noise)")
+    p_private.add_argument("--objective", choices=["estimation", "distortion"],
+                           help="estimation (default): frequencies estimable afterwards; distortion: least Hamming "
+                                "distortion (rare categories may share outputs, so they are not estimable)")
+    p_private.add_argument("--robust-delta", type=float, help="pml with --prior-from: design for the l1-ball around "
+                           "its frequencies that holds the true prior with probability 1 - delta")
+    p_private.add_argument("--seed", type=int, help="seed of the privatization: reproducible by anyone who knows it, "
+                           "for tests only (default: the operating system's entropy)")
+    p_private.add_argument("--out", required=True, help="output CSV (the column replaced by its privatized values)")
+    p_private.add_argument("--mechanism-out", help="where to write the mechanism file of the release (default: OUT "
+                           "with suffix .mechanism.json)")
+    _add_quiet_option(p_private)
+    p_private.set_defaults(run=_cmd_privatize)
+
+    p_estimate = commands.add_parser("estimate", help="estimate a column's frequencies from its privatized values")
+    p_estimate.add_argument("file", help="CSV file written by `mechdesign privatize` (streamed)")
+    p_estimate.add_argument("--column", required=True, help="the privatized column to estimate frequencies of")
+    p_estimate.add_argument("--mechanism", required=True, help="the mechanism file it was privatized with")
+    p_estimate.add_argument("--json", action="store_true", help=JSON_HELP)
+    _add_quiet_option(p_estimate)
+    p_estimate.set_defaults(run=_cmd_estimate)
+
+    p_account = commands.add_parser("account", help="the privacy spent by releases of mechanism files (a ledger)")
+    p_account.add_argument("files", nargs="+", metavar="FILE[:USES]",
+                           help="a mechanism file and how many times it was used on the same individuals (default 1)")
+    p_account.add_argument("--delta", default=",".join(map(str, ACCOUNT_DELTAS)),
+                           help="comma-separated δ at which to report ε(δ) (default: %(default)s)")
+    p_account.add_argument("--json", action="store_true", help=JSON_HELP)
+    p_account.add_argument("--plot", metavar="OUT_PNG", help="write the ε(δ) curve of the whole ledger to this PNG")
+    p_account.set_defaults(run=_cmd_account)
+
+
+def envelope_text(kind: str, payload: Any) -> str:
+    """The text of the versioned file :func:`~mechdesign.files.write_envelope` writes, for standard output.
+
+    Examples
+    --------
+    >>> json.loads(envelope_text("result", {"a": 1}))["payload"]
+    {'a': 1}
+    """
+    import tempfile
+
+    from .files import write_envelope
+
+    with tempfile.TemporaryDirectory() as folder:
+        return write_envelope(Path(folder) / "mechanism.json", kind, payload).read_text(encoding="utf-8")

@@ -1,0 +1,401 @@
+"""Tests of the deployment commands (mechdesign.deploy_cli): design --out, privatize, estimate, account."""
+
+import csv
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mechdesign.deploy_cli as deploy_cli
+from mechdesign.cli import main
+from mechdesign.files import load_record
+from mechdesign.randomness import SEEDED_NOTICE
+
+EDUCATION = ["Bachelors", "HS-grad", "Masters"]
+
+
+def _run(argv, capsys):
+    """Run the CLI; an error (exit code >= 2) must be exactly one ``mechdesign: error: …`` line on stderr."""
+    code = main([str(arg) for arg in argv])
+    captured = capsys.readouterr()
+    if code >= 2:
+        lines = captured.err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("mechdesign: error: "), captured.err
+    assert "Traceback" not in captured.err + captured.out
+    return code, captured.out, captured.err
+
+
+def _write_column(path, values, column="education"):
+    path.write_text("id," + column + "\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values)))
+    return path
+
+
+def _column(path, column="education"):
+    with open(path, newline="") as handle:
+        return [row[column] for row in csv.DictReader(handle)]
+
+
+def _strict(text):
+    def refuse(token):
+        raise AssertionError(f"non-strict JSON token {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def _designed(tmp_path, capsys, *options, name="m.json"):
+    """A mechanism file written by ``design --out`` over the categories of EDUCATION (uniform prior)."""
+    path = tmp_path / name
+    code, _, _ = _run(["design", "--epsilon", "1", "--categories", ",".join(EDUCATION), *options, "--out", path],
+                      capsys)
+    assert code == 0
+    return path
+
+
+# --- design --out / --json ------------------------------------------------------------------------------
+
+
+def test_design_json_prints_the_file_that_out_writes(tmp_path, capsys):
+    path = tmp_path / "m.json"
+    code, printed, _ = _run(["design", "--epsilon", "1", "--categories", "a,b,c", "--json", "--out", path], capsys)
+    assert code == 0 and printed == path.read_text()
+    envelope = _strict(printed)
+    assert envelope["format"] == "mechdesign" and envelope["version"] == 1 and envelope["kind"] == "mechanism"
+    record = load_record(path)
+    assert record.inputs == ("a", "b", "c") and record.outputs == ("a", "b", "c")
+    assert record.prior_source == "uniform" and record.objective == "expected-distortion"
+    assert record.notions[0]["name"] == "dp" and record.notions[0]["budget"] == 1.0
+    assert record.result.status == "optimal"
+
+
+def test_design_categories_and_prior_from_a_public_file(tmp_path, capsys):
+    public = _write_column(tmp_path / "public.csv", ["b"] * 3 + ["a"] * 1, column="edu")
+    code, _, err = _run(["design", "--epsilon", "1", "--prior-from", public, "--column", "edu", "--categories",
+                         "a,b,c", "--out", tmp_path / "m.json"], capsys)
+    record = load_record(tmp_path / "m.json")
+    assert code == 0 and record.prior.probabilities.tolist() == [0.25, 0.75, 0.0]
+    assert record.prior_source == "public-sample" and "counts" not in err and "normalized" in err
+    code, _, _ = _run(["design", "--epsilon", "1", "--categories-from", public, "--column", "edu", "--out",
+                       tmp_path / "m.json"], capsys)
+    assert code == 0 and load_record(tmp_path / "m.json").inputs == ("a", "b")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--categories", "a,b", "--n", "3"], "--n has 3 symbols (one per category), expected 2"),
+    (["--categories", "a,b", "--prior", "0.2,0.3,0.5"], "--prior has 3 entries (one per category), expected 2"),
+    (["--categories", "a,a"], "--categories must be distinct"),
+    (["--categories", "infer"], "design has no data to infer categories from"),
+    (["--categories-from", "{d}/public.csv"], "--categories-from needs --column"),
+    (["--n", "2", "--out", "{d}"], "--out: {d} is a directory, not a file"),
+    (["--n", "2", "--out", "{d}/missing/m.json"], "--out: directory {d}/missing does not exist"),
+])
+def test_design_bad_alphabets_and_outputs_are_named_errors(tmp_path, capsys, argv, message):
+    _write_column(tmp_path / "public.csv", ["a", "b"])
+    code, _, err = _run(["design", "--epsilon", "1", *[arg.format(d=tmp_path) for arg in argv]], capsys)
+    assert code == 2 and message.format(d=tmp_path) in err
+
+
+# --- privatize / estimate with a mechanism file ---------------------------------------------------------
+
+
+def test_design_privatize_estimate_with_a_mechanism_file(tmp_path, capsys):
+    values = ["HS-grad"] * 300 + ["Bachelors"] * 200 + ["Masters"] * 100
+    data, out = _write_column(tmp_path / "data.csv", values), tmp_path / "private.csv"
+    mechanism = _designed(tmp_path, capsys)
+    code, printed, err = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out,
+                               "--seed", "4"], capsys)
+    assert code == 0 and "privatized 600 values" in printed and err.strip() == SEEDED_NOTICE
+    lines = out.read_text().splitlines()
+    assert lines[0] == "id,education" and len(lines) == 601
+    assert [line.split(",")[0] for line in lines[1:]] == [str(i) for i in range(600)]  # other columns kept
+    private = _column(out)
+    assert set(private) <= set(EDUCATION) and private != values
+    written = tmp_path / "private.mechanism.json"
+    release = load_record(written).deployment["release"]
+    assert release == {"file": "private.csv", "column": "education", "rows": 600,
+                       "sha256": hashlib.sha256(out.read_bytes()).hexdigest()}
+    assert load_record(written).mechanism == load_record(mechanism).mechanism
+    code, printed, _ = _run(["estimate", out, "--column", "education", "--mechanism", written, "--json"], capsys)
+    payload = _strict(printed)
+    truth = {"Bachelors": 200 / 600, "HS-grad": 300 / 600, "Masters": 100 / 600}
+    assert code == 0 and payload["n_samples"] == 600
+    for category, frequency in truth.items():
+        assert abs(payload["estimate"][category] - frequency) < 4 * payload["standard_error"][category]
+
+
+def test_estimate_from_counts_equals_estimate_frequencies(tmp_path):
+    from mechdesign.frequency import estimate_frequencies
+
+    matrix = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
+    outputs = np.random.default_rng(0).integers(0, 3, size=500)
+    expected = estimate_frequencies(outputs, matrix, ["a", "b", "c"])
+    from mechdesign import Mechanism
+
+    got = deploy_cli.frequency_estimate(np.bincount(outputs, minlength=3), Mechanism(matrix), ["a", "b", "c"], "m")
+    for field in ("estimate", "standard_error", "projected"):
+        np.testing.assert_allclose(getattr(got, field), getattr(expected, field), rtol=0, atol=1e-14)
+    assert got.n_samples == expected.n_samples and got.categories == expected.categories
+
+
+def test_a_release_draws_from_the_operating_system_unless_seeded(tmp_path, capsys):
+    data = _write_column(tmp_path / "data.csv", EDUCATION * 200)
+    mechanism = _designed(tmp_path, capsys)
+    runs = []
+    for name in ("a.csv", "b.csv"):
+        code, _, err = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out",
+                             tmp_path / name], capsys)
+        assert code == 0 and err == ""
+        runs.append(_column(tmp_path / name))
+    assert runs[0] != runs[1]
+    seeded = []
+    for name in ("c.csv", "d.csv"):
+        _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", tmp_path / name,
+              "--seed", "7"], capsys)
+        seeded.append(_column(tmp_path / name))
+    assert seeded[0] == seeded[1]
+
+
+def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch):
+    """Small chunks give the same rows; progress is told the bytes read after every chunk."""
+    monkeypatch.setattr(deploy_cli, "CHUNK_ROWS", 7)
+    data = tmp_path / "data.csv"
+    data.write_text('id,education,note\n' + "".join(f'{i},{EDUCATION[i % 3]},"a, ""quoted""\nline"\n'
+                                                    for i in range(50)))
+    seen = []
+    with deploy_cli.CsvColumn(data, "education") as column:
+        chunks = list(column.chunks(lambda done, total, text: seen.append((done, total, text))))
+    assert [first for first, _ in chunks] == list(range(1, 51, 7))
+    assert [len(rows) for _, rows in chunks] == [7] * 7 + [1]
+    assert seen[-1][0] == seen[-1][1] == data.stat().st_size and seen[-1][2] == "reading: 50 rows"
+    mechanism = _designed(tmp_path, capsys)
+    out = tmp_path / "out.csv"
+    assert _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out], capsys)[0] == 0
+    with open(out, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["id"] for row in rows] == [str(i) for i in range(50)]
+    assert all(row["note"] == 'a, "quoted"\nline' for row in rows)
+
+
+def test_mechanism_options_conflict_with_design_options(tmp_path, capsys):
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    mechanism = _designed(tmp_path, capsys)
+    code, _, err = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--epsilon", "2",
+                         "--categories", "a,b", "--out", tmp_path / "o.csv"], capsys)
+    assert code == 2 and "--epsilon, --categories cannot be combined with --mechanism" in err
+
+
+# --- bad input: named errors, nothing written -----------------------------------------------------------
+
+
+def test_undeclared_values_are_listed_and_nothing_is_written(tmp_path, capsys):
+    data = _write_column(tmp_path / "data.csv", EDUCATION * 3 + ["Doctorate", "Preschool", "Doctorate"])
+    mechanism = _designed(tmp_path, capsys)
+    out = tmp_path / "out.csv"
+    out.write_text("old\n")
+    code, _, err = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out], capsys)
+    assert code == 2 and "2 value(s) that are not a known category of the mechanism: ['Doctorate', 'Preschool']" in err
+    assert "first on data row 10" in err and "nothing was written" in err
+    assert out.read_text() == "old\n" and not (tmp_path / "out.mechanism.json").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["data.csv", "m.json", "out.csv"]  # no temporary file
+
+
+def test_repeated_header_names_are_refused(tmp_path, capsys):
+    """M9: a CSV header with a repeated name (edu,edu) used to make privatize overwrite the first column."""
+    data = tmp_path / "data.csv"
+    data.write_text("edu,edu\nBachelors,Masters\n")
+    mechanism = _designed(tmp_path, capsys)
+    code, _, err = _run(["privatize", data, "--column", "edu", "--mechanism", mechanism, "--out",
+                         tmp_path / "o.csv"], capsys)
+    assert code == 2 and "repeats the column name(s) ['edu']" in err and not (tmp_path / "o.csv").exists()
+
+
+def test_outputs_that_clobber_an_input_or_each_other_are_refused(tmp_path, capsys):
+    """L8: --mechanism-out equal to --out replaced the CSV with JSON; --out equal to the input replaced the data."""
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    before = data.read_text()
+    mechanism = _designed(tmp_path, capsys)
+    base = ["privatize", data, "--column", "education", "--mechanism", mechanism]
+    code, _, err = _run([*base, "--out", data], capsys)
+    assert code == 2 and f"--out: {data} is also an input file" in err
+    code, _, err = _run([*base, "--out", tmp_path / "o.csv", "--mechanism-out", tmp_path / "o.csv"], capsys)
+    assert code == 2 and "--mechanism-out and --out name the same file" in err
+    code, _, err = _run([*base, "--out", tmp_path / "o.csv", "--mechanism-out", mechanism], capsys)
+    assert code == 2 and "is also an input file" in err
+    code, _, err = _run([*base, "--out", tmp_path / "o.csv", "--mechanism-out", tmp_path / "missing" / "m.json"],
+                        capsys)
+    assert code == 2 and "--mechanism-out: directory" in err and not (tmp_path / "o.csv").exists()
+    assert data.read_text() == before
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"id,education\n0,Bachelors\n1,\n2, \n", "column 'education' of {data} has 2 missing value(s), first on data "
+                                              "row 2"),
+    (b"id,education\n0,Bachelors,extra\n", "data row 1 of {data} has 3 field(s), the header has 2"),
+    (b"\xff\xfe\x00\x81", "{data} is not UTF-8 text"),
+    (b"", "{data} is empty"),
+    (b"id,job\n0,a\n", "has no column 'education'"),
+])
+def test_bad_csv_files_are_named_errors(tmp_path, capsys, content, message):
+    """L2: a non-UTF-8 or binary CSV was an internal error."""
+    data = tmp_path / "data.csv"
+    data.write_bytes(content)
+    mechanism = _designed(tmp_path, capsys)
+    for argv in (["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", tmp_path / "o.csv"],
+                 ["estimate", data, "--column", "education", "--mechanism", mechanism]):
+        code, _, err = _run(argv, capsys)
+        assert code == 2 and message.format(data=data) in err
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_bad_mechanism_files_are_named_errors(tmp_path, capsys):
+    """L2: a CSV given as --mechanism, a directory; the loader refuses other versions, wrong checksums and (H1)
+    repeated output labels."""
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    mechanism = _designed(tmp_path, capsys)
+    envelope = json.loads(mechanism.read_text())
+    cases = {"data.csv": None, "folder": None}
+    (tmp_path / "folder").mkdir()
+    cases["v2.json"] = {**envelope, "version": 2}
+    cases["tampered.json"] = {**envelope, "payload": {**envelope["payload"], "prior": [0.5, 0.25, 0.25]}}
+    for name, content in cases.items():
+        if content is not None:
+            (tmp_path / name).write_text(json.dumps(content))
+        for command in ("privatize", "estimate"):
+            argv = [command, data, "--column", "education", "--mechanism", tmp_path / name]
+            code, _, err = _run(argv + (["--out", tmp_path / "o.csv"] if command == "privatize" else []), capsys)
+            assert code == 2, (name, err)
+    err = _run(["estimate", data, "--column", "education", "--mechanism", tmp_path / "v2.json"], capsys)[2]
+    assert "version 2" in err
+    err = _run(["estimate", data, "--column", "education", "--mechanism", tmp_path / "tampered.json"], capsys)[2]
+    assert "checksum" in err
+
+
+def test_repeated_output_labels_are_refused(tmp_path, capsys):
+    """H1: estimate accepted a mechanism file whose outputs repeat a label (estimates then silently wrong)."""
+    from mechdesign.files import checksum
+
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    envelope = json.loads(_designed(tmp_path, capsys).read_text())
+    payload = {**envelope["payload"], "outputs": ["Bachelors", "Bachelors", "Masters"]}
+    (tmp_path / "h1.json").write_text(json.dumps({**envelope, "payload": payload, "checksum": checksum(payload)}))
+    code, _, err = _run(["estimate", data, "--column", "education", "--mechanism", tmp_path / "h1.json"], capsys)
+    assert code == 2 and "repeats the label 'Bachelors'" in err
+
+
+def test_labels_written_alike_in_a_csv_are_refused():
+    """H1: output labels must be told apart in the CSV, not only in Python (1 and "1" are both written 1)."""
+    assert deploy_cli.label_lookup(["a|b", ("a", "b"), ("a|b",)], "outputs") == {"a|b": 0, '["a","b"]': 1,
+                                                                                '["a|b"]': 2}
+    with pytest.raises(deploy_cli.MechDesignError, match="cannot be told apart"):
+        deploy_cli.label_lookup([1, "1"], "outputs")
+    with pytest.raises(deploy_cli.MechDesignError, match="blank label"):
+        deploy_cli.label_lookup(["a", " "], "outputs")
+
+
+def test_estimate_explains_a_mechanism_that_is_not_estimable(tmp_path, capsys):
+    """A distortion-optimal design merges rare categories; the message names the option, not the Python keyword."""
+    data = _write_column(tmp_path / "data.csv", ["a"] * 60 + ["b"] * 25 + ["c"] * 10 + ["d"] * 5)
+    path = tmp_path / "m.json"
+    assert _run(["design", "--epsilon", "1", "--categories", "a,b,c,d", "--prior", "0.6,0.25,0.1,0.05", "--out",
+                 path], capsys)[0] == 0
+    code, _, err = _run(["estimate", data, "--column", "education", "--mechanism", path], capsys)
+    assert code == 2 and "cannot be estimated without bias" in err and "--objective estimation" in err
+    assert "objective=" not in err
+
+
+def test_estimate_at_budget_zero_says_nothing_is_estimable(tmp_path, capsys):
+    """L5: at ε = 0 estimate advised objective='estimation' for a mechanism designed that way."""
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    path = tmp_path / "m.json"
+    assert _run(["design", "--epsilon", "0", "--categories", ",".join(EDUCATION), "--out", path], capsys)[0] == 0
+    code, _, err = _run(["estimate", data, "--column", "education", "--mechanism", path], capsys)
+    assert code == 2 and "do not depend on its input" in err and "--objective" not in err
+
+
+# --- interrupted and concurrent runs (subprocesses and signals) -----------------------------------------
+
+
+def _command(*argv):
+    return [sys.executable, "-m", "mechdesign.cli", *map(str, argv)]
+
+
+def _big_file(path, rows):
+    with open(path, "w", newline="") as handle:
+        handle.write("id,education,note\n")
+        handle.writelines(f"{i},{EDUCATION[i % 3]},some text to make the row longer\n" for i in range(rows))
+    return path
+
+
+def test_an_interrupted_privatize_leaves_the_old_files(tmp_path, capsys):
+    """M4: SIGINT mid-write left a truncated CSV and no mechanism file, and the previous file was gone."""
+    data = _big_file(tmp_path / "data.csv", 400_000)
+    mechanism = _designed(tmp_path, capsys)
+    out, mechanism_out = tmp_path / "private.csv", tmp_path / "private.mechanism.json"
+    out.write_text("old csv\n")
+    mechanism_out.write_text("old mechanism\n")
+    process = subprocess.Popen(_command("privatize", data, "--column", "education", "--mechanism", mechanism,
+                                        "--out", out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".private.csv.*.tmp")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)  # well into the write
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and err.strip() == "mechdesign: error: interrupted"
+    assert out.read_text() == "old csv\n" and mechanism_out.read_text() == "old mechanism\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["data.csv", "m.json", "private.csv",
+                                                                "private.mechanism.json"]
+
+
+def test_concurrent_runs_leave_one_runs_csv_with_that_runs_mechanism_file(tmp_path, capsys):
+    """M4: two concurrent runs to the same --out left a CSV mixing both runs' rows beside one run's mechanism."""
+    data = _big_file(tmp_path / "data.csv", 30_000)
+    mechanisms = [_designed(tmp_path, capsys, "--epsilon", epsilon, name=f"m{epsilon}.json") for epsilon in (1, 4)]
+    out, mechanism_out = tmp_path / "private.csv", tmp_path / "private.mechanism.json"
+    processes = [subprocess.Popen(_command("privatize", data, "--column", "education", "--mechanism", path, "--out",
+                                           out, "--quiet"), stdout=subprocess.DEVNULL) for path in mechanisms]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0]
+    release = load_record(mechanism_out).deployment["release"]
+    assert release["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert release["rows"] == 30_000 == len(out.read_text().splitlines()) - 1
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_runs_replace_their_pair_of_files_one_after_the_other(tmp_path, capsys, monkeypatch):
+    """M4: the mechanism file and the CSV are replaced under the lock of --out's directory, so a run that replaces
+    its pair while another is between its two replacements waits: the pair left is one run's."""
+    import threading
+
+    import mechdesign.files as files
+
+    data = _big_file(tmp_path / "data.csv", 1_000)
+    mechanisms = [_designed(tmp_path, capsys, "--epsilon", epsilon, name=f"m{epsilon}.json") for epsilon in (1, 4)]
+    out, mechanism_out = tmp_path / "private.csv", tmp_path / "private.mechanism.json"
+    both_ready, original_lock, original_save, saved = threading.Barrier(2), deploy_cli.replaced_together, files.save, []
+
+    def ready_together(directory):  # both runs have written their CSV and now replace their pair
+        both_ready.wait(timeout=30)
+        return original_lock(directory)
+
+    def slow_first_save(record, path):  # the first run lingers between its two replacements
+        written = original_save(record, path)
+        saved.append(path)
+        if len(saved) == 1:
+            time.sleep(0.5)
+        return written
+
+    monkeypatch.setattr(deploy_cli, "replaced_together", ready_together)
+    monkeypatch.setattr(files, "save", slow_first_save)
+    runs = [threading.Thread(target=main, args=(["privatize", str(data), "--column", "education", "--mechanism",
+                                                 str(path), "--out", str(out)],)) for path in mechanisms]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join(timeout=60)
+    assert len(saved) == 2
+    assert load_record(mechanism_out).deployment["release"]["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
