@@ -136,7 +136,10 @@ def atomic_output(path: str | Path, mode: str = "w", newline: str | None = None,
         permissions = stat.S_IMODE(target.stat().st_mode)
     except OSError:
         permissions = 0o666 & ~_umask()
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise MechDesignError(f"cannot write {target}: {exc.strerror or exc}") from exc
     try:
         text = {"encoding": encoding, "newline": newline} if mode == "w" else {}
         with os.fdopen(descriptor, mode, **text) as handle:
@@ -144,7 +147,10 @@ def atomic_output(path: str | Path, mode: str = "w", newline: str | None = None,
             handle.flush()
             os.fchmod(handle.fileno(), permissions)
             os.fsync(handle.fileno())
-        os.replace(temporary, target)
+        try:
+            os.replace(temporary, target)
+        except OSError as exc:
+            raise MechDesignError(f"cannot write {target}: {exc.strerror or exc}") from exc
     except BaseException:
         with suppress(OSError):
             os.unlink(temporary)
@@ -440,7 +446,7 @@ def _number(value: Any, where: str, *, optional: bool = False) -> float | None:
     if isinstance(value, str) and value in NON_FINITE:
         return NON_FINITE[value]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        return _float(value)
     raise FileFormatError(f"{where} must be a number (or \"inf\", \"-inf\", \"nan\"), got {_short(value)}")
 
 
@@ -645,8 +651,9 @@ class MechanismRecord:
         n_inputs, n_outputs = self.mechanism.shape
         inputs = _labels(self.inputs, "inputs", n_inputs)
         object.__setattr__(self, "inputs", inputs)
-        members = set(inputs if inputs is not None else range(n_inputs))  # what a subset report may hold
-        object.__setattr__(self, "outputs", _labels(self.outputs, "outputs", n_outputs, members))
+        if self.outputs is not None:
+            members = set(inputs if inputs is not None else range(n_inputs))  # what a subset report may hold
+            object.__setattr__(self, "outputs", _labels(self.outputs, "outputs", n_outputs, members))
         if self.prior is not None:
             prior = self.prior if isinstance(self.prior, Prior) else Prior(self.prior)
             if prior.size != n_inputs:
@@ -681,8 +688,16 @@ def _notion(notion: Any, index: int) -> dict[str, Any]:
         if not (value is None and key == "measured") and (
                 not isinstance(value, (int, float, np.floating)) or isinstance(value, bool)):
             raise MechDesignError(f"{where}.{key} must be a number, got {_short(value)}")
-    return {"name": notion["name"], "label": notion["label"], "budget": float(notion["budget"]),
-            "measured": None if notion["measured"] is None else float(notion["measured"])}
+    return {"name": notion["name"], "label": notion["label"], "budget": _float(notion["budget"]),
+            "measured": None if notion["measured"] is None else _float(notion["measured"])}
+
+
+def _float(value: Any) -> float:
+    """``float(value)``; an integer beyond float64's range is ``±inf`` (as in every real-number check)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _same_mechanism(first: Mechanism, second: Mechanism) -> bool:

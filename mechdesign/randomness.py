@@ -28,9 +28,12 @@ from .memory import check_array
 RESOLUTION_BITS = 53
 #: Units of one row: every row of an :class:`ExactSampler`'s table sums to exactly this.
 TOTAL_UNITS = 2**RESOLUTION_BITS
-#: Bytes held per sampled input at the peak of :meth:`ExactSampler.sample` (indices, their order, the
-#: sorted indices, the draws, the outputs, validation masks), in float64 equivalents for the memory guard.
-SAMPLE_COPIES = 6
+#: Bytes held per sampled input at the peak of :meth:`ExactSampler.sample` (the indices and their int64
+#: copy, their order, the sorted indices, the draws, the outputs, validation masks), in float64
+#: equivalents for the memory guard.
+SAMPLE_COPIES = 8
+#: Draws taken from ``os.urandom`` at a time (8 bytes each).
+ENTROPY_CHUNK = 2**20
 #: Arrays of the matrix's shape held at the peak of building the integer table (the validated copy,
 #: scaled entries, units, remainders, sort keys, their order and ranks, the adjustment).
 TABLE_COPIES = 8
@@ -114,9 +117,13 @@ def random_bits(size: int, rng: np.random.Generator | None) -> np.ndarray:
     True
     """
     count = as_positive_int(size, "size", minimum=0)
-    if rng is None:
-        return np.frombuffer(os.urandom(8 * count), dtype="<u8") >> np.uint64(64 - RESOLUTION_BITS)
-    return rng.integers(0, TOTAL_UNITS, size=count, dtype=np.uint64)
+    if rng is not None:
+        return rng.integers(0, TOTAL_UNITS, size=count, dtype=np.uint64)
+    bits = np.empty(count, dtype=np.uint64)
+    for start in range(0, count, ENTROPY_CHUNK):  # in chunks: the raw bytes never double the memory
+        end = min(start + ENTROPY_CHUNK, count)
+        bits[start:end] = np.frombuffer(os.urandom(8 * (end - start)), dtype="<u8") >> np.uint64(64 - RESOLUTION_BITS)
+    return bits
 
 
 def _generator(rng: Any) -> np.random.Generator | None:

@@ -460,3 +460,19 @@ def test_the_documented_example_file_loads(tmp_path):
     record = load_record(atomic_write_text(tmp_path / "example.json", example))
     assert record.inputs == ("no", "yes") and record.mechanism == Mechanism([[0.75, 0.25], [0.25, 0.75]])
     assert record.result.optimal and record.notions[0]["budget"] == math.log(3)
+
+
+def test_a_path_that_cannot_be_written_is_a_named_error_and_leaves_nothing(tmp_path):
+    with pytest.raises(MechDesignError, match="cannot write .*missing/m.json: No such file or directory"):
+        save(Mechanism([[1.0]]), tmp_path / "missing" / "m.json")
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(MechDesignError, match="cannot write .*folder: Is a directory"):
+        atomic_write_text(tmp_path / "folder", "text")
+    assert _leftovers(tmp_path, {"folder"}) == [] and not list((tmp_path / "folder").iterdir())
+
+
+def test_numbers_beyond_float_range_are_infinite_not_overflow_errors(saved):
+    # JSON allows integers of thousands of digits (up to Python's limit of 4,300): a budget of 10**400.
+    _rewrite(saved, lambda document: document["payload"].update(
+        notions=[{"name": "dp", "label": "DP", "budget": 10**400, "measured": None}]))
+    assert load(saved).notions[0]["budget"] == math.inf
