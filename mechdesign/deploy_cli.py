@@ -662,6 +662,11 @@ def designed_record(args: argparse.Namespace, progress: Progress | None = None) 
                                   f"{first!r}")
     if args.prior is not None and args.prior_from is not None:
         raise MechDesignError("give the prior once: --prior or --prior-from, not both")
+    for option, path, instead in (("--categories-from", args.categories_from, "--categories infer"),
+                                  ("--prior-from", args.prior_from, "--prior private --prior-budget E1")):
+        if path is not None and _same_file(Path(path), Path(args.file)):
+            raise MechDesignError(f"{option} reads a public file, not the data privatized ({args.file}): to read the "
+                                  f"data, use {instead}, which says what that costs")
     if args.robust_delta is not None:
         as_failure_probability(args.robust_delta, "--robust-delta")
         if args.prior_from is None or (args.notion or "dp") != "pml":
@@ -702,8 +707,19 @@ def designed_record(args: argparse.Namespace, progress: Progress | None = None) 
                                 outputs=privatizer.output_labels_, prior=privatizer.prior_,
                                 prior_source=privatizer.mode_, objective=args.objective or "estimation",
                                 notion_names={notion.label: args.notion or "dp"})
+    ledger = privatizer.ledger_.to_dict()
+    ledger["entries"] = [{**entry, "name": _column_entry(entry["name"], args.column)} for entry in ledger["entries"]]
     return replace(record, deployment={"mode": privatizer.mode_, "guarantee": in_options(privatizer.guarantee_),
-                                       "ledger": privatizer.ledger_.to_dict()})
+                                       "ledger": ledger})
+
+
+def _column_entry(name: str, column: str) -> str:
+    """A ledger entry's name with the Privatizer's name of the one column (``x0``) replaced by the CSV's."""
+    return column + name[2:] if name.startswith("x0:") else name
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    return first.resolve() == second.resolve() or first.exists() and second.exists() and os.path.samefile(first, second)
 
 
 def _data_for_fit(args: argparse.Namespace, categories: list[str] | None, read: bool,
@@ -738,8 +754,10 @@ def _describe(record: Any) -> str:
     """One line: the notions and budgets of a record, and its status."""
     notions = ", ".join(f"{notion['label']} budget {notion['budget']:.6g}" for notion in record.notions)
     result = record.result
-    status = "" if result is None else f": {result.status}" + (f" ({result.method})" if result.method else "")
-    return (notions or "no budget recorded") + status
+    if result is None:
+        return notions or "no budget recorded"
+    status = ("privacy certified, no optimality claim" if result.method == "estimation-family" else result.status)
+    return f"{notions}: {status}" + (f" ({result.method})" if result.method else "")
 
 
 def _cmd_privatize(args: argparse.Namespace) -> int:
@@ -756,9 +774,15 @@ def _cmd_privatize(args: argparse.Namespace) -> int:
     source = f"the mechanism of {args.mechanism}" if args.mechanism is not None else "a mechanism designed now"
     print(f"privatized {release['rows']:,} values of {args.column!r} ({record.mechanism.n_inputs} categories) with "
           f"{source}: {_describe(record)}")
-    mode = (record.deployment or {}).get("mode")
-    if mode is not None:
-        print(f"mode {mode}: {record.deployment['guarantee']}")
+    deployment = record.deployment or {}
+    if "mode" in deployment:
+        print(f"mode {deployment['mode']}: {deployment['guarantee']}")
+    if "ledger" in deployment:
+        from .accounting import Ledger
+
+        ledger = Ledger.from_dict(deployment["ledger"])
+        spends = " + ".join(f"{entry.epsilon * entry.uses:.6g} ({entry.name})" for entry in ledger.entries)
+        print(f"spent by each record (local DP, nats): {ledger.pure_epsilon():.6g} = {spends}")
     print(f"wrote {mechanism_out} and {out}")
     return 0
 
@@ -872,45 +896,81 @@ def parse_deltas(text: str) -> list[float]:
     return deltas
 
 
+def account_entries(path: Path, uses: int) -> list[tuple[Any, int, str]]:
+    """The ledger entries of ``uses`` releases with the mechanism file ``path``: ``(mechanism, uses, name)``.
+
+    A file written by ``privatize --prior private`` also spent a first round on the same records
+    when it was designed (its ``deployment.ledger``): that round is an entry of its own, used once.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from mechdesign import randomized_response
+    >>> from mechdesign.files import save
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     entries = account_entries(save(randomized_response(2, 1.0), Path(folder) / "rr.json"), 3)
+    >>> [(uses, Path(name).name) for _, uses, name in entries]
+    [(3, 'rr.json')]
+    """
+    from .accounting import Ledger
+    from .files import load_record
+
+    record = load_record(path)
+    entries = [(record.mechanism, uses, str(path))]
+    ledger = (record.deployment or {}).get("ledger")
+    if ledger is not None:
+        entries += [(entry.mechanism, entry.uses, f"{path}: {entry.name}") for entry in Ledger.from_dict(ledger).entries
+                    if entry.mechanism is not None and not entry.mechanism.allclose(record.mechanism, atol=0.0)]
+    return entries
+
+
 def _cmd_account(args: argparse.Namespace) -> int:
-    from .accounting import account
+    from .accounting import account, epsilon_delta_curve
     from .cli import strict_json
-    from .files import check_output_paths, load_record
+    from .files import check_output_paths
 
     usages = [parse_usage(text) for text in args.files]
     deltas = parse_deltas(args.delta)
     if args.plot is not None:
         check_output_paths({"--plot": args.plot}, inputs=[path for path, _ in usages])
-    report_ = account([(load_record(path).mechanism, uses, str(path)) for path, uses in usages], deltas)
-    if args.json:
-        print(strict_json(report_.to_dict()))
-    else:
-        print(report_.ledger.summary())
+    found = account([entry for path, uses in usages for entry in account_entries(path, uses)], deltas)
+    print(strict_json(found.to_dict()) if args.json else found.ledger.summary(deltas))
     if args.plot is not None:
-        print(f"wrote {plot_epsilon_delta(report_.ledger, Path(args.plot))}")
+        curve = epsilon_delta_curve(found.ledger, np.logspace(-12, -1, 23).tolist(), label="the whole ledger")
+        written = plot_curve(curve, Path(args.plot))
+        print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
-def plot_epsilon_delta(ledger: Any, path: Path) -> Path:
-    """Plot the ε(δ) curve of ``ledger`` to the PNG file ``path`` (written atomically)."""
+def plot_curve(curve: Any, path: Path) -> Path:
+    """Plot a privacy curve (:func:`~mechdesign.accounting.plot_privacy_curves`) to the PNG ``path``, atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from mechdesign.accounting import epsilon_delta_curve
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = plot_curve(epsilon_delta_curve([[0.75, 0.25], [0.25, 0.75]], [1e-6, 1e-3]), Path(folder) / "c.png")
+    ...     path.read_bytes()[:4]
+    b'\\x89PNG'
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from .accounting import plot_privacy_curves
     from .files import atomic_output
 
-    deltas = np.logspace(-12, -1, 45)
-    epsilons = [ledger.epsilon(delta) for delta in deltas]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.semilogx(deltas, epsilons, marker=".")
-    ax.set_xlabel("δ")
-    ax.set_ylabel("ε(δ) of the composition (nats)")
-    ax.set_title(f"ledger of {len(ledger.entries)} entries; pure ε = {ledger.pure_epsilon():.4g}", fontsize=9)
-    fig.tight_layout()
-    with atomic_output(path, "wb") as handle:
-        fig.savefig(handle, format="png", dpi=120)
-    plt.close(fig)
+    figure, axes = plt.subplots(figsize=(6, 4))
+    plot_privacy_curves(curve, axes)
+    axes.set_title("ε(δ) of the releases composed (local DP, every pair of records)", fontsize=9)
+    figure.tight_layout()
+    try:
+        with atomic_output(path, "wb") as handle:
+            figure.savefig(handle, format="png", dpi=120)
+    finally:
+        plt.close(figure)
     return path
 
 

@@ -399,3 +399,187 @@ def test_runs_replace_their_pair_of_files_one_after_the_other(tmp_path, capsys, 
         run.join(timeout=60)
     assert len(saved) == 2
     assert load_record(mechanism_out).deployment["release"]["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+# --- privatize designing the mechanism: declared categories, public or paid priors ---------------------
+
+
+def test_privatize_designs_from_declared_categories_only(tmp_path, capsys):
+    """The published mechanism is the same for two data sets that differ in one record and in which
+    categories occur: it depends on the declared categories, the prior and the budget only."""
+    first = _write_column(tmp_path / "first.csv", ["HS-grad"] * 20 + ["Bachelors"] * 10)
+    second = _write_column(tmp_path / "second.csv", ["HS-grad"] * 19 + ["Masters"] + ["Bachelors"] * 10)
+    records = []
+    for data in (first, second):
+        out = tmp_path / f"private-{data.stem}.csv"
+        code, printed, _ = _run(["privatize", data, "--column", "education", "--epsilon", "1", "--categories",
+                                 ",".join(EDUCATION), "--out", out], capsys)
+        assert code == 0 and "mode declared: Private at release" in printed
+        records.append(load_record(out.with_suffix(".mechanism.json")))
+    assert records[0].mechanism == records[1].mechanism and records[0].inputs == tuple(EDUCATION)
+    assert records[0].prior_source == "declared" and records[0].objective == "estimation"
+    ledger = records[0].deployment["ledger"]["entries"]
+    assert [entry["name"] for entry in ledger] == ["education: release"]
+
+
+def test_privatize_from_public_files(tmp_path, capsys):
+    data = _write_column(tmp_path / "data.csv", ["HS-grad"] * 20 + ["Bachelors"] * 10)
+    public = _write_column(tmp_path / "public.csv", ["HS-grad"] * 3 + ["Bachelors", "Masters"])
+    out = tmp_path / "out.csv"
+    code, printed, err = _run(["privatize", data, "--column", "education", "--epsilon", "1", "--categories-from",
+                               public, "--prior-from", public, "--objective", "distortion", "--out", out], capsys)
+    record = load_record(out.with_suffix(".mechanism.json"))
+    assert code == 0 and record.inputs == tuple(EDUCATION) and record.prior_source == "public-sample"
+    assert record.prior.probabilities.tolist() == [0.2, 0.6, 0.2] and "(5 rows), normalized" in err
+    for option, instead in (("--prior-from", "--prior private"), ("--categories-from", "--categories infer")):
+        argv = ["privatize", data, "--column", "education", "--epsilon", "1", "--out", out, option, data]
+        code, _, err = _run(argv + (["--categories", ",".join(EDUCATION)] if option == "--prior-from" else []), capsys)
+        assert code == 2 and f"{option} reads a public file, not the data privatized" in err and instead in err
+
+
+def test_privatize_with_a_paid_private_prior(tmp_path, capsys):
+    """The paid mode's ledger: each record spends --prior-budget on the first round and the rest on the release."""
+    data = _write_column(tmp_path / "data.csv", ["HS-grad"] * 60 + ["Bachelors"] * 30 + ["Masters"] * 10)
+    out = tmp_path / "out.csv"
+    code, printed, _ = _run(["privatize", data, "--column", "education", "--epsilon", "2", "--categories",
+                             ",".join(EDUCATION), "--prior", "private", "--prior-budget", "0.5", "--out", out], capsys)
+    record = load_record(out.with_suffix(".mechanism.json"))
+    entries = record.deployment["ledger"]["entries"]
+    assert code == 0 and record.prior_source == "private-prior" and "spent by each record" in printed
+    assert [entry["name"] for entry in entries] == ["education: prior estimate (not released)", "education: release"]
+    assert sum(entry["epsilon"] for entry in entries) == pytest.approx(2.0, abs=1e-12)
+    code, printed, _ = _run(["account", out.with_suffix(".mechanism.json"), "--json"], capsys)
+    assert code == 0 and _strict(printed)["pure_epsilon"] == pytest.approx(2.0, abs=1e-12)
+
+
+def test_inferring_categories_warns_what_leaks(tmp_path, capsys):
+    data = _write_column(tmp_path / "data.csv", ["b", "a", "b", "c"])
+    code, printed, err = _run(["privatize", data, "--column", "education", "--epsilon", "1", "--categories", "infer",
+                               "--out", tmp_path / "out.csv"], capsys)
+    assert code == 0 and "mode inferred: Not private at release" in printed
+    [warning] = err.splitlines()
+    assert warning.startswith("mechdesign: warning: --categories infer reads the categories from the data")
+    assert "categories=" not in warning and load_record(tmp_path / "out.mechanism.json").inputs == ("a", "b", "c")
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "privatize needs the categories the column may hold"),
+    (["--categories", "a,b", "--prior-budget", "0.5"], "--prior-budget is spent only with --prior private"),
+    (["--categories", "a,b", "--prior", "private"], "--prior private needs --prior-budget E1"),
+    (["--categories", "a,b", "--prior", "private", "--prior-budget", "1"],
+     "--prior-budget must satisfy 0 < --prior-budget < --epsilon = 1.0, got 1.0"),
+    (["--categories", "a,b", "--prior", "private", "--prior-budget", "0.5", "--notion", "pml"],
+     "--prior private is for local DP only (--notion dp)"),
+    (["--categories", "a,b", "--prior", "0.5,0.3,0.2"], "--prior has 3 entries (one per category), expected 2"),
+    (["--categories", "a,b", "--robust-delta", "0.1"], "--robust-delta designs for the ℓ1-ball"),
+    (["--categories", "infer", "--prior", "0.5,0.5"], "--prior gives one probability per declared category"),
+    (["--categories", "a,b", "--epsilon", "-1"], "--epsilon must be a number >= 0 (or inf), got -1.0"),
+    (["--categories", "a,b", "--seed", "-1"], "--seed must be None, a non-negative integer seed"),
+])
+def test_privatize_errors_name_the_options(tmp_path, capsys, argv, message):
+    data = _write_column(tmp_path / "data.csv", ["a", "b"])
+    options = argv if "--epsilon" in argv else ["--epsilon", "1", *argv]
+    code, _, err = _run(["privatize", data, "--column", "education", *options, "--out", tmp_path / "o.csv"], capsys)
+    assert code == 2 and message in err
+    for keyword in ("prior_budget", "robust_delta", "prior_sample", "random_state", "categories=", "notion=",
+                    "objective="):
+        assert keyword not in err
+
+
+def test_privatize_at_budget_zero_writes_strict_json(tmp_path, capsys):
+    """L3: privatize --epsilon 0 --objective estimation wrote Infinity into the mechanism file."""
+    data = _write_column(tmp_path / "data.csv", EDUCATION)
+    code, _, _ = _run(["privatize", data, "--column", "education", "--epsilon", "0", "--categories",
+                       ",".join(EDUCATION), "--out", tmp_path / "o.csv"], capsys)
+    assert code == 0
+    _strict((tmp_path / "o.mechanism.json").read_text())
+
+
+def test_privatize_at_an_infinite_budget_releases_the_data(tmp_path, capsys):
+    """L1: an infinite budget was refused by privatize; it is the identity mechanism."""
+    values = EDUCATION * 4
+    data = _write_column(tmp_path / "data.csv", values)
+    code, _, _ = _run(["privatize", data, "--column", "education", "--epsilon", "inf", "--categories",
+                       ",".join(EDUCATION), "--out", tmp_path / "o.csv"], capsys)
+    assert code == 0 and _column(tmp_path / "o.csv") == values
+
+
+# --- account -----------------------------------------------------------------------------------------
+
+
+def test_account_composes_files_and_uses(tmp_path, capsys):
+    from mechdesign import randomized_response
+    from mechdesign.accounting import Ledger
+    from mechdesign.files import save
+
+    first, second = save(randomized_response(2, 1.0), tmp_path / "a.json"), save(randomized_response(3, 0.5),
+                                                                                   tmp_path / "b.json")
+    code, printed, _ = _run(["account", f"{first}:2", second, "--delta", "1e-3,1e-6", "--json", "--plot",
+                             tmp_path / "curve.png"], capsys)
+    report = _strict(printed)
+    expected = Ledger().record(randomized_response(2, 1.0), uses=2).record(randomized_response(3, 0.5))
+    assert code == 0 and report["pure_epsilon"] == pytest.approx(2.5, abs=1e-12)
+    assert [point["delta"] for point in report["epsilon_at_delta"]] == [1e-3, 1e-6]
+    assert report["epsilon_at_delta"][0]["epsilon"] == pytest.approx(expected.epsilon(1e-3), abs=1e-12)
+    assert [entry["uses"] for entry in report["ledger"]["entries"]] == [2, 1]
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    code, printed, _ = _run(["account", first], capsys)
+    assert code == 0 and "total" in printed and "ε(δ) of the whole" in printed
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["{d}/a.json:0"], "{d}/a.json:0: USES must be an integer >= 1, got 0"),
+    (["{d}/missing.json"], "missing.json"),
+    (["{d}/a.json", "--delta", "0"], "--delta must be numbers in (0, 1), got '0'"),
+    (["{d}/a.json", "--delta", "x"], "--delta must be comma-separated numbers"),
+    (["{d}/a.json", "--plot", "{d}/a.json"], "--plot: {d}/a.json is also an input file"),
+])
+def test_account_errors(tmp_path, capsys, argv, message):
+    from mechdesign import randomized_response
+    from mechdesign.files import save
+
+    save(randomized_response(2, 1.0), tmp_path / "a.json")
+    code, _, err = _run(["account", *[arg.format(d=tmp_path) for arg in argv]], capsys)
+    assert code == 2 and message.format(d=tmp_path) in err
+
+
+# --- the whole loop on Adult, from the command line only ---------------------------------------------------
+
+
+@pytest.mark.slow  # four subprocesses: about 4 s
+def test_design_privatize_estimate_account_on_adult_from_the_command_line(tmp_path):
+    """design --json/--out → privatize --mechanism → estimate --mechanism → account, each a subprocess; the
+    estimates are within 4 standard errors of the true frequencies of Adult's education column."""
+    from mechdesign.datasets import load_adult
+
+    adult = load_adult(["age", "education", "sex"])
+    rows = 4000
+    data = tmp_path / "adult.csv"
+    with open(data, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["age", "education", "sex"])
+        writer.writerows(zip(adult["age"][:rows].tolist(), adult["education"][:rows].tolist(),
+                             adult["sex"][:rows].tolist()))
+    categories = sorted(set(adult["education"].tolist()))  # Adult's published codebook: 16 levels
+
+    def run(*argv):
+        done = subprocess.run(_command(*argv), capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    printed = run("design", "--epsilon", "2", "--categories", ",".join(categories), "--json", "--out",
+                  "education.json").stdout
+    assert printed == (tmp_path / "education.json").read_text()
+    run("privatize", "adult.csv", "--column", "education", "--mechanism", "education.json", "--out", "private.csv",
+        "--seed", "29")
+    with open(tmp_path / "private.csv", newline="") as handle:
+        private = list(csv.DictReader(handle))
+    assert [row["age"] for row in private] == adult["age"][:rows].astype(str).tolist()
+    estimate = _strict(run("estimate", "private.csv", "--column", "education", "--mechanism",
+                           "private.mechanism.json", "--json").stdout)
+    truth = {category: float(np.mean(adult["education"][:rows] == category)) for category in categories}
+    assert estimate["n_samples"] == rows
+    for category in categories:
+        assert abs(estimate["estimate"][category] - truth[category]) < 4 * estimate["standard_error"][category]
+    report = _strict(run("account", "private.mechanism.json:2", "--json").stdout)
+    assert report["pure_epsilon"] == pytest.approx(4.0, abs=1e-9)
