@@ -30,7 +30,7 @@ import stat
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
@@ -463,9 +463,7 @@ def _field(payload: Mapping[str, Any], key: str, where: str) -> Any:
     return payload[key]
 
 
-def _string(value: Any, where: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
+def _string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise FileFormatError(f"{where} must be a string, got {_short(value)}")
     return value
@@ -643,7 +641,7 @@ class MechanismRecord:
     notions: tuple[dict, ...] = ()
     objective: str | None = None
     result: Result | None = None
-    deployment: Mapping | None = field(default=None)
+    deployment: Mapping | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.mechanism, Mechanism):

@@ -126,8 +126,15 @@ def random_bits(size: int, rng: np.random.Generator | None) -> np.ndarray:
     return bits
 
 
-def _generator(rng: Any) -> np.random.Generator | None:
-    """``None`` stays ``None`` (the operating system's entropy); a seed or a Generator is validated."""
+def sampling_rng(rng: Any) -> np.random.Generator | None:
+    """The generator of a sampling call: ``None`` stays ``None`` (the operating system's entropy); a seed
+    or a Generator is validated (no warning: that is :func:`release_rng`'s, for releases).
+
+    Examples
+    --------
+    >>> sampling_rng(None) is None, type(sampling_rng(3)).__name__
+    (True, 'Generator')
+    """
     return None if rng is None else as_rng(rng)
 
 
@@ -277,7 +284,7 @@ class ExactSampler:
         """
         data = sample_inputs(inputs, self.shape[0])
         flat = data.reshape(-1)
-        draws = random_bits(flat.size, _generator(rng))
+        draws = random_bits(flat.size, sampling_rng(rng))
         # Grouped by input: one sort, then each input's draws against its own row (O(N log N)).
         order = np.argsort(flat, kind="stable")
         grouped = flat[order]

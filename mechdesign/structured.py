@@ -30,11 +30,10 @@ from ._validate import (
     as_positive_budget,
     as_probability_vector,
     as_real_array,
-    as_rng,
 )
 from .exceptions import InvalidMechanismError, ProblemTooLargeError
 from .mechanism import Mechanism
-from .randomness import ExactSampler, probability_units, random_bits, sample_inputs
+from .randomness import ExactSampler, probability_units, random_bits, sample_inputs, sampling_rng
 
 #: Largest number of entries :attr:`KeepOrRedraw.matrix` materializes (8 bytes each: 800 MB).
 MAX_DENSE_ENTRIES = 10**8
@@ -201,7 +200,7 @@ class KeepOrRedraw(Mechanism):
             redraw_units = probability_units(np.stack([1.0 - self.redraw, self.redraw], axis=1))[:, 1]
             row_sampler = ExactSampler(self.row[None, :])
             self._sampler = redraw_units, row_sampler
-        generator = None if rng is None else as_rng(rng)
+        generator = sampling_rng(rng)
         outputs = data.copy()
         redrawn = random_bits(data.size, generator).reshape(data.shape) < redraw_units[data].astype(np.uint64)
         outputs[redrawn] = row_sampler.sample(np.zeros(int(np.count_nonzero(redrawn)), dtype=np.int64), generator)
