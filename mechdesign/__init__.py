@@ -56,6 +56,7 @@ from .designers.sml import design_under_sml
 from .designers.extreme_columns import maximize_mutual_information, maximize_sublinear_utility
 from .designers.summary import design_worst_case_distortion, worst_case_tradeoff
 from .privacy.sml import measure_sml
+from .privatizer import Privatizer
 from .solve import DesignProblem, Result, design
 from .source_classes import ThetaStar, classify_source_set, theta_star
 from .utility import (
@@ -102,6 +103,7 @@ __all__ = [
     "Prior",
     "PrivacyDistortion",
     "PrivacyNotion",
+    "Privatizer",
     "ProblemTooLargeError",
     "RenyiDifferentialPrivacy",
     "Result",

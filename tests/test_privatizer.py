@@ -1,9 +1,13 @@
-"""Tests of mechdesign.privatizer: fit / transform / estimate on categorical columns."""
+"""Tests of mechdesign.privatizer: data-independent design, randomness, labels, several columns, files."""
 
+import dataclasses
 import math
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mechdesign import DifferentialPrivacy, MaximalLeakage, Result, randomized_response
 from mechdesign.exceptions import (
@@ -11,91 +15,301 @@ from mechdesign.exceptions import (
     MechDesignError,
     NotEstimableError,
     NotFittedError,
+    ShapeMismatchError,
     UnknownCategoryError,
 )
-from mechdesign.privatizer import Privatizer
+from mechdesign.files import FileFormatError, write_envelope
+from mechdesign.privatizer import MODES, DataDependentDesignWarning, Privatizer, column_prior
+from mechdesign.randomness import SeededReleaseWarning
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 
 #: Sampling tolerance of estimates, in standard errors (seeded draws; 5 se is a 6e-7 two-sided event).
 STANDARD_ERRORS = 5
+LETTERS = ("a", "b", "c", "d")
 SKEWED = ["a"] * 60 + ["b"] * 25 + ["c"] * 10 + ["d"] * 5
 
 
-def test_fit_on_uniform_data_designs_randomized_response():
+def seeded(**params):
+    """A privatizer whose releases are reproducible (tests only), without the warning."""
+    return Privatizer(random_state=0, **params)
+
+
+def release(privatizer, data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SeededReleaseWarning)
+        return privatizer.transform(data)
+
+
+def published(privatizer):
+    """What is published about each column: mechanism, labels, prior, certificate (its timing aside)."""
+    return [(mechanism, outputs, tuple(categories), prior, dataclasses.replace(result, solve_time=0.0))
+            for mechanism, outputs, categories, prior, result in zip(
+                privatizer.mechanisms_, privatizer.outputs_, privatizer.categories_, privatizer.priors_,
+                privatizer.results_)]
+
+
+# --- 1. data-independent design -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("objective", ["estimation", "distortion"])
+def test_neighbouring_data_sets_publish_the_same_mechanism(objective):
+    # Issue 29: in the default mode the published mechanism does not depend on the data, so two data
+    # sets that differ in one record — here also in which categories occur ("d" only in the second) —
+    # give the same mechanism, labels, prior and certificate.
+    first = ["a"] * 30 + ["b"] * 20 + ["c"] * 10
+    second = first[:-1] + ["d"]
+    designs = [Privatizer("dp", 1.0, objective, categories=LETTERS).fit(data) for data in (first, second)]
+    assert published(designs[0]) == published(designs[1])
+    assert designs[0].mode_ == "declared" and designs[0].guarantee_ == MODES["declared"]
+
+
+@given(st.lists(st.sampled_from(LETTERS), min_size=1, max_size=30), st.integers(0, 29), st.sampled_from(LETTERS))
+def test_any_one_record_changed_leaves_the_mechanism_unchanged(data, position, replacement):
+    neighbour = list(data)
+    neighbour[position % len(data)] = replacement
+    designs = [Privatizer("dp", 0.7, categories=LETTERS).fit(column) for column in (data, neighbour)]
+    assert published(designs[0]) == published(designs[1])
+
+
+def test_categories_must_be_declared_or_inferred_explicitly():
+    with pytest.raises(MechDesignError, match=r"categories must be declared: pass categories=\[\.\.\.\].*'infer'"):
+        Privatizer("dp", 1.0).fit(SKEWED)
+    with pytest.warns(DataDependentDesignWarning, match="reveals which ones occur"):
+        inferred = Privatizer("dp", 1.0, categories="infer").fit(SKEWED)
+    assert inferred.mode_ == "inferred" and inferred.guarantee_.startswith("Not private at release")
+    assert inferred.categories_[0].tolist() == list(LETTERS)
+    assert all(sentence.count(". ") == 0 and sentence.endswith(".") for sentence in MODES.values())  # one sentence
+
+
+def test_a_value_not_declared_is_refused_before_any_design():
+    privatizer = Privatizer("dp", 1.0, categories=("a", "b"))
+    with pytest.raises(UnknownCategoryError, match=r"X column 'x0' holds 2 value\(s\) that are not a known declared "
+                                                   r"category: \['c', 'd'\]"):
+        privatizer.fit(SKEWED)
+    assert not privatizer.__sklearn_is_fitted__()
+    privatizer.fit(["a", "b"])
+    with pytest.raises(UnknownCategoryError, match="not a known declared category"):
+        privatizer.fit(["a", "z"])
+    assert not privatizer.__sklearn_is_fitted__()  # a failed fit leaves nothing of the previous one
+
+
+def test_public_priors_in_every_form():
+    assert np.allclose(Privatizer("dp", 1.0, categories=LETTERS).fit(SKEWED).prior_.probabilities, 0.25)
+    given_prior = Privatizer("dp", 1.0, categories=LETTERS, prior=[0.4, 0.3, 0.2, 0.1]).fit(SKEWED)
+    assert given_prior.mode_ == "public-prior" and given_prior.prior_.probabilities.tolist() == [0.4, 0.3, 0.2, 0.1]
+    assert column_prior([6, 2, 2, 0], LETTERS).probabilities.tolist() == [0.6, 0.2, 0.2, 0.0]  # counts
+    assert column_prior({"c": 1, "a": 3}, LETTERS).probabilities.tolist() == [0.75, 0.0, 0.25, 0.0]
+    public = ["a"] * 5 + ["b"] * 3 + ["c"] * 2
+    sampled = Privatizer("dp", 1.0, categories=LETTERS).fit(SKEWED, prior_sample=public)
+    assert sampled.mode_ == "public-sample" and sampled.prior_.probabilities.tolist() == [0.5, 0.3, 0.2, 0.0]
+    with pytest.raises(MechDesignError, match=r"prior holds 1 value\(s\) that are not a known declared category: \['e'\]"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior={"a": 1, "e": 1}).fit(SKEWED)
+    with pytest.raises(ShapeMismatchError, match=r"prior has 3 entries, expected 4 \(one per category"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior=[0.5, 0.25, 0.25]).fit(SKEWED)
+    with pytest.raises(MechDesignError, match="prior sums to 0.9"):
+        column_prior([0.5, 0.4, 0.0, 0.0], LETTERS)
+    with pytest.raises(UnknownCategoryError, match=r"prior_sample column 'x0' holds 1 value\(s\).*\['e'\]"):
+        Privatizer("dp", 1.0, categories=LETTERS).fit(SKEWED, prior_sample=["a", "e"])
+    with pytest.raises(MechDesignError, match="give the prior once"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior=[0.25] * 4).fit(SKEWED, prior_sample=public)
+
+
+def test_the_paid_private_prior_mode_accounts_its_first_round():
+    # Issue 29: estimating the prior from the data privatized is paid for from the budget; the
+    # ledger's total is the budget, per column: the first round and the release.
+    truth = np.array([0.5, 0.3, 0.15, 0.05])
+    data = np.repeat(LETTERS, (truth * 20_000).astype(int))
+    privatizer = seeded(notion="dp", budget=2.0, categories=LETTERS, prior="private", prior_budget=0.5)
+    with pytest.warns(SeededReleaseWarning):
+        privatizer.fit(data)
+    assert privatizer.mode_ == "private-prior" and "prior_budget" in privatizer.guarantee_
+    assert [name for name, *_ in _entries(privatizer)] == ["x0: prior estimate (not released)", "x0: release"]
+    assert privatizer.privacy_spent_ == pytest.approx(2.0, rel=1e-12)
+    assert DifferentialPrivacy().measure(privatizer.mechanism_) == pytest.approx(1.5, rel=1e-12)
+    # ε₁ = 0.5 on 20,000 records: each estimated frequency within 0.05 of the truth
+    assert np.abs(privatizer.prior_.probabilities - truth).max() < 0.05
+    with pytest.raises(MechDesignError, match=r"prior='private' is for local DP only \(notion='dp'\)"):
+        Privatizer("pml", 1.0, categories=LETTERS, prior="private", prior_budget=0.5).fit(SKEWED)
+    with pytest.raises(MechDesignError, match="prior='private' needs prior_budget"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior="private").fit(SKEWED)
+    with pytest.raises(InvalidBudgetError, match=r"prior_budget must satisfy 0 < prior_budget < budget = 1.0, got 1.0"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior="private", prior_budget=1.0).fit(SKEWED)
+    with pytest.raises(MechDesignError, match="prior_budget is spent only with prior='private'"):
+        Privatizer("dp", 1.0, categories=LETTERS, prior_budget=0.5).fit(SKEWED)
+
+
+def _entries(privatizer):
+    return [(entry.name,) for entry in privatizer.ledger_.entries]
+
+
+def test_robust_pml_needs_a_public_sample():
+    # Grosse et al., Privacy Mechanism Design based on Empirical Distributions: the design holds for
+    # every prior of B_β(P̂), β = β*(δ) (eq. (7)); P̂ now comes from a public sample only.
+    with pytest.raises(MechDesignError, match=r"robust_delta .* pass fit\(\.\.\., prior_sample=\.\.\.\)"):
+        Privatizer("pml", 0.5, categories=LETTERS, robust_delta=0.05).fit(SKEWED)
+    for objective in ("estimation", "distortion"):
+        privatizer = Privatizer("pml", 0.5, objective, categories=LETTERS, robust_delta=0.05).fit(SKEWED, prior_sample=SKEWED)
+        assert privatizer.radius_ > 0 and privatizer.result_.success and privatizer.mode_ == "public-sample"
+        assert privatizer.notion_.measure(privatizer.mechanism_) <= 0.5 + BUDGET_ATOL
+
+
+# --- 2. randomness -------------------------------------------------------------------------------------
+
+
+def test_releases_draw_from_the_operating_system_by_default():
+    privatizer = Privatizer("dp", 1.0, categories=LETTERS).fit(SKEWED)
+    data = SKEWED * 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning: nothing is seeded
+        first, second = privatizer.transform(data), privatizer.transform(data)
+    assert not np.array_equal(first, second)  # 1,000 draws at ε = 1 agree with probability < 1e-100
+    with pytest.raises(TypeError, match="random_state"):
+        privatizer.transform(data, random_state=0)
+
+
+def test_a_seeded_release_is_reproducible_and_warned():
+    privatizer = seeded(notion="dp", budget=1.0, categories=LETTERS).fit(SKEWED)
+    column = np.array(SKEWED).reshape(-1, 1)
+    with pytest.warns(SeededReleaseWarning, match="for tests only"):
+        first = privatizer.transform(column)
+    assert first.shape == (100, 1) and np.array_equal(first, release(privatizer, column))
+    with pytest.raises(MechDesignError, match="random_state must be None, a non-negative integer seed"):
+        Privatizer("dp", 1.0, categories=LETTERS, random_state=1.5).fit(SKEWED).transform(SKEWED)
+
+
+# --- 3. labels that cannot collide ------------------------------------------------------------------------
+
+
+def test_subset_selection_labels_cannot_collide():
+    """H1: categories holding "|" once gave subset reports colliding labels and wrong estimates."""
+    data = ["a"] * 4000 + ["a|b"] * 1000 + ["b|c"] * 1000 + ["c"] * 4000
+    privatizer = seeded(notion="dp", budget=0.5, categories=["a", "a|b", "b|c", "c"]).fit(data)
+    labels = privatizer.output_labels_
+    assert len(set(labels)) == len(labels) and all(isinstance(label, tuple) for label in labels)
+    estimate = privatizer.estimate_frequencies(release(privatizer, data))
+    truth = np.array([0.4, 0.1, 0.1, 0.4])
+    assert (np.abs(estimate.estimate - truth) <= 4 * estimate.standard_error).all()
+
+
+def test_mixed_type_categories_keep_their_types():
+    """M8: [1, "a"] once became strings ('1'), and estimate_frequencies then failed."""
+    data = [1, "a"] * 20
+    privatizer = seeded(notion="dp", budget=2.0, categories=[1, "a"]).fit(data)
+    private = release(privatizer, data)
+    assert private.dtype == object and {type(value) for value in private} == {int, str}
+    assert privatizer.estimate_frequencies(private).categories == (1, "a")
+
+
+def test_subset_selection_outputs_are_tuples_of_categories():
+    # 16 categories at ε = 0.5: subset selection with d = 6 has the least variance (Ye & Barg).
+    categories = [f"c{i:02d}" for i in range(16)]
+    data = categories * 200
+    privatizer = seeded(notion="dp", budget=0.5, categories=categories).fit(data)
+    assert privatizer.result_.message.startswith("subset-selection(d=6)")
+    private = release(privatizer, data)
+    assert all(len(label) == 6 and set(label) <= set(categories) for label in private[:20])
+    estimate = privatizer.estimate_frequencies(private)
+    assert (np.abs(estimate.estimate - 1 / 16) <= STANDARD_ERRORS * estimate.standard_error).all()
+
+
+# --- 4. estimable by default -----------------------------------------------------------------------------
+
+
+def test_estimation_is_the_default_and_recovers_the_frequencies():
+    truth = np.array([0.5, 0.3, 0.15, 0.05])
+    data = np.repeat(LETTERS, (truth * 20_000).astype(int))
+    privatizer = seeded(notion="dp", budget=1.0, categories=LETTERS).fit(data)
+    result = privatizer.result_
+    assert privatizer.objective == "estimation" and result.success and result.certified
+    assert "privacy certified; no optimality claim (the oracle of least exact variance" in result.message
+    assert DifferentialPrivacy().measure(privatizer.mechanism_) <= 1.0 + BUDGET_ATOL
+    estimate = privatizer.estimate_frequencies(release(privatizer, data))
+    assert estimate.categories == LETTERS and estimate.n_samples == 20_000
+    assert (np.abs(estimate.estimate - truth) <= STANDARD_ERRORS * estimate.standard_error).all()
+    assert estimate.projected.min() >= 0 and estimate.projected.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("objective", [None, "distortion"])
+def test_a_distortion_design_must_be_asked_for(objective):
     # PUT paper (Zhong & Bu, Privacy-Utility Trade-Off), Prop. 8(1): under a uniform prior the
     # optimal ε-LDP mechanism for Hamming distortion is k-ary randomized response, D = (k−1)/(e^ε+k−1).
-    privatizer = Privatizer("dp", 1.0).fit(["x", "y", "z"] * 10)
-    assert privatizer.categories_ == ("x", "y", "z")
-    assert np.allclose(privatizer.prior_.probabilities, 1 / 3)
-    assert isinstance(privatizer.result_, Result) and privatizer.result_.status == "optimal"
+    privatizer = Privatizer("dp", 1.0, objective, categories=["x", "y", "z"]).fit(["x", "y", "z"])
+    assert privatizer.result_.status == "optimal"
     assert privatizer.result_.objective == pytest.approx(2 / (math.e + 2), abs=GAP_RTOL)
     assert privatizer.mechanism_.allclose(randomized_response(3, 1.0), atol=1e-7)
     assert privatizer.output_labels_ == ("x", "y", "z")
 
 
-def test_transform_is_seeded_and_keeps_the_column_shape():
-    privatizer = Privatizer("dp", 1.0).fit(SKEWED)
-    column = np.array(SKEWED).reshape(-1, 1)
-    first, second = privatizer.transform(column, random_state=3), privatizer.transform(column, random_state=3)
-    assert first.shape == (100, 1) and np.array_equal(first, second)
-    assert set(first.ravel()) <= set(privatizer.categories_)
+def test_a_distortion_design_that_merges_categories_is_not_estimable():
+    privatizer = seeded(notion="dp", budget=1.0, objective="distortion", categories=LETTERS,
+                        prior=[0.6, 0.25, 0.1, 0.05]).fit(SKEWED)
+    with pytest.raises(NotEstimableError, match=r"categories \[.*'c', 'd'\] cannot be estimated"):
+        privatizer.estimate_frequencies(release(privatizer, SKEWED))
 
 
-def test_distortion_optimal_design_is_not_estimable_and_says_why():
-    privatizer = Privatizer("dp", 1.0).fit(SKEWED)
-    private = privatizer.transform(SKEWED, random_state=0)
-    with pytest.raises(NotEstimableError, match=r"categories \[.*'c', 'd'\] cannot be estimated.*objective='estimation'"):
-        privatizer.estimate_frequencies(private)
-
-
-def test_estimation_objective_recovers_the_frequencies():
-    truth = np.array([0.5, 0.3, 0.15, 0.05])
-    data = np.repeat(["a", "b", "c", "d"], (truth * 20_000).astype(int))
-    privatizer = Privatizer("dp", 1.0, objective="estimation").fit(data)
-    assert privatizer.result_.success and privatizer.result_.status == "suboptimal"
-    assert DifferentialPrivacy().measure(privatizer.mechanism_) <= 1.0 + BUDGET_ATOL
-    estimate = privatizer.estimate_frequencies(privatizer.transform(data, random_state=7))
-    assert estimate.categories == ("a", "b", "c", "d") and estimate.n_samples == 20_000
-    assert (np.abs(estimate.estimate - truth) <= STANDARD_ERRORS * estimate.standard_error).all()
-    assert estimate.projected.min() >= 0 and estimate.projected.sum() == pytest.approx(1.0, abs=1e-12)
-
-
-def test_subset_selection_outputs_are_labelled_by_their_categories():
-    # 16 categories at ε = 0.5: subset selection with d = 6 has the least variance (Ye & Barg).
-    categories = [f"c{i:02d}" for i in range(16)]
-    data = categories * 200
-    privatizer = Privatizer("dp", 0.5, objective="estimation").fit(data)
-    assert privatizer.result_.message.startswith("subset-selection(d=6)")
-    private = privatizer.transform(data, random_state=1)
-    assert all(len(label.split("|")) == 6 for label in private[:20])
-    estimate = privatizer.estimate_frequencies(private)
-    assert (np.abs(estimate.estimate - 1 / 16) <= STANDARD_ERRORS * estimate.standard_error).all()
-
-
-def test_other_notions_and_a_given_prior():
-    privatizer = Privatizer(MaximalLeakage(), 0.4, objective="estimation", prior=[0.4, 0.3, 0.2, 0.1]).fit(SKEWED)
-    assert np.allclose(privatizer.prior_.probabilities, [0.4, 0.3, 0.2, 0.1])
+def test_other_notions():
+    privatizer = Privatizer(MaximalLeakage(), 0.4, categories=LETTERS, prior=[0.4, 0.3, 0.2, 0.1]).fit(SKEWED)
     assert MaximalLeakage().measure(privatizer.mechanism_) <= 0.4
-    pml = Privatizer("pml", 0.5).fit(SKEWED)
+    pml = Privatizer("pml", 0.5, "distortion", categories=LETTERS, prior=[0.4, 0.3, 0.2, 0.1]).fit(SKEWED)
     assert pml.result_.measured[pml.notion_.label] <= 0.5 + BUDGET_ATOL
 
 
-def test_robust_pml_designs_for_the_l1_ball():
-    # Grosse et al., Privacy Mechanism Design based on Empirical Distributions: the design holds for
-    # every prior of B_β(P̂), β = β*(δ) (eq. (7)).
-    privatizer = Privatizer("pml", 0.5, robust_delta=0.05).fit(SKEWED)
-    assert privatizer.radius_ > 0 and privatizer.result_.success
-    assert privatizer.notion_.measure(privatizer.mechanism_) <= 0.5 + BUDGET_ATOL
+# --- L1: infinite budgets --------------------------------------------------------------------------------
 
 
-def test_params_follow_scikit_learn_conventions():
-    privatizer = Privatizer("pml", 0.5, objective="estimation")
-    assert privatizer.get_params() == {"notion": "pml", "budget": 0.5, "objective": "estimation", "prior": None,
-                                       "robust_delta": None, "solver": None}
-    assert privatizer.set_params(budget=2.0) is privatizer and privatizer.budget == 2.0
-    with pytest.raises(MechDesignError, match=r"set_params holds 1 value\(s\) that are not a known Privatizer parameter: \['epsilon'\]; known: \['notion', "):
-        privatizer.set_params(epsilon=1.0)
-    assert not hasattr(privatizer, "categories_")
+def test_an_infinite_budget_releases_the_data():
+    """L1: an infinite budget was refused by Privatizer; it is the identity mechanism, and the ledger says ∞."""
+    privatizer = Privatizer("dp", math.inf, categories=LETTERS).fit(SKEWED)
+    assert privatizer.mechanism_.allclose(np.eye(4), atol=0) and privatizer.privacy_spent_ == math.inf
+    assert privatizer.result_.certified and privatizer.transform(SKEWED).tolist() == SKEWED
+    # design() solves an infinite budget at float64's largest e^ε: the identity to within e^-690,
+    # and the ledger accounts the mechanism released
+    distortion = Privatizer("dp", math.inf, "distortion", categories=LETTERS).fit(SKEWED)
+    assert distortion.mechanism_.allclose(np.eye(4), atol=1e-290)
+    assert distortion.privacy_spent_ == DifferentialPrivacy().measure(distortion.mechanism_)
+
+
+# --- 5. several columns, scikit-learn -------------------------------------------------------------------------
+
+
+def test_several_columns_split_the_budget():
+    rows = [[letter, number] for letter, number in zip(SKEWED, [0, 1, 2] * 33 + [0])]
+    privatizer = seeded(notion="dp", budget=2.0, categories=[LETTERS, [0, 1, 2]]).fit(rows)
+    assert privatizer.n_features_in_ == 2 and privatizer.column_budget_ == 1.0
+    assert [column.tolist() for column in privatizer.categories_] == [list(LETTERS), [0, 1, 2]]
+    assert [DifferentialPrivacy().measure(mechanism) for mechanism in privatizer.mechanisms_] == pytest.approx([1.0, 1.0])
+    assert privatizer.privacy_spent_ == pytest.approx(2.0, rel=1e-12)
+    assert [name for name, in _entries(privatizer)] == ["x0: release", "x1: release"]
+    private = release(privatizer, rows)
+    assert private.shape == (100, 2) and set(private[:, 1]) <= {0, 1, 2}
+    assert privatizer.get_feature_names_out().tolist() == ["x0", "x1"]
+    estimates = privatizer.estimate_frequencies(private)
+    assert [estimate.categories for estimate in estimates] == [LETTERS, (0, 1, 2)]
+    with pytest.raises(MechDesignError, match="mechanism_ is for one column; this Privatizer has 2: use mechanisms_"):
+        privatizer.mechanism_
+    with pytest.raises(MechDesignError, match="X has 1 features, but Privatizer is expecting 2 features as input; Reshape"):
+        privatizer.transform(SKEWED)
+    with pytest.raises(MechDesignError, match=r"categories must give one entry per column \(2 columns\)"):
+        Privatizer("dp", 1.0, categories=LETTERS).fit(rows)
+
+
+def test_dataframes_keep_their_column_names():
+    pd = pytest.importorskip("pandas", reason="pandas is optional (the deploy extra); this checks DataFrame input")
+    frame = pd.DataFrame({"education": SKEWED, "sex": ["f", "m"] * 50})
+    privatizer = seeded(notion="dp", budget=2.0, categories=[LETTERS, ["f", "m"]]).fit(frame)
+    assert privatizer.feature_names_in_.tolist() == ["education", "sex"]
+    assert [name for name, in _entries(privatizer)] == ["education: release", "sex: release"]
+    output = privatizer.set_output(transform="pandas")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SeededReleaseWarning)
+        private = output.transform(frame)
+    assert list(private.columns) == ["education", "sex"] and set(private["sex"]) <= {"f", "m"}
+    with pytest.raises(MechDesignError, match="The feature names should match those that were passed during fit"):
+        privatizer.transform(frame[["sex", "education"]])
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        release(privatizer.set_output(transform="default"), frame.to_numpy())
+    with pytest.raises(MechDesignError, match=r"X repeats the column name\(s\) \['edu'\]"):
+        Privatizer("dp", 1.0, categories=[LETTERS, LETTERS]).fit(pd.DataFrame([["a", "b"]], columns=["edu", "edu"]))
 
 
 def test_scikit_learn_pipeline():
@@ -106,38 +320,105 @@ def test_scikit_learn_pipeline():
     from sklearn.utils.validation import check_is_fitted
 
     frame = pd.DataFrame({"education": pd.Categorical(SKEWED), "age": range(100)})
-    step = Privatizer("dp", 1.0)
+    step = Privatizer("dp", 1.0, categories=LETTERS)
     assert clone(step).get_params() == step.get_params()
     columns = ColumnTransformer([("private", step, ["education"])], remainder="passthrough")
     output = columns.fit_transform(frame)
-    assert output.shape == (100, 2) and set(output[:, 0]) <= {"a", "b", "c", "d"}
+    assert output.shape == (100, 2) and set(output[:, 0]) <= set(LETTERS)
     check_is_fitted(columns.named_transformers_["private"])
+
+
+#: The checks of scikit-learn's check_estimator that cannot apply to a randomized transformer of
+#: categories (the reasons are in Privatizer's Notes).
+FAILING_CHECKS = {"check_transformer_general", "check_transformer_data_not_an_array", "check_fit_idempotent",
+                  "check_estimators_pickle", "check_pipeline_consistency", "check_methods_subset_invariance",
+                  "check_methods_sample_order_invariance", "check_fit1d"}
+
+
+def test_scikit_learn_checks_fail_exactly_where_documented():
+    pytest.importorskip("sklearn", reason="scikit-learn is optional (the deploy extra); this runs its checks")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(Privatizer(categories="infer"), on_fail=None, on_skip=None)
+    failed = {result["check_name"] for result in results if result["status"] == "failed"}
+    passed = {result["check_name"] for result in results if result["status"] == "passed"}
+    assert failed == FAILING_CHECKS
+    assert len(passed) >= 30 and "check_n_features_in_after_fitting" in passed
+    assert all(f"``{name}``" in Privatizer.__doc__ for name in FAILING_CHECKS)
+
+
+def test_params_follow_scikit_learn_conventions():
+    privatizer = Privatizer("pml", 0.5, categories=LETTERS)
+    assert privatizer.get_params() == {"notion": "pml", "budget": 0.5, "objective": "estimation", "categories": LETTERS,
+                                       "prior": None, "prior_budget": None, "robust_delta": None, "solver": None,
+                                       "random_state": None}
+    assert privatizer.set_params(budget=2.0) is privatizer and privatizer.budget == 2.0
+    with pytest.raises(MechDesignError, match=r"set_params holds 1 value\(s\) that are not a known Privatizer parameter: \['epsilon'\]"):
+        privatizer.set_params(epsilon=1.0)
+    assert not privatizer.__sklearn_is_fitted__()
+
+
+# --- 6. files -----------------------------------------------------------------------------------------------
+
+
+def _fitted_state(privatizer):
+    return (privatizer.get_params(), published(privatizer), privatizer.radii_, privatizer.mode_,
+            privatizer.guarantee_, privatizer.column_budget_, privatizer.n_features_in_,
+            privatizer.ledger_.to_dict(), privatizer.privacy_spent_, [notion.label for notion in privatizer.notions_])
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Privatizer("dp", 0.5, categories=["a", "a|b", "b|c", "c"]).fit(["a", "c"]),
+    lambda: Privatizer("dp", math.inf, "distortion", categories=[["x", "y"], [1, 2.5, False]]).fit([["x", 1], ["y", False]]),
+    lambda: Privatizer("pml", 1.0, categories=LETTERS, robust_delta=0.1).fit(SKEWED, prior_sample=SKEWED),
+    lambda: Privatizer("dp", 1.0, categories=LETTERS, prior={"a": 3, "b": 1}).fit(SKEWED),
+])
+def test_save_and_load_round_trip_exactly(build, tmp_path):
+    privatizer = build()
+    loaded = Privatizer.load(privatizer.save(tmp_path / "privatizer.json"))
+    assert _fitted_state(Privatizer.load(loaded.save(tmp_path / "again.json"))) == _fitted_state(loaded)
+    original, restored = _fitted_state(privatizer), _fitted_state(loaded)
+    assert original[1:] == restored[1:]
+    assert restored[0]["categories"] == [column.tolist() for column in privatizer.categories_]
+
+
+def test_save_refuses_what_a_file_cannot_hold(tmp_path):
+    with pytest.raises(MechDesignError, match=r"save needs categories that are JSON scalars .*column 'x0'"):
+        Privatizer("dp", 1.0, categories=[("x", 1), ("y", 2)]).fit([("x", 1)]).save(tmp_path / "p.json")
+    with pytest.raises(MechDesignError, match="save needs notion given by name"):
+        Privatizer(DifferentialPrivacy(), 1.0, categories=LETTERS).fit(SKEWED).save(tmp_path / "p.json")
+    assert not (tmp_path / "p.json").exists()
+    write_envelope(tmp_path / "other.json", "privatizer", {"params": {}})
+    with pytest.raises(FileFormatError, match="other.json is not a valid privatizer payload: lacks the field 'fitted'"):
+        Privatizer.load(tmp_path / "other.json")
+    write_envelope(tmp_path / "curve.json", "curve", {})
+    with pytest.raises(FileFormatError, match="holds a curve, expected a privatizer"):
+        Privatizer.load(tmp_path / "curve.json")
+
+
+# --- bad input -----------------------------------------------------------------------------------------------
 
 
 def test_bad_input_is_named():
     with pytest.raises(NotFittedError, match="call fit"):
         Privatizer().transform(["a"])
-    unfitted = Privatizer("dp", 1.0)
-    with pytest.raises(MechDesignError, match="random_state must be None, a non-negative integer seed or a numpy Generator"):
-        unfitted.fit_transform(SKEWED, random_state="seed")
-    assert not hasattr(unfitted, "mechanism_")  # named before the design ran
-    with pytest.raises(MechDesignError, match="random_state must be None, a non-negative integer seed"):
-        Privatizer("dp", 1.0).fit(SKEWED).transform(SKEWED, random_state=1.5)
-    with pytest.raises(MechDesignError, match="data is empty"):
-        Privatizer().fit([])
-    with pytest.raises(MechDesignError, match="1 category"):
-        Privatizer().fit(["a", "a", "a"])
-    with pytest.raises(MechDesignError, match=r"data\[1\] is a missing value \(nan\)"):
-        Privatizer().fit(["a", float("nan")])
-    with pytest.raises(InvalidBudgetError, match="budget must be a finite number >= 0, got -1"):
-        Privatizer("dp", -1).fit(SKEWED)
+    with pytest.raises(NotFittedError, match="call fit"):
+        Privatizer().mechanism_
+    with pytest.raises(MechDesignError, match=r"X is empty: 0 sample\(s\)"):
+        Privatizer(categories=LETTERS).fit([])
+    with pytest.raises(MechDesignError, match=r"X column 'x0'\[1\] = nan is a missing value"):
+        Privatizer(categories=LETTERS).fit(["a", float("nan")])
+    with pytest.raises(InvalidBudgetError, match=r"budget must be a number >= 0 \(or inf\), got -1"):
+        Privatizer("dp", -1, categories=LETTERS).fit(SKEWED)
     with pytest.raises(MechDesignError, match="notion must be one of"):
-        Privatizer("ldp").fit(SKEWED)
-    with pytest.raises(MechDesignError, match="prior has 3 entries, expected 4"):
-        Privatizer(prior=[0.5, 0.25, 0.25]).fit(SKEWED)
-    with pytest.raises(MechDesignError, match="robust_delta needs notion='pml'"):
-        Privatizer("dp", robust_delta=0.1).fit(SKEWED)
-    fitted = Privatizer("dp", 1.0, objective="estimation").fit(SKEWED)
+        Privatizer("ldp", categories=LETTERS).fit(SKEWED)
+    with pytest.raises(MechDesignError, match=r"objective must be one of \['estimation', 'distortion'\]"):
+        Privatizer("dp", objective="variance", categories=LETTERS).fit(SKEWED)
+    with pytest.raises(MechDesignError, match=r"categories repeats \['a'\]"):
+        Privatizer(categories=["a", "b", "a"]).fit(["a"])
+    fitted = Privatizer("dp", 1.0, categories=LETTERS).fit(SKEWED)
     with pytest.raises(UnknownCategoryError, match=r"not a known category: \['e'\]"):
         fitted.transform(["a", "e"])
     with pytest.raises(UnknownCategoryError, match="not a known output of the mechanism"):
