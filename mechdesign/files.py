@@ -279,8 +279,48 @@ def checksum(payload: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
+def envelope_text(kind: str, payload: Mapping[str, Any]) -> str:
+    """The text of the file holding ``payload`` in the envelope of ``kind`` (what :func:`write_envelope`
+    writes; for standard output).
+
+    Parameters
+    ----------
+    kind
+        One of :data:`KINDS`.
+    payload
+        A strict-JSON mapping (non-finite numbers already encoded as ``"inf"``/``"-inf"``/``"nan"``).
+
+    Returns
+    -------
+    str
+        The envelope's fields one per line, the payload as its canonical JSON on the last.
+
+    Examples
+    --------
+    >>> print(envelope_text("privatizer", {"b": 1, "a": [0.5]}))  # doctest: +ELLIPSIS
+    {
+      "format": "mechdesign",
+      "version": 1,
+      "kind": "privatizer",
+      "package_version": "...",
+      "checksum": "sha256:...",
+      "payload": {"a":[0.5],"b":1}
+    }
+    <BLANKLINE>
+    """
+    if kind not in KINDS:
+        raise MechDesignError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    if not isinstance(payload, Mapping):
+        raise MechDesignError(f"payload must be a mapping (a JSON object), got {type(payload).__name__}")
+    body = canonical_json(dict(payload))
+    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "kind": kind, "package_version": __version__,
+              "checksum": "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()}
+    lines = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in header.items()]
+    return "{\n  " + ",\n  ".join(lines + [f'"payload": {body}']) + "\n}\n"
+
+
 def write_envelope(path: str | Path, kind: str, payload: Mapping[str, Any]) -> Path:
-    """Write ``payload`` in the envelope of ``kind`` to ``path`` atomically; return the path.
+    """Write ``payload`` in the envelope of ``kind`` to ``path`` atomically (:func:`envelope_text`); return the path.
 
     Parameters
     ----------
@@ -303,16 +343,7 @@ def write_envelope(path: str | Path, kind: str, payload: Mapping[str, Any]) -> P
     >>> read_envelope(target, ["privatizer"])
     {'a': 1}
     """
-    if kind not in KINDS:
-        raise MechDesignError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
-    if not isinstance(payload, Mapping):
-        raise MechDesignError(f"payload must be a mapping (a JSON object), got {type(payload).__name__}")
-    body = canonical_json(dict(payload))
-    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "kind": kind, "package_version": __version__,
-              "checksum": "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()}
-    lines = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in header.items()]
-    text = "{\n  " + ",\n  ".join(lines + [f'"payload": {body}']) + "\n}\n"
-    return atomic_write_text(path, text)
+    return atomic_write_text(path, envelope_text(kind, payload))
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
