@@ -25,7 +25,7 @@ def test_wheel_contains_package_data_type_marker_and_version(tmp_path):
     assert wheel.name.startswith(f"mechdesign-{mechdesign.__version__}-")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"mechdesign/data/adult.csv.gz", "mechdesign/py.typed", "mechdesign/progress.py",
-            f"mechdesign-{mechdesign.__version__}.dist-info/licenses/LICENSE"} <= names
+            "mechdesign/schemas/mechanism-file-v1.json", f"mechdesign-{mechdesign.__version__}.dist-info/licenses/LICENSE"} <= names
     assert not any(name.startswith(("tests/", "docs/", "notebooks/", "benchmarks/")) for name in names)
     metadata = zipfile.ZipFile(wheel).read(f"mechdesign-{mechdesign.__version__}.dist-info/METADATA").decode()
     assert "License-Expression: MIT" in metadata.splitlines()  # the SPDX expression, not a license table
