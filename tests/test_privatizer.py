@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechdesign import DifferentialPrivacy, MaximalLeakage, Result, randomized_response
+from mechdesign import DifferentialPrivacy, MaximalLeakage, randomized_response
 from mechdesign.exceptions import (
     InvalidBudgetError,
     MechDesignError,
