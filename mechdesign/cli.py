@@ -509,13 +509,22 @@ def _add_sml_commands(commands: Any) -> None:
 
 def _cmd_theory_check(args: argparse.Namespace) -> int:
     folder = plots_directory(args.plots) if args.plots else None  # a bad directory fails before the solves
-    with terminal_progress(args.quiet) as progress:
-        rows = run_check(args.paper, full=args.full, progress=progress)
-    print(format_rows(rows, args.format))
+    if args.self_test:
+        from .checks.mutation import format_self_test, self_test  # the self-test's module only when asked for
+
+        with terminal_progress(args.quiet) as progress:
+            report = self_test(args.paper, full=args.full, progress=progress)
+        rows, ok = list(report.rows), report.ok
+        print(format_self_test(report, args.format))
+    else:
+        with terminal_progress(args.quiet) as progress:
+            rows = run_check(args.paper, full=args.full, progress=progress)
+        ok = all(row.ok for row in rows)
+        print(format_rows(rows, args.format))
     if folder is not None:
         for path in write_plots(rows, folder):
             print(f"wrote {path}", file=sys.stderr)
-    return 0 if all(row.ok for row in rows) else 1
+    return 0 if ok else 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -632,6 +641,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_theory.add_argument("--format", choices=FORMATS, default="text", help="text table, Markdown table or JSON")
     p_theory.add_argument("--full", action="store_true", help="the full grid (slow) instead of the fast one")
     p_theory.add_argument("--plots", metavar="DIR", help="write one closed form vs optimizer plot per family into DIR")
+    p_theory.add_argument("--self-test", action="store_true",
+                          help="perturb each closed form by 1e-4 (relative) and require every exact row using it to fail; "
+                               "report rows whose numerical value depends on a closed form (exit 1 on any defect)")
     _add_quiet_option(p_theory)
     p_theory.set_defaults(run=_cmd_theory_check)
     return parser

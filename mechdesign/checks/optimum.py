@@ -7,6 +7,7 @@ design problem and re-solves it, with the other solver when a solve is not certi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 
@@ -16,7 +17,7 @@ from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion
 from ..result import Result
 from ..utility.base import Objective
-from .rows import BOUND_FAILS, CLOSED_FORM_ATOL, MISMATCH, CheckRow, ClosedForm, compare
+from .rows import BOUND_FAILS, CLOSED_FORM_ATOL, FAILED, MISMATCH, CheckRow, ClosedForm, compare
 
 #: Bracket width of ε*(D) when it is found by bisection (nats).
 BISECTION_WIDTH = 1e-9
@@ -162,9 +163,10 @@ def epsilon_rows(statements: Sequence[tuple[str, Callable[[float], ClosedForm]]]
     rows = []
     for formula, closed in statements:
         for D, (value, certified) in zip(distortions, numeric):
-            row = compare(formula, {**setting, "D": float(D)}, "epsilon", closed(D), value, certified=certified)
+            row = compare(formula, {**setting, "D": float(D)}, "epsilon", lambda closed=closed, D=D: closed(D), value,
+                          certified=certified)
             if row.verdict in (MISMATCH, BOUND_FAILS) and closed_budget_not_excluded(oracle, row, D):
-                row = compare(formula, row.parameters, "epsilon", row.closed_form, value, certified=False)
+                row = dataclasses.replace(row, verdict=FAILED, certified=False)
             rows.append(row)
     return rows
 

@@ -24,7 +24,7 @@ from ..parameter_spaces import ParameterSpace, gaussian_w2
 from ..privacy import GroupPrivacy, IntersectionPrivacy, LpNormPrivacy, UnionPrivacy
 from ..designers.summary import worst_case_tradeoff
 from ..theory import summary
-from .rows import CheckRow, compare, lower_bound, upper_bound
+from .rows import CheckRow, compare, lower_bound, parameter_choice, upper_bound
 
 #: Closed-form distances and probabilities on a grid agree to round-off.
 EXACT_ATOL = 1e-9
@@ -80,27 +80,34 @@ def _lower_bounds(space: ParameterSpace, name: str, budgets: Sequence[float]) ->
     """Corrected Thm. 4.1 / Prop. C.1 (union), Thm. 5.1, Thm. 5.3 (β = 1, 2), Thm. 5.4 (p = 1, 2, ∞),
     at the budgets the union optimum reaches (intersection and ℓp privacy are never larger)."""
     eps, d = space.tolerances, len(space.tolerances)
-    g_max, g_ari = summary.propc1_gamma_max(space), summary.eq7_gamma_arithmetic(space)
+    with parameter_choice():  # the ℓp tolerance of Prop. 5.5 defines the problems compared
+        tolerances = {p: summary.prop5_5_lp_tolerance(eps, p) for p in (1, 2, math.inf)}
     union, inter = worst_case_tradeoff(UnionPrivacy(space)), worst_case_tradeoff(IntersectionPrivacy(space))
-    norms = {p: worst_case_tradeoff(LpNormPrivacy(space, p, summary.prop5_5_lp_tolerance(eps, p))) for p in (1, 2, math.inf)}
+    norms = {p: worst_case_tradeoff(LpNormPrivacy(space, p, tolerance)) for p, tolerance in tolerances.items()}
     rows = []
     for T in reachable(union, budgets):
         setting = {"space": name, "T": T}
         u, i = least_distortion(union, T), least_distortion(inter, T)
         rows.append(compare("Multi-secret Thm. 4.1 union (corrected: γ_max)", setting, "distortion",
-                            lower_bound(summary.thm4_1_union_distortion_bound(T, eps, g_max)), u))
+                            lambda T=T: lower_bound(summary.thm4_1_union_distortion_bound(T, eps, summary.propc1_gamma_max(space))), u))
         if d >= 2:
             rows.append(compare("Multi-secret Thm. 5.3 groups β=d (corrected: γ_max)", setting, "distortion",
-                                lower_bound(summary.thm5_3_group_distortion_bound(T, eps, g_max, d)), u))
-        rows.append(compare("Multi-secret Thm. 5.1 intersection", setting, "distortion", lower_bound(summary.thm5_1_intersection_distortion_bound(T, eps, g_ari)), i))
-        rows.append(compare("Multi-secret Thm. 5.3 groups β=1", setting, "distortion", lower_bound(summary.thm5_3_group_distortion_bound(T, eps, g_ari, 1)), i))
-        rows.append(compare("Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union", setting, "distortion", (-math.inf, u), i))
+                                lambda T=T: lower_bound(summary.thm5_3_group_distortion_bound(T, eps, summary.propc1_gamma_max(space), d)),
+                                u))
+        rows.append(compare("Multi-secret Thm. 5.1 intersection", setting, "distortion",
+                            lambda T=T: lower_bound(summary.thm5_1_intersection_distortion_bound(T, eps, summary.eq7_gamma_arithmetic(space))),
+                            i))
+        rows.append(compare("Multi-secret Thm. 5.3 groups β=1", setting, "distortion",
+                            lambda T=T: lower_bound(summary.thm5_3_group_distortion_bound(T, eps, summary.eq7_gamma_arithmetic(space), 1)),
+                            i))
+        rows.append(compare("Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union", setting, "distortion", lambda u=u: (-math.inf, u), i))
         for p, curve in norms.items():
             value = least_distortion(curve, T)
-            tolerance = summary.prop5_5_lp_tolerance(eps, p)
             rows.append(compare(f"Multi-secret Thm. 5.4 ℓ{p:g} norm", setting, "distortion",
-                                lower_bound(summary.thm5_4_lp_distortion_bound(T, tolerance, p, d, g_ari)), value))
-            rows.append(compare(f"Multi-secret Prop. 5.5 Δ_inter ≤ Δ_ℓ{p:g} ≤ Δ_union", setting, "distortion", (i, u), value))
+                                lambda T=T, p=p: lower_bound(summary.thm5_4_lp_distortion_bound(
+                                    T, summary.prop5_5_lp_tolerance(eps, p), p, d, summary.eq7_gamma_arithmetic(space))), value))
+            rows.append(compare(f"Multi-secret Prop. 5.5 Δ_inter ≤ Δ_ℓ{p:g} ≤ Δ_union", setting, "distortion",
+                                lambda i=i, u=u: (i, u), value))
     return rows
 
 
@@ -110,10 +117,12 @@ def _gaussian_lower_bounds(budgets: Sequence[float]) -> list[CheckRow]:
     three = ParameterSpace.diagonal_gaussian([[0.0, 0.3, 0.6], [0.0, 0.3]], [[1.0, 1.3, 1.6], [1.0]],
                                              ["mu1", "mu2", "sigma1"], [0.1, 0.1, 0.1])
     rows = []
-    for name, space, bound in (("1-D Gaussian 5×5", one, summary.propc1_distortion_bound), ("diagonal Gaussian 3×2×3", three, summary.propc3_distortion_bound)):
+    for name, space, bound in (("1-D Gaussian 5×5", one, lambda T, e: summary.propc1_distortion_bound(T, e)),
+                               ("diagonal Gaussian 3×2×3", three, lambda T, e: summary.propc3_distortion_bound(T, e))):
         curve = worst_case_tradeoff(UnionPrivacy(space))
         formula = "Multi-secret Prop. C.1 (corrected)" if space is one else "Multi-secret Prop. C.3 (corrected)"
-        rows += [compare(formula, {"space": name, "T": T}, "distortion", lower_bound(bound(T, space.tolerances)),
+        rows += [compare(formula, {"space": name, "T": T}, "distortion",
+                         lambda T=T, bound=bound, space=space: lower_bound(bound(T, space.tolerances)),
                          least_distortion(curve, T)) for T in reachable(curve, budgets)]
     return rows
 
@@ -122,7 +131,6 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
     """Props. C.2 (Alg. 1), C.4 (Alg. 2, three secrets) and C.6 (Alg. 3, distortion) on grids."""
     rows = []
     steps, eps = np.array([1.0, 2.0]), np.array([0.3, 0.45])
-    privacy, distortion = summary.propc2_privacy_distortion(eps, steps)
     for h in spacings:
         levels = [lower + np.arange(round(c * s / h)) * h for lower, c, s in zip((0.0, 1.0), (3, 2), steps)]
         space = ParameterSpace.gaussian_1d(levels[0], levels[1], eps)
@@ -131,31 +139,32 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
         Q = space.deterministic_mechanism(release)
         setting = {"h": h}
         rows.append(compare("Multi-secret Prop. C.2 privacy (grid within Σh/s)", setting, "privacy",
-                            (privacy, privacy + float((h / steps).sum())), UnionPrivacy(space).measure(Q), EXACT_ATOL))
-        rows.append(compare("Multi-secret Prop. C.2 distortion", setting, "distortion", distortion,
-                            space.support_distortion().value(Q), EXACT_ATOL))
+                            lambda h=h: _widened(summary.propc2_privacy_distortion(eps, steps)[0], float((h / steps).sum())),
+                            UnionPrivacy(space).measure(Q), EXACT_ATOL))
+        rows.append(compare("Multi-secret Prop. C.2 distortion", setting, "distortion",
+                            lambda: summary.propc2_privacy_distortion(eps, steps)[1], space.support_distortion().value(Q), EXACT_ATOL))
     h, steps3, eps3 = 0.25, np.array([1.0, 0.5, 0.75]), np.array([0.2, 0.1, 0.3])
     space = ParameterSpace.diagonal_gaussian([np.arange(8) * h, np.arange(6) * h], [1 + np.arange(4) * h, [2.0]],
                                              ["mu1", "sigma1", "mu2"], eps3)
     release = lambda rows_: algorithm2(rows_, [0, 2, 1], [0.0, 1.0, 0.0], steps3)  # noqa: E731
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
-    privacy, distortion = summary.propc4_privacy_distortion(eps3, steps3)
     rows.append(compare("Multi-secret Prop. C.4 privacy (grid within Σh/s)", {"h": h}, "privacy",
-                        (privacy, privacy + float((h / steps3).sum())), UnionPrivacy(space).measure(Q), EXACT_ATOL))
-    rows.append(compare("Multi-secret Prop. C.4 distortion", {"h": h}, "distortion", distortion,
+                        lambda: _widened(summary.propc4_privacy_distortion(eps3, steps3)[0], float((h / steps3).sum())),
+                        UnionPrivacy(space).measure(Q), EXACT_ATOL))
+    rows.append(compare("Multi-secret Prop. C.4 distortion", {"h": h}, "distortion", lambda: summary.propc4_privacy_distortion(eps3, steps3)[1],
                         space.support_distortion().value(Q), EXACT_ATOL))
     widened = np.minimum(eps3 + h / 2, steps3 / 2)  # a grid bin's covered fraction is at most min(1, (2ε_i + h)/s_i)
     rows.append(compare("Multi-secret Prop. D.2 intersection privacy (grid)", {"h": h}, "privacy",
-                        (summary.propd2_privacy(eps3, steps3), summary.propd2_privacy(widened, steps3)),
+                        lambda: (summary.propd2_privacy(eps3, steps3), summary.propd2_privacy(widened, steps3)),
                         IntersectionPrivacy(space).measure(Q), EXACT_ATOL))
     groups = [[0, 2], [1]]
     rows.append(compare("Multi-secret Prop. D.4 group privacy (grid)", {"h": h}, "privacy",
-                        (summary.propd4_privacy(eps3, steps3, groups), summary.propd4_privacy(widened, steps3, groups)),
+                        lambda: (summary.propd4_privacy(eps3, steps3, groups), summary.propd4_privacy(widened, steps3, groups)),
                         GroupPrivacy(space, groups).measure(Q), EXACT_ATOL))
     tolerance = 0.05
     rows.append(compare("Multi-secret Prop. D.6 ℓinf privacy bound (grid)", {"h": h}, "privacy",
-                        upper_bound(summary.propd6_privacy_bound(min(tolerance + h / 2, float(steps3.min()) / 2), math.inf, steps3)),
+                        lambda: upper_bound(summary.propd6_privacy_bound(min(tolerance + h / 2, float(steps3.min()) / 2), math.inf, steps3)),
                         LpNormPrivacy(space, math.inf, tolerance).measure(Q), EXACT_ATOL))
     levels = [np.arange(3) * 0.5, [0.0], (1 + np.arange(4) * 0.5) ** 2, (1 + np.arange(4) * 0.5) ** 2, [0.3, 1.1]]
     secrets, steps6 = ["mu1", "sigma1", "sigma2"], [1.5, 1.0, 2.0, 2.0]
@@ -164,7 +173,7 @@ def _quantization(spacings: Sequence[float]) -> list[CheckRow]:
     space = space.with_outputs(release(space.points), keep=False)
     Q = space.deterministic_mechanism(release)
     rows.append(compare("Multi-secret Prop. C.6 distortion", {"secrets": "mu1,sigma1,sigma2"}, "distortion",
-                        summary.propc6_distortion(secrets, steps6), space.support_distortion().value(Q), EXACT_ATOL))
+                        lambda: summary.propc6_distortion(secrets, steps6), space.support_distortion().value(Q), EXACT_ATOL))
     return rows
 
 
@@ -188,19 +197,22 @@ def _appendix_d_bounds(budgets: Sequence[float]) -> list[CheckRow]:
     rows = []
     for T in reachable(union, budgets):
         setting = {"space": "diagonal Gaussian 3×2×3", "T": T}
-        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion", lower_bound(summary.propd1_distortion_bound(T, eps)),
-                            least_distortion(inter, T)))
+        rows.append(compare("Multi-secret Prop. D.1 (corrected)", setting, "distortion",
+                            lambda T=T: lower_bound(summary.propd1_distortion_bound(T, eps)), least_distortion(inter, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=2 (corrected)", setting, "distortion",
-                            lower_bound(summary.propd3_distortion_bound(T, eps, 2)), least_distortion(groups, T)))
+                            lambda T=T: lower_bound(summary.propd3_distortion_bound(T, eps, 2)), least_distortion(groups, T)))
         rows.append(compare("Multi-secret Prop. D.3 groups β=d (corrected)", setting, "distortion",
-                            lower_bound(summary.propd3_distortion_bound(T, eps, d)), least_distortion(union, T)))
+                            lambda T=T: lower_bound(summary.propd3_distortion_bound(T, eps, d)), least_distortion(union, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓinf (corrected)", setting, "distortion",
-                            lower_bound(summary.propd5_distortion_bound(T, tolerance_inf, math.inf, d)), least_distortion(norm_inf, T)))
+                            lambda T=T: lower_bound(summary.propd5_distortion_bound(T, tolerance_inf, math.inf, d)),
+                            least_distortion(norm_inf, T)))
         rows.append(compare("Multi-secret Prop. D.5 ℓ2 (corrected)", setting, "distortion",
-                            lower_bound(summary.propd5_distortion_bound(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
-        if summary.propb2_tolerance_condition(tolerance_2, tolerance_inf, 2, math.inf, d):
+                            lambda T=T: lower_bound(summary.propd5_distortion_bound(T, tolerance_2, 2, d)), least_distortion(norm_2, T)))
+        with parameter_choice():  # Prop. B.2 applies where its condition holds
+            applies = summary.propb2_tolerance_condition(tolerance_2, tolerance_inf, 2, math.inf, d)
+        if applies:
             rows.append(compare("Multi-secret Prop. B.2 Δ_ℓinf ≤ Δ_ℓ2", setting, "distortion",
-                                upper_bound(least_distortion(norm_2, T)), least_distortion(norm_inf, T)))
+                                lambda bound=least_distortion(norm_2, T): upper_bound(bound), least_distortion(norm_inf, T)))
     return rows
 
 
@@ -210,7 +222,8 @@ def _gaussian_2d_c5(budgets: Sequence[float]) -> list[CheckRow]:
     space = ParameterSpace.gaussian_2d(levels, ["mu1", "sigma1", "sigma2"], [0.1, 0.1, 0.1])
     union = worst_case_tradeoff(UnionPrivacy(space))
     return [compare("Multi-secret Prop. C.5 2-D Gaussian (corrected)", {"space": "2-D Gaussian 3×1×2×2×2", "T": T}, "distortion",
-                    lower_bound(summary.propc5_distortion_bound(T, space.tolerances)), least_distortion(union, T)) for T in reachable(union, budgets)]
+                    lambda T=T: lower_bound(summary.propc5_distortion_bound(T, space.tolerances)), least_distortion(union, T))
+            for T in reachable(union, budgets)]
 
 
 def _prop_b1(budgets: Sequence[float]) -> list[CheckRow]:
@@ -219,8 +232,10 @@ def _prop_b1(budgets: Sequence[float]) -> list[CheckRow]:
     for tolerances in ([0.1, 0.2], [0.05, 0.1, 0.3]):
         for T in budgets:
             rows.append(compare("Multi-secret Prop. B.1 Thm. 5.3 (β=d) ≤ Thm. 4.1", {"d": len(tolerances), "T": float(T)},
-                                "distortion bound", upper_bound(summary.thm4_1_union_distortion_bound(T, tolerances, 0.5)),
-                                summary.thm5_3_group_distortion_bound(T, tolerances, 0.5, len(tolerances))))
+                                "distortion bound",
+                                lambda T=T, tolerances=tolerances: upper_bound(summary.thm4_1_union_distortion_bound(T, tolerances, 0.5)),
+                                lambda T=T, tolerances=tolerances: summary.thm5_3_group_distortion_bound(T, tolerances, 0.5,
+                                                                                                         len(tolerances))))
     return rows
 
 
@@ -234,6 +249,22 @@ def _covariance(theta: np.ndarray) -> np.ndarray:
     return rotation @ np.diag(theta[2:4]) @ rotation.T
 
 
+def _least_sd_change(shift: tuple[float, float], angle: float, secret: str, x: np.ndarray, y: np.ndarray) -> float:
+    """The least change, over the points ``(x, y)``, of the standard deviation ``√(x² c² + y² s²)`` of the
+    secret's axis when ``(x, y)`` moves by ``shift`` (Lemma C.11's rotated coordinates)."""
+    c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
+
+    def sd(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.sqrt(u**2 * c**2 + v**2 * s**2)
+
+    return float(np.min(sd(x + shift[0], y + shift[1]) - sd(x, y)))
+
+
+def _widened(privacy: float, grid: float) -> tuple[float, float]:
+    """A grid's privacy lies within ``[privacy, privacy + Σ h/s_i]`` (a grid bin's covered fraction)."""
+    return privacy, privacy + grid
+
+
 def _lemmas_c8_c10_c11(trials: int) -> list[CheckRow]:
     """Lemmas C.8 and C.10 on seeded random pairs of 2-D Gaussians; Lemma C.11 on random axes (a, b),
     the tightest of 200 per setting."""
@@ -243,25 +274,20 @@ def _lemmas_c8_c10_c11(trials: int) -> list[CheckRow]:
         a, b = _random_2d_gaussian(rng), _random_2d_gaussian(rng)
         w2 = gaussian_w2(a[:2], _covariance(a), b[:2], _covariance(b))
         rows.append(compare("Multi-secret Lemma C.8 W2² lower bound", {"trial": trial}, "W2²",
-                            lower_bound(summary.lemmac8_w2_squared_lower_bound(a, b)), w2**2))
+                            lambda a=a, b=b: lower_bound(summary.lemmac8_w2_squared_lower_bound(a, b)), w2**2))
         sd_a, sd_b = np.sqrt(np.diag(_covariance(a))), np.sqrt(np.diag(_covariance(b)))
         rows.append(compare("Multi-secret Lemma C.10 σ1σ1' + σ2σ2' ≥ tr √(Σ^½Σ'Σ^½)", {"trial": trial}, "variance",
-                            lower_bound(summary.lemmac10_cross_term_bound(a, b)), float(sd_a @ sd_b)))
+                            lambda a=a, b=b: lower_bound(summary.lemmac10_cross_term_bound(a, b)), float(sd_a @ sd_b)))
     for secret in ("sigma1", "sigma2"):
         for angle in (0.2, 0.8, 1.4):
             for eps in (0.05, 0.3):
-                (da, db), (qa, qb) = summary.lemmac11_shifts(eps, angle, secret)
-                c, s = (math.cos(angle), math.sin(angle)) if secret == "sigma1" else (math.sin(angle), math.cos(angle))
-
-                def sd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-                    return np.sqrt(x**2 * c**2 + y**2 * s**2)
-
                 x, y = rng.uniform(0, 4, size=(2, 200))
                 setting = {"secret": secret, "α": angle, "ε": eps}
-                rows.append(compare("Multi-secret Lemma C.11 outward shift raises σ by ≥ ε", setting, "SD",
-                                    lower_bound(eps), float(np.min(sd(x + da, y + db) - sd(x, y)))))
-                rows.append(compare("Multi-secret Lemma C.11 inward shift lowers σ by ≥ ε", setting, "SD",
-                                    lower_bound(eps), float(np.min(sd(x + qa, y + qb) - sd(x, y)))))
+                for which, direction in ((0, "outward shift raises"), (1, "inward shift lowers")):
+                    rows.append(compare(f"Multi-secret Lemma C.11 {direction} σ by ≥ ε", setting, "SD",
+                                        lambda eps=eps: lower_bound(eps),
+                                        lambda eps=eps, angle=angle, secret=secret, x=x, y=y, which=which:
+                                        _least_sd_change(summary.lemmac11_shifts(eps, angle, secret)[which], angle, secret, x, y)))
     return rows
 
 

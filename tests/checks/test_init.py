@@ -21,7 +21,7 @@ def test_all_concatenates_the_papers(monkeypatch):
     assert run_check("all", full=True) == ["put", True, "pml", True, "sml", True, "summary", True]
 
 
-@pytest.mark.parametrize("name", ["rows", "formats", "optimum", "plots", "put", "pml", "sml", "summary"])
+@pytest.mark.parametrize("name", ["rows", "formats", "optimum", "plots", "put", "pml", "sml", "summary", "mutation"])
 def test_docstring_examples(name):
     """The Examples sections of every mechdesign.checks module run (the whole-grid ones are skipped: the
     per-paper tests run them)."""

@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from mechdesign.checks.mutation import mutation_test, traced_check
 from mechdesign.checks.put import FULL_GLOBAL_SIZES, SIDE, binary_product_search, check_put, distortion_grid
 from mechdesign.checks.rows import BOUND_FAILS, FAILED, MATCH, MISMATCH
 
@@ -26,8 +27,14 @@ def statements(rows):
     return {row.formula for row in rows}
 
 
-def test_fast_grid_agrees_with_the_optimizer():
-    rows = check_put()
+@pytest.fixture(scope="module")
+def fast():
+    """The fast grid's rows, computed with the closed forms instrumented (shared with the self-test)."""
+    return traced_check("put")
+
+
+def test_fast_grid_agrees_with_the_optimizer(fast):
+    rows, _ = fast
     bad = [row for row in rows if not row.ok]
     assert not bad, bad[:5]
     names = statements(rows)
@@ -37,14 +44,31 @@ def test_fast_grid_agrees_with_the_optimizer():
         assert any(name.startswith(f"PUT Thm 6({number})") for name in names)
     for statement in ("PUT Thm 13 DP", "PUT Thm 14 maximal leakage", "PUT Cor. 15 maximal leakage",
                       "PUT Lemma 10 zero threshold", "PUT Thm 18(2) maximal leakage", "PUT Lemma 20(4) ε_{δ=0} = ε_DP",
-                      "PUT Lemma 20 mi ≤ sibson:2", "PUT Lemma 22(2) Rényi α=2", "PUT Lemma 23 Sibson α=4"):
+                      "PUT Lemma 20 mi ≤ sibson:2", "PUT Lemma 22(2) Rényi α=2", "PUT Lemma 23 Sibson α=4",
+                      "PUT Lemma 16 dp", "PUT Lemma 16 maximal_leakage", "PUT Thm 17(1) DP", "PUT Thm 17(3) maximal information"):
         assert statement in names
+    # the Class I sharpening (docs/errata.md, PUT entry 10): Thm 7(5)'s and Thm 17(5)'s upper bounds are the values
+    sharp = [row for row in rows if "value = upper bound (Class I" in row.formula]
+    assert {row.formula.split(" Rényi")[0] for row in sharp} == {"PUT Thm 7(5)", "PUT Thm 17(5)"}
     # Prop. 8(5)/(6): the value is the upper bound (docs/errata.md, PUT entry 9)
     exact = [row for row in rows if row.formula.endswith("value = upper bound")]
     assert exact and all(row.verdict == MATCH for row in exact)
     # m = 3: the breakpoint (m − 1)/m and both sides of it
     ds = {row.parameters["D"] for row in rows if row.formula == "PUT Prop. 8(1) DP" and row.parameters["m"] == 3}
     assert {round(2 / 3 - SIDE, 12), round(2 / 3, 12), round(2 / 3 + SIDE, 12)} <= {round(d, 12) for d in ds}
+
+
+def test_fast_grid_self_test(fast):
+    """Issue #32 item 1: no numerical value computes a closed form (the 12 Thm 17/18 rows designed at the
+    closed-form budget did), every formula reproduces its value, and every exact row fails when a closed
+    form it calls is perturbed by 1e-4 (relative)."""
+    rows, outside = fast
+    report = mutation_test(rows, outside)
+    assert report.defects == 0, (report.outside, report.survivors[:3], report.unreproducible[:3], report.without_formula[:3])
+    exact = sum(not row.is_bound and row not in report.relations for row in rows)
+    assert sum(m.failed for m in report.mutations) >= exact > 150
+    assert {"put.thm17_dp_privacy", "put.thm17_maximal_leakage_privacy", "put.thm17_mutual_information_privacy",
+            "put.thm18_maximal_leakage_privacy"} <= {m.name for m in report.mutations if m.failed == m.rows}
 
 
 #: The global framework sizes of the full grid that CI runs: (2, 4) and (3, 3) took over half an hour
