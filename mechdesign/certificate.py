@@ -27,7 +27,7 @@ from ._lazy import scipy_sparse as sp
 from ._threads import single_blas_thread
 
 from ._lazy import LazyFunction
-from .solvers import solve_highs_lp
+from .solvers import solve_clarabel_lp, solve_highs_lp
 from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, stack
 
 lsq_linear = LazyFunction("scipy.optimize", "lsq_linear")
@@ -68,7 +68,8 @@ def lp_lower_bound(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
 
 
 def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation,
-                           shape: tuple[int, int]) -> tuple[float, np.ndarray | None]:
+                           shape: tuple[int, int], *, interior_target: float | None = None
+                           ) -> tuple[float, np.ndarray | None]:
     """A lower bound on ``min f(S)`` over row-stochastic ``S`` meeting ``relaxation`` (module docstring),
     and the relaxation's minimizer ``S`` (``None`` if HiGHS failed).
 
@@ -76,6 +77,12 @@ def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     unit row sums and the relaxation's rows; ``minorant.grad_aux`` covers the relaxation's first
     auxiliaries (the objective's own), the rest cost nothing. If HiGHS fails, the multipliers are
     taken as 0 (the bound is then that of the objective alone: valid, rarely tight).
+
+    With ``interior_target``, Clarabel's interior point solves the LP first (to
+    :data:`~mechdesign.solvers.CLARABEL_LP_TOLERANCE`; 10–25× faster than HiGHS's simplex on the relaxations of
+    LP notions at n = 100, benchmarks/RESULTS.md): when the safe bound at its duals reaches the target, it is the
+    answer (with Clarabel's point as the minimizer); otherwise HiGHS runs as without it, and the larger bound is
+    returned.
 
     Examples
     --------
@@ -92,6 +99,26 @@ def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     (0.25, True)
     """
     n, m = shape
+    lp = _relaxation_lp(minorant, relaxation, shape)
+    interior = -math.inf
+    if interior_target is not None:
+        _, primal, duals = solve_clarabel_lp(*lp)
+        if duals is not None:
+            interior = minorant.constant + lp_lower_bound(*lp, duals)
+            if interior >= interior_target:
+                return interior, primal[: n * m].reshape(shape)
+    _, primal, duals = solve_highs_lp(*lp, tuple({**CERTIFICATE_HIGHS_OPTIONS, **f} for f in CERTIFICATE_FALLBACKS))
+    minimizer = None if primal is None else primal[: n * m].reshape(shape)
+    if duals is None:
+        duals = np.zeros(lp[1].shape[0])
+    return max(interior, minorant.constant + lp_lower_bound(*lp, duals)), minimizer
+
+
+def _relaxation_lp(minorant: ObjectiveMinorant, relaxation: LinearRelaxation, shape: tuple[int, int]
+                   ) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The LP of :func:`relaxation_lower_bound` as ``(costs, matrix, row_lower, row_upper, col_lower, col_upper)``:
+    the unit row sums first, then the relaxation's rows; the entries of ``S`` first, then the auxiliaries."""
+    n, m = shape
     row_sums = sp.kron(sp.identity(n), np.ones((1, m)))
     matrix = sp.vstack([sp.hstack([row_sums, sp.csr_matrix((n, relaxation.n_aux))]),
                         sp.hstack([relaxation.rows_q, relaxation.rows_aux])]).tocsr()
@@ -101,13 +128,45 @@ def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     row_upper = np.concatenate([np.ones(n), relaxation.rhs])
     col_lower = np.concatenate([np.zeros(n * m), relaxation.aux_lower])
     col_upper = np.concatenate([np.ones(n * m), relaxation.aux_upper])
-    _, primal, duals = solve_highs_lp(costs, matrix, row_lower, row_upper, col_lower, col_upper,
-                                      tuple({**CERTIFICATE_HIGHS_OPTIONS, **f} for f in CERTIFICATE_FALLBACKS))
-    minimizer = None if primal is None else primal[: n * m].reshape(shape)
-    if duals is None:
-        duals = np.zeros(matrix.shape[0])
-    bound = minorant.constant + lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals)
-    return bound, minimizer
+    return costs, matrix, row_lower, row_upper, col_lower, col_upper
+
+
+def multiplier_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation, shape: tuple[int, int],
+                           multipliers: np.ndarray) -> float:
+    """The bound of :func:`relaxation_lower_bound` at given multipliers of the relaxation's rows, without an LP:
+    :func:`lp_lower_bound` with ``y = −multipliers`` on the relaxation's rows (``multipliers >= 0`` for rows
+    ``<= rhs``, e.g. a solver's for the same constraints) and, on the unit row sums, the best ``y`` for them:
+    ``u_x = min_y d_xy`` over the reduced costs ``d`` of row ``x``'s entries (the bound is concave in ``u_x``
+    with slope ``1 − #{y : d_xy < u_x}``).
+
+    Valid for any multipliers, tight when they are optimal ones: for an LP notion the relaxation is the
+    problem itself, so the multipliers of a solver that solved it (in the same row order) certify its point
+    at the cost of a matrix product.
+
+    Examples
+    --------
+    The ε-DP design of :func:`design_lower_bound`'s example (ε = log 3): its relaxation's rows are
+    ``c_y − S[x, y] <= 0`` then ``S[x, y] − 3 c_y <= 0``; the multipliers of ``S[0, 0] <= 3 c_0`` and
+    ``S[1, 1] <= 3 c_1`` (1/8 each) and of the floors ``c_0 <= S[1, 0]``, ``c_1 <= S[0, 1]`` (3/8 each)
+    certify randomized response:
+
+    >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+    >>> from mechdesign.relaxation import stack
+    >>> response = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> minorant = ExpectedDistortion(Prior([0.5, 0.5])).minorant(response)
+    >>> relaxation = stack([minorant.relaxation, DifferentialPrivacy().relaxation([response], math.log(3))], 4)
+    >>> multipliers = np.array([0, 3, 3, 0, 1, 0, 0, 1]) / 8
+    >>> round(multiplier_lower_bound(minorant, relaxation, (2, 2), multipliers), 12)
+    0.25
+    >>> multiplier_lower_bound(minorant, relaxation, (2, 2), np.zeros(8))  # valid, loose
+    0.0
+    """
+    n, m = shape
+    costs, matrix, row_lower, row_upper, col_lower, col_upper = _relaxation_lp(minorant, relaxation, shape)
+    duals = np.concatenate([np.zeros(n), -np.asarray(multipliers, dtype=float)])
+    reduced = costs[: n * m] - matrix[:, : n * m].T @ duals
+    duals[:n] = reduced.reshape(n, m).min(axis=1)
+    return minorant.constant + lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals)
 
 
 #: Weight of the uniform mechanism mixed into a solution before linearizing (gradients finite).
@@ -222,7 +281,8 @@ def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearR
 
 def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
                        limits: Sequence[tuple[Any, float]], matrix: np.ndarray,
-                       target: float | None = None) -> tuple[float | None, str]:
+                       target: float | None = None,
+                       multipliers: Sequence[np.ndarray | None] | None = None) -> tuple[float | None, str]:
     """A certified lower bound on ``min objective`` s.t. every notion within its budget and every limit.
 
     Parameters
@@ -238,6 +298,11 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         :data:`INTERIOR_WEIGHT` of the uniform mechanism).
     target
         Stop refining once the bound reaches it (the objective minus the allowed gap).
+    multipliers
+        The solver's multipliers (``>= 0``) of each notion's constraints, then of each limit, in the order of
+        the relaxations' rows (``None`` for a block without): for an LP they are tried first
+        (:func:`multiplier_lower_bound`, no LP solved); a block whose size is not its relaxation's gets 0.
+        Then, if the target is not reached, the relaxation LP by Clarabel, then by HiGHS.
 
     Returns
     -------
@@ -278,13 +343,34 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         minorant = objective.minorant(points[-1])
         limit_blocks = [limit_relaxation(q, p, value) for q, value in limits for p in points]
         relaxation = stack([minorant.relaxation, *blocks, *limit_blocks], matrix.size)
-        bound, minimizer = relaxation_lower_bound(minorant, relaxation, matrix.shape)
+        if linear and multipliers is not None:
+            best = max(best, multiplier_lower_bound(minorant, relaxation, matrix.shape,
+                                                    _stacked_multipliers(minorant, [*blocks, *limit_blocks], multipliers)))
+            if target is not None and best >= target:
+                break
+        bound, minimizer = relaxation_lower_bound(minorant, relaxation, matrix.shape,
+                                                  interior_target=target if linear else None)
         best = max(best, bound)
         if (minimizer is None or (target is not None and best >= target)
                 or time.perf_counter() - start > CUTTING_PLANE_SECONDS):
             break
         points.append(interior_point(np.clip(minimizer, 0.0, None), INTERIOR_WEIGHT))
     return best, ""
+
+
+def _stacked_multipliers(minorant: ObjectiveMinorant, blocks: Sequence[LinearRelaxation],
+                         multipliers: Sequence[np.ndarray | None]) -> np.ndarray:
+    """Multipliers for the rows of ``stack([minorant.relaxation, *blocks])``: 0 on the objective's own rows,
+    each block's given ones where their size is the block's (a limit's one multiplier on its last row, after its
+    quantity's own rows), else 0."""
+    parts = [np.zeros(minorant.relaxation.rhs.size)]
+    for block, given in zip(blocks, multipliers):
+        size = block.rhs.size
+        given = None if given is None else np.asarray(given, dtype=float).ravel()
+        if given is not None and given.size == 1 < size:  # a limit: its row is the last
+            given = np.concatenate([np.zeros(size - 1), given])
+        parts.append(given if given is not None and given.size == size else np.zeros(size))
+    return np.concatenate(parts)
 
 
 def _first_point(objective: Any, constraints: Sequence[tuple[Any, float]], limits: Sequence[tuple[Any, float]],

@@ -66,6 +66,9 @@ from .utility.distortion import ExpectedDistortion
 #: At its floor 1e-12 a dropped mass moves a row by less than the feasibility tolerance.
 HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
                  "dual_feasibility_tolerance": 1e-10, "small_matrix_value": 1e-12}
+#: HiGHS's primal simplex (``simplex_strategy``): where the dual simplex leaves a capped LP "Unknown", it proves
+#: the LP infeasible.
+PRIMAL_SIMPLEX_STRATEGY = 4
 
 
 #: Peak bytes per mechanism entry ``n m`` of the dense direct LPs: 0.41–0.43 kB per nonzero measured at
@@ -398,6 +401,14 @@ class WarmLinearProgram(ABC):
             # retry from scratch before giving up.
             self.highs.clearSolver()
             outcome = run_highs(self.highs)
+        if not outcome.solved and self.limit_rows.size:
+            # With caps the LP may be infeasible, which the dual simplex without presolve reports as "Unknown";
+            # the primal simplex proves it.
+            _, strategy = self.highs.getOptionValue("simplex_strategy")
+            self.highs.setOptionValue("simplex_strategy", PRIMAL_SIMPLEX_STRATEGY)
+            self.highs.clearSolver()
+            outcome = run_highs(self.highs)
+            self.highs.setOptionValue("simplex_strategy", strategy)
         status = self.highs.modelStatusToString(self.highs.getModelStatus())
         iterations = outcome.iterations
         if not outcome.solved:
@@ -771,19 +782,24 @@ def direct_program_class(
     notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]
 ) -> type[WarmLinearProgram] | None:
     """The direct LP for the problem, if it is exactly ``min E[d]`` under one notion with a registered
-    ``warm_lp`` (:data:`mechdesign.registry.REGISTRY`) that applies to it, else ``None``.
+    ``warm_lp`` (:data:`mechdesign.registry.REGISTRY`) that applies to it, with caps on other expected
+    distortions (each one row of the LP), else ``None``.
 
     Registered: local ε-DP (:class:`~mechdesign.privacy.dp.DifferentialPrivacy` on the complete
-    relation), maximal leakage, PML under a single prior, and pointwise (ε, δ)-DP on the complete relation; the objective must be an
-    :class:`~mechdesign.utility.distortion.ExpectedDistortion` and there must be no limits.
+    relation), maximal leakage, PML under a single prior, and pointwise (ε, δ)-DP on the complete relation; the
+    objective and every limit must be an :class:`~mechdesign.utility.distortion.ExpectedDistortion`.
 
     Examples
     --------
-    >>> from mechdesign import Prior
-    >>> direct_program_class([MaximalLeakage()], ExpectedDistortion(Prior.uniform(2)), []).__name__
+    >>> from mechdesign import MutualInformation, Prior
+    >>> objective = ExpectedDistortion(Prior.uniform(2))
+    >>> direct_program_class([MaximalLeakage()], objective, [objective]).__name__
     'MaximalLeakageLinearProgram'
+    >>> direct_program_class([MaximalLeakage()], objective, [MutualInformation(Prior.uniform(2))]) is None
+    True
     """
-    if limits or len(notions) != 1 or type(objective) is not ExpectedDistortion:
+    linear = [objective, *limits]
+    if len(notions) != 1 or any(type(quantity) is not ExpectedDistortion for quantity in linear):
         return None
     program = solver_capability(notions[0], "warm_lp")
     return program if program is not None and program.applies_to(notions[0]) else None
@@ -817,10 +833,12 @@ def _single_prior(notion: PrivacyNotion) -> np.ndarray | None:
 
 def direct_program(
     notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective],
-    program: type[WarmLinearProgram] | None = None,
-) -> WarmLinearProgram | None:
-    """Build the direct LP: ``program`` if given (already chosen by :func:`direct_program_class`), else
-    the one :func:`direct_program_class` chooses (``None`` if none applies).
+    program: Any = None, **settings: Any,
+) -> Any:
+    """Build the direct LP: ``program`` if given (already chosen by :func:`direct_program_class` or
+    :func:`column_generation_class`), else the one :func:`direct_program_class` chooses (``None`` if none
+    applies). The limits' weights are its caps; ``settings`` go to its constructor (``options``, and
+    column generation's ``interior``).
 
     Examples
     --------
@@ -835,4 +853,28 @@ def direct_program(
     program = program or direct_program_class(notions, objective, limits)
     if program is None:
         return None
-    return program.for_notion(notions[0], objective.prior.probabilities[:, None] * objective.cost)
+    return program.for_notion(notions[0], _weights(objective), limits=[_weights(limit) for limit in limits], **settings)
+
+
+def _weights(distortion: ExpectedDistortion) -> np.ndarray:
+    """``W[x, y] = P(x) d(x, y)``: ``E[d] = Σ W∘Q``."""
+    return distortion.prior.probabilities[:, None] * distortion.cost
+
+
+def check_highs_options(options: Mapping[str, Any] | None) -> None:
+    """Raise :class:`~mechdesign.exceptions.MechDesignError` naming the first option HiGHS rejects (an unknown
+    name, a value of the wrong type or out of range), before any LP is built.
+
+    Examples
+    --------
+    >>> check_highs_options({"time_limit": 10.0, "presolve": "on"})
+    >>> check_highs_options({"presolve": "maybe"})
+    Traceback (most recent call last):
+    ...
+    mechdesign.exceptions.MechDesignError: solver_options: HiGHS rejects presolve='maybe' (an unknown option, or a value of the wrong type or out of range)
+    """
+    highs = quiet_highs()
+    for name, value in (options or {}).items():
+        if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise MechDesignError(f"solver_options: HiGHS rejects {name}={value!r} (an unknown option, or a value of "
+                                  "the wrong type or out of range)")

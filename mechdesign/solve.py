@@ -37,12 +37,13 @@ from ._validate import (
 from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import design_hamming, hamming_problem
-from .direct import column_generation_class, direct_program, direct_program_class
+from .direct import WarmLinearProgram, check_highs_options, column_generation_class, direct_program, direct_program_class
 from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
-from .solvers import INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy
+from .solvers import (INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy,
+                      solver_option_names, unknown_solver_options)
 from .result import (
     BUDGET_ATOL,
     GAP_RTOL,
@@ -290,6 +291,7 @@ class _Attempt:
     method: str
     note: str = ""
     bound: float | None = None  # a certified bound from the solver's own duals, in solved units
+    multipliers: list[np.ndarray | None] | None = None  # cvxpy's, per notion then per limit (the certificate's)
 
 
 @dataclass(frozen=True)
@@ -321,9 +323,11 @@ class DesignProblem:
     solver
         ``"highs"``, ``"clarabel"`` or ``"scs"``; by default chosen by :func:`choose_solver`, and a
         solve that cannot be certified is retried with the other solvers. A named solver is used alone;
-        it chooses a solver, not a path (as for :func:`design`: ``"highs"`` keeps the direct LP).
+        it chooses a solver, not a path (as for :func:`design`: ``"highs"`` and ``"clarabel"`` keep the
+        direct LP).
     solver_options
-        Extra keyword arguments for the solver (the cvxpy path only).
+        Extra keyword arguments for the solver: HiGHS options on the direct LPs, any solver's through cvxpy
+        (Clarabel's only there).
     method
         ``"auto"`` (the direct LP where it applies, else cvxpy), ``"direct-lp"`` or ``"cvxpy"``: the
         compiled methods of :data:`METHODS`; a named one runs without fallback, and one that does not
@@ -340,16 +344,20 @@ class DesignProblem:
       budgets (up to ``math.inf``, beyond what float64 ``e^ε`` can express) are solved.
     * ``"direct-lp"`` — an :class:`~mechdesign.utility.distortion.ExpectedDistortion` under one notion
       with a registered warm LP (:mod:`mechdesign.registry`: local ε-DP, maximal leakage, PML under one
-      prior), without limits, solver HiGHS or unnamed, no ``solver_options``: the warm-started LP of
-      :mod:`mechdesign.direct` (no cvxpy), certified by the safe bound at HiGHS's duals; a warm solve
-      that is not certified is re-solved cold, then (``method="auto"`` only) through cvxpy with the
-      named solver or Clarabel. The cvxpy problem is built only for that fallback. Also pointwise
-      (ε, δ)-DP on the complete relation.
+      prior, pointwise (ε, δ)-DP on the complete relation), limits (if any) on other expected
+      distortions (each one row of the LP), solver HiGHS (``solver_options`` are HiGHS options) or
+      Clarabel (its interior point on the same LP; Clarabel's options go through cvxpy): the
+      warm-started LP of :mod:`mechdesign.direct` (no cvxpy), certified by the safe bound at the
+      solver's duals; a warm solve that is not certified is re-solved cold, then (``method="auto"``
+      only) through cvxpy with the named solver or Clarabel. The cvxpy problem is built only for that
+      fallback.
     * ``"column-generation"`` — the same problems from
       :data:`~mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS` inputs on: the direct LP restricted to
-      generated outputs (:mod:`mechdesign.designers.column_generation`), certified by exact pricing.
+      generated outputs (:mod:`mechdesign.designers.column_generation`), certified by exact pricing
+      (a limit's multiplier prices it).
     * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
-      :func:`~mechdesign.certificate.design_lower_bound`.
+      :func:`~mechdesign.certificate.design_lower_bound` (for LPs from the solver's own multipliers
+      first).
 
     Costs are solved in units of the objective's :attr:`~mechdesign.utility.base.Objective.unit`
     (and limits in theirs), so the scale of the cost never changes the answer. Budgets whose
@@ -408,15 +416,20 @@ class DesignProblem:
         self.fallback = not choice.named  # a named method runs alone; "auto" falls back to cvxpy
         self.named_solver = spec.solver is not None
         use_direct = self.method in ("direct-lp", "column-generation")
-        self.solver = "highs" if use_direct else (spec.solver or choose_solver(self.is_linear, int(np.prod(self.shape))))
+        self.solver = spec.solver or ("highs" if use_direct else choose_solver(self.is_linear, int(np.prod(self.shape))))
         self.fallback_solver = spec.solver or "clarabel"
         self.user_solver_options = dict(spec.solver_options or {})
         self.what = (f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on "
                      f"{self.shape[0]}×{self.shape[1]}")
         self._problem: cp.Problem | None = None
         if use_direct:
-            check_memory(choice.plan.bytes_per_entry * int(np.prod(self.shape)), self.what)
-            self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits, choice.plan)
+            settings: dict[str, Any] = {"options": self.user_solver_options}  # HiGHS's (Clarabel's go through cvxpy)
+            check_highs_options(self.user_solver_options)
+            if self.method == "column-generation":
+                settings["interior"] = True if self.solver == "clarabel" else None  # None: the notion's own choice
+            check_memory(choice.plan.bytes_per_entry * int(np.prod(self.shape)) * (1 + len(self.limits)), self.what)
+            self.direct = direct_program(self.notions, self.solved_objective, self.solved_limits, choice.plan,
+                                         **settings)
         else:
             self.direct = None
             self._build_cvxpy()
@@ -443,9 +456,14 @@ class DesignProblem:
         self.budget_parameters: list[BudgetParameter] = [n.parameter() for n in self.notions]
         self.limit_parameters = [cp.Parameter(name=f"limit_{i}") for i in range(len(self.limits))]
         constraints = [cp.sum(self.Q, axis=1) == 1]
+        self._blocks: list[slice] = []  # each notion's constraints, then each limit's
         for notion, parameter in zip(self.notions, self.budget_parameters):
-            constraints += notion.constraints(self.Q, parameter)
-        constraints += [limit.expression(self.Q) <= p for limit, p in zip(self.solved_limits, self.limit_parameters)]
+            own = notion.constraints(self.Q, parameter)
+            self._blocks.append(slice(len(constraints), len(constraints) + len(own)))
+            constraints += own
+        for limit, parameter in zip(self.solved_limits, self.limit_parameters):
+            self._blocks.append(slice(len(constraints), len(constraints) + 1))
+            constraints.append(limit.expression(self.Q) <= parameter)
         problem = cp.Problem(cp.Minimize(self.solved_objective.expression(self.Q)), constraints)
         if not problem.is_dcp():
             raise MechDesignError(f"the design problem for {self.objective.label} is not convex (DCP)")
@@ -521,7 +539,9 @@ class DesignProblem:
                 certified, bound_note = design_lower_bound(
                     self.solved_objective, list(zip(self.notions, solved)),
                     list(zip(self.solved_limits, solved_limits)), candidate.mechanism.matrix,
-                    target=target if decision is None else min(target, decision + gap_tolerance(decision)))
+                    target=target if decision is None else min(target, decision + gap_tolerance(decision)),
+                    # A bisection decides on the bound's last digits: the LP's, not the solver's multipliers'.
+                    multipliers=attempt.multipliers if decision is None else None)
                 bound = max(bound if bound is not None else -math.inf,
                             certified if certified is not None else -math.inf)
             if capped_note:  # a bound at the smaller budget is no bound at the budget asked
@@ -536,7 +556,9 @@ class DesignProblem:
         """The solver runs to try in turn until one is certified: the default path first, then cold or
         other solvers (unless a solver was named)."""
         if self.direct is not None:
-            direct = [lambda b, l: self._run_direct(b[0], cold=False), lambda b, l: self._run_direct(b[0], cold=True)]
+            direct = [lambda b, l: self._run_direct(b[0], l, cold=False)]
+            if self.solver == "highs" or not isinstance(self.direct, WarmLinearProgram):  # an interior point has no warm start
+                direct.append(lambda b, l: self._run_direct(b[0], l, cold=True))
             return direct + ([lambda b, l: self._run_cvxpy(self.fallback_solver, b, l)] if self.fallback else [])
         others = [] if self.named_solver else [s for s in ("clarabel", "highs") if s != self.solver
                                                  and (self.is_linear or s != "highs")]
@@ -599,6 +621,10 @@ class DesignProblem:
             parameter.set(budget)
         for parameter, value in zip(self.limit_parameters, limits):
             parameter.value = value
+        unknown = unknown_solver_options(solver, self.user_solver_options)
+        if unknown:
+            raise MechDesignError(f"solver_options {unknown} are not options of {solver}; its options: "
+                                  f"{', '.join(solver_option_names(solver))}")
         outcome = solve_cvxpy(problem, solver, self.user_solver_options)
         if outcome.status == "solver_error":
             return _Attempt("solver_error", None, None, None, solver, "cvxpy", outcome.note)
@@ -607,17 +633,39 @@ class DesignProblem:
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
         violation = max(largest_violation(problem), -float(matrix.min()), 0.0)  # Q >= 0 is a variable attribute
-        return _Attempt(problem.status, matrix, violation, iterations, solver, "cvxpy")
+        return _Attempt(problem.status, matrix, violation, iterations, solver, "cvxpy",
+                        multipliers=self._multipliers(problem))
 
-    def _run_direct(self, budget: float, cold: bool) -> _Attempt:
-        """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch)."""
-        solution = self.direct.solve(budget, cold=cold)
+    def _multipliers(self, problem: cp.Problem) -> list[np.ndarray | None] | None:
+        """For an LP, the solver's multipliers of each notion's constraints (concatenated, row-major) and of each
+        limit, for :func:`~mechdesign.certificate.design_lower_bound` (``None`` where the solver gave none, and
+        for a problem that is not an LP: its relaxation is not its constraints)."""
+        if not self.is_linear:
+            return None
+        blocks = []
+        for block in self._blocks:
+            values = [constraint.dual_value for constraint in problem.constraints[block]]
+            blocks.append(None if any(v is None for v in values)
+                          else np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in values]))
+        return blocks
+
+    def _run_direct(self, budget: float, limits: list[float], cold: bool) -> _Attempt:
+        """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch) at the caps' ``limits``:
+        by HiGHS's simplex, or with ``solver="clarabel"`` by Clarabel's interior point (the whole LP, or column
+        generation's restricted LPs)."""
+        if self.solver == "clarabel" and isinstance(self.direct, WarmLinearProgram):
+            solution = self.direct.solve_interior(budget, limits=limits)
+        else:
+            solution = self.direct.solve(budget, limits=limits, cold=cold)
         if solution.matrix is None or not np.all(np.isfinite(solution.matrix)):
-            return _Attempt("solver_error", None, None, solution.iterations, "highs", self.direct.method,
-                            f"highs returned status {solution.status!r}")
+            status = INFEASIBLE if solution.status == "Infeasible" else "solver_error"
+            return _Attempt(status, None, None, solution.iterations, self.solver, self.direct.method,
+                            f"{self.solver} returned status {solution.status!r}")
         note = f"; direct LP ({type(self.direct).__name__}, {type(self.direct).__module__}{', cold start' if cold else ''})"
-        return _Attempt(OPTIMAL, solution.matrix, self.direct.violation(solution.matrix, budget),
-                        solution.iterations, "highs", self.direct.method, note, solution.lower_bound)
+        violation = max([self.direct.violation(solution.matrix, budget)]
+                        + [quantity.value(solution.matrix) - value for quantity, value in zip(self.solved_limits, limits)])
+        return _Attempt(OPTIMAL, solution.matrix, violation, solution.iterations, self.solver, self.direct.method, note,
+                        solution.lower_bound)
 
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
         if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
@@ -727,6 +775,15 @@ class DesignProblem:
         return [validate(value, f"{kind} for {label}") for value, label in zip(sequence, labels)]
 
 
+def _fast_plan(spec: DesignSpec, find: Callable[..., Any]) -> Any:
+    """The warm LP (``find``: :func:`~mechdesign.direct.direct_program_class` or
+    :func:`~mechdesign.direct.column_generation_class`) for ``spec``, unless options are meant for Clarabel (which
+    takes them through cvxpy only)."""
+    if spec.solver == "clarabel" and spec.solver_options is not None:
+        return None
+    return find(spec.notions, spec.objective, spec.limits)
+
+
 def _run_compiled(spec: DesignSpec, choice: MethodChoice, budgets: Any, limit_values: list[float]) -> Result:
     return DesignProblem.planned(spec, choice).solve(budgets, limit_values)
 
@@ -756,14 +813,15 @@ METHODS: tuple[DesignMethod, ...] = (
                      spec.notions, budgets, spec.objective)),
     DesignMethod("column-generation",
                  "what direct-lp applies to, from direct.COLUMN_GENERATION_MIN_INPUTS inputs on (outputs generated "
-                 "by exact pricing)",
-                 lambda spec: column_generation_class(spec.notions, spec.objective, spec.limits),
-                 _run_compiled, solvers=("highs",), compiled=True),
+                 "by exact pricing, caps priced with their multipliers)",
+                 lambda spec: _fast_plan(spec, column_generation_class),
+                 _run_compiled, solvers=("highs", "clarabel"), takes_options=True, compiled=True),
     DesignMethod("direct-lp",
                  "one notion with a registered warm LP (local DP, maximal leakage, PML under one prior, pointwise "
-                 "approximate DP), an ExpectedDistortion, and no limits",
-                 lambda spec: direct_program_class(spec.notions, spec.objective, spec.limits),
-                 _run_compiled, solvers=("highs",), compiled=True),
+                 "approximate DP), an ExpectedDistortion, limits (if any) on ExpectedDistortions, and solver_options "
+                 "only for HiGHS",
+                 lambda spec: _fast_plan(spec, direct_program_class),
+                 _run_compiled, solvers=("highs", "clarabel"), takes_options=True, compiled=True),
     DesignMethod("cvxpy", "a convex problem (every notion and objective of the package)",
                  lambda spec: spec, _run_compiled, solvers=("highs", "clarabel", "scs"), takes_options=True,
                  compiled=True),
@@ -795,11 +853,13 @@ def design(
         distortion cap.
     solver
         ``"highs"``, ``"clarabel"`` or ``"scs"``; chosen automatically by default. It names a solver,
-        not a path: ``"highs"`` is run by the direct LP where that applies (else by cvxpy), while
-        ``"clarabel"`` and ``"scs"`` mean the cvxpy path; a closed form runs no solver, so naming one
-        skips it. ``Result.method`` and ``Result.solver`` say what ran.
+        not a path: ``"highs"`` (its simplex) and ``"clarabel"`` (its interior point) are run by the
+        direct LP where that applies (else by cvxpy), ``"scs"`` by cvxpy; a closed form runs no solver,
+        so naming one skips it. ``Result.method`` and ``Result.solver`` say what ran.
     solver_options
-        Extra keyword arguments passed to the solver (only the cvxpy path takes them).
+        Extra keyword arguments passed to the solver: HiGHS options on the direct LP (a rejected one is
+        a :class:`~mechdesign.exceptions.MechDesignError`), any solver's options through cvxpy
+        (Clarabel's and SCS's only there).
     method
         ``"auto"`` (default): the first of :data:`METHODS` that applies, in order ``"closed-form"`` →
         ``"direct-lp"`` → ``"cvxpy"``; a failed direct-LP solve is retried through cvxpy. A method

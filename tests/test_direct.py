@@ -64,7 +64,7 @@ def test_fast_path_matches_cvxpy_path(name, instance):
     notion = _notions(prior)[name]
     objective = ExpectedDistortion(prior, cost)
     fast = design(notion, epsilon, objective)
-    reference = design(notion, epsilon, objective, solver="clarabel")
+    reference = design(notion, epsilon, objective, solver="clarabel", method="cvxpy")
     assert fast.method in ("direct-lp", "unconstrained-optimum") and reference.method != "direct-lp"
     assert fast.success and reference.success and fast.certified
     assert fast.status == "optimal" and fast.gap <= GAP_RTOL * max(1.0, fast.objective)
@@ -125,20 +125,25 @@ def test_only_the_exact_structures_take_the_fast_path():
         ([robust], objective, []),
         ([DifferentialPrivacy(), MaximalLeakage()], objective, []),
         ([DifferentialPrivacy()], WorstCaseDistortion(prior), []),
-        ([DifferentialPrivacy()], objective, [objective]),
+        ([DifferentialPrivacy()], objective, [WorstCaseDistortion(prior)]),
     ]:
         assert direct_program(notions, target, limits) is None
     assert isinstance(DesignProblem(DifferentialPrivacy(), objective).direct, LdpLinearProgram)
+    # Issue 31 (item 2): a cap on an expected distortion is one more row of the same LP.
+    assert direct_program_class([DifferentialPrivacy()], objective, [objective]) is LdpLinearProgram
 
 
 def test_a_named_solver_chooses_a_solver_not_a_path():
-    # Issue 17: naming HiGHS used to turn the direct LP off silently; it is the direct LP's solver.
+    """Issue 17: naming HiGHS used to turn the direct LP off silently; it is the direct LP's solver. Issue 31
+    (item 2): so is Clarabel (its interior point on the same LP), certified the same way; SCS runs through cvxpy."""
     objective = ExpectedDistortion(Prior([0.5, 0.3, 0.2]), [[0, 1, 3], [1, 0, 1], [2, 1, 0]])
     highs = design(DifferentialPrivacy(), 0.4, objective, solver="highs")
     clarabel = design(DifferentialPrivacy(), 0.4, objective, solver="clarabel")
+    scs = design(DifferentialPrivacy(), 0.4, objective, solver="scs")
     assert isinstance(DesignProblem(DifferentialPrivacy(), objective, solver="highs").direct, LdpLinearProgram)
     assert (highs.method, highs.solver) == ("direct-lp", "highs")
-    assert (clarabel.method, clarabel.solver) == ("cvxpy", "clarabel")
+    assert (clarabel.method, clarabel.solver, clarabel.status) == ("direct-lp", "clarabel", "optimal")
+    assert (scs.method, scs.solver) == ("cvxpy", "scs")
     assert highs.objective == pytest.approx(clarabel.objective, abs=PATH_AGREEMENT_ATOL)
 
 
@@ -146,7 +151,7 @@ def test_pml_leaves_inputs_outside_the_support_unconstrained():
     prior = Prior([0.6, 0.4, 0.0])
     objective = ExpectedDistortion(prior)
     fast = design(PointwiseMaximalLeakage(prior), 0.3, objective)
-    reference = design(PointwiseMaximalLeakage(prior), 0.3, objective, solver="clarabel")
+    reference = design(PointwiseMaximalLeakage(prior), 0.3, objective, solver="clarabel", method="cvxpy")
     assert "PmlLinearProgram" in fast.message and fast.certified
     assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
 
@@ -298,7 +303,7 @@ def test_pointwise_approximate_dp_lp_matches_cvxpy(epsilon, delta):
     objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(6))), rng.random((6, 6)))
     notion = ApproximateDifferentialPrivacy(delta)
     fast = design(notion, epsilon, objective)
-    reference = design(notion, epsilon, objective, solver="clarabel")
+    reference = design(notion, epsilon, objective, solver="clarabel", method="cvxpy")
     assert fast.method in ("direct-lp", "unconstrained-optimum") and reference.method == "cvxpy"
     assert fast.status == "optimal" and reference.success
     assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)

@@ -191,7 +191,7 @@ def test_estimated_nonzeros_grow_like_the_formulation():
     from mechdesign.solve import estimated_nonzeros
 
     def count(notion, n):
-        problem = DesignProblem(notion, ExpectedDistortion(Prior.uniform(n)), solver="clarabel")
+        problem = DesignProblem(notion, ExpectedDistortion(Prior.uniform(n)), solver="clarabel", method="cvxpy")
         return estimated_nonzeros(problem.problem)
 
     structured = count(DifferentialPrivacy(), 40) / count(DifferentialPrivacy(), 20)
@@ -213,7 +213,8 @@ def test_solver_ending_without_a_solution_is_a_result_not_an_exception():
 
 
 def test_other_value_errors_from_the_solve_are_not_swallowed(monkeypatch):
-    problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)), solver="clarabel")
+    problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior.uniform(3)), solver="clarabel",
+                            method="cvxpy")
 
     def broken_solve(*args, **kwargs):
         raise ValueError("something else")
@@ -263,7 +264,8 @@ def test_every_optimal_result_is_certified_and_units_never_matter(instance):
     for label, value in result.measured.items():
         assert value <= result.budgets[label] + 1e-6
     unit = max(scale * float(cost.max()), 0.0) or 1.0
-    reference = design(notion, epsilon, ExpectedDistortion(prior, cost), solver="clarabel")  # normalized units
+    reference = design(notion, epsilon, ExpectedDistortion(prior, cost), solver="clarabel",
+                       method="cvxpy")  # normalized units, the other path
     if result.bound is not None and reference.success:  # a bound is below every private mechanism
         assert result.bound / unit <= reference.objective / (unit / scale) + REFERENCE_ATOL
     if result.status == "optimal":
@@ -367,9 +369,10 @@ def test_every_applicable_method_gives_the_same_certified_optimum(notion, epsilo
 
 @pytest.mark.parametrize("kwargs, named", [
     (dict(method="closed-form", objective=ExpectedDistortion(SKEWED, RANDOM_COST)), "it needs one notion"),
-    (dict(method="direct-lp", solver="clarabel"), "not solver='clarabel'"),
+    (dict(method="direct-lp", solver="scs"), "not solver='scs'"),
     (dict(method="closed-form", solver="highs"), "runs no solver"),
-    (dict(method="direct-lp", solver_options={"time_limit": 5}), "takes no solver_options"),
+    (dict(method="closed-form", solver_options={"time_limit": 5}), "takes no solver_options"),
+    (dict(method="direct-lp", solver="clarabel", solver_options={"max_iter": 5}), "solver_options only for HiGHS"),
     (dict(method="direct-lp", objective=WorstCaseInputDistortion(4)), "it needs one notion"),
 ])
 def test_an_inapplicable_method_is_a_named_error_listing_those_that_apply(kwargs, named):
@@ -412,7 +415,7 @@ def test_the_dispatch_runs_once_per_design_and_the_direct_path_builds_no_cvxpy_p
 def test_a_named_method_runs_alone_while_auto_falls_back(monkeypatch):
     from mechdesign.solve import _Attempt
 
-    def stalls(self, budget, cold):
+    def stalls(self, budget, limits, cold):
         return _Attempt("solver_error", None, None, None, "highs", "direct-lp", "simulated stall")
 
     monkeypatch.setattr(DesignProblem, "_run_direct", stalls)
@@ -451,7 +454,8 @@ def test_an_uncertified_direct_lp_whose_cvxpy_fallback_would_not_fit_is_a_subopt
 
     run_direct = module.DesignProblem._run_direct
     monkeypatch.setattr(module.DesignProblem, "_run_direct",
-                        lambda self, budget, cold: dataclasses.replace(run_direct(self, budget, cold), bound=None))
+                        lambda self, budget, limits, cold: dataclasses.replace(run_direct(self, budget, limits, cold),
+                                                                               bound=None))
     monkeypatch.setattr(module, "design_lower_bound", lambda *args, **kwargs: (-math.inf, "no bound in this test"))
 
     def refuse(nbytes, what):

@@ -66,13 +66,17 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import highspy
 import numpy as np
+from .._lazy import scipy_sparse as sp
 
 from ..direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
 from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
                       PmlLinearProgram, WarmLinearProgram, staircase_bound, staircase_per_mass)
+from ..exceptions import MechDesignError
 from ..memory import check_memory
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy
 from ..privacy.base import PrivacyNotion
@@ -129,6 +133,15 @@ INTERIOR_ROUND_TOLERANCE = 1e-6
 ACCURATE_ROUNDS_GAP = 1e-3
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
+#: Caps (``limits``) are elastic in the restricted LPs, whose few outputs may not reach them: a slack of this
+#: cost (units of the largest cost per unit of the cap's largest cost) relaxes each. When the rounds end with a
+#: slack above :data:`CAP_SLACK_TOLERANCE`, the penalty grows by :data:`PENALTY_GROWTH` and the rounds go on, up
+#: to :data:`MAX_PENALTY`; a slack still left then means no mechanism meets the caps (status ``"Infeasible"``,
+#: which design() checks by the least value of the capped quantity).
+CAP_PENALTY = 1e3
+PENALTY_GROWTH = 1e3
+MAX_PENALTY = 1e9
+CAP_SLACK_TOLERANCE = 1e-9
 #: Peak bytes per mechanism entry ``n m`` of the weights and the pricing temporaries (about ten
 #: ``n × m`` float arrays); the restricted LP is checked separately, as it grows.
 BYTES_PER_ENTRY = 100
@@ -158,11 +171,19 @@ class OutputGeneration(ABC):
     #: The dense direct LP of :mod:`mechdesign.direct` that the restricted problem is.
     dense: type[WarmLinearProgram]
 
-    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None, limits: Sequence[np.ndarray] = (),
+                 options: Mapping[str, Any] | None = None, interior: bool | None = None) -> None:
         n, m = np.shape(weights)
-        check_memory(BYTES_PER_ENTRY * n * m, f"column generation on {n}×{m}")
+        check_memory(BYTES_PER_ENTRY * n * m * (1 + len(limits)), f"column generation on {n}×{m}")
         self.weights = np.asarray(weights, dtype=float)
         self.notion = notion or self._default_notion()
+        #: The caps' weights ``L_k`` (``Σ L_k∘Q <= D_k``, priced with their multipliers) and last values ``D_k``.
+        self.limit_weights = [np.asarray(w, dtype=float) for w in limits]
+        self.limit_values: np.ndarray | None = None
+        self.penalty = CAP_PENALTY
+        self.options = dict(options or {})
+        if interior is not None:
+            self.interior_master = interior
         self._master: WarmLinearProgram | None = None
         self._master_outputs = np.zeros(0, dtype=np.int64)
         self._restart()
@@ -173,9 +194,10 @@ class OutputGeneration(ABC):
         return cls.dense.applies_to(notion)
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
-        """Column generation for ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`)."""
-        return cls(weights, notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> OutputGeneration:
+        """Column generation for ``min Σ weights ∘ Q`` under ``notion`` (one that :meth:`applies_to`); ``settings``
+        are the keyword arguments ``limits``, ``options`` and ``interior`` of :class:`OutputGeneration`."""
+        return cls(weights, notion=notion, **settings)
 
     @abstractmethod
     def _default_notion(self) -> PrivacyNotion:
@@ -186,8 +208,13 @@ class OutputGeneration(ABC):
         return self.notion.finite_scaled_budget(epsilon)
 
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
-        """The dense direct LP on the columns ``weights`` (a subset of the outputs)."""
-        return self.dense.for_notion(self.notion, weights)
+        """The dense direct LP on the columns ``weights`` (the current outputs)."""
+        return self.dense.for_notion(self.notion, weights, **self._restricted_settings())
+
+    def _restricted_settings(self) -> dict[str, Any]:
+        """The caps on the current outputs (elastic), and the HiGHS options, for a restricted LP."""
+        return {"limits": [w[:, self.outputs] for w in self.limit_weights],
+                "penalty": self.penalty if self.limit_weights else None, "options": self.options}
 
     @abstractmethod
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
@@ -214,9 +241,41 @@ class OutputGeneration(ABC):
         """Whether the restricted LP built last is the one on the current outputs."""
         return self._master is not None and np.array_equal(self._master_outputs, self.outputs)
 
+    def _cap_multipliers(self, duals: np.ndarray) -> np.ndarray:
+        """The caps' multipliers ``λ_k >= 0`` in the restricted LP's row duals (HiGHS's sign: ``−y``)."""
+        return np.clip(-duals[self._master.limit_rows], 0.0, None)
+
+    def _effective_weights(self, duals: np.ndarray) -> np.ndarray:
+        """``W + Σ_k λ_k L_k``: the caps moved into the costs with their multipliers (Lagrange), so that the
+        pricing of the problem without caps prices the capped one, its bound less ``Σ λ_k D_k``
+        (:meth:`_cap_term`)."""
+        weights = self.weights
+        for multiplier, limit in zip(self._cap_multipliers(duals), self.limit_weights):
+            weights = weights + multiplier * limit
+        return weights
+
+    def _cap_term(self, duals: np.ndarray) -> float:
+        """``−Σ_k λ_k D_k``, the caps' part of the pricing bound (0 without caps)."""
+        if not self.limit_weights:
+            return 0.0
+        return -math.fsum(self._cap_multipliers(duals) * self.limit_values)
+
     def _reduced_weights(self, duals: np.ndarray) -> np.ndarray:
-        """``a = W − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
-        return self.weights - duals[: self.weights.shape[0], None]
+        """``a = W + Σ λ_k L_k − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
+        return self._effective_weights(duals) - duals[: self.weights.shape[0], None]
+
+    def _cap_layout(self, master: WarmLinearProgram) -> tuple[list, list]:
+        """The caps' columns (budget-scaled parts ``t_k``, slacks ``s_k``) and rows (ties, caps) of ``master``,
+        as :func:`_labels` blocks, one each (kinds from 100 on: above every notion's)."""
+        columns = ([(100 + j, None, None) for j in range(master.scaled_columns.size)]
+                   + [(200 + j, None, None) for j in range(master.penalty_columns.size)])
+        rows = ([(300 + j, None, None) for j in range(master.tie_rows.size)]
+                + [(400 + j, None, None) for j in range(master.limit_rows.size)])
+        return columns, rows
+
+    def _caps_met(self, solution: DirectSolution) -> bool:
+        """Whether the restricted LP's point meets every cap (its slacks are zero to round-off)."""
+        return solution.slacks is None or not np.any(solution.slacks > CAP_SLACK_TOLERANCE)
 
     def _solve_master(self, epsilon: float, cold: bool, interior: bool, loose: bool) -> tuple[DirectSolution, bool]:
         """The restricted LP on the current outputs solved (the bound comes from pricing), and whether by
@@ -233,10 +292,15 @@ class OutputGeneration(ABC):
         if interior:
             ldl = "qdldl" if self.outputs.size < self.simplicial_max_outputs else "default"
             tolerance = INTERIOR_ROUND_TOLERANCE if loose else CLARABEL_LP_TOLERANCE
-            solution = self._master.solve_interior(epsilon, bound=False, ldl=ldl, tolerance=tolerance)
+            solution = self._master.solve_interior(epsilon, limits=self._cap_values(), bound=False, ldl=ldl,
+                                                   tolerance=tolerance)
             if solution.status == OPTIMAL:  # not "optimal_inaccurate": the simplex then
                 return solution, True
-        return self._master.solve(epsilon, cold=cold, bound=False), False
+        return self._master.solve(epsilon, limits=self._cap_values(), cold=cold, bound=False), False
+
+    def _cap_values(self) -> list[float] | None:
+        """The caps' values for the restricted LP (``None`` without caps)."""
+        return None if self.limit_values is None else list(self.limit_values)
 
     def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
         """The previous restricted LP's basis carried over to the enlarged output set: old columns and
@@ -262,13 +326,19 @@ class OutputGeneration(ABC):
         """The status of every column of ``master`` that is new to it: at its lower bound 0."""
         return [highspy.HighsBasisStatus.kLower] * master.highs.getNumCol()
 
-    def solve(self, epsilon: float, *, cold: bool = False) -> DirectSolution:
-        """Solve at budget ε ≥ 0 (nats, validated), from the previous solve's outputs unless ``cold``.
+    def solve(self, epsilon: float, *, limits: Sequence[float] | None = None, cold: bool = False) -> DirectSolution:
+        """Solve at budget ε ≥ 0 (nats, validated) and the caps' values ``limits`` (one per cap, solved units;
+        ``None`` keeps the last ones), from the previous solve's outputs unless ``cold``.
 
         Interior-point rounds run to :data:`INTERIOR_ROUND_TOLERANCE` until their duals price nothing out
         (or the gap is down to :data:`ACCURATE_ROUNDS_GAP`), then to Clarabel's full accuracy; only a
         full-accuracy value stops the rounds (the bound is valid at any duals). A solve that starts from the
-        previous one's outputs runs accurately throughout."""
+        previous one's outputs runs accurately throughout. Caps are elastic in the restricted LPs
+        (:data:`CAP_PENALTY`); status ``"Infeasible"`` when no mechanism meets them."""
+        if limits is not None:
+            self.limit_values = np.asarray(limits, dtype=float)
+        if self.limit_weights and self.limit_values is None:
+            raise MechDesignError(f"limits: {len(self.limit_weights)} cap value(s) are needed, none given")
         if cold:
             self._restart()
         iterations, bound, interior = 0, -math.inf, self.interior_master
@@ -281,19 +351,24 @@ class OutputGeneration(ABC):
                 return DirectSolution(None, math.nan, -math.inf, iterations, solution.status)
             duals = solution.row_duals
             round_bound, reduced = self._price(duals, epsilon)
+            round_bound += self._cap_term(duals)
             bound = max(bound, round_bound)
             gap, scale = solution.value - bound, max(1.0, abs(solution.value))
             if by_interior and loose:  # a loose value does not stop the rounds
                 loose = self._grow(reduced, duals, epsilon) and gap > ACCURATE_ROUNDS_GAP * scale
                 continue
-            if gap <= STOP_FRACTION * GAP_RTOL * scale:
-                break
-            if not self._grow(reduced, duals, epsilon):
-                if not by_interior:
-                    break
+            converged = gap <= STOP_FRACTION * GAP_RTOL * scale
+            if not converged and not self._grow(reduced, duals, epsilon):
                 # Nothing prices out, yet the interior point's value and duals are not within the tolerance
                 # (ill-conditioned LPs, e.g. e^ε near 1 / min P with tiny P): the simplex from here on.
-                interior = False
+                converged, interior = not by_interior, False
+            if converged:
+                if self._caps_met(solution):
+                    break
+                if self.penalty >= MAX_PENALTY:
+                    return DirectSolution(None, math.nan, bound, iterations, "Infeasible")
+                self.penalty *= PENALTY_GROWTH  # a cap is still relaxed: price it dearer
+                self._master.set_penalty(self.penalty)
         return DirectSolution(self._embed(solution.matrix), solution.value, bound, iterations, solution.status)
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
@@ -336,9 +411,10 @@ class LdpColumnGeneration(OutputGeneration):
         return DifferentialPrivacy()
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        inputs = np.arange(self.weights.shape[0])  # columns c, u, r; rows Σ = 1, r = Σ u, u <= c
-        return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None)],
-                [(3, inputs, None), (4, inputs, None), (5, inputs, outputs)])
+        inputs = np.arange(self.weights.shape[0])  # columns c, u, r, caps'; rows Σ = 1, r = Σ u, u <= c, caps'
+        cap_columns, cap_rows = self._cap_layout(master)
+        return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None), *cap_columns],
+                [(3, inputs, None), (4, inputs, None), (5, inputs, outputs), *cap_rows])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         per_mass = staircase_per_mass(self._reduced_weights(duals), epsilon)
@@ -361,21 +437,31 @@ class _BoxedApproximateDpProgram(ApproximateDpLinearProgram):
         ``W`` on every output (the entries' costs).
     box_inputs, box_outputs
         The entries ``(x, y)`` outside the floor outputs.
+    all_limits
+        The caps' weights on every output (the entries' coefficients in the caps' rows); ``settings``
+        (``limits`` on the floor outputs, ``penalty``, ``options``) as for the base class.
     """
 
     def __init__(self, weights: np.ndarray, delta: float, all_weights: np.ndarray, box_inputs: np.ndarray,
-                 box_outputs: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
-        super().__init__(weights, delta, notion=notion)
+                 box_outputs: np.ndarray, *, notion: PrivacyNotion | None = None, all_limits: Sequence[np.ndarray] = (),
+                 **settings: Any) -> None:
+        super().__init__(weights, delta, notion=notion, **settings)
         self.all_weights = all_weights
+        self.all_limits = list(all_limits)
         self.n_dense = self.highs.getNumCol()
         self.box_inputs = self.box_outputs = np.zeros(0, dtype=np.int64)
         self.add_boxes(box_inputs, box_outputs)
 
     def add_boxes(self, inputs: np.ndarray, outputs: np.ndarray) -> None:
-        """Append the entries ``(inputs[i], outputs[i])`` (nonbasic at 0: the basis stays valid)."""
+        """Append the entries ``(inputs[i], outputs[i])`` (nonbasic at 0: the basis stays valid): each in its
+        input's row sum and, with its cap weight, in every cap's row."""
         count = inputs.size
-        self.highs.addCols(count, self.all_weights[inputs, outputs], np.zeros(count), np.full(count, self.delta),
-                           count, np.arange(count, dtype=np.int32), np.asarray(inputs, dtype=np.int32), np.ones(count))
+        rows = [np.asarray(inputs)] + [np.full(count, row) for row in self.limit_rows]
+        values = [np.ones(count)] + [limit[inputs, outputs] for limit in self.all_limits]
+        columns = np.tile(np.arange(count), len(rows))
+        block = sp.csc_matrix((np.concatenate(values), (np.concatenate(rows), columns)),
+                              shape=(self.highs.getNumRow(), count))
+        self._add_columns(self.all_weights[inputs, outputs], np.zeros(count), np.full(count, self.delta), block)
         self.box_inputs = np.concatenate([self.box_inputs, inputs])
         self.box_outputs = np.concatenate([self.box_outputs, outputs])
 
@@ -392,8 +478,8 @@ class _BoxedApproximateDpProgram(ApproximateDpLinearProgram):
         """The entries' values at the last solve."""
         return np.asarray(self.highs.getSolution().col_value)[self.n_dense:]
 
-    def _column_upper(self, epsilon: float) -> np.ndarray:
-        return np.concatenate([super()._column_upper(epsilon), np.full(self.box_inputs.size, self.delta)])
+    def _upper_bounds(self, epsilon: float) -> np.ndarray:
+        return np.concatenate([super()._upper_bounds(epsilon), np.full(self.box_inputs.size, self.delta)])
 
 
 class ApproximateDpColumnGeneration(OutputGeneration):
@@ -423,14 +509,15 @@ class ApproximateDpColumnGeneration(OutputGeneration):
     dense = ApproximateDpLinearProgram
     warm_simplex_strategy = DUAL_SIMPLEX_STRATEGY
 
-    def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, delta: float, *, notion: PrivacyNotion | None = None,
+                 **settings: Any) -> None:
         self.delta = float(delta)
         self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))  # entries for the next build
-        super().__init__(weights, notion=notion)
+        super().__init__(weights, notion=notion, **settings)
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
-        return cls(weights, notion.delta, notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> OutputGeneration:
+        return cls(weights, notion.delta, notion=notion, **settings)
 
     def _default_notion(self) -> PrivacyNotion:
         return ApproximateDifferentialPrivacy(self.delta)
@@ -443,14 +530,16 @@ class ApproximateDpColumnGeneration(OutputGeneration):
         kept = ~np.isin(outputs, self.outputs)  # an entry of a floor output is that output's s[x, y]
         self._pending = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         return _BoxedApproximateDpProgram(weights, self.delta, self.weights, inputs[kept], outputs[kept],
-                                          notion=self.notion)
+                                          notion=self.notion, all_limits=self.limit_weights,
+                                          **self._restricted_settings())
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        # Columns c, h, s, r, the entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h.
+        # Columns c, h, s, r, caps', the entries; rows Σ = 1, r = Σ s, h = α c + δ, s <= h, caps'.
         inputs = np.arange(self.weights.shape[0])
-        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None),
+        cap_columns, cap_rows = self._cap_layout(master)
+        return ([(0, None, outputs), (1, None, outputs), (2, inputs, outputs), (3, inputs, None), *cap_columns,
                  (2, master.box_inputs, master.box_outputs, True)],
-                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs)])
+                [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs), *cap_rows])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
@@ -509,14 +598,15 @@ class MaximalLeakageColumnGeneration(OutputGeneration):
         return MaximalLeakage()
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        inputs = np.arange(self.weights.shape[0])  # columns Q, M; rows Σ = 1, Q <= M, Σ M <= e^ε
-        return ([(0, inputs, outputs), (1, None, outputs)],
-                [(2, inputs, None), (3, inputs, outputs), (4, None, None)])
+        inputs = np.arange(self.weights.shape[0])  # columns Q, M, caps'; rows Σ = 1, Q <= M, Σ M <= e^ε, caps'
+        cap_columns, cap_rows = self._cap_layout(master)
+        return ([(0, inputs, outputs), (1, None, outputs), *cap_columns],
+                [(2, inputs, None), (3, inputs, outputs), (4, None, None), *cap_rows])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         negative = np.minimum(self._reduced_weights(duals), 0.0).sum(axis=0)
         bound = math.fsum(duals[: self.weights.shape[0]]) + self.scale(epsilon) * min(0.0, float(negative.min()))
-        return bound, negative - duals[-1]  # the last row is the budget Σ_y M_y <= e^ε
+        return bound, negative - duals[self._master.budget_row]  # the budget's row Σ_y M_y <= e^ε
 
     violation = MaximalLeakageLinearProgram.violation
 
@@ -553,11 +643,12 @@ class PmlColumnGeneration(OutputGeneration):
     (0.333333, 0.333333)
     """
 
-    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, notion: PrivacyNotion | None = None) -> None:
+    def __init__(self, weights: np.ndarray, prior: np.ndarray, *, notion: PrivacyNotion | None = None,
+                 **settings: Any) -> None:
         self.prior = np.asarray(prior, dtype=float)
         self.support = np.flatnonzero(self.prior > 0)
         self.outside = np.flatnonzero(self.prior == 0)
-        super().__init__(weights, notion=notion)
+        super().__init__(weights, notion=notion, **settings)
 
     def _restart(self) -> None:
         # The least-weight output whole (every row holds an entry) and each input outside the support's
@@ -589,29 +680,32 @@ class PmlColumnGeneration(OutputGeneration):
     simplicial_max_outputs = 300
 
     @classmethod
-    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray) -> OutputGeneration:
-        return cls(weights, notion.prior.probabilities, notion=notion)
+    def for_notion(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> OutputGeneration:
+        return cls(weights, notion.prior.probabilities, notion=notion, **settings)
 
     def _default_notion(self) -> PrivacyNotion:
         return PointwiseMaximalLeakage(self.prior)
 
     def _restricted(self, weights: np.ndarray) -> WarmLinearProgram:
-        return PmlLinearProgram(weights, self.prior, entries=self.held[:, self.outputs], notion=self.notion)
+        return PmlLinearProgram(weights, self.prior, entries=self.held[:, self.outputs], notion=self.notion,
+                                **self._restricted_settings())
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
-        # Columns Q (held entries), z, w; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w (held entries in the support).
+        # Columns Q (held entries), z, w, caps'; rows Σ = 1, z = P·Q, w = e^ε z, Q <= w (held entries in the
+        # support), caps'.
         inputs, entry_outputs = master.entry_inputs, outputs[master.entry_outputs]
         constrained = master.constrained_entries
-        return ([(0, inputs, entry_outputs, True), (1, None, outputs), (2, None, outputs)],
+        cap_columns, cap_rows = self._cap_layout(master)
+        return ([(0, inputs, entry_outputs, True), (1, None, outputs), (2, None, outputs), *cap_columns],
                 [(3, np.arange(self.weights.shape[0]), None), (4, None, outputs), (5, None, outputs),
-                 (6, inputs[constrained], entry_outputs[constrained], True)])
+                 (6, inputs[constrained], entry_outputs[constrained], True), *cap_rows])
 
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = self._reduced_weights(duals)
         order, values = knapsack_vertices(reduced[self.support], self.prior[self.support], self.scale(epsilon))
         vertex_costs = np.einsum("ij,ij->j", np.take_along_axis(reduced[self.support], order, axis=0), values)
         bound = (math.fsum(duals[self.support]) + float(vertex_costs.min())
-                 + math.fsum(self.weights[self.outside].min(axis=1)))
+                 + math.fsum(self._effective_weights(duals)[self.outside].min(axis=1)))
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
