@@ -56,7 +56,9 @@ from .exceptions import MechDesignError, NotEstimableError, UnknownCategoryError
 from .progress import Progress, report, terminal_progress
 from .registry import prior_notions
 
-#: Rows read, privatized and written at a time (about 20 MB of Python strings for Adult's 15 columns).
+#: Bytes of whole lines read at a time from a CSV file without quoted fields (about 40,000 rows of Adult).
+CHUNK_BYTES = 1 << 22
+#: Rows parsed at a time by the :mod:`csv` module once a file has a quoted field (or a blank line).
 CHUNK_ROWS = 20_000
 #: Default δ of ``mechdesign account``.
 ACCOUNT_DELTAS = (1e-6, 1e-9)
@@ -65,13 +67,109 @@ ACCOUNT_DELTAS = (1e-6, 1e-9)
 # --- the CSV column ------------------------------------------------------------------------------
 
 
+def quoted_field(text: str) -> str:
+    """``text`` as :mod:`csv` writes it in a field (quoted when it holds a comma, a quote or a line break).
+
+    Examples
+    --------
+    >>> quoted_field("HS-grad"), quoted_field('["a","b"]')
+    ('HS-grad', '"[""a"",""b""]"')
+    """
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([text])
+    return buffer.getvalue()[:-1]
+
+
+class CsvLabels:
+    """Category or output labels as the fields of a CSV column.
+
+    Parameters
+    ----------
+    labels
+        The labels (scalars, or tuples of categories for subset-selection reports).
+    what
+        What they are, for errors (:func:`label_lookup`).
+
+    Attributes
+    ----------
+    lookup : dict
+        Text of a label (:func:`label_text`), and its UTF-8 bytes, → the label's index.
+    plain, encoded : numpy.ndarray
+        Per label, its text, and the UTF-8 bytes of its text as a CSV field (object arrays).
+
+    Examples
+    --------
+    >>> labels = CsvLabels(["a", ("a", "b")], "outputs")
+    >>> labels.lookup["a"], labels.lookup[b'["a","b"]'], labels.encoded.tolist()
+    (0, 1, [b'a', b'"[""a"",""b""]"'])
+    """
+
+    def __init__(self, labels: Sequence[Any], what: str) -> None:
+        texts = label_lookup(labels, what)
+        self.lookup: dict[str | bytes, int] = {**texts, **{text.encode("utf-8"): index for text, index in texts.items()}}
+        self.plain = np.array(list(texts), dtype=object)
+        self.encoded = np.array([quoted_field(text).encode("utf-8") for text in texts], dtype=object)
+
+
+class Chunk:
+    """Consecutive data rows of a CSV file: the column's values, and the rows as CSV with the column replaced.
+
+    Parameters
+    ----------
+    first
+        The number of the first row (data rows count from 1, blank lines not counted).
+    rows
+        The rows: unquoted fields (``str``) as parsed by :mod:`csv` (``parsed``), else lines without
+        quotes (``bytes``) split at their first ``index + 1`` commas, written back as they were.
+    index
+        The column's position.
+    parsed
+        Whether :mod:`csv` parsed the rows (then it also writes them).
+
+    Attributes
+    ----------
+    values : list
+        The column's fields (``bytes`` or ``str``: :attr:`CsvLabels.lookup` takes both).
+
+    Examples
+    --------
+    >>> chunk = Chunk(1, [[b"0", b"a"], [b"1", b"b"]], 1, parsed=False)
+    >>> chunk.texts, chunk.replaced(CsvLabels(["a", "b,c"], "outputs"), np.array([1, 0]))
+    (['a', 'b'], b'0,"b,c"\\n1,a\\n')
+    """
+
+    def __init__(self, first: int, rows: list[list[Any]], index: int, *, parsed: bool) -> None:
+        self.first, self.rows, self.index, self.parsed = first, rows, index, parsed
+        self.values = [row[index] for row in rows]
+
+    @property
+    def texts(self) -> list[str]:
+        """The column's fields as text."""
+        return self.values if self.parsed else [value.decode("utf-8") for value in self.values]
+
+    def replaced(self, labels: CsvLabels, outputs: np.ndarray) -> bytes:
+        """The rows as UTF-8 CSV (``\\n`` line ends) with the column replaced by ``labels`` at ``outputs``."""
+        index = self.index
+        for row, value in zip(self.rows, (labels.plain if self.parsed else labels.encoded)[outputs].tolist()):
+            row[index] = value
+        if not self.parsed:
+            return b"\n".join(map(b",".join, self.rows)) + b"\n"
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows(self.rows)
+        return buffer.getvalue().encode("utf-8")
+
+
 class CsvColumn:
     """One named column of a UTF-8 CSV file with a header row, read in chunks of rows.
+
+    Lines are split at commas, :data:`CHUNK_BYTES` at a time, until a chunk holds a quote, a bare
+    carriage return or a blank line; from there on the :mod:`csv` module parses the rest of the file,
+    :data:`CHUNK_ROWS` rows at a time. Either way memory does not grow with the number of rows.
 
     Parameters
     ----------
     path
-        The CSV file (a UTF-8 byte-order mark is skipped).
+        The CSV file (a UTF-8 byte-order mark is skipped; ``\\r\\n`` line ends are read as ``\\n``).
     column
         The column's name in the header row (a header that repeats a name is refused: defect M9).
     option
@@ -82,10 +180,10 @@ class CsvColumn:
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = Path(folder) / "data.csv"
-    ...     _ = path.write_text("id,edu\\n0,a\\n\\n1,b\\n")
+    ...     _ = path.write_text('id,edu\\n0,a\\n1,b\\n2,"c, d"\\n\\n3,e\\n')
     ...     with CsvColumn(path, "edu") as data:
-    ...         print(data.header, data.index, [(first, data.values(rows)) for first, rows in data.chunks()])
-    ['id', 'edu'] 1 [(1, ['a', 'b'])]
+    ...         print(data.header, data.index, [(chunk.first, chunk.values) for chunk in data.chunks()])
+    ['id', 'edu'] 1 [(1, ['a', 'b', 'c, d', 'e'])]
     """
 
     def __init__(self, path: Path, column: str, option: str = "FILE") -> None:
@@ -96,12 +194,8 @@ class CsvColumn:
             raise MechDesignError(f"{option}: {path} is not a file (a directory?): pass a CSV file")
         self.rows_done = 0
         self._binary = path.open("rb")
-        self._reader = csv.reader(io.TextIOWrapper(self._binary, encoding="utf-8-sig", newline=""))
         try:
-            rows = self._read(1)
-            if not rows:
-                raise MechDesignError(f"{option}: {path} is empty: a CSV file starts with a header row")
-            self.header = rows[0]
+            self.header = self._header()
             repeated = sorted({name for name in self.header if self.header.count(name) > 1})
             if repeated:
                 raise MechDesignError(f"{option}: the header of {path} repeats the column name(s) {repeated}: "
@@ -112,7 +206,6 @@ class CsvColumn:
             self.close()
             raise
         self.index = self.header.index(column)
-        self.rows_done = 0
 
     def __enter__(self) -> "CsvColumn":
         return self
@@ -124,46 +217,93 @@ class CsvColumn:
         """Close the file."""
         self._binary.close()
 
-    def chunks(self, progress: Progress | None = None,
-               description: str = "reading") -> Iterator[tuple[int, list[list[str]]]]:
-        """The data rows (lists of fields), :data:`CHUNK_ROWS` at a time, each chunk with the number of its
-        first row (data rows count from 1; blank lines are skipped and not counted).
-
-        ``progress`` is told the bytes read out of the file's size after every chunk.
-        """
+    def chunks(self, progress: Progress | None = None, description: str = "reading") -> Iterator[Chunk]:
+        """The data rows in chunks (blank lines are skipped); ``progress`` is told the bytes read out of the
+        file's size after every chunk."""
         size = os.fstat(self._binary.fileno()).st_size
-        width = len(self.header)
-        while rows := self._read(CHUNK_ROWS):
-            if set(map(len, rows)) != {width}:
-                rows = self._complete_rows(rows, width)
-            first, self.rows_done = self.rows_done + 1, self.rows_done + len(rows)
-            yield first, rows
+        for chunk in self._split_chunks():
+            self.rows_done += len(chunk.rows)
+            yield chunk
             report(progress, self._binary.tell(), size, f"{description}: {self.rows_done:,} rows")
 
-    def values(self, rows: list[list[str]]) -> list[str]:
-        """The column's values in ``rows``."""
-        index = self.index
-        return [row[index] for row in rows]
-
-    def _read(self, count: int) -> list[list[str]]:
+    def _header(self) -> list[str]:
+        line = self._binary.readline()
+        if not line.strip():
+            raise MechDesignError(f"{self.option}: {self.path} is empty: a CSV file starts with a header row")
         try:
-            rows = list(islice(self._reader, count))
+            return next(csv.reader([self._decode(line, "utf-8-sig").rstrip("\r\n")], strict=True))
+        except csv.Error as exc:
+            raise MechDesignError(f"{self.option}: the header of {self.path} is not one line of CSV: {exc}") from exc
+
+    def _decode(self, data: bytes, encoding: str = "utf-8") -> str:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
+                                  f"after data row {self.rows_done}") from exc
+
+    def _split_chunks(self) -> Iterator[Chunk]:
+        """Chunks of whole lines split at commas, until one needs the csv module, which parses the rest."""
+        carry = b""
+        while True:
+            start = self._binary.tell() - len(carry)
+            data = self._binary.read(CHUNK_BYTES)
+            block = carry + data
+            if not block:
+                return
+            cut = block.rfind(b"\n") + 1 if data else len(block)  # at the end of the file, the last line too
+            if cut == 0:  # a line longer than a chunk: read on
+                carry = block
+                continue
+            carry = block[cut:]
+            rows = self._split(block[:cut])
+            if rows is None:
+                self._binary.seek(start)
+                yield from self._parsed_chunks()
+                return
+            yield Chunk(self.rows_done + 1, rows, self.index, parsed=False)
+
+    def _split(self, lines: bytes) -> list[list[bytes]] | None:
+        """The lines split at their first ``index + 1`` commas, or ``None`` when only the csv module can read
+        them (a quote, a bare carriage return, a blank line, a row with another number of fields)."""
+        self._decode(lines)  # UTF-8, or a named error
+        if b"\r" in lines:
+            lines = lines.replace(b"\r\n", b"\n")
+        lines = lines if lines.endswith(b"\n") else lines + b"\n"
+        if b'"' in lines or b"\r" in lines or b"\n\n" in lines or lines.startswith(b"\n"):
+            return None
+        characters = np.frombuffer(lines, dtype=np.uint8)
+        ends, commas = np.flatnonzero(characters == ord("\n")), np.flatnonzero(characters == ord(","))
+        if np.any(np.diff(np.searchsorted(commas, ends), prepend=0) != len(self.header) - 1):
+            return None
+        return [line.split(b",", self.index + 1) for line in lines[:-1].split(b"\n")]
+
+    def _parsed_chunks(self) -> Iterator[Chunk]:
+        """The rest of the file parsed by the csv module, :data:`CHUNK_ROWS` rows at a time."""
+        text = io.TextIOWrapper(self._binary, encoding="utf-8", newline="")
+        reader = csv.reader(text)
+        try:
+            while rows := self._parse(reader):
+                yield Chunk(self.rows_done + 1, rows, self.index, parsed=True)
+        finally:
+            text.detach()  # the file stays open (and closes with this object)
+
+    def _parse(self, reader: Any) -> list[list[str]]:
+        """The next rows of ``reader`` without blank lines; another number of fields than the header's is an error."""
+        try:
+            rows = [row for row in islice(reader, CHUNK_ROWS) if row]
         except UnicodeDecodeError as exc:
             raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
                                   f"after data row {self.rows_done}") from exc
         except csv.Error as exc:
             raise MechDesignError(f"{self.option}: {self.path} is not a readable CSV after data row "
                                   f"{self.rows_done}: {exc}") from exc
-        return rows
-
-    def _complete_rows(self, rows: list[list[str]], width: int) -> list[list[str]]:
-        """``rows`` without blank lines; a row with another number of fields than the header is an error."""
-        complete = [row for row in rows if row]
-        for offset, row in enumerate(complete):
+        width = len(self.header)
+        for offset, row in enumerate(rows):
             if len(row) != width:
                 raise MechDesignError(f"{self.option}: data row {self.rows_done + offset + 1} of {self.path} has "
                                       f"{len(row)} field(s), the header has {width}")
-        return complete
+        return rows
 
 
 class ValueCheck:
@@ -192,11 +332,12 @@ class ValueCheck:
     def __bool__(self) -> bool:
         return bool(self.missing or self.unknown)
 
-    def add(self, values: Sequence[str], first_row: int) -> None:
+    def add(self, values: Sequence[str | bytes], first_row: int) -> None:
         """Note every value of ``values`` that is blank or not known (``first_row``: the data row of ``values[0]``)."""
         for offset, value in enumerate(values):
             if (value.strip() if self.known is None else value in self.known):
                 continue
+            value = value.decode("utf-8") if isinstance(value, bytes) else value
             if not value.strip():
                 self.missing += 1
                 if self.first_missing is None:
@@ -211,7 +352,8 @@ class ValueCheck:
             return MechDesignError(f"{where} has {self.missing} missing value(s), first on data row "
                                    f"{self.first_missing}; drop or impute missing values first")
         try:
-            as_members(list(self.unknown), list(self.known), where, kind=kind, error=UnknownCategoryError)
+            known = [value for value in self.known if isinstance(value, str)]
+            as_members(list(self.unknown), known, where, kind=kind, error=UnknownCategoryError)
         except UnknownCategoryError as exc:
             first = min(self.unknown.values())
             return UnknownCategoryError(f"{exc} (first on data row {first}); {advice}")
@@ -303,11 +445,11 @@ def column_values(path: Path, column: str, option: str, progress: Progress | Non
     values: list[str] = []
     check, shared = ValueCheck(known), {}
     with CsvColumn(path, column, option) as data:
-        for first, rows in data.chunks(progress, f"reading {option}"):
-            chunk = data.values(rows)
-            if not all(value.strip() for value in chunk) if known is None else not all(map(known.__contains__, chunk)):
-                check.add(chunk, first)
-            values.extend([shared.setdefault(value, value) for value in chunk] if canonical else chunk)
+        for chunk in data.chunks(progress, f"reading {option}"):
+            found = chunk.texts
+            if not all(value.strip() for value in found) if known is None else not all(map(known.__contains__, found)):
+                check.add(found, chunk.first)
+            values.extend([shared.setdefault(value, value) for value in found] if canonical else found)
         if check:
             raise check.error(data, "value" if known is None else "declared category",
                               "declare every value the column may hold")
@@ -377,15 +519,14 @@ def prior_counts(path: Path, column: str, categories: Sequence[str], progress: P
     ...     prior_counts(path, "edu", ["a", "b", "c"]).tolist()
     [1, 2, 0]
     """
-    lookup = label_lookup(categories, "--categories")
+    lookup = CsvLabels(categories, "--categories").lookup
     counts = np.zeros(len(categories), dtype=np.int64)
     check = ValueCheck(lookup)
     with CsvColumn(path, column, "--prior-from") as data:
-        for first, rows in data.chunks(progress, "reading --prior-from"):
-            values = data.values(rows)
-            codes = encode_chunk(values, lookup)
+        for chunk in data.chunks(progress, "reading --prior-from"):
+            codes = encode_chunk(chunk.values, lookup)
             if codes is None:
-                check.add(values, first)
+                check.add(chunk.values, chunk.first)
             else:
                 counts += np.bincount(codes, minlength=len(categories))
         if check:
@@ -565,33 +706,23 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
     from .files import atomic_output, save
 
     inputs, outputs = record_labels(record)
-    lookup = label_lookup(inputs, "the mechanism's categories")
-    texts = np.array([label_text(label) for label in outputs], dtype=object)
-    mechanism, index = record.mechanism, data.index
-    check, digest, buffer = ValueCheck(lookup), hashlib.sha256(), io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    lookup = CsvLabels(inputs, "the mechanism's categories").lookup
+    labels = CsvLabels(outputs, "the mechanism's outputs")
+    check, digest = ValueCheck(lookup), hashlib.sha256()
     with ExitStack() as replacing:
-        with atomic_output(out, newline="") as handle:
+        with atomic_output(out, "wb") as handle:
 
-            def flush() -> None:
-                text = buffer.getvalue()
-                buffer.seek(0)
-                buffer.truncate()
-                handle.write(text)
-                digest.update(text.encode("utf-8"))
+            def write(encoded: bytes) -> None:
+                handle.write(encoded)
+                digest.update(encoded)
 
-            writer.writerow(data.header)
-            flush()
-            for first, rows in data.chunks(progress, "privatize"):
-                values = data.values(rows)
-                codes = None if check else encode_chunk(values, lookup)
+            write((",".join(quoted_field(name) for name in data.header) + "\n").encode("utf-8"))
+            for chunk in data.chunks(progress, "privatize"):
+                codes = None if check else encode_chunk(chunk.values, lookup)
                 if codes is None:  # from here on only the values are checked, and the error lists them all
-                    check.add(values, first)
+                    check.add(chunk.values, chunk.first)
                     continue
-                for row, text in zip(rows, texts[mechanism.sample(codes, generator)].tolist()):
-                    row[index] = text
-                writer.writerows(rows)
-                flush()
+                write(chunk.replaced(labels, record.mechanism.sample(codes, generator)))
             if check:
                 raise check.error(data, "category of the mechanism",
                                   "declare every value the column may hold; nothing was written")
@@ -828,15 +959,14 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
     record = load_record(args.mechanism)
     inputs, outputs = record_labels(record)
-    lookup = label_lookup(outputs, f"{args.mechanism}: outputs")
+    lookup = CsvLabels(outputs, f"{args.mechanism}: outputs").lookup
     counts = np.zeros(len(outputs), dtype=np.int64)
     check = ValueCheck(lookup)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
-        for first, rows in data.chunks(progress, "estimate"):
-            values = data.values(rows)
-            codes = None if check else encode_chunk(values, lookup)
+        for chunk in data.chunks(progress, "estimate"):
+            codes = None if check else encode_chunk(chunk.values, lookup)
             if codes is None:
-                check.add(values, first)
+                check.add(chunk.values, chunk.first)
                 continue
             counts += np.bincount(codes, minlength=len(outputs))
         if check:

@@ -160,25 +160,41 @@ def test_a_release_draws_from_the_operating_system_unless_seeded(tmp_path, capsy
     assert seeded[0] == seeded[1]
 
 
-def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch):
-    """Small chunks give the same rows; progress is told the bytes read after every chunk."""
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, newline):
+    """Small chunks, split at commas until a quoted field, then parsed by the csv module, read what the csv
+    module reads; progress is told the bytes read after every chunk; privatize changes only the column."""
+    monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 64)
     monkeypatch.setattr(deploy_cli, "CHUNK_ROWS", 7)
+    lines = ["id,education,note"] + [f"{i},{EDUCATION[i % 3]},plain text {i}" for i in range(30)]
+    lines += [f'{i},{EDUCATION[i % 3]},"a, ""quoted""{newline}line"' for i in range(30, 50)] + ["", "50,Masters,"]
     data = tmp_path / "data.csv"
-    data.write_text('id,education,note\n' + "".join(f'{i},{EDUCATION[i % 3]},"a, ""quoted""\nline"\n'
-                                                    for i in range(50)))
+    data.write_bytes(newline.join(lines).encode())  # no line break after the last line
+    with open(data, newline="") as handle:
+        expected = list(csv.DictReader(handle))
     seen = []
     with deploy_cli.CsvColumn(data, "education") as column:
         chunks = list(column.chunks(lambda done, total, text: seen.append((done, total, text))))
-    assert [first for first, _ in chunks] == list(range(1, 51, 7))
-    assert [len(rows) for _, rows in chunks] == [7] * 7 + [1]
-    assert seen[-1][0] == seen[-1][1] == data.stat().st_size and seen[-1][2] == "reading: 50 rows"
+    assert [value for chunk in chunks for value in chunk.texts] == [row["education"] for row in expected]
+    assert [chunk.first for chunk in chunks] == list(np.cumsum([1] + [len(chunk.rows) for chunk in chunks[:-1]]))
+    assert {chunk.parsed for chunk in chunks} == {False, True} and len(chunks) > 5
+    assert seen[-1][0] == seen[-1][1] == data.stat().st_size and seen[-1][2] == "reading: 51 rows"
     mechanism = _designed(tmp_path, capsys)
     out = tmp_path / "out.csv"
     assert _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out], capsys)[0] == 0
     with open(out, newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert [row["id"] for row in rows] == [str(i) for i in range(50)]
-    assert all(row["note"] == 'a, "quoted"\nline' for row in rows)
+    assert [{**row, "education": None} for row in rows] == [{**row, "education": None} for row in expected]
+    assert {row["education"] for row in rows} <= set(EDUCATION) and out.read_bytes().startswith(b"id,education,note\n0,")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path, capsys):
+    data = tmp_path / "data.csv"
+    data.write_bytes(b"\xef\xbb\xbfeducation,id\r\nMasters,0\r\n")
+    mechanism = _designed(tmp_path, capsys)
+    code, _, _ = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out",
+                       tmp_path / "o.csv"], capsys)
+    assert code == 0 and (tmp_path / "o.csv").read_bytes().startswith(b"education,id\n")
 
 
 def test_mechanism_options_conflict_with_design_options(tmp_path, capsys):
@@ -237,6 +253,8 @@ def test_outputs_that_clobber_an_input_or_each_other_are_refused(tmp_path, capsy
                                               "row 2"),
     (b"id,education\n0,Bachelors,extra\n", "data row 1 of {data} has 3 field(s), the header has 2"),
     (b"\xff\xfe\x00\x81", "{data} is not UTF-8 text"),
+    (b"id,education\n0,Bachelors\n1,Mast\xe9rs\n", "{data} is not UTF-8 text"),
+    (b'"id\n",education\n', "the header of {data} is not one line of CSV"),
     (b"", "{data} is empty"),
     (b"id,job\n0,a\n", "has no column 'education'"),
 ])
