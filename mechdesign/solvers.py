@@ -6,16 +6,23 @@ Every solve in the package goes through :func:`solve_cvxpy` (a cvxpy problem), :
 interior point). Each maps whatever the solver did — an exception, an unknown status, a missing solution —
 to a :class:`SolveOutcome` the same way, so that a solver failure is reported as ``"solver_error"``
 and never surfaces as bad input, infeasibility or unboundedness.
+
+Clarabel and the cvxpy solvers run in a worker thread while the calling (main) thread waits
+(:func:`run_interruptibly`): their compiled code holds no Python frame in which Ctrl-C could be raised,
+so without it a ``KeyboardInterrupt`` waited for the end of the solve (minutes on a large Rényi curve).
 """
 
 from __future__ import annotations
 
+import contextvars
+import inspect
 import os
 import sys
+import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import highspy
 import numpy as np
@@ -37,6 +44,15 @@ DEFAULT_SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
 }
 #: Statuses with a usable solution.
 SOLVED = (OPTIMAL, OPTIMAL_INACCURATE)
+#: Options cvxpy's interface to a solver reads itself, beyond the solver's own settings (cvxpy 1.9:
+#: ``clarabel_conif.parse_solver_opts``, ``highs_conif.unpack_highs_options_inplace`` and ``solve_via_data``).
+CVXPY_INTERFACE_OPTIONS = {"clarabel": ("use_quad_obj", "accept_unknown"), "highs": ("highs_options", "write_model_file")}
+#: Seconds between two looks of the waiting thread at a solve running in :func:`run_interruptibly` (a
+#: ``KeyboardInterrupt`` is raised at once in any case; this only bounds the wait on platforms where a
+#: blocked ``join`` is not interrupted by signals).
+INTERRUPT_POLL_SECONDS = 0.1
+
+Value = TypeVar("Value")
 
 
 @dataclass(frozen=True)
@@ -94,7 +110,7 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-            problem.solve(solver=SOLVER_NAMES[solver], **settings)
+            run_interruptibly(lambda: problem.solve(solver=SOLVER_NAMES[solver], **settings))
     except cp.error.SolverError as exc:
         return SolveOutcome("solver_error", f"{solver} failed: {exc}")
     except ValueError as exc:
@@ -103,6 +119,96 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
         return SolveOutcome("solver_error", f"{solver} ended without a usable solution: {exc}")
     iterations = getattr(problem.solver_stats, "num_iters", None)
     return SolveOutcome(problem.status, iterations=iterations)
+
+
+def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | None = None) -> Value:
+    """``work()``, run in a worker thread while the main thread waits, so that Ctrl-C interrupts it at once.
+
+    A solver's compiled code releases the interpreter but gives it no chance to raise the
+    ``KeyboardInterrupt`` that a SIGINT asks for until it returns; the waiting main thread raises it
+    immediately instead, after calling ``cancel`` (which asks the solver to stop: the abandoned worker, a
+    daemon thread, otherwise finishes its solve in the background and its result is dropped). Anything
+    ``work`` raises is raised here. Off the main thread (which alone receives signals) ``work`` runs
+    directly. The worker runs in a copy of the caller's context (numpy's error state and other
+    context variables).
+
+    Examples
+    --------
+    >>> run_interruptibly(lambda: sum(range(4)))
+    6
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    context, outcome = contextvars.copy_context(), {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = context.run(work)
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread, which raises it
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="mechdesign-solver", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(INTERRUPT_POLL_SECONDS)
+    except KeyboardInterrupt:
+        if cancel is not None:
+            cancel()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def unknown_solver_options(solver: str, names: Iterable[str]) -> list[str]:
+    """The ``names`` that are no option of ``solver`` as cvxpy runs it (a key of :data:`SOLVER_NAMES`).
+
+    An option is known when it is a keyword of cvxpy's ``Problem.solve``, one that cvxpy's interface to the
+    solver reads (:data:`CVXPY_INTERFACE_OPTIONS`), or one of the solver's own settings: an attribute of
+    Clarabel's ``DefaultSettings``, a HiGHS option (``Highs.getOptionType`` knows it). SCS's are not
+    known in advance (SCS itself refuses an unknown one): none is reported.
+
+    Examples
+    --------
+    >>> unknown_solver_options("clarabel", ["max_iter", "verbose", "maxiter", "solver"])
+    ['maxiter', 'solver']
+    >>> unknown_solver_options("highs", ["time_limit", "timelimit"])
+    ['timelimit']
+    """
+    import cvxpy as cp
+
+    keywords = ((set(inspect.signature(cp.Problem._solve).parameters) - {"self", "solver", "kwargs"})
+                | set(CVXPY_INTERFACE_OPTIONS.get(solver, ())))
+    candidates = [name for name in names if name not in keywords]
+    if solver == "highs":
+        highs = quiet_highs()
+        return [name for name in candidates if highs.getOptionType(name)[0] != highspy.HighsStatus.kOk]
+    if solver == "clarabel":
+        known = set(solver_option_names(solver))
+        return [name for name in candidates if name not in known]
+    return []
+
+
+def solver_option_names(solver: str) -> list[str]:
+    """The names of ``solver``'s own settings, sorted, for messages: Clarabel's ``DefaultSettings``
+    attributes, HiGHS's ``HighsOptions`` attributes (its common options; ``getOptionType`` knows a few
+    more), none for SCS.
+
+    Examples
+    --------
+    >>> "max_iter" in solver_option_names("clarabel"), "time_limit" in solver_option_names("highs")
+    (True, True)
+    """
+    if solver == "clarabel":
+        import clarabel
+
+        settings: Any = clarabel.DefaultSettings()
+    elif solver == "highs":
+        settings = quiet_highs().getOptions()
+    else:
+        return []
+    return sorted(name for name in dir(settings) if not name.startswith("_") and not callable(getattr(settings, name)))
 
 
 def largest_violation(problem: cp.Problem) -> float:
@@ -361,6 +467,7 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
                             col_upper[ceilings]])
     cones = [clarabel.ZeroConeT(equal.size), clarabel.NonnegativeConeT(stacked.shape[0] - equal.size)]
     size = rows.shape[1]
+    interrupted = threading.Event()  # set on Ctrl-C: Clarabel's termination callback then stops the abandoned solve
 
     def run(refinement: bool) -> Any:
         settings = clarabel.DefaultSettings()
@@ -370,8 +477,10 @@ def solve_clarabel_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndar
         settings.iterative_refinement_enable = refinement
         if ldl != "default":
             settings.direct_solve_method = ldl
-        return clarabel.DefaultSolver(sp.csc_matrix((size, size)), np.asarray(costs, dtype=float), stacked, sides,
-                                      cones, settings).solve()
+        solver = clarabel.DefaultSolver(sp.csc_matrix((size, size)), np.asarray(costs, dtype=float), stacked, sides,
+                                        cones, settings)
+        solver.set_termination_callback(lambda info: interrupted.is_set())
+        return run_interruptibly(solver.solve, interrupted.set)
 
     refinement = CLARABEL_ITERATIVE_REFINEMENT if refine is None else refine
     try:

@@ -19,6 +19,9 @@ def almost_solved_unless_refined(monkeypatch, refined_status: str | None = None)
             self.refine = arguments[-1].iterative_refinement_enable
             self.inner = solver(*arguments)
 
+        def set_termination_callback(self, callback):
+            self.inner.set_termination_callback(callback)
+
         def solve(self):
             refinements.append(self.refine)
             solution = self.inner.solve()

@@ -180,3 +180,112 @@ def test_highs_prints_nothing_to_standard_output(program):
     completed = subprocess.run([sys.executable, "-c", program + "; print('done')"], capture_output=True, text=True,
                                check=True)
     assert completed.stdout == "done\n"
+
+
+# --- Ctrl-C during a solve (M3) and unknown solver options (M7), issue 30 ----------------------------
+
+
+def test_an_interrupt_while_waiting_raises_at_once_and_cancels_the_work():
+    """M3: the waiting main thread raises KeyboardInterrupt within a poll of the signal, and asks the work to stop."""
+    import _thread
+    import threading
+    import time
+
+    from mechdesign.solvers import run_interruptibly
+
+    release = threading.Event()
+    threading.Timer(0.2, _thread.interrupt_main).start()
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        run_interruptibly(lambda: release.wait(60), release.set)
+    assert time.perf_counter() - start < 5 and release.is_set()
+
+
+def test_work_run_interruptibly_returns_its_value_or_raises_its_error():
+    import threading
+
+    from mechdesign.solvers import run_interruptibly
+
+    assert run_interruptibly(lambda: 6 * 7) == 42
+    with pytest.raises(ZeroDivisionError):
+        run_interruptibly(lambda: 1 / 0)
+    names = []
+    worker = threading.Thread(target=lambda: names.append(run_interruptibly(lambda: threading.current_thread().name)))
+    worker.start()
+    worker.join()
+    assert names == [worker.name]  # off the main thread the work runs where it is called
+
+
+#: Replaces ``clarabel.DefaultSolver`` by a wrapper that prints "solving" when Clarabel starts its solve.
+ANNOUNCE_CLARABEL = """
+import clarabel
+real = clarabel.DefaultSolver
+class Announcing:
+    def __init__(self, *arguments):
+        self.inner = real(*arguments)
+    def set_termination_callback(self, callback):
+        self.inner.set_termination_callback(callback)
+    def solve(self):
+        print("solving", flush=True)
+        return self.inner.solve()
+clarabel.DefaultSolver = Announcing
+"""
+#: A random LP that Clarabel solves in 30-40 s here (20 iterations), straight and through cvxpy.
+RANDOM_LP = ("import numpy as np, scipy.sparse as sp\n"
+             "n = 3000\n"
+             "matrix = sp.random(n, n, density=0.01, random_state=0, format='csr')\n"
+             "costs = np.random.default_rng(0).standard_normal(n)\n")
+INTERRUPTED_SOLVES = {
+    "clarabel-lp": RANDOM_LP + "from mechdesign.solvers import solve_clarabel_lp\n"
+                               "solve_clarabel_lp(costs, matrix, np.full(n, -np.inf), np.ones(n), np.zeros(n), np.ones(n))\n",
+    "cvxpy": RANDOM_LP + "import cvxpy as cp\n"
+                         "from mechdesign.solvers import solve_cvxpy\n"
+                         "x = cp.Variable(n)\n"
+                         "solve_cvxpy(cp.Problem(cp.Minimize(costs @ x), [matrix @ x <= 1, x >= 0, x <= 1]), 'clarabel')\n",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", INTERRUPTED_SOLVES.values(), ids=INTERRUPTED_SOLVES.keys())
+def test_ctrl_c_interrupts_a_clarabel_solve_promptly(program):
+    """M3: Ctrl-C was ignored while Clarabel solved (KeyboardInterrupt arrived after 236 s in Python): sent
+    a second into Clarabel's solve, it ends the process with KeyboardInterrupt within seconds."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-c", ANNOUNCE_CLARABEL + program], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "solving"
+    time.sleep(1.0)
+    sent = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=300)
+    assert time.perf_counter() - sent < 6.0, "the solve ran on after Ctrl-C"
+    assert process.returncode != 0 and errors.rstrip().endswith("KeyboardInterrupt")
+
+
+def test_unknown_solver_options_are_found_before_the_solver_runs():
+    """M7: an unknown ``solver_options`` key on the Clarabel path raised cvxpy's raw TypeError."""
+    from mechdesign.solvers import solver_option_names, unknown_solver_options
+
+    assert unknown_solver_options("clarabel", ["max_iter", "tol_gap_abs", "verbose", "use_quad_obj", "maxiter"]) == [
+        "maxiter"]
+    assert unknown_solver_options("highs", ["time_limit", "highs_options", "presolve", "timelimit"]) == ["timelimit"]
+    assert unknown_solver_options("scs", ["anything"]) == []  # SCS's own check names it
+    assert "max_iter" in solver_option_names("clarabel") and "max_iter" not in solver_option_names("highs")
+    assert solver_option_names("scs") == []
+
+
+@pytest.mark.parametrize("solver, known", [("clarabel", "max_iter"), ("highs", "time_limit")])
+def test_design_names_an_unknown_solver_option_and_lists_the_known_ones(solver, known):
+    """M7: ``design(..., solver="clarabel", solver_options={"bogus": 1})`` raised
+    ``TypeError: Clarabel: unrecognized solver setting 'bogus'``."""
+    from mechdesign import DifferentialPrivacy, ExpectedDistortion, RenyiDifferentialPrivacy, design
+    from mechdesign.exceptions import MechDesignError
+
+    notion = RenyiDifferentialPrivacy(2.0) if solver == "clarabel" else DifferentialPrivacy()
+    with pytest.raises(MechDesignError, match=rf"solver_options \['bogus'\] are not options of {solver}; its "
+                                              rf"options: .*\b{known}\b"):
+        design(notion, 1.0, ExpectedDistortion([0.5, 0.5]), solver=solver, solver_options={"bogus": 1}, method="cvxpy")
