@@ -89,23 +89,25 @@ class CsvLabels:
         The labels (scalars, or tuples of categories for subset-selection reports).
     what
         What they are, for errors (:func:`label_lookup`).
+    text
+        How a label is written: ``str`` for categories, :func:`output_text` for outputs.
 
     Attributes
     ----------
     lookup : dict
-        Text of a label (:func:`label_text`), and its UTF-8 bytes, → the label's index.
+        Text of a label, and its UTF-8 bytes, → the label's index.
     plain, encoded : numpy.ndarray
         Per label, its text, and the UTF-8 bytes of its text as a CSV field (object arrays).
 
     Examples
     --------
-    >>> labels = CsvLabels(["a", ("a", "b")], "outputs")
-    >>> labels.lookup["a"], labels.lookup[b'["a","b"]'], labels.encoded.tolist()
-    (0, 1, [b'a', b'"[""a"",""b""]"'])
+    >>> labels = CsvLabels(["a", ("a", "b,c")], "outputs", output_text)
+    >>> labels.lookup["a"], labels.lookup[b"a|b,c"], labels.encoded.tolist()
+    (0, 1, [b'a', b'"a|b,c"'])
     """
 
-    def __init__(self, labels: Sequence[Any], what: str) -> None:
-        texts = label_lookup(labels, what)
+    def __init__(self, labels: Sequence[Any], what: str, text: Any = str) -> None:
+        texts = label_lookup(labels, what, text)
         self.lookup: dict[str | bytes, int] = {**texts, **{text.encode("utf-8"): index for text, index in texts.items()}}
         self.plain = np.array(list(texts), dtype=object)
         self.encoded = np.array([quoted_field(text).encode("utf-8") for text in texts], dtype=object)
@@ -134,7 +136,7 @@ class Chunk:
     Examples
     --------
     >>> chunk = Chunk(1, [[b"0", b"a"], [b"1", b"b"]], 1, parsed=False)
-    >>> chunk.texts, chunk.replaced(CsvLabels(["a", "b,c"], "outputs"), np.array([1, 0]))
+    >>> chunk.texts, chunk.replaced(CsvLabels(["a", "b,c"], "outputs", output_text), np.array([1, 0]))
     (['a', 'b'], b'0,"b,c"\\n1,a\\n')
     """
 
@@ -360,45 +362,53 @@ class ValueCheck:
         raise AssertionError("error() called without a problem")  # pragma: no cover - guarded by __bool__
 
 
-def label_text(label: Any) -> str:
-    """How a category or output label is written in a CSV field.
+#: Joins the categories of a subset-selection report in a CSV field (a category's own ``|`` and ``\\`` are
+#: escaped by ``\\``).
+SUBSET_SEPARATOR = "|"
 
-    A scalar is written as Python's :mod:`csv` writes it (``str``); a subset-selection report (a
-    tuple of categories) as its JSON list, which no category that is a plain word resembles.
-    :func:`label_lookup` refuses labels that would still be written alike.
+
+def output_text(label: Any) -> str:
+    """How an output label is written in a CSV field: a category as its text, a subset-selection report (a
+    tuple of categories) as their texts joined by ``|``.
+
+    ``\\`` and ``|`` within a category are escaped by ``\\``, so no two labels are written alike (defect
+    H1: the categories ``a|b`` and ``c`` and the report of ``a`` and ``b|c`` were both ``a|b|c``), and a
+    report needs no CSV quoting unless a category does.
 
     Examples
     --------
-    >>> label_text("HS-grad"), label_text(3), label_text(("a|b", "c"))
-    ('HS-grad', '3', '["a|b","c"]')
+    >>> output_text("HS-grad"), output_text(("Bachelors", "Masters"))
+    ('HS-grad', 'Bachelors|Masters')
+    >>> print(output_text(("a|b", "c")), output_text(("a", "b|c")), output_text("a|b"))
+    a\\|b|c a|b\\|c a\\|b
     """
-    if isinstance(label, (list, tuple)):
-        return json.dumps(list(label), ensure_ascii=False, separators=(",", ":"))
-    return str(label)
+    parts = label if isinstance(label, tuple) else (label,)
+    return SUBSET_SEPARATOR.join(str(part).replace("\\", "\\\\").replace("|", "\\|") for part in parts)
 
 
-def label_lookup(labels: Sequence[Any], what: str) -> dict[str, int]:
-    """``{label_text(label): index}``; labels written alike, or blank, are a :class:`MechDesignError`.
+def label_lookup(labels: Sequence[Any], what: str, text: Any = str) -> dict[str, int]:
+    """``{text(label): index}`` (the text of a category is ``str``, of an output :func:`output_text`); labels
+    written alike, or blank, are a :class:`MechDesignError`.
 
     Examples
     --------
-    >>> label_lookup(["a", ("a", "b")], "outputs")
-    {'a': 0, '["a","b"]': 1}
+    >>> label_lookup(["a", ("a", "b")], "outputs", output_text)
+    {'a': 0, 'a|b': 1}
     >>> label_lookup([1, "1"], "categories")
     Traceback (most recent call last):
     mechdesign.exceptions.MechDesignError: categories [1, '1'] are all written '1' in a CSV file, so they cannot be told apart
     """
     lookup: dict[str, int] = {}
     for index, label in enumerate(labels):
-        text = label_text(label)
-        if not text.strip():
+        written = text(label)
+        if not written.strip():
             raise MechDesignError(f"{what} has the blank label {label!r}, which a CSV file cannot tell from a "
                                   "missing value")
-        if text in lookup:
-            alike = [other for other in labels if label_text(other) == text]
-            raise MechDesignError(f"{what} {alike!r} are all written {text!r} in a CSV file, so they cannot be told "
-                                  "apart")
-        lookup[text] = index
+        if written in lookup:
+            alike = [other for other in labels if text(other) == written]
+            raise MechDesignError(f"{what} {alike!r} are all written {written!r} in a CSV file, so they cannot be "
+                                  "told apart")
+        lookup[written] = index
     return lookup
 
 
@@ -707,7 +717,7 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
 
     inputs, outputs = record_labels(record)
     lookup = CsvLabels(inputs, "the mechanism's categories").lookup
-    labels = CsvLabels(outputs, "the mechanism's outputs")
+    labels = CsvLabels(outputs, "the mechanism's outputs", output_text)
     check, digest = ValueCheck(lookup), hashlib.sha256()
     with ExitStack() as replacing:
         with atomic_output(out, "wb") as handle:
@@ -959,7 +969,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
     record = load_record(args.mechanism)
     inputs, outputs = record_labels(record)
-    lookup = CsvLabels(outputs, f"{args.mechanism}: outputs").lookup
+    lookup = CsvLabels(outputs, f"{args.mechanism}: outputs", output_text).lookup
     counts = np.zeros(len(outputs), dtype=np.int64)
     check = ValueCheck(lookup)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
@@ -974,7 +984,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
                               f"estimate reads a column privatized with the mechanism of {args.mechanism}")
     estimate = frequency_estimate(counts, record.mechanism, inputs, args.mechanism)
     if args.json:
-        names = [label_text(category) for category in estimate.categories]
+        names = [str(category) for category in estimate.categories]
         print(strict_json({"n_samples": estimate.n_samples,
                            **{key: dict(zip(names, getattr(estimate, key).tolist()))
                               for key in ("estimate", "standard_error", "projected")}}))
@@ -983,7 +993,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
           "projected onto the simplex:")
     for category, value, error, projected in zip(estimate.categories, estimate.estimate, estimate.standard_error,
                                                  estimate.projected):
-        print(f"  {label_text(category):28s} {value:9.5f} ± {error:.5f}   {projected:9.5f}")
+        print(f"  {str(category):28s} {value:9.5f} ± {error:.5f}   {projected:9.5f}")
     return 0
 
 
