@@ -227,9 +227,14 @@ def trace_curve(
 
 #: Default width of the bisection bracket on ε* (nats).
 PRIVACY_DISTORTION_TOLERANCE = 1e-9
-#: Relative slack with which a solved least distortion counts as reaching the limit in bisection
-#: (solver round-off: without it, D exactly at a kink of D*(ε), e.g. D*(0), is missed by ~1e-10).
+#: Relative slack with which a solved least distortion counts as reaching the limit ``D`` in bisection:
+#: ``D*(ε) <= D (1 + REACH_ATOL)`` (solver round-off: without it, D exactly at a kink of D*(ε), e.g. D*(0),
+#: is missed by ~1e-10). Relative to ``D`` itself at every scale: near ε*, ``dε* ≈ −dD / (D |d log D*/dε|)``,
+#: so a slack absolute in distortion would move ε*(D) by ≈ slack / D at small D (1e-3 at D = 1e-6).
 REACH_ATOL = 1e-9
+#: The direct method's ε* is checked from below at ``ε* − DIRECT_PROBE`` (nats): the conic solver's
+#: leakage can exceed the optimum by ~1e-6 (Rényi DP at α = 1.01), which only a design there reveals.
+DIRECT_PROBE = 1e-7
 #: Default largest budget searched by bisection (nats); beyond it the constraint scale e^ε is far
 #: outside the solvers' accurate range.
 MAX_BUDGET = 20.0
@@ -294,6 +299,8 @@ class _PrivacyDistortionSolver:
             raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
         self.max_budget = as_budget(max_budget, "max_budget")
         self.distortion_at = DesignProblem(notion, objective, solver=solver, solver_options=solver_options)
+        self._solver, self._solver_options = solver, solver_options
+        self._resolving: DesignProblem | None = None
         self.unconstrained = _least_distortion(objective)
         entry = capabilities(self.notion)
         self.has_direct = entry is not None and entry.leakage_expression
@@ -320,21 +327,31 @@ class _PrivacyDistortionSolver:
         return self._bisection(limit)
 
     def _direct(self, limit: float) -> PrivacyDistortion:
+        """The leakage minimized under the distortion limit, then checked from both sides: the certificate at
+        ε reaches ``D``, and the design at ``ε −`` :data:`DIRECT_PROBE` does not. A design there that reaches
+        ``D`` shows the conic solver's ε above ε* (seen for Rényi DP near α = 1 and at small ``D``):
+        bisection then continues below it."""
         problem, parameter = self._direct_program()
         parameter.value = limit
         if not solve_cvxpy(problem, "clarabel").solved:
             return self._bisection(limit)  # fall back to the method that needs no leakage expression
         epsilon = self.notion.budget_from_leakage(float(problem.value))
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
-        # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
-        # bisection then brackets ε* from above.
-        return direct if direct.success else self._bisection(limit)
+        if not direct.success:
+            # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
+            # bisection then brackets ε* from above.
+            return self._bisection(limit)
+        below = epsilon - DIRECT_PROBE
+        if below > 0 and self._reaches(below, limit):
+            return self._bisection(limit, below)
+        return direct
 
-    def _bisection(self, limit: float) -> PrivacyDistortion:
+    def _bisection(self, limit: float, reached: float | None = None) -> PrivacyDistortion:
+        """Bisection on the budget (``reached``: a budget already known to reach ``D``)."""
         if self._reaches(0.0, limit):  # undecided at 0 (e.g. a cone without interior): search upwards
             return self._certified(limit, 0.0, (0.0, 0.0), "bisection")
         # Invariant: D*(lower) > D is proven (or lower = 0), and D*(upper) <= D once reached.
-        lower, upper = 0.0, min(1.0, self.max_budget)
+        lower, upper = 0.0, min(1.0, self.max_budget) if reached is None else reached
         while not (reaches := self._reaches(upper, limit)):
             if upper >= self.max_budget:
                 if reaches is None:
@@ -369,16 +386,37 @@ class _PrivacyDistortionSolver:
 
     def _reaches(self, budget: float, limit: float) -> bool | None:
         """Whether ``D*(budget) <= limit``: yes when a private mechanism reaches it, no when the certified
-        lower bound exceeds it, ``None`` when the solve decides neither (never read as "not reached")."""
-        scale = max(self.distortion_at.unit, abs(limit))
-        result = self.distortion_at.solve(budget, threshold=limit + REACH_ATOL * scale)
-        if result.success and result.objective <= limit + REACH_ATOL * scale:
-            return True
-        if result.bound is not None and result.bound > limit + REACH_ATOL * scale:
-            return False
+        lower bound exceeds it, ``None`` when the solve decides neither (never read as "not reached").
+        Both slacks are relative to the limit (:data:`REACH_ATOL`)."""
+        slack = REACH_ATOL * abs(limit)
+        result = self.distortion_at.solve(budget, threshold=limit + slack)
+        decided = self._decide(result, limit, slack)
+        if decided is None and result.method == "unconstrained-optimum":
+            decided = self._decide(self._resolved(budget, limit + slack), limit, slack)
+        if decided is not None:
+            return decided
         # D*(budget) is within the certified gap of the limit: a tie, decided as reached when the
-        # mechanism meets the limit within LIMIT_ATOL (as the final certificate must).
-        return True if result.success and result.objective <= limit + LIMIT_ATOL * scale else None
+        # mechanism meets the limit within LIMIT_ATOL, relative (as the final certificate must).
+        return True if result.success and result.objective <= limit + LIMIT_ATOL * abs(limit) else None
+
+    @staticmethod
+    def _decide(result: Result, limit: float, slack: float) -> bool | None:
+        if result.success and result.objective <= limit + slack:
+            return True
+        if result.bound is not None and result.bound > limit + slack:
+            return False
+        return None
+
+    def _resolved(self, budget: float, threshold: float | None = None) -> Result:
+        """``D*(budget)`` solved as a problem, not by design()'s unconstrained shortcut: that shortcut is optimal
+        within ``GAP_RTOL · max(unit, |objective|)``, absolute below the unit, which cannot tell
+        ``D*(ε)`` from ``D`` when both are below ``GAP_RTOL · unit`` (ε*(D) at D = 1e-8). The objective is added
+        as a limit at its largest value, the unit (never binding: a distortion is at most its largest cost),
+        which only rules the shortcut out."""
+        if self._resolving is None:
+            self._resolving = DesignProblem(self.notion, self.objective, [self.objective], solver=self._solver,
+                                            solver_options=self._solver_options)
+        return self._resolving.solve(budget, [self.objective.unit], threshold=threshold)
 
     def _undecided(self, limit: float, budget: float) -> PrivacyDistortion:
         """Bisection could not decide whether ``D*(budget) <= limit``: a failure that says so."""
@@ -389,7 +427,9 @@ class _PrivacyDistortionSolver:
     def _certified(self, limit: float, epsilon: float, bracket: tuple[float, float], method: str,
                    note: str = "") -> PrivacyDistortion:
         certificate = self.distortion_at.solve(epsilon)
-        success = certificate.success and certificate.objective <= limit + LIMIT_ATOL * max(self.distortion_at.unit, abs(limit))
+        if certificate.method == "unconstrained-optimum" and certificate.objective > limit + LIMIT_ATOL * abs(limit):
+            certificate = self._resolved(epsilon)
+        success = certificate.success and certificate.objective <= limit + LIMIT_ATOL * abs(limit)
         message = (f"epsilon* = {epsilon:.10g} ({method}); certificate distortion {certificate.objective}{note}"
                    if success else f"certificate at epsilon {epsilon:.10g} failed: {certificate.message}; "
                    f"distortion {certificate.objective} vs limit {limit:.9g}")

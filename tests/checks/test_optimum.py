@@ -4,8 +4,17 @@ import math
 
 import pytest
 
-from mechdesign import ApproximateDifferentialPrivacy, DifferentialPrivacy, ExpectedDistortion, Prior
-from mechdesign.checks.optimum import DistortionOracle, epsilon_rows, numeric_privacy_distortion
+from mechdesign import (
+    ApproximateDifferentialPrivacy,
+    DifferentialPrivacy,
+    ExpectedDistortion,
+    MaximalLeakage,
+    Prior,
+    RenyiDifferentialPrivacy,
+    SourceSet,
+    WorstCaseDistortion,
+)
+from mechdesign.checks.optimum import DistortionOracle, epsilon_rows, numeric_privacy_distortion, privacy_distortion_values
 from mechdesign.checks.rows import CLOSED_FORM_ATOL, MATCH, MISMATCH, compare
 from mechdesign.theory import put
 
@@ -57,3 +66,40 @@ def test_a_numeric_epsilon_above_a_budget_that_may_reach_d_is_a_failed_search():
     assert bound.verdict == BOUND_FAILS and not closed_budget_not_excluded(oracle, bound, D)
     assert compare("f", {}, "epsilon", exact, exact + 0.05, certified=False).verdict == FAILED
     assert oracle.distortion_lower_bound(exact) <= oracle.distortion(exact) + CLOSED_FORM_ATOL
+
+
+SMALL = (1e-2, 1e-4, 1e-6, 1e-8)
+
+
+@pytest.mark.parametrize("notion, closed", [
+    (DifferentialPrivacy(), lambda D: put.prop8_dp_privacy(3, D)),
+    (MaximalLeakage(), lambda D: put.prop8_maximal_leakage_privacy(3, D)),
+], ids=["dp", "ml"])
+def test_small_distortions_are_exact(notion, closed):
+    """Issue #32 item 3: ε*(D) was too small by ≈ 1e-9/D with success=True (DP: 1e-5 at D = 1e-4, 2.3 at
+    D = 1e-8): the reach slack was absolute below D = 1, and design()'s shortcut certifies D*(ε) only to
+    1e-7 absolute. Relative to D, and with D*(ε) re-solved where the shortcut cannot decide, ε* is exact."""
+    for D, value in zip(SMALL, privacy_distortion_values(notion, ExpectedDistortion(Prior.uniform(3)), SMALL)):
+        lower, upper = value.bracket
+        assert value.success and upper - lower <= 1e-9, (D, value.message)
+        assert value.epsilon == pytest.approx(closed(D), abs=2e-9), D
+
+
+def test_renyi_brackets_at_small_distortions_hold_the_exact_value():
+    """Issue #32 item 3, Rényi DP α = 2 (Prop. 8(5): the value is the upper bound): before, the direct
+    minimization returned 0.12 above ε* at D = 1e-4 and bisection 1.3e-3 below at 1e-6, each with a bracket
+    of width 0 or 1e-9. Now every bracket is certified and holds the exact value (its width says how far the
+    Rényi certificates reach)."""
+    for D, value in zip(SMALL[:3], privacy_distortion_values(RenyiDifferentialPrivacy(2.0), ExpectedDistortion(Prior.uniform(3)),
+                                                            SMALL[:3])):
+        lower, upper = value.bracket
+        exact = put.prop8_renyi_dp_privacy_bounds(3, D, 2.0)[1]
+        assert value.success and lower - 1e-9 <= exact <= upper + 1e-9, (D, value.bracket, exact)
+
+
+def test_a_direct_minimization_above_the_optimum_is_bisected():
+    """Issue #32: Rényi DP α = 1.01 on the simplex (m = 3): the direct minimization's ε* was 1.2e-6 above the
+    exact value at D = 0.05 and 0.3 with success=True; a design at ε* − DIRECT_PROBE reaching D exposes it."""
+    objective = WorstCaseDistortion(SourceSet.simplex(3))
+    for D, value in zip((0.05, 0.3), privacy_distortion_values(RenyiDifferentialPrivacy(1.01), objective, (0.05, 0.3))):
+        assert value.success and value.epsilon == pytest.approx(put.prop8_renyi_dp_privacy_bounds(3, D, 1.01)[1], abs=5e-8)
