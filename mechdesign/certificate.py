@@ -59,12 +59,28 @@ def lp_lower_bound(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
     y = np.array(row_duals, dtype=float)
     y[(y > 0) & ~np.isfinite(row_lower)] = 0.0
     y[(y < 0) & ~np.isfinite(row_upper)] = 0.0
-    reduced = np.asarray(costs, dtype=float) - sp.csr_matrix(matrix).T @ y
+    reduced = np.asarray(costs, dtype=float) - _transposed_product(matrix, y)
     with np.errstate(invalid="ignore"):
         row_terms = np.where(y > 0, y * row_lower, np.where(y < 0, y * row_upper, 0.0))
         column_terms = np.where(reduced > 0, reduced * col_lower, np.where(reduced < 0, reduced * col_upper, 0.0))
     total = float(math.fsum(row_terms) + math.fsum(column_terms))
     return total if not math.isnan(total) else -math.inf
+
+
+def _transposed_product(matrix: Any, y: np.ndarray) -> np.ndarray:
+    """``Aᵀ y``; for a CSC matrix straight from its arrays (the warm LPs hold theirs so, and bound it at every
+    budget of a curve: scipy's transpose object cost 0.8 ms per call at n = 30, more than the product).
+
+    Examples
+    --------
+    >>> matrix = sp.csc_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]))
+    >>> _transposed_product(matrix, np.array([1.0, -1.0])).tolist(), (matrix.T @ np.array([1.0, -1.0])).tolist()
+    ([1.0, -3.0, -2.0], [1.0, -3.0, -2.0])
+    """
+    if not (sp.issparse(matrix) and matrix.format == "csc"):
+        return np.asarray(matrix.T @ y, dtype=float).ravel()
+    columns = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
+    return np.bincount(columns, weights=matrix.data * y[matrix.indices], minlength=matrix.shape[1])
 
 
 def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation,

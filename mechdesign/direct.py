@@ -252,6 +252,7 @@ class WarmLinearProgram(ABC):
         self._row_upper = np.concatenate([row_upper, np.zeros(t), np.full(k, highspy.kHighsInf)]).astype(float)
         self._col_lower = np.zeros(total)
         self._col_upper = np.full(total, highspy.kHighsInf)
+        self._column_indices = np.arange(total, dtype=np.int32)
         # |t_k| <= Σ_x max_y |L_k[x, y]| (each row of u sums to at most 1): finite, never active.
         reach = np.array([np.abs(self.limit_weights[index]).max(axis=1).sum() for index in scaled])
         self._col_lower[self.scaled_columns], self._col_upper[self.scaled_columns] = -reach, reach
@@ -356,7 +357,7 @@ class WarmLinearProgram(ABC):
     def _set_costs(self, costs: np.ndarray) -> None:
         """Set the costs of the first ``costs.size`` columns."""
         self._costs[: costs.size] = costs
-        self.highs.changeColsCost(costs.size, np.arange(costs.size, dtype=np.int32), costs)
+        self.highs.changeColsCost(costs.size, self._column_indices[: costs.size], costs)
 
     def set_penalty(self, penalty: float) -> None:
         """Set the cost of the elastic caps' slacks (a program built with ``penalty``).
@@ -486,6 +487,9 @@ class LdpLinearProgram(WarmLinearProgram):
             [-_per_output(n, m), sp.identity(k), None],
         ])
         super().__init__(weights, matrix, *_unit_row_bounds(n, n, k), notion or DifferentialPrivacy(), **settings)
+        #: The costs at e^ε − 1 = 1 (c: Σ_x W[x, y]; u: W; r: 0); the part of u scales with the budget.
+        self._unit_costs = np.concatenate([self.weights.sum(axis=0), self.weights.ravel(), np.zeros(n)])
+        self._unit_upper = np.ones(self._unit_costs.size)
         self._budget_rows, self._budget_columns = np.arange(n), m + k + np.arange(n)
         self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
 
@@ -498,7 +502,9 @@ class LdpLinearProgram(WarmLinearProgram):
         n, m = self.weights.shape
         excess = self.notion.scaled_budget_excess(epsilon)
         self._change_coefficients(self._budget_rows, self._budget_columns, self._budget_slots, excess)
-        self._set_costs(np.concatenate([self.weights.sum(axis=0), excess * self.weights.ravel(), np.zeros(n)]))
+        costs = self._unit_costs.copy()
+        costs[m:m + n * m] *= excess
+        self._set_costs(costs)
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         n, m = self.weights.shape
@@ -520,8 +526,7 @@ class LdpLinearProgram(WarmLinearProgram):
 
     def _column_upper(self, epsilon: float) -> np.ndarray:
         # c_y <= 1 (row sums), u[x, y] <= c_y, r_x = Σ_y u[x, y] <= Σ_y c_y <= 1.
-        n, m = self.weights.shape
-        return np.ones(m + n * m + n)
+        return self._unit_upper
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * matrix.min(axis=0)).max())

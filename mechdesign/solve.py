@@ -15,6 +15,7 @@ said.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -39,7 +40,7 @@ from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import design_hamming, hamming_problem
 from .direct import WarmLinearProgram, check_highs_options, column_generation_class, direct_program, direct_program_class
 from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
-from .mechanism import Mechanism
+from .mechanism import Mechanism, as_mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
 from .solvers import (INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy,
@@ -295,6 +296,20 @@ class _Attempt:
 
 
 @dataclass(frozen=True)
+class _Shortcut:
+    """The unconstrained optimum of a problem, its value, each notion's leakage of it, and the same for its mix
+    with the least weight of the constant mechanism that leaves the gap within tolerance (``mixed`` ``None`` when
+    that weight is not below 1)."""
+
+    optimum: Mechanism
+    floor: float
+    leakages: np.ndarray
+    weight: float
+    mixed: Mechanism | None
+    mixed_leakages: np.ndarray | None
+
+
+@dataclass(frozen=True)
 class _Candidate:
     """A cleaned, re-measured solution of one attempt."""
 
@@ -302,6 +317,7 @@ class _Candidate:
     mechanism: Mechanism | None
     exceeded: list[str]
     note: str
+    value: float = math.nan  # the solved objective's value (computed once)
 
     @property
     def private(self) -> bool:
@@ -529,7 +545,7 @@ class DesignProblem:
             candidates.append(candidate)
             if not candidate.private:
                 continue
-            value = self.solved_objective.value(candidate.mechanism)
+            value = candidate.value
             if decision is not None and value <= decision:
                 bound_note = "not certified: below the threshold asked, which is all a bisection needs"
                 break
@@ -579,28 +595,42 @@ class DesignProblem:
         return solved, note
 
     def _unconstrained_value(self) -> float:
+        shortcut = self._shortcut
+        return -math.inf if shortcut is None else shortcut.floor
+
+    @functools.cached_property
+    def _shortcut(self) -> _Shortcut | None:
+        """The budget-independent part of :meth:`_unconstrained_optimum`, computed once per problem (curves ask
+        at every budget): the optimum, its value and leakages, and the same for its first mix."""
         optimum = self.solved_objective.unconstrained_optimum()
-        return -math.inf if optimum is None else self.solved_objective.value(optimum)
+        if optimum is None:
+            return None
+        optimum = Mechanism(optimum)
+        floor = self.solved_objective.value(optimum)
+        spread = self.solved_objective.value(mix_with_constant(optimum.matrix, 1.0)) - floor
+        weight = gap_tolerance(floor) / spread if spread > 0 else math.inf
+        mixed = Mechanism(mix_with_constant(optimum.matrix, weight)) if weight < 1.0 else None
+        return _Shortcut(optimum, floor, self._leakages(optimum), weight, mixed,
+                         None if mixed is None else self._leakages(mixed))
+
+    def _leakages(self, mechanism: Mechanism) -> np.ndarray:
+        return np.array([notion.measure(mechanism) for notion in self.notions], dtype=float)
 
     def _unconstrained_optimum(self, budgets: list[float]) -> tuple[np.ndarray, float, str] | None:
         """The objective's unconstrained optimum, or its smallest certified mix with the constant
         mechanism, if it meets every budget (class notes); ``None`` otherwise."""
-        optimum = self.solved_objective.unconstrained_optimum()
-        if optimum is None:
+        shortcut = self._shortcut
+        if shortcut is None:
             return None
-        floor = self.solved_objective.value(optimum)
-        if self._private(optimum, budgets):
-            return optimum, floor, ("the unconstrained optimum (every input to its cheapest output) meets every "
-                                    "budget: optimal, gap 0")
-        spread = self.solved_objective.value(mix_with_constant(optimum, 1.0)) - floor
-        if not spread > 0:
+        if np.all(shortcut.leakages <= budgets):
+            return shortcut.optimum.matrix, shortcut.floor, (
+                "the unconstrained optimum (every input to its cheapest output) meets every budget: optimal, gap 0")
+        if shortcut.mixed is None or not np.all(shortcut.mixed_leakages <= budgets):
             return None
-        weight = gap_tolerance(floor) / spread
-        if weight >= 1.0 or not self._private(mix_with_constant(optimum, weight), budgets):
-            return None
-        while self._private(mix_with_constant(optimum, weight / 2.0), budgets) and weight > 1e-300:
+        weight = shortcut.weight
+        while self._private(mix_with_constant(shortcut.optimum.matrix, weight / 2.0), budgets) and weight > 1e-300:
             weight /= 2.0
-        return (mix_with_constant(optimum, weight), floor,
+        return (mix_with_constant(shortcut.optimum.matrix, weight), shortcut.floor,
                 f"the unconstrained optimum mixed with weight {weight:.3g} of the constant mechanism meets every "
                 "budget and is within the gap tolerance of the unconstrained optimum")
 
@@ -672,19 +702,20 @@ class DesignProblem:
             return _Candidate(attempt, None, [], "")
         matrix, exceeded, repair_note = certify_mechanism(
             clean_mechanism(attempt.matrix), lambda m: self._exceeded(m, budgets, limits))
-        return _Candidate(attempt, Mechanism(matrix), exceeded, repair_note)
+        mechanism = Mechanism(matrix)
+        return _Candidate(attempt, mechanism, exceeded, repair_note, self.solved_objective.value(mechanism))
 
     def _best_value(self, candidates: list[_Candidate]) -> float | None:
         """The least solved objective of the private candidates (``None`` if there is none)."""
-        values = [self.solved_objective.value(c.mechanism) for c in candidates if c.private]
+        values = [c.value for c in candidates if c.private]
         return min(values) if values else None
 
     def _assemble(self, candidates: list[_Candidate], bound: float, bound_note: str, capped_note: str,
                   budgets: dict[str, float], limits: dict[str, float], start: float) -> Result:
         private = [c for c in candidates if c.private]
         if private:
-            best = min(private, key=lambda c: self.solved_objective.value(c.mechanism))
-            value = self.solved_objective.value(best.mechanism)
+            best = min(private, key=lambda c: c.value)
+            value = best.value
             optimal = is_certified_optimal(value, bound)
             tries = f" after {len(candidates)} attempts" if len(candidates) > 1 else ""
             if optimal:
@@ -694,7 +725,7 @@ class DesignProblem:
                                         if math.isfinite(bound) else "no lower bound could be computed")
                 skipped = "".join(c.attempt.note for c in candidates if c.attempt.status == NOT_TRIED)
                 note = f"suboptimal: {reason}; every budget re-measured and respected{tries}{skipped}"
-            return self._result(best.mechanism.matrix, bound if math.isfinite(bound) else None,
+            return self._result(best.mechanism, bound if math.isfinite(bound) else None,
                                 "optimal" if optimal else "suboptimal", True,
                                 note + best.attempt.note + best.note + capped_note, best.attempt.method,
                                 best.attempt.solver, budgets, limits, start, best.attempt)
@@ -703,15 +734,15 @@ class DesignProblem:
             last = claimed[-1]
             message = (f"{last.attempt.solver} reported {last.attempt.status} but the mechanism fails: "
                        + "; ".join(last.exceeded))
-            return self._result(last.mechanism.matrix, None, "inaccurate", False, message, last.attempt.method,
+            return self._result(last.mechanism, None, "inaccurate", False, message, last.attempt.method,
                                 last.attempt.solver, budgets, limits, start, last.attempt)
         return self._failure(candidates[-1].attempt, candidates, budgets, limits, start)
 
-    def _result(self, matrix: np.ndarray, bound: float | None, status: str, success: bool, message: str,
+    def _result(self, matrix: np.ndarray | Mechanism, bound: float | None, status: str, success: bool, message: str,
                 method: str, solver: str, budgets: dict[str, float], limits: dict[str, float], start: float,
                 attempt: _Attempt | None = None) -> Result:
         """A :class:`Result` in the caller's units (objective re-computed with the original objective)."""
-        mechanism = Mechanism(matrix)
+        mechanism = as_mechanism(matrix)
         objective = self.objective.value(mechanism)
         bound = None if bound is None else bound * self.unit
         measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
@@ -723,6 +754,7 @@ class DesignProblem:
 
     def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
+        matrix = as_mechanism(matrix)  # validated once for every measure
         problems = []
         for label, notion in zip(self.notion_labels, self.notions):
             value = notion.measure(matrix)

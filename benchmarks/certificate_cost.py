@@ -1,0 +1,175 @@
+"""What certificates cost, path by path, side by side with earlier trees (issue 31), in one script.
+
+Every case runs in a fresh subprocess per tree (that tree's ``mechdesign`` first on ``PYTHONPATH``), the trees
+interleaved within each repetition, so that the machine's load (printed beside every number, the 1-minute
+average when the case ran) hits them alike; the best of the repetitions is reported, with the others' spread.
+
+Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
+
+* ``cvxpy-100``, ``cvxpy-200``: local DP through cvxpy (``method="cvxpy"``; a tree without ``method=``:
+  ``solver="clarabel"``, which was its cvxpy path), and the seconds inside ``design_lower_bound``.
+* ``clarabel-100``: ``solver="clarabel"`` as the caller writes it (the cvxpy path before issue 31, the direct
+  LP's interior point after).
+* ``nocap-100``, ``cap-100``, ``binding-100``: no cap, a cap on a second random distortion 0.05 above its value
+  at the uncapped optimum (not binding), and 10 % of the way from its least value (under the budget) to that
+  value (binding).
+* ``curve-30``: ``trace_curve`` at n = 30, 50 budgets in [0.1, 5]: seconds, and seconds inside HiGHS's
+  ``run`` (what changes per point) — the rest is the per-point work outside HiGHS.
+* ``direct-100``, ``generation-300``: a 10-budget curve on the dense direct LP (``method="direct-lp"``) and
+  by column generation, with the seconds inside the safe bound (``WarmLinearProgram._lower_bound``) or the
+  pricing (``OutputGeneration._price``, which generates the outputs and bounds them at once).
+
+Run::
+
+    git worktree add ../a57 a57bcdc     # before certification
+    git worktree add ../pre31 20036d5   # before issue 31
+    PYTHONPATH=. python benchmarks/certificate_cost.py --tree a57=../a57 --tree pre31=../pre31 --tree now=.
+
+(``--cases`` picks cases, ``--repeats`` the repetitions.) Results in benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+CASES = ("cvxpy-100", "cvxpy-200", "clarabel-100", "nocap-100", "cap-100", "binding-100", "curve-30",
+         "direct-100", "generation-300")
+
+
+def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
+    from mechdesign import ExpectedDistortion, Prior
+
+    rng = np.random.default_rng(seed)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    return ExpectedDistortion(prior, rng.random((n, n))), ExpectedDistortion(prior, rng.random((n, n)))
+
+
+class _Clock:
+    """Seconds spent inside ``owner.name`` (wrapped in place)."""
+
+    def __init__(self, owner: Any, name: str) -> None:
+        self.seconds = 0.0
+        original = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        setattr(owner, name, timed)
+
+
+def _summary(result: Any) -> dict[str, Any]:
+    return {"status": result.status, "method": getattr(result, "method", "?"), "gap": getattr(result, "gap", None),
+            "objective": result.objective}
+
+
+def run_case(case: str) -> dict[str, Any]:
+    """One case in this process's mechdesign (imports and warm-up excluded from the seconds)."""
+    import cvxpy  # noqa: F401 - imported before timing, as in a session that has designed before
+    import highspy
+
+    import mechdesign.solve as solve_module
+    from mechdesign import DifferentialPrivacy, design, trace_curve
+
+    named = "method" in inspect.signature(design).parameters
+    highs = _Clock(highspy.Highs, "run")
+    design(DifferentialPrivacy(), 1.0, _problem(4)[0], solver="clarabel")  # warm-up: every import made
+    highs.seconds = 0.0
+    out: dict[str, Any] = {}
+    kind, n = case.rsplit("-", 1)
+    n = int(n)
+    objective, other = _problem(n)
+    if kind == "cvxpy":
+        bound = _Clock(solve_module, "design_lower_bound") if hasattr(solve_module, "design_lower_bound") else None
+        start = time.perf_counter()
+        result = design(DifferentialPrivacy(), 1.0, objective, **({"method": "cvxpy"} if named else {"solver": "clarabel"}))
+        out.update(seconds=time.perf_counter() - start, certificate=bound.seconds if bound else 0.0, **_summary(result))
+    elif kind == "clarabel":
+        start = time.perf_counter()
+        result = design(DifferentialPrivacy(), 1.0, objective, solver="clarabel")
+        out.update(seconds=time.perf_counter() - start, **_summary(result))
+    elif kind in ("nocap", "cap", "binding"):
+        free = design(DifferentialPrivacy(), 1.0, objective)
+        limits = []
+        if kind != "nocap":
+            reached = other.value(free.mechanism)
+            least = design(DifferentialPrivacy(), 1.0, other).objective
+            limits = [(other, reached + 0.05 if kind == "cap" else least + 0.1 * (reached - least))]
+        start = time.perf_counter()
+        result = design(DifferentialPrivacy(), 1.0, objective, limits=limits)
+        out.update(seconds=time.perf_counter() - start, **_summary(result))
+    elif kind == "curve":
+        start = time.perf_counter()
+        curve = trace_curve(DifferentialPrivacy(), objective, np.linspace(0.1, 5.0, 50))
+        out.update(seconds=time.perf_counter() - start, highs=highs.seconds,
+                   status="optimal" if all(r.status == "optimal" for r in curve.results) else "not all optimal")
+    else:  # direct / generation: a 10-budget curve on one compiled problem
+        from mechdesign import DesignProblem
+
+        method = "direct-lp" if kind == "direct" else "column-generation"
+        if kind == "direct":
+            from mechdesign.direct import WarmLinearProgram as owner
+            name = "_lower_bound"
+        else:
+            from mechdesign.designers.column_generation import LdpColumnGeneration as owner
+            name = "_price"
+        bound = _Clock(owner, name)
+        problem = DesignProblem(DifferentialPrivacy(), objective, method=method)
+        start = time.perf_counter()
+        results = [problem.solve(epsilon) for epsilon in np.linspace(0.2, 3.0, 10)]
+        out.update(seconds=time.perf_counter() - start, certificate=bound.seconds, highs=highs.seconds,
+                   status="optimal" if all(r.status == "optimal" for r in results) else "not all optimal")
+    out["load"] = os.getloadavg()[0]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", action="append", default=[], help="NAME=PATH of a checkout (repeatable)")
+    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=CASES)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case here, print JSON
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case)))
+        return
+    trees = [tree.split("=", 1) for tree in args.tree] or [["now", "."]]
+    print(f"load average at start: {os.getloadavg()}; trees: {trees}")
+    print("| case | tree | best s (others) | certificate s (share of the rest) | HiGHS s | status, method, gap | load |")
+    print("|---|---|---|---|---|---|---|")
+    for case in args.cases:
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in trees}
+        for _ in range(args.repeats):
+            for name, path in trees:
+                environment = {**os.environ, "PYTHONPATH": os.path.abspath(path)}
+                output = subprocess.run([sys.executable, __file__, "--case", case], env=environment, check=True,
+                                        capture_output=True, text=True).stdout
+                runs[name].append(json.loads(output.strip().splitlines()[-1]))
+        for name, _ in trees:
+            ordered = sorted(runs[name], key=lambda run: run["seconds"])
+            best = ordered[0]
+            others = ", ".join(f"{run['seconds']:.3f}" for run in ordered[1:])
+            certificate = best.get("certificate")
+            share = "" if certificate is None else (
+                f"{certificate:.3f} ({100 * certificate / max(best['seconds'] - certificate, 1e-12):.1f} %)")
+            highs = f"{best['highs']:.3f}" if "highs" in best else ""
+            gap = best.get("gap")
+            print(f"| {case} | {name} | {best['seconds']:.3f} ({others}) | {share} | {highs} | {best['status']}, "
+                  f"{best.get('method', '')}, {'' if gap is None else f'{gap:.1e}'} | {best['load']:.2f} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
