@@ -4,8 +4,12 @@ On small histogram spaces (precision τ over d categories, secret = the fraction
 mechanism is explicit and its SML is computed exactly (:func:`~mechdesign.privacy.sml.measure_sml`:
 enumeration, flow or MILP) and its distortion is the worst-case expected total variation (Lemma 1):
 
+* Prop. 1 against definition (2) at the maximizing selection's prior and random priors; Property 1;
+  Prop. 2 (the flow against enumeration); Lemma 1 (the worst prior of eq. (1) against random priors);
+
 * Thm. 4: RR's SML and distortion, QM's SML and (corrected) distortion at every interval length;
-* Props. 3–5, App. H-D and App. I: the bounds under a mis-specified support (Prop. 5's QM bound corrected,
+* Props. 3 (QM 1-robust; RR log 3-robust under its condition), 4, 5, App. H-D and App. I: the bounds
+  under a mis-specified support (Prop. 5's QM bound corrected,
   also for secrets coarser than ``τ + 1`` levels, with Prop. 6's QM limit as an upper bound at every τ;
   Prop. 5's RR bound with its exponent's log in base 2, also for coarser secrets);
 * Thms. 2–3, Lemma 2 (against the composition built from its definition) and Prop. 7 (both halves, with App. K's measures Π^inf, Π̃, Π̃^inf) on random
@@ -25,10 +29,10 @@ import numpy as np
 
 from .._lazy import scipy_stats as stats
 from ..mechanisms.histogram import _candidates, histogram_quantization, histogram_randomized_response, quantization_mechanism
-from ..privacy.sml import measure_sml
+from ..privacy.sml import is_deterministic, measure_sml, property1_bounds
 from ..tabular import HistogramSpace, category_fraction_secret, tv_cost, tv_distortion
 from ..theory import sml
-from .rows import CheckRow, compare, lower_bound, upper_bound
+from .rows import CheckRow, compare, lower_bound, parameter_choice, upper_bound
 
 #: Closed form vs exact computation (both in double precision; the SML is a log of a short sum).
 EXACT_ATOL = 1e-9
@@ -117,6 +121,12 @@ def _misspecified_case(tau: int, d_star: int, d0: int, d1: int) -> list[CheckRow
         rows.append(compare("SML App. H-D RR distortion bounds", setting, "TV distortion",
                             lambda eps=eps: sml.apphd_rr_distortion_bounds(eps, tau, d_star, d0, d1),
                             float((Q.matrix * cost).sum(axis=1).max()), EXACT_ATOL))
+        with parameter_choice():  # Prop. 3's RR half applies under its condition
+            robust = sml.prop3_rr_robustness_condition(eps, tau, d0 + d1, s)
+        if robust:
+            rows.append(compare("SML Prop. 3 RR log 3-robust (over Thm. 4's SML)", setting, "SML",
+                                lambda eps=eps: upper_bound(sml.thm4_rr_sml(eps, s, tau, d_star) + math.log(3) * (d_star - d0)),
+                                value, EXACT_ATOL))
     return rows
 
 
@@ -229,6 +239,63 @@ def _sharp_prop7() -> list[CheckRow]:
     return rows
 
 
+def definition_leakage(matrix: np.ndarray, secret: np.ndarray, prior: np.ndarray) -> float:
+    """Definition (2) at one prior: ``log P(Ĝ = G) / max_g P_G(g)`` with the best (MAP) attack,
+    ``P(Ĝ = G) = Σ_θ' max_g Σ_{θ ∈ Θ_g} P(θ) Q(θ' | θ)``.
+
+    Examples
+    --------
+    >>> round(definition_leakage(np.eye(2), np.array([0, 1]), np.array([0.5, 0.5])), 12)  # log 2: the secret revealed
+    0.69314718056
+    """
+    values = np.unique(secret)
+    by_value = np.array([(prior[secret == g, None] * matrix[secret == g]).sum(axis=0) for g in values])
+    masses = np.array([prior[secret == g].sum() for g in values])
+    return float(math.log(by_value.max(axis=0).sum() / masses.max()))
+
+
+def _selections(trials: int) -> list[CheckRow]:
+    """Prop. 1 (the SML is the maximum over selections of one input per secret value: definition (2) at the
+    maximizing selection's prior equals it, and no random prior exceeds it), Property 1 (maximal leakage
+    brackets it) on seeded random mechanisms; Prop. 2 (the min-cost flow is the SML of a deterministic
+    mechanism) and Lemma 1 (eq. (1)'s worst prior is a point mass) on the quantization and randomized
+    response mechanisms of histogram spaces."""
+    rng = np.random.default_rng(SEED + 1)
+    rows = []
+    for trial in range(trials):
+        n, outputs = int(rng.integers(3, 7)), int(rng.integers(2, 5))
+        secret = rng.integers(0, 3, size=n)
+        secret[:2] = (0, 1)
+        Q = rng.dirichlet(np.ones(outputs), size=n)
+        found = measure_sml(Q, secret, "enumerate")
+        at_selection = np.zeros(n)
+        at_selection[found.selection] = 1.0 / len(found.selection)
+        priors = [at_selection, *rng.dirichlet(np.full(n, 0.5), size=200)]
+        setting = {"n": n, "trial": trial}
+        rows.append(compare("SML Prop. 1 max over selections = definition (2)", setting, "SML",
+                            lambda Q=Q, secret=secret: measure_sml(Q, secret, "enumerate").value,
+                            max(definition_leakage(Q, secret, prior) for prior in priors), EXACT_ATOL))
+        rows.append(compare("SML Property 1 maximal leakage brackets the SML", setting, "SML",
+                            lambda Q=Q, secret=secret: property1_bounds(Q, secret), found.value, EXACT_ATOL))
+    for tau, d in ((2, 3), (3, 2), (3, 3)):
+        space = HistogramSpace(tau, d)
+        secret, cost = category_fraction_secret(space, 0), tv_cost(space)
+        for interval in range(1, tau + 2):
+            Q = histogram_quantization(space, 0, interval)
+            if not is_deterministic(Q):  # a partial last bin is released at random
+                continue
+            rows.append(compare("SML Prop. 2 min-cost flow = SML (deterministic)", {"τ": tau, "d": d, "I": interval}, "SML",
+                                lambda Q=Q, secret=secret: measure_sml(Q, secret, "flow").value,
+                                measure_sml(Q, secret, "enumerate").value, EXACT_ATOL))
+        for name, Q in [("QM I=1", histogram_quantization(space, 0, 1)), ("RR ε=1", histogram_randomized_response(space, 1.0))]:
+            per_input = (Q.matrix * cost).sum(axis=1)  # E_{Θ'}[D_TV] for each input θ
+            priors = rng.dirichlet(np.full(per_input.size, 0.5), size=200)
+            rows.append(compare("SML Lemma 1 worst prior of eq. (1) is a point mass", {"τ": tau, "d": d, "mechanism": name},
+                                "TV distortion", lambda Q=Q, space=space: tv_distortion(space).value(Q),
+                                float(max(per_input.max(), (priors @ per_input).max())), EXACT_ATOL))
+    return rows
+
+
 #: Inputs (means) and secret of the Gaussian-noise mechanism of the Prop. 8 check.
 PROP8_MEANS = (0.0, 1.0, 2.0, 3.0)
 PROP8_SECRET = (0, 0, 1, 1)
@@ -292,4 +359,4 @@ def check_sml(full: bool = False) -> list[CheckRow]:
     coarse = [(tau, d_star, d0, d1) for tau in range(2, 6 if full else 4) for d_star in ((2, 3, 4) if full else (2, 3))
               for d0 in range(1, d_star + 1) for d1 in range(3 if full else 2) if d0 + d1 >= 2]
     return (_thm4(spaces) + _misspecified(cases) + _coarse_secret(coarse) + _random_mechanisms(20 if full else 6)
-            + _sharp_prop7() + prop8)
+            + _sharp_prop7() + prop8 + _selections(20 if full else 6))

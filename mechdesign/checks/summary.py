@@ -9,7 +9,8 @@ Privacy for Data Sharing") against the exact optimum and exact measurements on f
   measured on grids of spacing h (the grid privacy lies within the closed form evaluated at ``2ε_i/s_i``
   and at ``2ε_i/s_i + h/s_i``, the covered fraction of a grid bin);
 * Props. C.5 (2-D Gaussian), D.1, D.3, D.5 (corrected) against the LP optimum; Props. B.1, B.2;
-* Lemmas C.8, C.10, C.11 on seeded random 2-D Gaussians (W2 from matrix square roots).
+* Lemmas C.7 (diagonal Gaussians), C.8, C.9, C.10, C.11 on seeded random Gaussians (W2 from matrix
+  square roots).
 """
 
 from __future__ import annotations
@@ -265,14 +266,20 @@ def _widened(privacy: float, grid: float) -> tuple[float, float]:
     return privacy, privacy + grid
 
 
-def _lemmas_c8_c10_c11(trials: int) -> list[CheckRow]:
-    """Lemmas C.8 and C.10 on seeded random pairs of 2-D Gaussians; Lemma C.11 on random axes (a, b),
-    the tightest of 200 per setting."""
+def _gaussian_lemmas(trials: int) -> list[CheckRow]:
+    """Lemmas C.8, C.9 and C.10 on seeded random pairs of 2-D Gaussians, Lemma C.7 on pairs of diagonal
+    Gaussians in 3-D; Lemma C.11 on random axes (a, b), the tightest of 200 per setting."""
     rng = np.random.default_rng(SEED)
     rows = []
     for trial in range(trials):
         a, b = _random_2d_gaussian(rng), _random_2d_gaussian(rng)
         w2 = gaussian_w2(a[:2], _covariance(a), b[:2], _covariance(b))
+        rows.append(compare("Multi-secret Lemma C.9 W2² of 2-D Gaussians", {"trial": trial}, "W2²",
+                            lambda a=a, b=b: summary.lemmac9_w2_squared(a, b), w2**2, EXACT_ATOL))
+        mu, sd = rng.normal(size=(2, 3)), rng.uniform(0.2, 3.0, size=(2, 3))  # two diagonal Gaussians in 3-D
+        rows.append(compare("Multi-secret Lemma C.7 distortion of diagonal Gaussians = ½ W2", {"trial": trial}, "distortion",
+                            lambda mu=mu, sd=sd: summary.lemmac7_diagonal_distortion([*mu[0], *sd[0]], [*mu[1], *sd[1]]),
+                            0.5 * gaussian_w2(mu[0], np.diag(sd[0] ** 2), mu[1], np.diag(sd[1] ** 2)), EXACT_ATOL))
         rows.append(compare("Multi-secret Lemma C.8 W2² lower bound", {"trial": trial}, "W2²",
                             lambda a=a, b=b: lower_bound(summary.lemmac8_w2_squared_lower_bound(a, b)), w2**2))
         sd_a, sd_b = np.sqrt(np.diag(_covariance(a))), np.sqrt(np.diag(_covariance(b)))
@@ -306,5 +313,5 @@ def check_summary(full: bool = False) -> list[CheckRow]:
     rows += _gaussian_lower_bounds(budgets)
     rows += _quantization((0.25, 0.125) if full else (0.25,))
     rows += _appendix_d_bounds(budgets) + _gaussian_2d_c5(budgets) + _prop_b1(budgets)
-    rows += _lemmas_c8_c10_c11(40 if full else 8)
+    rows += _gaussian_lemmas(40 if full else 8)
     return rows

@@ -20,7 +20,9 @@ Prop. B.2                              :func:`propb2_tolerance_condition`
 Props. C.1, C.3, C.5 (corrected)       :func:`propc1_distortion_bound` (:func:`propc1_distortion_bound_as_printed`), :func:`propc3_distortion_bound`, :func:`propc5_distortion_bound`
 Props. C.2, C.4, C.6                   :func:`propc2_privacy_distortion`, :func:`propc4_privacy_distortion`, :func:`propc2_ratio_constant`,
                                        :func:`propc6_distortion`, :func:`propc6_privacy_bound`
+Lemma C.7                              :func:`lemmac7_diagonal_distortion`
 Lemma C.8                              :func:`lemmac8_w2_squared_lower_bound`
+Lemma C.9                              :func:`lemmac9_w2_squared`
 Lemma C.10                             :func:`lemmac10_cross_term_bound`
 Lemma C.11                             :func:`lemmac11_shifts`
 Props. D.1, D.3, D.5 (corrected)       :func:`propd1_distortion_bound`, :func:`propd3_distortion_bound`, :func:`propd5_distortion_bound`
@@ -426,6 +428,26 @@ def _sds_2d(theta: Any) -> tuple[float, float, float, float, float, float]:
     return m1, m2, math.sqrt(l1 * c2 + l2 * s2), math.sqrt(l1 * s2 + l2 * c2), l1, l2
 
 
+def lemmac7_diagonal_distortion(theta: Any, theta_prime: Any) -> float:
+    """Lemma C.7: ``D(X_θ, X_θ') = ½ √(Σ_j (μ_j − μ'_j)² + Σ_j (σ_j − σ'_j)²)`` (half the Wasserstein-2
+    distance) for Gaussians with diagonal covariances, ``θ = (μ_1, …, μ_k, σ_1, …, σ_k)``.
+
+    Examples
+    --------
+    >>> lemmac7_diagonal_distortion((0, 0, 1, 1), (3, 0, 1, 5))  # ½ √(9 + 16)
+    2.5
+    """
+    a, b = as_sequence(theta, "theta"), as_sequence(theta_prime, "theta_prime")
+    first, second = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if first.size % 2 or first.size == 0 or second.shape != first.shape or not (
+            np.all(np.isfinite(first)) and np.all(np.isfinite(second))):
+        raise MechDesignError(f"theta and theta_prime must be (mu_1..mu_k, sigma_1..sigma_k) of one length, "
+                              f"got {theta!r} and {theta_prime!r}")
+    if np.any(first[first.size // 2:] < 0) or np.any(second[second.size // 2:] < 0):
+        raise MechDesignError(f"standard deviations must be non-negative, got {theta!r} and {theta_prime!r}")
+    return 0.5 * float(np.sqrt(np.sum((first - second) ** 2)))
+
+
 def lemmac8_w2_squared_lower_bound(theta: Any, theta_prime: Any) -> float:
     """Lemma C.8: ``W2(θ, θ')² ≥ (μ1 − μ1')² + (μ2 − μ2')² + (σ1 − σ1')² + (σ2 − σ2')²`` for 2-D Gaussians
     ``θ = (μ1, μ2, λ1, λ2, α)`` (covariance ``R_α diag(λ1, λ2) R_αᵀ``, ``σ_i`` the marginal SDs).
@@ -454,6 +476,20 @@ def lemmac10_cross_term_bound(theta: Any, theta_prime: Any) -> float:
     inner = ((l1 * k1 + l2 * k2) * math.cos(turn) ** 2 + (l1 * k2 + l2 * k1) * math.sin(turn) ** 2
              + 2 * math.sqrt(l1 * k1 * l2 * k2))
     return math.sqrt(inner)
+
+
+def lemmac9_w2_squared(theta: Any, theta_prime: Any) -> float:
+    """Lemma C.9: ``W2(θ, θ')² = (μ1 − μ1')² + (μ2 − μ2')² + λ1 + λ1' + λ2 + λ2' − 2 C`` for 2-D Gaussians
+    ``θ = (μ1, μ2, λ1, λ2, α)``, with ``C`` Lemma C.10's cross term (:func:`lemmac10_cross_term_bound`).
+
+    Examples
+    --------
+    >>> round(lemmac9_w2_squared((0, 0, 1, 1, 0), (1, 0, 4, 1, 0)), 12)  # 1 + (2 − 1)²: σ1 = 1 → 2
+    2.0
+    """
+    m1, m2, _, _, l1, l2 = _sds_2d(theta)
+    n1, n2, _, _, k1, k2 = _sds_2d(theta_prime)
+    return float((m1 - n1) ** 2 + (m2 - n2) ** 2 + l1 + l2 + k1 + k2 - 2 * lemmac10_cross_term_bound(theta, theta_prime))
 
 
 def lemmac11_shifts(tolerance: float, alpha: float, secret: str = "sigma1") -> tuple[tuple[float, float], tuple[float, float]]:

@@ -29,7 +29,9 @@ def test_fast_grid_agrees(fast):
                       "SML App. K Π^inf = −log(2 − e^Π) (two secret values)",
                       "SML Prop. 5 (corrected) QM lower bound, coarse secret",
                       "SML Prop. 5 (base 2) RR lower bound, coarse secret", "SML Props. 4–5 (base 2) RR SML bounds", "SML Prop. 6 QM limit bounds Π_QM at every τ",
-                      "SML Prop. 8 Gaussian noise = the nearest-mean integral", "SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)"):
+                      "SML Prop. 8 Gaussian noise = the nearest-mean integral", "SML Prop. 1 max over selections = definition (2)",
+                      "SML Property 1 maximal leakage brackets the SML", "SML Prop. 2 min-cost flow = SML (deterministic)",
+                      "SML Lemma 1 worst prior of eq. (1) is a point mass", "SML Prop. 3 RR log 3-robust (over Thm. 4's SML)", "SML Prop. 8 ≥ SML of the binned outputs (Thm. 3)"):
         assert statement in names
 
 

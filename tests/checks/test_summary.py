@@ -29,7 +29,8 @@ def test_fast_grid_agrees(fast):
                       "Multi-secret Prop. C.2 privacy", "Multi-secret Prop. C.6 distortion", "Multi-secret Prop. 5.2 Δ_inter ≤ Δ_union",
                       "Multi-secret Prop. C.5 2-D Gaussian", "Multi-secret Prop. D.1", "Multi-secret Prop. D.2 intersection privacy",
                       "Multi-secret Prop. D.4 group privacy", "Multi-secret Prop. D.6 ℓinf privacy bound", "Multi-secret Prop. B.2 Δ_ℓinf ≤ Δ_ℓ2",
-                      "Multi-secret Lemma C.8 W2² lower bound"):
+                      "Multi-secret Lemma C.8 W2² lower bound", "Multi-secret Lemma C.9 W2² of 2-D Gaussians",
+                      "Multi-secret Lemma C.7 distortion of diagonal Gaussians = ½ W2"):
         assert statement in names
 
 

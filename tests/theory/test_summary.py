@@ -393,6 +393,30 @@ def test_lemma_c8_c10_against_matrix_square_roots():
         theory.lemmac8_w2_squared_lower_bound((0, 0, -1, 1, 0), (0, 0, 1, 1, 0))
 
 
+def test_lemma_c7_c9_are_the_wasserstein_distances():
+    """Lemma C.7 (½ W2 of diagonal Gaussians) and Lemma C.9 (W2² of 2-D Gaussians) against W2 computed with
+    matrix square roots (Givens & Shortt), on random pairs; named errors for bad parameters."""
+    from mechdesign.parameter_spaces import gaussian_w2
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        mu, sd = rng.normal(size=(2, 3)), rng.uniform(0.1, 3, size=(2, 3))
+        w2 = gaussian_w2(mu[0], np.diag(sd[0] ** 2), mu[1], np.diag(sd[1] ** 2))
+        assert theory.lemmac7_diagonal_distortion([*mu[0], *sd[0]], [*mu[1], *sd[1]]) == pytest.approx(w2 / 2, abs=1e-12)
+        a, b = ([*rng.normal(size=2), *rng.uniform(0.1, 3, 2), rng.uniform(0, math.pi)] for _ in range(2))
+        covariances = []
+        for theta in (a, b):
+            c, s = math.cos(theta[4]), math.sin(theta[4])
+            rotation = np.array([[c, -s], [s, c]])
+            covariances.append(rotation @ np.diag(theta[2:4]) @ rotation.T)
+        w2 = gaussian_w2(a[:2], covariances[0], b[:2], covariances[1])
+        assert theory.lemmac9_w2_squared(a, b) == pytest.approx(w2**2, abs=1e-9)
+    with pytest.raises(MechDesignError, match="one length"):
+        theory.lemmac7_diagonal_distortion((0, 1), (0, 1, 2, 3))
+    with pytest.raises(MechDesignError, match="non-negative"):
+        theory.lemmac7_diagonal_distortion((0, -1), (0, 1))
+
+
 @pytest.mark.parametrize("secret", ["sigma1", "sigma2"])
 def test_lemma_c11_shifts_move_the_sd_by_at_least_epsilon(secret):
     rng = np.random.default_rng(3)
