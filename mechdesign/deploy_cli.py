@@ -98,6 +98,8 @@ class CsvLabels:
         Text of a label, and its UTF-8 bytes, → the label's index.
     plain, encoded : numpy.ndarray
         Per label, its text, and the UTF-8 bytes of its text as a CSV field (object arrays).
+    longest : int
+        Bytes of the longest label's text.
 
     Examples
     --------
@@ -111,54 +113,103 @@ class CsvLabels:
         self.lookup: dict[str | bytes, int] = {**texts, **{text.encode("utf-8"): index for text, index in texts.items()}}
         self.plain = np.array(list(texts), dtype=object)
         self.encoded = np.array([quoted_field(text).encode("utf-8") for text in texts], dtype=object)
+        self.longest = max((len(text.encode("utf-8")) for text in texts), default=0)
 
 
 class Chunk:
-    """Consecutive data rows of a CSV file: the column's values, and the rows as CSV with the column replaced.
+    """Consecutive data rows of a CSV file parsed by :mod:`csv`: the column's values, and the rows written
+    back by :mod:`csv` with the column replaced.
 
     Parameters
     ----------
     first
         The number of the first row (data rows count from 1, blank lines not counted).
     rows
-        The rows: unquoted fields (``str``) as parsed by :mod:`csv` (``parsed``), else lines without
-        quotes (``bytes``) split at their first ``index + 1`` commas, written back as they were.
+        The rows' (unquoted) fields.
     index
         The column's position.
-    parsed
-        Whether :mod:`csv` parsed the rows (then it also writes them).
-
-    Attributes
-    ----------
-    values : list
-        The column's fields (``bytes`` or ``str``: :attr:`CsvLabels.lookup` takes both).
 
     Examples
     --------
-    >>> chunk = Chunk(1, [[b"0", b"a"], [b"1", b"b"]], 1, parsed=False)
-    >>> chunk.texts, chunk.replaced(CsvLabels(["a", "b,c"], "outputs", output_text), np.array([1, 0]))
-    (['a', 'b'], b'0,"b,c"\\n1,a\\n')
+    >>> chunk = Chunk(1, [["0", "a"], ["1", "b"]], 1)
+    >>> labels = CsvLabels(["a", "b", "b,c"], "outputs", output_text)
+    >>> chunk.texts, chunk.codes(labels).tolist(), chunk.replaced(labels, np.array([2, 0]))
+    (['a', 'b'], [0, 1], b'0,"b,c"\\n1,a\\n')
     """
 
-    def __init__(self, first: int, rows: list[list[Any]], index: int, *, parsed: bool) -> None:
-        self.first, self.rows, self.index, self.parsed = first, rows, index, parsed
-        self.values = [row[index] for row in rows]
+    def __init__(self, first: int, rows: list[list[str]], index: int) -> None:
+        self.first, self.rows, self.index, self.count = first, rows, index, len(rows)
+        self.texts = [row[index] for row in rows]
+
+    def codes(self, labels: CsvLabels) -> np.ndarray | None:
+        """The index of every value among ``labels``, or ``None`` if one is not a label (or missing)."""
+        return encode_chunk(self.texts, labels.lookup)
+
+    def replaced(self, labels: CsvLabels, outputs: np.ndarray) -> bytes:
+        """The rows as UTF-8 CSV (``\\n`` line ends) with the column replaced by ``labels`` at ``outputs``."""
+        for row, value in zip(self.rows, labels.plain[outputs].tolist()):
+            row[self.index] = value
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows(self.rows)
+        return buffer.getvalue().encode("utf-8")
+
+
+class LinesChunk:
+    """Consecutive lines of a CSV file without quotes, each with the header's number of fields: the column's
+    values, and the lines written back as they were but for the column (the interface of :class:`Chunk`).
+
+    The bytes are read with numpy: where the column's field starts and ends in every line, and the
+    values as fixed-width keys (one dictionary lookup each); the lines are written back from slices.
+
+    Parameters
+    ----------
+    first
+        The number of the first line's row.
+    lines
+        UTF-8 lines, each ending with ``\\n``, without quotes, carriage returns or NUL bytes.
+    starts, ends
+        Where the column's field starts and ends in each line (byte offsets into ``lines``).
+
+    Examples
+    --------
+    >>> chunk = LinesChunk(1, b"0,a,x\\n1,b,y\\n", np.array([2, 8]), np.array([3, 9]))
+    >>> labels = CsvLabels(["a", "b", "b,c"], "outputs", output_text)
+    >>> chunk.texts, chunk.codes(labels).tolist(), chunk.replaced(labels, np.array([2, 0]))
+    (['a', 'b'], [0, 1], b'0,"b,c",x\\n1,a,y\\n')
+    """
+
+    def __init__(self, first: int, lines: bytes, starts: np.ndarray, ends: np.ndarray) -> None:
+        self.first, self.lines, self.starts, self.ends, self.count = first, lines, starts, ends, starts.size
 
     @property
     def texts(self) -> list[str]:
         """The column's fields as text."""
-        return self.values if self.parsed else [value.decode("utf-8") for value in self.values]
+        lines = self.lines
+        return [lines[start:end].decode("utf-8") for start, end in zip(self.starts.tolist(), self.ends.tolist())]
+
+    def codes(self, labels: CsvLabels) -> np.ndarray | None:
+        """The index of every value among ``labels``, or ``None`` if one is not a label (or missing)."""
+        lengths = self.ends - self.starts
+        if not self.count or lengths.min() == 0 or lengths.max() > labels.longest:
+            return None if self.count else np.zeros(0, dtype=np.intp)
+        width = int(lengths.max())
+        characters = np.frombuffer(self.lines + bytes(width), dtype=np.uint8)
+        keys = np.lib.stride_tricks.sliding_window_view(characters, width)[self.starts]  # a copy: one row per line
+        keys[np.arange(width) >= lengths[:, None]] = 0  # numpy's bytes drop this padding
+        try:
+            return np.fromiter(map(labels.lookup.__getitem__, keys.view(f"S{width}").ravel().tolist()), dtype=np.intp,
+                               count=self.count)
+        except KeyError:
+            return None
 
     def replaced(self, labels: CsvLabels, outputs: np.ndarray) -> bytes:
-        """The rows as UTF-8 CSV (``\\n`` line ends) with the column replaced by ``labels`` at ``outputs``."""
-        index = self.index
-        for row, value in zip(self.rows, (labels.plain if self.parsed else labels.encoded)[outputs].tolist()):
-            row[index] = value
-        if not self.parsed:
-            return b"\n".join(map(b",".join, self.rows)) + b"\n"
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows(self.rows)
-        return buffer.getvalue().encode("utf-8")
+        """The lines with the column replaced by ``labels`` at ``outputs`` (as CSV fields)."""
+        lines = self.lines
+        gaps = [lines[start:end] for start, end in zip([0, *self.ends.tolist()], [*self.starts.tolist(), len(lines)])]
+        pieces: list[bytes] = [b""] * (2 * self.count + 1)
+        pieces[0::2] = gaps
+        pieces[1::2] = labels.encoded[outputs].tolist()
+        return b"".join(pieces)
 
 
 class CsvColumn:
@@ -184,7 +235,7 @@ class CsvColumn:
     ...     path = Path(folder) / "data.csv"
     ...     _ = path.write_text('id,edu\\n0,a\\n1,b\\n2,"c, d"\\n\\n3,e\\n')
     ...     with CsvColumn(path, "edu") as data:
-    ...         print(data.header, data.index, [(chunk.first, chunk.values) for chunk in data.chunks()])
+    ...         print(data.header, data.index, [(chunk.first, chunk.texts) for chunk in data.chunks()])
     ['id', 'edu'] 1 [(1, ['a', 'b', 'c, d', 'e'])]
     """
 
@@ -219,12 +270,13 @@ class CsvColumn:
         """Close the file."""
         self._binary.close()
 
-    def chunks(self, progress: Progress | None = None, description: str = "reading") -> Iterator[Chunk]:
+    def chunks(self, progress: Progress | None = None,
+               description: str = "reading") -> Iterator[Chunk | LinesChunk]:
         """The data rows in chunks (blank lines are skipped); ``progress`` is told the bytes read out of the
         file's size after every chunk."""
         size = os.fstat(self._binary.fileno()).st_size
         for chunk in self._split_chunks():
-            self.rows_done += len(chunk.rows)
+            self.rows_done += chunk.count
             yield chunk
             report(progress, self._binary.tell(), size, f"{description}: {self.rows_done:,} rows")
 
@@ -244,8 +296,8 @@ class CsvColumn:
             raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
                                   f"after data row {self.rows_done}") from exc
 
-    def _split_chunks(self) -> Iterator[Chunk]:
-        """Chunks of whole lines split at commas, until one needs the csv module, which parses the rest."""
+    def _split_chunks(self) -> Iterator[Chunk | LinesChunk]:
+        """Chunks of whole lines, until one needs the csv module, which parses the rest of the file."""
         carry = b""
         while True:
             start = self._binary.tell() - len(carry)
@@ -258,27 +310,30 @@ class CsvColumn:
                 carry = block
                 continue
             carry = block[cut:]
-            rows = self._split(block[:cut])
-            if rows is None:
+            chunk = self._lines(block[:cut])
+            if chunk is None:
                 self._binary.seek(start)
                 yield from self._parsed_chunks()
                 return
-            yield Chunk(self.rows_done + 1, rows, self.index, parsed=False)
+            yield chunk
 
-    def _split(self, lines: bytes) -> list[list[bytes]] | None:
-        """The lines split at their first ``index + 1`` commas, or ``None`` when only the csv module can read
-        them (a quote, a bare carriage return, a blank line, a row with another number of fields)."""
+    def _lines(self, lines: bytes) -> LinesChunk | None:
+        """``lines`` as a :class:`LinesChunk`, or ``None`` when only the csv module can read them (a quote,
+        a bare carriage return, a NUL byte, a blank line, a row with another number of fields)."""
         self._decode(lines)  # UTF-8, or a named error
         if b"\r" in lines:
             lines = lines.replace(b"\r\n", b"\n")
         lines = lines if lines.endswith(b"\n") else lines + b"\n"
-        if b'"' in lines or b"\r" in lines or b"\n\n" in lines or lines.startswith(b"\n"):
+        if any(mark in lines for mark in (b'"', b"\r", b"\0", b"\n\n")) or lines.startswith(b"\n"):
             return None
         characters = np.frombuffer(lines, dtype=np.uint8)
         ends, commas = np.flatnonzero(characters == ord("\n")), np.flatnonzero(characters == ord(","))
-        if np.any(np.diff(np.searchsorted(commas, ends), prepend=0) != len(self.header) - 1):
+        separators = len(self.header) - 1
+        if np.any(np.diff(np.searchsorted(commas, ends), prepend=0) != separators):
             return None
-        return [line.split(b",", self.index + 1) for line in lines[:-1].split(b"\n")]
+        commas = commas.reshape(ends.size, separators)
+        starts = commas[:, self.index - 1] + 1 if self.index else np.concatenate(([0], ends[:-1] + 1))
+        return LinesChunk(self.rows_done + 1, lines, starts, commas[:, self.index] if self.index < separators else ends)
 
     def _parsed_chunks(self) -> Iterator[Chunk]:
         """The rest of the file parsed by the csv module, :data:`CHUNK_ROWS` rows at a time."""
@@ -286,7 +341,7 @@ class CsvColumn:
         reader = csv.reader(text)
         try:
             while rows := self._parse(reader):
-                yield Chunk(self.rows_done + 1, rows, self.index, parsed=True)
+                yield Chunk(self.rows_done + 1, rows, self.index)
         finally:
             text.detach()  # the file stays open (and closes with this object)
 
@@ -334,12 +389,11 @@ class ValueCheck:
     def __bool__(self) -> bool:
         return bool(self.missing or self.unknown)
 
-    def add(self, values: Sequence[str | bytes], first_row: int) -> None:
+    def add(self, values: Sequence[str], first_row: int) -> None:
         """Note every value of ``values`` that is blank or not known (``first_row``: the data row of ``values[0]``)."""
         for offset, value in enumerate(values):
             if (value.strip() if self.known is None else value in self.known):
                 continue
-            value = value.decode("utf-8") if isinstance(value, bytes) else value
             if not value.strip():
                 self.missing += 1
                 if self.first_missing is None:
@@ -354,7 +408,7 @@ class ValueCheck:
             return MechDesignError(f"{where} has {self.missing} missing value(s), first on data row "
                                    f"{self.first_missing}; drop or impute missing values first")
         try:
-            known = [value for value in self.known if isinstance(value, str)]
+            known = [value for value in self.known if isinstance(value, str)]  # not the labels' bytes
             as_members(list(self.unknown), known, where, kind=kind, error=UnknownCategoryError)
         except UnknownCategoryError as exc:
             first = min(self.unknown.values())
@@ -529,14 +583,14 @@ def prior_counts(path: Path, column: str, categories: Sequence[str], progress: P
     ...     prior_counts(path, "edu", ["a", "b", "c"]).tolist()
     [1, 2, 0]
     """
-    lookup = CsvLabels(categories, "--categories").lookup
+    labels = CsvLabels(categories, "--categories")
     counts = np.zeros(len(categories), dtype=np.int64)
-    check = ValueCheck(lookup)
+    check = ValueCheck(labels.lookup)
     with CsvColumn(path, column, "--prior-from") as data:
         for chunk in data.chunks(progress, "reading --prior-from"):
-            codes = encode_chunk(chunk.values, lookup)
+            codes = chunk.codes(labels)
             if codes is None:
-                check.add(chunk.values, chunk.first)
+                check.add(chunk.texts, chunk.first)
             else:
                 counts += np.bincount(codes, minlength=len(categories))
         if check:
@@ -716,9 +770,9 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
     from .files import atomic_output, save
 
     inputs, outputs = record_labels(record)
-    lookup = CsvLabels(inputs, "the mechanism's categories").lookup
+    categories = CsvLabels(inputs, "the mechanism's categories")
     labels = CsvLabels(outputs, "the mechanism's outputs", output_text)
-    check, digest = ValueCheck(lookup), hashlib.sha256()
+    check, digest = ValueCheck(categories.lookup), hashlib.sha256()
     with ExitStack() as replacing:
         with atomic_output(out, "wb") as handle:
 
@@ -728,9 +782,9 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
 
             write((",".join(quoted_field(name) for name in data.header) + "\n").encode("utf-8"))
             for chunk in data.chunks(progress, "privatize"):
-                codes = None if check else encode_chunk(chunk.values, lookup)
+                codes = None if check else chunk.codes(categories)
                 if codes is None:  # from here on only the values are checked, and the error lists them all
-                    check.add(chunk.values, chunk.first)
+                    check.add(chunk.texts, chunk.first)
                     continue
                 write(chunk.replaced(labels, record.mechanism.sample(codes, generator)))
             if check:
@@ -969,14 +1023,14 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
     record = load_record(args.mechanism)
     inputs, outputs = record_labels(record)
-    lookup = CsvLabels(outputs, f"{args.mechanism}: outputs", output_text).lookup
+    labels = CsvLabels(outputs, f"{args.mechanism}: outputs", output_text)
     counts = np.zeros(len(outputs), dtype=np.int64)
-    check = ValueCheck(lookup)
+    check = ValueCheck(labels.lookup)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
         for chunk in data.chunks(progress, "estimate"):
-            codes = None if check else encode_chunk(chunk.values, lookup)
+            codes = None if check else chunk.codes(labels)
             if codes is None:
-                check.add(chunk.values, chunk.first)
+                check.add(chunk.texts, chunk.first)
                 continue
             counts += np.bincount(codes, minlength=len(outputs))
         if check:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mechdesign.deploy_cli as deploy_cli
 from mechdesign.cli import main
@@ -176,8 +178,8 @@ def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, new
     with deploy_cli.CsvColumn(data, "education") as column:
         chunks = list(column.chunks(lambda done, total, text: seen.append((done, total, text))))
     assert [value for chunk in chunks for value in chunk.texts] == [row["education"] for row in expected]
-    assert [chunk.first for chunk in chunks] == list(np.cumsum([1] + [len(chunk.rows) for chunk in chunks[:-1]]))
-    assert {chunk.parsed for chunk in chunks} == {False, True} and len(chunks) > 5
+    assert [chunk.first for chunk in chunks] == list(np.cumsum([1] + [chunk.count for chunk in chunks[:-1]]))
+    assert {type(chunk) for chunk in chunks} == {deploy_cli.LinesChunk, deploy_cli.Chunk} and len(chunks) > 5
     assert seen[-1][0] == seen[-1][1] == data.stat().st_size and seen[-1][2] == "reading: 51 rows"
     mechanism = _designed(tmp_path, capsys)
     out = tmp_path / "out.csv"
@@ -617,3 +619,24 @@ def test_design_privatize_estimate_account_on_adult_from_the_command_line(tmp_pa
         assert abs(estimate["estimate"][category] - truth[category]) < 4 * estimate["standard_error"][category]
     report = _strict(run("account", "private.mechanism.json:2", "--json").stdout)
     assert report["pure_epsilon"] == pytest.approx(4.0, abs=1e-9)
+
+
+@given(st.lists(st.sampled_from(["a", "ab", "abc", "b", "ba", "é", "x y", "zz"]), min_size=1, max_size=40),
+       st.integers(0, 2))
+def test_lines_are_encoded_as_the_csv_module_encodes_them(values, index):
+    """The fixed-width numpy keys of a LinesChunk (padded with NUL bytes) give each value its own label,
+    prefixes of other labels included; an unknown value gives None as for a parsed chunk."""
+    fields = [["0", "1", "2"] for _ in values]
+    for row, value in zip(fields, values):
+        row[index] = value
+    lines = "".join(",".join(row) + "\n" for row in fields).encode()
+    with_offsets = np.cumsum([0] + [len((",".join(row) + "\n").encode()) for row in fields[:-1]])
+    starts = with_offsets + [len(",".join(row[:index]).encode()) + (1 if index else 0) for row in fields]
+    ends = starts + [len(value.encode()) for value in values]
+    chunk = deploy_cli.LinesChunk(1, lines, np.asarray(starts), np.asarray(ends))
+    assert chunk.texts == values
+    for known in (["a", "ab", "abc", "b", "ba", "é", "x y", "zz"], ["ab", "abc", "ba", "x y"]):
+        labels = deploy_cli.CsvLabels(known, "categories")
+        expected = deploy_cli.Chunk(1, fields, index).codes(labels)
+        got = chunk.codes(labels)
+        assert (got is None and expected is None) or got.tolist() == expected.tolist()
