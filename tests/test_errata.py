@@ -1128,3 +1128,82 @@ def test_multisecret_prop_c2_c4_need_two_eps_below_s(eps: tuple[float, float], s
     else:
         assert measured == 1.0
         assert abs(printed - 1.0) > 0.03
+
+
+# ---------------------------------------------------------------------------------------------
+# PUT Theorems 7(5), 17(5): for every Class I set the upper bound is the value (Rényi DP, global framework)
+# ---------------------------------------------------------------------------------------------
+
+
+def hamming_cube(m: int, n: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Hamming distances on {0..m−1}^n and the ordered pairs of neighbours (distance 1)."""
+    points = np.array(list(itertools.product(range(m), repeat=n)))
+    distances = (points[:, None, :] != points[None, :, :]).sum(axis=2)
+    return distances, [(int(a), int(b)) for a, b in zip(*np.nonzero(distances == 1))]
+
+
+def product_randomized_response(m: int, n: int, D: float) -> np.ndarray:
+    """Q_D on {0..m−1}^n: each coordinate kept with probability 1 − D/n, else one of the m − 1 others uniformly."""
+    distances, _ = hamming_cube(m, n)
+    return (1 - D / n) ** (n - distances) * (D / (n * (m - 1))) ** distances
+
+
+def least_global_distortion(m: int, n: int, budget: float, notion: str) -> float:
+    """min E_U[d(X, Y)] on {0..m−1}^n (uniform prior, Hamming cost) under Rényi DP of order 2 with Hamming
+    neighbours (Σ_y Q(y|x)²/Q(y|x') <= e^ε for x ~ x') or Sibson information of order 2 at the uniform prior
+    (Σ_y (Σ_x U(x) Q(y|x)²)^{1/2} <= e^{ε/2}), written from Definition 3."""
+    distances, pairs = hamming_cube(m, n)
+    size = distances.shape[0]
+    Q = cp.Variable((size, size), nonneg=True)
+    constraints = [cp.sum(Q, axis=1) == 1]
+    if notion == "renyi":
+        constraints += [sum(cp.quad_over_lin(Q[a, y], Q[b, y]) for y in range(size)) <= math.exp(budget) for a, b in pairs]
+    else:
+        constraints += [sum(cp.norm(Q[:, y] / math.sqrt(size), 2) for y in range(size)) <= math.exp(budget / 2)]
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(Q, distances)) / size), constraints)
+    problem.solve(solver=cp.CLARABEL)
+    assert problem.status == cp.OPTIMAL
+    return float(problem.value)
+
+
+@pytest.mark.parametrize("m, n, D", [(2, 2, 0.2), (2, 2, 0.6), (3, 2, 0.5), (2, 3, 0.9)])
+def test_put_theorem7_5_renyi_upper_bound_is_the_value(m: int, n: int, D: float) -> None:
+    """PUT Theorem 7(5) (α = 2), docs/errata.md PUT entry 10: at the budget ε(Q_D) of the product randomized
+    response no mechanism on {1..m}^n has less distortion than Q_D itself (D), so max{0, ε(Q_D)} — the printed
+    upper bound — is ε̃*; Theorem 17(5)'s upper bound, Q_D being a product, is the value over products too."""
+    Q = product_randomized_response(m, n, D)
+    distances, pairs = hamming_cube(m, n)
+    assert float((Q * distances).sum()) / Q.shape[0] == pytest.approx(D, abs=1e-12)
+    budget = max(math.log(float(np.sum(Q[a] ** 2 / Q[b]))) for a, b in pairs)
+    # one letter's Rényi loss at D/n: neighbours differ in one coordinate only
+    q = randomized_response_matrix(m, D / n)
+    assert budget == pytest.approx(max(math.log(float(np.sum(q[a] ** 2 / q[b]))) for a in range(m) for b in range(m) if a != b),
+                                   abs=1e-12)
+    assert least_global_distortion(m, n, budget, "renyi") == pytest.approx(D, abs=CONE_TOL)
+
+
+def test_put_theorem7_6_sibson_upper_bound_is_not_the_value() -> None:
+    """PUT Theorem 7(6) (α = 2): the sharpening does not carry over to Sibson information — on {1,2}², D = 0.2,
+    a mechanism within Q_D's Sibson budget has distortion below D (Q_D's budget is ≈ 1.9e-2 above ε*)."""
+    m, n, D = 2, 2, 0.2
+    Q = product_randomized_response(m, n, D)
+    budget = 2 * math.log(float(np.sum(np.sqrt(np.mean(Q ** 2, axis=0)))))
+    assert least_global_distortion(m, n, budget, "sibson") < D - 1e-3
+    assert least_global_distortion(m, n, budget - 1.8e-2, "sibson") < D  # still reached 1.8e-2 below Q_D's budget
+
+
+@pytest.mark.parametrize("m", [2, 3, 4])
+def test_put_prop8_printed_lower_bounds_are_within_1e6_at_alpha_4(m: int) -> None:
+    """PUT Proposition 8(5), 8(6), docs/errata.md PUT entry 9: the printed lower bounds are strictly below the
+    values, but at α = 4, D = 0.05 by less than 1e-6 (m = 3: 1.6e-7 Rényi, 3.2e-7 Sibson; m = 2, Rényi:
+    (1/(α−1)) log(1 + (D/(1−D))^{2α−1}) = 3.7e-10), below what a comparison at 1e-6 can tell apart."""
+    alpha, D = 4.0, 0.05
+    Q = randomized_response_matrix(m, D)
+    renyi = max(math.log(float(np.sum(Q[a] ** alpha * Q[b] ** (1 - alpha)))) / (alpha - 1)
+                for a in range(m) for b in range(m) if a != b)
+    sibson = alpha / (alpha - 1) * math.log(float(np.sum(np.mean(Q ** alpha, axis=0) ** (1 / alpha))))
+    renyi_lower = math.log((m - 1) * (1 - D) ** (alpha / (alpha - 1)) / D)
+    sibson_lower = math.log(m * (1 - D) ** (alpha / (alpha - 1)))
+    assert 0 < renyi - renyi_lower < 1e-6 and 0 < sibson - sibson_lower < 3e-6
+    if m == 2:
+        assert renyi - renyi_lower == pytest.approx(math.log1p((D / (1 - D)) ** (2 * alpha - 1)) / (alpha - 1), rel=1e-6)
