@@ -15,6 +15,8 @@ Rows of the table:
 * ``privatize`` as the issue ran it (old: categories and prior read from the data, distortion
   objective; new: declared categories, uniform prior, the default estimation objective);
 * ``privatize --mechanism FILE`` (new only: a mechanism designed beforehand by ``mechdesign design``);
+* ``privatize`` of the same rows with every field quoted, which the new command reads with the csv
+  module (its path for quoted fields) instead of splitting lines;
 * ``estimate`` of a column privatized with an estimable mechanism (old: ``--objective estimation``).
 
 Usage: ``python benchmarks/privatize.py [--baseline 20036d5] [--repeats 1] [--copies 31]``
@@ -38,8 +40,9 @@ BASELINE = "20036d5"
 COLUMN = "education"
 
 
-def write_data(path: Path, copies: int) -> tuple[int, list[str]]:
-    """Adult's rows repeated ``copies`` times into ``path``; returns the row count and the column's categories."""
+def write_data(path: Path, copies: int, quoting: int = csv.QUOTE_MINIMAL) -> tuple[int, list[str]]:
+    """Adult's rows repeated ``copies`` times into ``path`` (fields quoted as ``quoting`` says); returns the row
+    count and the column's categories."""
     sys.path.insert(0, str(REPOSITORY))
     from mechdesign.datasets import load_adult
 
@@ -47,7 +50,7 @@ def write_data(path: Path, copies: int) -> tuple[int, list[str]]:
     names = list(table)
     rows = list(zip(*(table[name].tolist() for name in names)))
     with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = csv.writer(handle, lineterminator="\n", quoting=quoting)
         writer.writerow(names)
         for _ in range(copies):
             writer.writerows(rows)
@@ -82,6 +85,7 @@ def main() -> None:
         folder = Path(work)
         baseline = export_revision(args.baseline, Path(old_tree))
         rows, categories = write_data(folder / "data.csv", args.copies)
+        write_data(folder / "quoted.csv", args.copies, csv.QUOTE_ALL)
         declared = ",".join(categories)
         run_once(["design", "--epsilon", "1", "--categories", declared, "--out", "designed.json"], REPOSITORY, folder)
         commands = {  # name: (old arguments or None, new arguments)
@@ -90,6 +94,10 @@ def main() -> None:
                            "--out", "new.csv"]),
             "privatize --mechanism": (None, ["privatize", "data.csv", "--column", COLUMN, "--mechanism",
                                              "designed.json", "--out", "new-file.csv"]),
+            "privatize, every field quoted (the csv module's path)": (
+                ["privatize", "quoted.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-quoted.csv"],
+                ["privatize", "quoted.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
+                 "new-quoted.csv"]),
             "estimate": (["estimate", "old-estimable.csv", "--column", COLUMN, "--mechanism",
                           "old-estimable.mechanism.json"],
                          ["estimate", "new.csv", "--column", COLUMN, "--mechanism", "new.mechanism.json"]),

@@ -43,7 +43,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
 from itertools import islice
 from pathlib import Path
@@ -56,10 +56,13 @@ from .exceptions import MechDesignError, NotEstimableError, UnknownCategoryError
 from .progress import Progress, report, terminal_progress
 from .registry import prior_notions
 
-#: Bytes of whole lines read at a time from a CSV file without quoted fields (about 40,000 rows of Adult).
+#: Bytes of whole records split at a time by numpy (about 40,000 rows of Adult).
 CHUNK_BYTES = 1 << 22
-#: Rows parsed at a time by the :mod:`csv` module once a file has a quoted field (or a blank line).
+#: Rows parsed at a time by the :mod:`csv` module, from the first chunk numpy does not split (see
+#: :meth:`CsvColumn.chunks`) to the end of the file.
 CHUNK_ROWS = 20_000
+#: Longest record split by numpy; a longer one (e.g. an unterminated quote) goes to the csv module.
+MAX_RECORD_BYTES = 16 * CHUNK_BYTES
 #: Default δ of ``mechdesign account``.
 ACCOUNT_DELTAS = (1e-6, 1e-9)
 
@@ -95,7 +98,7 @@ class CsvLabels:
     Attributes
     ----------
     lookup : dict
-        Text of a label, and its UTF-8 bytes, → the label's index.
+        Text of a label, and the UTF-8 bytes of that text as a field (unquoted or quoted), → the label's index.
     plain, encoded : numpy.ndarray
         Per label, its text, and the UTF-8 bytes of its text as a CSV field (object arrays).
     longest : int
@@ -110,10 +113,13 @@ class CsvLabels:
 
     def __init__(self, labels: Sequence[Any], what: str, text: Any = str) -> None:
         texts = label_lookup(labels, what, text)
-        self.lookup: dict[str | bytes, int] = {**texts, **{text.encode("utf-8"): index for text, index in texts.items()}}
+        self.lookup: dict[str | bytes, int] = {**texts}
+        for written, index in texts.items():  # a field of a LinesChunk, unquoted or quoted
+            self.lookup[written.encode("utf-8")] = index
+            self.lookup[('"' + written.replace('"', '""') + '"').encode("utf-8")] = index
         self.plain = np.array(list(texts), dtype=object)
         self.encoded = np.array([quoted_field(text).encode("utf-8") for text in texts], dtype=object)
-        self.longest = max((len(text.encode("utf-8")) for text in texts), default=0)
+        self.longest = max((len(key) for key in self.lookup if isinstance(key, bytes)), default=0)
 
 
 class Chunk:
@@ -155,52 +161,56 @@ class Chunk:
 
 
 class LinesChunk:
-    """Consecutive lines of a CSV file without quotes, each with the header's number of fields: the column's
-    values, and the lines written back as they were but for the column (the interface of :class:`Chunk`).
+    """Whole records of a CSV file split by numpy: the column's values, and the records written back as they
+    were but for the column (the interface of :class:`Chunk`).
 
-    The bytes are read with numpy: where the column's field starts and ends in every line, and the
-    values as fixed-width keys (one dictionary lookup each); the lines are written back from slices.
+    :meth:`CsvColumn.chunks` finds the commas and line breaks outside quoted fields (an even number of
+    quotes before them), checks that every record has the header's number of fields and hands over where
+    the column's field starts and ends in each record. The values are read as fixed-width keys (one
+    dictionary lookup each, a label quoted or not); any other field (e.g. one quoted with text after the
+    closing quote) is read by the csv module, so values are what it reads. Records are written back from
+    slices of the bytes, their line ends (``\\n`` or ``\\r\\n``) kept.
 
     Parameters
     ----------
     first
-        The number of the first line's row.
+        The number of the first record's row.
     lines
-        UTF-8 lines, each ending with ``\\n``, without quotes, carriage returns or NUL bytes.
+        UTF-8 records, each ending with a line break.
     starts, ends
-        Where the column's field starts and ends in each line (byte offsets into ``lines``).
+        Where the column's field starts and ends in each record (byte offsets into ``lines``).
+    index
+        The column's position (for the csv module).
 
     Examples
     --------
-    >>> chunk = LinesChunk(1, b"0,a,x\\n1,b,y\\n", np.array([2, 8]), np.array([3, 9]))
+    >>> chunk = LinesChunk(1, b'0,a,x\\n1,"b",y\\n', np.array([2, 8]), np.array([3, 11]), 1)
     >>> labels = CsvLabels(["a", "b", "b,c"], "outputs", output_text)
     >>> chunk.texts, chunk.codes(labels).tolist(), chunk.replaced(labels, np.array([2, 0]))
     (['a', 'b'], [0, 1], b'0,"b,c",x\\n1,a,y\\n')
     """
 
-    def __init__(self, first: int, lines: bytes, starts: np.ndarray, ends: np.ndarray) -> None:
-        self.first, self.lines, self.starts, self.ends, self.count = first, lines, starts, ends, starts.size
+    def __init__(self, first: int, lines: bytes, starts: np.ndarray, ends: np.ndarray, index: int) -> None:
+        self.first, self.lines, self.starts, self.ends, self.index = first, lines, starts, ends, index
+        self.count = starts.size
 
     @property
     def texts(self) -> list[str]:
-        """The column's fields as text."""
-        lines = self.lines
-        return [lines[start:end].decode("utf-8") for start, end in zip(self.starts.tolist(), self.ends.tolist())]
+        """The column's values as the csv module reads them."""
+        return [row[self.index] for row in csv.reader(io.StringIO(self.lines.decode("utf-8"), newline=""))]
 
     def codes(self, labels: CsvLabels) -> np.ndarray | None:
         """The index of every value among ``labels``, or ``None`` if one is not a label (or missing)."""
         lengths = self.ends - self.starts
-        if not self.count or lengths.min() == 0 or lengths.max() > labels.longest:
-            return None if self.count else np.zeros(0, dtype=np.intp)
-        width = int(lengths.max())
-        characters = np.frombuffer(self.lines + bytes(width), dtype=np.uint8)
-        keys = np.lib.stride_tricks.sliding_window_view(characters, width)[self.starts]  # a copy: one row per line
-        keys[np.arange(width) >= lengths[:, None]] = 0  # numpy's bytes drop this padding
-        try:
-            return np.fromiter(map(labels.lookup.__getitem__, keys.view(f"S{width}").ravel().tolist()), dtype=np.intp,
-                               count=self.count)
-        except KeyError:
-            return None
+        if self.count and 0 < lengths.min() and lengths.max() <= labels.longest:
+            width = int(lengths.max())
+            characters = np.frombuffer(self.lines + bytes(width), dtype=np.uint8)
+            keys = np.lib.stride_tricks.sliding_window_view(characters, width)[self.starts]  # a copy: one per record
+            keys[np.arange(width) >= lengths[:, None]] = 0  # numpy's bytes drop this padding
+            with suppress(KeyError):
+                return np.fromiter(map(labels.lookup.__getitem__, keys.view(f"S{width}").ravel().tolist()),
+                                   dtype=np.intp, count=self.count)
+        return encode_chunk(self.texts, labels.lookup)
 
     def replaced(self, labels: CsvLabels, outputs: np.ndarray) -> bytes:
         """The lines with the column replaced by ``labels`` at ``outputs`` (as CSV fields)."""
@@ -213,16 +223,18 @@ class LinesChunk:
 
 
 class CsvColumn:
-    """One named column of a UTF-8 CSV file with a header row, read in chunks of rows.
+    """One named column of a UTF-8 CSV file with a header row, read in chunks of records.
 
-    Lines are split at commas, :data:`CHUNK_BYTES` at a time, until a chunk holds a quote, a bare
-    carriage return or a blank line; from there on the :mod:`csv` module parses the rest of the file,
-    :data:`CHUNK_ROWS` rows at a time. Either way memory does not grow with the number of rows.
+    numpy splits the records, :data:`CHUNK_BYTES` at a time (:class:`LinesChunk`), until a chunk holds
+    what only the csv module reads as meant (a NUL byte, a bare carriage return, a blank line, a record
+    with another number of fields than the header); from there on the csv module parses the rest of
+    the file, :data:`CHUNK_ROWS` rows at a time (:class:`Chunk`). Either way memory does not grow with
+    the number of rows, and the values are those the csv module reads.
 
     Parameters
     ----------
     path
-        The CSV file (a UTF-8 byte-order mark is skipped; ``\\r\\n`` line ends are read as ``\\n``).
+        The CSV file (``\\n`` or ``\\r\\n`` line ends; a UTF-8 byte-order mark is skipped).
     column
         The column's name in the header row (a header that repeats a name is refused: defect M9).
     option
@@ -282,6 +294,7 @@ class CsvColumn:
 
     def _header(self) -> list[str]:
         line = self._binary.readline()
+        self.header_line = line if line.endswith(b"\n") else line + b"\n"
         if not line.strip():
             raise MechDesignError(f"{self.option}: {self.path} is empty: a CSV file starts with a header row")
         try:
@@ -297,7 +310,7 @@ class CsvColumn:
                                   f"after data row {self.rows_done}") from exc
 
     def _split_chunks(self) -> Iterator[Chunk | LinesChunk]:
-        """Chunks of whole lines, until one needs the csv module, which parses the rest of the file."""
+        """Chunks of whole records split by numpy, until one needs the csv module, which parses the rest."""
         carry = b""
         while True:
             start = self._binary.tell() - len(carry)
@@ -305,35 +318,48 @@ class CsvColumn:
             block = carry + data
             if not block:
                 return
-            cut = block.rfind(b"\n") + 1 if data else len(block)  # at the end of the file, the last line too
-            if cut == 0:  # a line longer than a chunk: read on
-                carry = block
+            if not data and not block.endswith(b"\n"):
+                block += b"\n"  # the last line, without its line break
+            characters = np.frombuffer(block, dtype=np.uint8)
+            quotes = characters == ord('"')
+            outside = (np.cumsum(quotes, dtype=np.uint8) & 1) == 0 if quotes.any() else None  # parity survives wrapping
+            line_ends = characters == ord("\n") if outside is None else (characters == ord("\n")) & outside
+            ends = np.flatnonzero(line_ends)
+            if not ends.size and data and len(block) <= MAX_RECORD_BYTES:
+                carry = block  # no whole record yet: read on
                 continue
-            carry = block[cut:]
-            chunk = self._lines(block[:cut])
+            cut = int(ends[-1]) + 1 if ends.size else 0
+            chunk = self._lines(block[:cut], characters[:cut], ends, None if outside is None else outside[:cut])
             if chunk is None:
                 self._binary.seek(start)
                 yield from self._parsed_chunks()
                 return
+            carry = block[cut:]
             yield chunk
 
-    def _lines(self, lines: bytes) -> LinesChunk | None:
-        """``lines`` as a :class:`LinesChunk`, or ``None`` when only the csv module can read them (a quote,
-        a bare carriage return, a NUL byte, a blank line, a row with another number of fields)."""
-        self._decode(lines)  # UTF-8, or a named error
-        if b"\r" in lines:
-            lines = lines.replace(b"\r\n", b"\n")
-        lines = lines if lines.endswith(b"\n") else lines + b"\n"
-        if any(mark in lines for mark in (b'"', b"\r", b"\0", b"\n\n")) or lines.startswith(b"\n"):
+    def _lines(self, lines: bytes, characters: np.ndarray, ends: np.ndarray,
+               outside: np.ndarray | None) -> LinesChunk | None:
+        """``lines`` (whole records, each ending at one of ``ends``) as a :class:`LinesChunk`, or ``None`` when
+        only the csv module reads them as meant: none, a NUL byte, a carriage return that ends no line, a
+        blank line, a record with another number of fields than the header."""
+        if not lines or b"\0" in lines:
             return None
-        characters = np.frombuffer(lines, dtype=np.uint8)
-        ends, commas = np.flatnonzero(characters == ord("\n")), np.flatnonzero(characters == ord(","))
+        returns = characters == ord("\r") if outside is None else (characters == ord("\r")) & outside
+        carriage = np.flatnonzero(returns)
+        if carriage.size and np.any(characters[carriage + 1] != ord("\n")):
+            return None
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        content_ends = ends - returns[ends - 1] if ends[0] else ends  # before a \r\n's \r
+        if np.any(content_ends <= starts):
+            return None
+        commas = np.flatnonzero(characters == ord(",") if outside is None else (characters == ord(",")) & outside)
         separators = len(self.header) - 1
         if np.any(np.diff(np.searchsorted(commas, ends), prepend=0) != separators):
             return None
+        self._decode(lines)  # UTF-8, or a named error
         commas = commas.reshape(ends.size, separators)
-        starts = commas[:, self.index - 1] + 1 if self.index else np.concatenate(([0], ends[:-1] + 1))
-        return LinesChunk(self.rows_done + 1, lines, starts, commas[:, self.index] if self.index < separators else ends)
+        return LinesChunk(self.rows_done + 1, lines, commas[:, self.index - 1] + 1 if self.index else starts,
+                          commas[:, self.index] if self.index < separators else content_ends, self.index)
 
     def _parsed_chunks(self) -> Iterator[Chunk]:
         """The rest of the file parsed by the csv module, :data:`CHUNK_ROWS` rows at a time."""
@@ -780,7 +806,7 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
                 handle.write(encoded)
                 digest.update(encoded)
 
-            write((",".join(quoted_field(name) for name in data.header) + "\n").encode("utf-8"))
+            write(data.header_line)
             for chunk in data.chunks(progress, "privatize"):
                 codes = None if check else chunk.codes(categories)
                 if codes is None:  # from here on only the values are checked, and the error lists them all

@@ -164,8 +164,9 @@ def test_a_release_draws_from_the_operating_system_unless_seeded(tmp_path, capsy
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, newline):
-    """Small chunks, split at commas until a quoted field, then parsed by the csv module, read what the csv
-    module reads; progress is told the bytes read after every chunk; privatize changes only the column."""
+    """Small chunks, split by numpy (quoted fields with line breaks included) until a blank line, then parsed by
+    the csv module, read what the csv module reads; progress is told the bytes read after every chunk;
+    privatize changes only the column."""
     monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 64)
     monkeypatch.setattr(deploy_cli, "CHUNK_ROWS", 7)
     lines = ["id,education,note"] + [f"{i},{EDUCATION[i % 3]},plain text {i}" for i in range(30)]
@@ -187,7 +188,8 @@ def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, new
     with open(out, newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [{**row, "education": None} for row in rows] == [{**row, "education": None} for row in expected]
-    assert {row["education"] for row in rows} <= set(EDUCATION) and out.read_bytes().startswith(b"id,education,note\n0,")
+    assert {row["education"] for row in rows} <= set(EDUCATION)
+    assert out.read_bytes().startswith(f"id,education,note{newline}0,".encode())  # line ends kept
 
 
 def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path, capsys):
@@ -196,7 +198,16 @@ def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path, capsys):
     mechanism = _designed(tmp_path, capsys)
     code, _, _ = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out",
                        tmp_path / "o.csv"], capsys)
-    assert code == 0 and (tmp_path / "o.csv").read_bytes().startswith(b"education,id\n")
+    assert code == 0 and (tmp_path / "o.csv").read_bytes().startswith(b"\xef\xbb\xbfeducation,id\r\n")  # kept
+
+
+def test_a_field_with_text_after_its_closing_quote_is_read_as_the_csv_module_reads_it(tmp_path, capsys):
+    data = tmp_path / "data.csv"
+    data.write_text('id,education\n0,"HS-"grad\n1,Masters\n')  # the csv module reads HS-grad
+    mechanism = _designed(tmp_path, capsys)
+    code, _, _ = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out",
+                       tmp_path / "o.csv"], capsys)
+    assert code == 0 and len(_column(tmp_path / "o.csv")) == 2 and set(_column(tmp_path / "o.csv")) <= set(EDUCATION)
 
 
 def test_mechanism_options_conflict_with_design_options(tmp_path, capsys):
@@ -621,22 +632,27 @@ def test_design_privatize_estimate_account_on_adult_from_the_command_line(tmp_pa
     assert report["pure_epsilon"] == pytest.approx(4.0, abs=1e-9)
 
 
-@given(st.lists(st.sampled_from(["a", "ab", "abc", "b", "ba", "é", "x y", "zz"]), min_size=1, max_size=40),
-       st.integers(0, 2))
-def test_lines_are_encoded_as_the_csv_module_encodes_them(values, index):
-    """The fixed-width numpy keys of a LinesChunk (padded with NUL bytes) give each value its own label,
-    prefixes of other labels included; an unknown value gives None as for a parsed chunk."""
-    fields = [["0", "1", "2"] for _ in values]
-    for row, value in zip(fields, values):
-        row[index] = value
-    lines = "".join(",".join(row) + "\n" for row in fields).encode()
-    with_offsets = np.cumsum([0] + [len((",".join(row) + "\n").encode()) for row in fields[:-1]])
-    starts = with_offsets + [len(",".join(row[:index]).encode()) + (1 if index else 0) for row in fields]
-    ends = starts + [len(value.encode()) for value in values]
-    chunk = deploy_cli.LinesChunk(1, lines, np.asarray(starts), np.asarray(ends))
-    assert chunk.texts == values
-    for known in (["a", "ab", "abc", "b", "ba", "é", "x y", "zz"], ["ab", "abc", "ba", "x y"]):
+VALUES = ["a", "ab", "abc", "b", "ba", "é", "x y", "q,r", 'say "hi"', "two\nlines", " a"]
+
+
+@given(st.lists(st.sampled_from(VALUES), min_size=1, max_size=40), st.integers(0, 2),
+       st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]), st.sampled_from(["\n", "\r\n"]))
+def test_records_split_by_numpy_read_as_the_csv_module_reads_them(values, index, quoting, newline):
+    """numpy's split (quotes, quoted commas and line breaks, \\r\\n) and its fixed-width keys (padded with NUL
+    bytes: labels that are prefixes of others) give the values the csv module reads; an unknown value gives None."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "data.csv"
+        with open(path, "w", newline="") as handle:
+            writer = csv.writer(handle, quoting=quoting, lineterminator=newline)
+            writer.writerow(["c0", "c1", "c2"])
+            writer.writerows([value if j == index else f"{j}{value}" for j in range(3)] for value in values)
+        with deploy_cli.CsvColumn(path, f"c{index}") as data:
+            [chunk] = list(data.chunks())
+    assert isinstance(chunk, deploy_cli.LinesChunk) and chunk.texts == values
+    for known in (VALUES, ["ab", "abc", "ba", "x y", "q,r"]):
         labels = deploy_cli.CsvLabels(known, "categories")
-        expected = deploy_cli.Chunk(1, fields, index).codes(labels)
+        expected = deploy_cli.encode_chunk(values, labels.lookup)
         got = chunk.codes(labels)
         assert (got is None and expected is None) or got.tolist() == expected.tolist()
