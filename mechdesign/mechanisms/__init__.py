@@ -12,10 +12,24 @@ from .global_framework import (
     product_mechanism,
     product_prior,
 )
+from .oracles import (
+    FrequencyOracle,
+    HadamardResponse,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
+    RandomizedResponse,
+    SubsetSelection,
+)
 from .pml import binary_robust_pml_mechanism, k_singular_mechanism
 
 __all__ = [
     "EstimationMechanism",
+    "FrequencyOracle",
+    "HadamardResponse",
+    "OptimizedLocalHashing",
+    "OptimizedUnaryEncoding",
+    "RandomizedResponse",
+    "SubsetSelection",
     "estimation_mechanism",
     "binary_robust_pml_mechanism",
     "global_q_d",
