@@ -2,6 +2,7 @@
 Empirical Distributions") against exact computations and the optimizer.
 
 * Thm. 2 (Weissman et al.): the deviation bound against the exact multinomial probability;
+* Prop. 1 (convexity of ε_min in the prior) and Cor. 1 (extreme points suffice) on random mechanisms;
 * Thm. 3, Thm. 4 eq. (6), Cor. 2: the sensitivity and capacity bounds against the exact sensitivity
   and capacity (vertex enumeration of the ball) of the optimal ε-PML mechanism from :func:`~mechdesign.design`,
   and Thm. 4's equality cases (Examples 1 and 2);
@@ -279,6 +280,31 @@ def _cor3(cases: Sequence[tuple[Sequence[float], int, float, float]]) -> list[Ch
             for prior, m, budget, target in cases]
 
 
+def _convexity(trials: int) -> list[CheckRow]:
+    """Prop. 1 (``ε_min(Q, ·)`` is convex on the interior of the simplex: at a mixture of two priors it is at
+    most the mixture of the values) and Cor. 1 (the worst prior of a polytope is an extreme point: no
+    prior of the hull leaks more than the extreme points), on seeded random mechanisms and priors."""
+    rng = np.random.default_rng(SEED + 1)
+    rows = []
+    for trial in range(trials):
+        n = int(rng.integers(2, 5))
+        Q = rng.dirichlet(np.ones(n), size=n)
+        first, second = rng.dirichlet(np.ones(n), size=2)
+        t = float(rng.uniform(0.1, 0.9))
+        a, b = epsilon_min(Q, first), epsilon_min(Q, second)
+        setting = {"n": n, "trial": trial}
+        rows.append(compare("PML Prop. 1 ε_min is convex in the prior", setting, "nats",
+                            lambda a=a, b=b, t=t: upper_bound(t * a + (1 - t) * b),
+                            epsilon_min(Q, t * first + (1 - t) * second), EXACT_ATOL))
+        points = rng.dirichlet(np.ones(n), size=3)
+        extreme = max(epsilon_min(Q, point) for point in points)
+        mixtures = rng.dirichlet(np.ones(3), size=200) @ points
+        rows.append(compare("PML Cor. 1 the extreme points give the worst prior of a polytope", setting, "nats",
+                            lambda extreme=extreme: extreme,
+                            max(extreme, max(epsilon_min(Q, prior) for prior in mixtures)), EXACT_ATOL))
+    return rows
+
+
 def laplace_leakage(outputs: np.ndarray, scale: float, prior: Sequence[float]) -> np.ndarray:
     """``ℓ(X → y) = log max_x f(y|x) / Σ_x P(x) f(y|x)`` of ``Y = X + Laplace(b)``, ``X ∈ {−1, +1}``, from
     the densities.
@@ -322,4 +348,5 @@ def check_pml(full: bool = False) -> list[CheckRow]:
     rows += _thm5((0.55, 0.7, 0.9) if full else (0.7,), 0.1)
     rows += _cor3([((0.5, 0.5), 30, 1.0, 1.5), ((0.7, 0.3), 40, 0.5, 0.8)] + ([((0.6, 0.4), 60, 1.0, 1.2)] if full else []))
     rows += _prop3([(0.5, 0.5), (0.8, 0.2)], (0.5, 1.0, 3.0) if full else (1.0,))
+    rows += _convexity(20 if full else 5)
     return rows
