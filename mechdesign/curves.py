@@ -342,7 +342,7 @@ class _PrivacyDistortionSolver:
             # bisection then brackets ε* from above.
             return self._bisection(limit)
         below = epsilon - DIRECT_PROBE
-        if below > 0 and self._reaches(below, limit):
+        if below > 0 and self._reaches(below, limit, ties=False):
             return self._bisection(limit, below)
         return direct
 
@@ -384,16 +384,16 @@ class _PrivacyDistortionSolver:
             "gap of the limit): the bracket is as narrow as the certificates allow")
         return self._certified(limit, upper, (proven, upper), "bisection", note)
 
-    def _reaches(self, budget: float, limit: float) -> bool | None:
+    def _reaches(self, budget: float, limit: float, ties: bool = True) -> bool | None:
         """Whether ``D*(budget) <= limit``: yes when a private mechanism reaches it, no when the certified
         lower bound exceeds it, ``None`` when the solve decides neither (never read as "not reached").
-        Both slacks are relative to the limit (:data:`REACH_ATOL`)."""
+        Both slacks are relative to the limit (:data:`REACH_ATOL`); ``ties=False`` leaves a tie undecided."""
         slack = REACH_ATOL * abs(limit)
         result = self.distortion_at.solve(budget, threshold=limit + slack)
         decided = self._decide(result, limit, slack)
         if decided is None and result.method == "unconstrained-optimum":
             decided = self._decide(self._resolved(budget, limit + slack), limit, slack)
-        if decided is not None:
+        if decided is not None or not ties:
             return decided
         # D*(budget) is within the certified gap of the limit: a tie, decided as reached when the
         # mechanism meets the limit within LIMIT_ATOL, relative (as the final certificate must).
