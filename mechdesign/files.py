@@ -30,7 +30,7 @@ import stat
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
@@ -40,6 +40,7 @@ import numpy as np
 from ._version import __version__
 from .exceptions import MechDesignError
 from .mechanism import Mechanism
+from .mechanisms.oracles import FrequencyOracle, oracle_from_parameters
 from .memory import check_memory
 from .priors import Prior
 from .result import Result, _mechanism_json, json_number
@@ -511,9 +512,25 @@ def _check_keys(payload: Any, known: Sequence[str], where: str) -> None:
 # -------------------------------------------------------------------------------------------- mechanisms
 
 
+def _structured_json(mechanism: Mechanism) -> Any:
+    """A mechanism as JSON, a structured one by its parameters (a frequency oracle as
+    ``{"frequency_oracle": {...}}``, a keep-or-redraw mechanism as ``{"keep_or_redraw": {...}}``)."""
+    if isinstance(mechanism, FrequencyOracle):
+        return {"frequency_oracle": mechanism.parameters()}
+    return _mechanism_json(mechanism, dense_entries=0)
+
+
 def _mechanism_from_json(value: Any, where: str) -> Mechanism:
-    """A dense matrix (a list of rows) or ``{"keep_or_redraw": {"redraw": [...], "row": [...]}}`` (defect M2)."""
+    """A dense matrix (a list of rows), ``{"keep_or_redraw": {"redraw": [...], "row": [...]}}`` (defect M2) or
+    ``{"frequency_oracle": {"family": ..., "size": ..., "epsilon": ..., ...}}``."""
     try:
+        if isinstance(value, dict) and "frequency_oracle" in value:
+            _check_keys(value, ("frequency_oracle",), where)
+            parameters = value["frequency_oracle"]
+            if not isinstance(parameters, dict) or any(isinstance(item, bool) for item in parameters.values()):
+                raise FileFormatError(f"{where}.frequency_oracle must be a JSON object of the oracle's parameters, "
+                                      f"got {_short(parameters)}")
+            return oracle_from_parameters(parameters)
         if isinstance(value, dict):
             _check_keys(value, ("keep_or_redraw",), where)
             parameters = _field(value, "keep_or_redraw", where)
@@ -539,9 +556,13 @@ def result_payload(result: Result) -> dict[str, Any]:
     >>> payload["budgets"], payload["mechanism"]
     ({'dp': 'inf'}, [[1.0]])
     """
-    payload = result.to_dict()
-    if isinstance(result.mechanism, KeepOrRedraw):
-        payload["mechanism"] = _mechanism_json(result.mechanism, dense_entries=0)
+    if isinstance(result.mechanism, FrequencyOracle):  # never its dense matrix, which may not fit
+        payload = replace(result, mechanism=None).to_dict()
+        payload["certified"] = result.certified
+    else:
+        payload = result.to_dict()
+    if isinstance(result.mechanism, (KeepOrRedraw, FrequencyOracle)):
+        payload["mechanism"] = _structured_json(result.mechanism)
     return payload
 
 
@@ -637,9 +658,11 @@ class MechanismRecord:
     Attributes
     ----------
     mechanism
-        A dense :class:`~mechdesign.mechanism.Mechanism` or a :class:`~mechdesign.structured.KeepOrRedraw`.
+        A dense :class:`~mechdesign.mechanism.Mechanism`, a :class:`~mechdesign.structured.KeepOrRedraw` or a
+        :class:`~mechdesign.mechanisms.oracles.FrequencyOracle`.
     inputs, outputs
-        Row and column labels, or ``None`` (indices).
+        Row and column labels, or ``None`` (indices; for a frequency oracle, the labels of its reports,
+        which it writes one by one).
     prior
         The prior the design used, or ``None``.
     prior_source
@@ -759,7 +782,7 @@ def mechanism_payload(record: MechanismRecord) -> dict[str, Any]:
         result = result_payload(record.result)
         del result["mechanism"]  # held once, at the top
     return {
-        "mechanism": _mechanism_json(record.mechanism, dense_entries=0),
+        "mechanism": _structured_json(record.mechanism),
         "inputs": _labels_json(record.inputs),
         "outputs": _labels_json(record.outputs),
         "prior": None if record.prior is None else record.prior.probabilities.tolist(),
@@ -783,8 +806,10 @@ def _labels_from_json(values: Any, where: str) -> tuple | None:
 def mechanism_from_payload(payload: Mapping[str, Any], source: str = "mechanism") -> MechanismRecord:
     """The :class:`MechanismRecord` of a ``"mechanism"`` payload (exact inverse of :func:`mechanism_payload`).
 
-    Accepts the mechanism as a list of rows or as ``{"keep_or_redraw": {"redraw": [...], "row": [...]}}``
-    (the form :meth:`Result.to_dict` writes for a structured mechanism above 100 inputs: defect M2), and
+    Accepts the mechanism as a list of rows, as ``{"keep_or_redraw": {"redraw": [...], "row": [...]}}``
+    (the form :meth:`Result.to_dict` writes for a structured mechanism above 100 inputs: defect M2) or as
+    ``{"frequency_oracle": {"family": ..., "size": ..., "epsilon": ..., <parameter>}}`` (a structured
+    frequency oracle of :mod:`mechdesign.mechanisms.oracles`, whose outputs need not be listed), and
     refuses labels that repeat (defect H1) or do not match the mechanism's shape, and a prior of the
     wrong size: a :class:`FileFormatError` naming ``source``.
 

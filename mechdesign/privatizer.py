@@ -63,7 +63,8 @@ from .files import (
 )
 from .frequency import FrequencyEstimate, estimate_frequencies
 from .mechanism import Mechanism
-from .mechanisms.estimation import EstimationMechanism, estimation_mechanism
+from .mechanisms.estimation import EstimationMechanism, ReportBudget, estimation_mechanism, is_listed
+from .mechanisms.oracles import FrequencyOracle, RandomizedResponse
 from .priors import L1Ball, Prior, as_prior
 from .privacy import DifferentialPrivacy, PointwiseMaximalLeakage, PrivacyNotion
 from .randomness import release_rng
@@ -78,6 +79,10 @@ from .utility.distortion import ExpectedDistortion
 NOTIONS: dict[str, Callable[[Any], PrivacyNotion]] = prior_notions()
 #: Objective names accepted by :class:`Privatizer` (``None`` means ``"distortion"``).
 OBJECTIVES = ("estimation", "distortion")
+#: Largest matrix (entries) of a frequency oracle the ledger records by its matrix (larger ones by their ε).
+LEDGER_DENSE_ENTRIES = 10_000
+#: The fields of a :class:`~mechdesign.mechanisms.estimation.ReportBudget` in a privatizer file.
+REPORT_BUDGET_FIELDS = ("reports", "memory", "decode_operations", "report_bits")
 #: Output containers of :meth:`Privatizer.set_output` (scikit-learn's names; polars has no column of
 #: tuples, the labels of subset selection).
 OUTPUT_CONTAINERS = ("default", "pandas")
@@ -124,8 +129,9 @@ class Privatizer:
         The privacy budget (nats) of one record: the *total* over its columns, split equally among
         them (``column_budget_``). ``math.inf`` releases the data as it is (the identity mechanism).
     objective
-        ``"estimation"`` (the default): the estimable mechanism of least estimation variance among
-        k-ary randomized response and subset selection at the budget
+        ``"estimation"`` (the default): the frequency oracle of least exact estimation variance under the
+        prior among k-ary randomized response, subset selection, optimized unary encoding, optimized local
+        hashing and Hadamard response whose reports fit ``report_budget``
         (:func:`~mechdesign.mechanisms.estimation.estimation_mechanism`); ``"distortion"`` or
         ``None``: least expected Hamming distortion under the prior (:func:`~mechdesign.solve.design`;
         rare categories may be merged, so frequencies may not be estimable); an
@@ -155,6 +161,10 @@ class Privatizer:
         ``None`` (the default): releases draw from the operating system's entropy. A seed or a numpy
         ``Generator`` makes them reproducible by anyone who knows it — for tests only; it warns
         :class:`~mechdesign.randomness.SeededReleaseWarning`.
+    report_budget
+        With ``objective="estimation"``: what the reports may cost, a
+        :class:`~mechdesign.mechanisms.estimation.ReportBudget` (``None``: its default, 10⁶ reports in
+        1 GiB decoded in 2·10⁹ operations; ``ReportBudget.unlimited()`` admits every oracle).
 
     Attributes
     ----------
@@ -167,9 +177,13 @@ class Privatizer:
     priors_, notions_, mechanisms_, results_ : list
         Per column: the prior designed for, the notion the budget applies to, the published
         mechanism (rows in the order of the categories), the design's certified result.
-    outputs_ : list of tuple
+    outputs_ : list of tuple or None
         Per column, the label of each output: the category itself for a mechanism with one output per
-        category, the tuple of reported categories for subset selection (unique by construction).
+        category (k-ary randomized response), the tuple of reported categories for subset selection and
+        unary encoding, the output index (an int) for Hadamard response, ``"seed:y"`` for local hashing
+        — unique by construction. ``None`` for a frequency oracle with more than
+        :data:`~mechdesign.mechanisms.oracles.MAX_LISTED_OUTPUTS` outputs, whose reports are labelled
+        one by one.
     radii_ : list
         Per column, the ℓ1-ball radius β of a robust PML design (else ``None``).
     column_budget_ : float
@@ -207,7 +221,8 @@ class Privatizer:
 
     def __init__(self, notion: NotionSpec = "dp", budget: float = 1.0, objective: ObjectiveSpec = "estimation",
                  categories: Any = None, prior: Any = None, prior_budget: float | None = None,
-                 robust_delta: float | None = None, solver: str | None = None, random_state: Any = None) -> None:
+                 robust_delta: float | None = None, solver: str | None = None, random_state: Any = None,
+                 report_budget: ReportBudget | None = None) -> None:
         self.notion = notion
         self.budget = budget
         self.objective = objective
@@ -217,6 +232,7 @@ class Privatizer:
         self.robust_delta = robust_delta
         self.solver = solver
         self.random_state = random_state
+        self.report_budget = report_budget
 
     # --- scikit-learn conventions -------------------------------------------------------------------
 
@@ -227,7 +243,7 @@ class Privatizer:
         --------
         >>> sorted(Privatizer().get_params())  # doctest: +NORMALIZE_WHITESPACE
         ['budget', 'categories', 'notion', 'objective', 'prior', 'prior_budget', 'random_state',
-         'robust_delta', 'solver']
+         'report_budget', 'robust_delta', 'solver']
         """
         return {name: getattr(self, name) for name in _parameter_names()}
 
@@ -320,6 +336,8 @@ class Privatizer:
         if repeated:
             raise MechDesignError(f"X repeats the column name(s) {repeated}: every column needs its own name")
         objective = self._objective_kind()
+        if not (self.report_budget is None or isinstance(self.report_budget, ReportBudget)):
+            raise MechDesignError(f"report_budget must be a ReportBudget or None, got {_short(self.report_budget)}")
         categories, codes = self._categories(table, columns)
         priors, mode, sample_codes = self._priors(categories, columns, prior_sample, budget)
         first_budget = 0.0 if mode != "private-prior" else as_budget(self.prior_budget, "prior_budget")
@@ -333,7 +351,7 @@ class Privatizer:
             release_budget = (budget - first_budget) / count
             fitted.append(self._design_column(categories[j], prior, release_budget, objective,
                                               None if sample_codes is None else sample_codes[j]))
-            ledger.record(fitted[-1][2], name=f"{name}: release")
+            _record_release(ledger, fitted[-1][2], f"{name}: release")
         self.n_features_in_ = count
         if table.feature_names is not None:
             self.feature_names_in_ = table.feature_names
@@ -370,7 +388,11 @@ class Privatizer:
         rng = release_rng(self.random_state)
         result = np.empty(table.values.shape, dtype=object)
         for j, column in enumerate(codes):
-            result[:, j] = as_labels(self.outputs_[j])[self.mechanisms_[j].sample(column, rng)]
+            mechanism = self.mechanisms_[j]
+            if isinstance(mechanism, FrequencyOracle):  # labelled report by report (its outputs may not be listed)
+                result[:, j] = mechanism.labels(mechanism.privatize(column, rng), tuple(self.categories_[j]))
+            else:
+                result[:, j] = as_labels(self.outputs_[j])[mechanism.sample(column, rng)]
         if self._output_container() == "pandas":
             import pandas  # the container asked for
 
@@ -406,8 +428,13 @@ class Privatizer:
         table = self._check_table(as_table(X_private, "X_private"))
         estimates = []
         for j, name in enumerate(self.get_feature_names_out()):
-            outputs = encode_values(table.values[:, j], index_of(self.outputs_[j]), _column_label(name, "X_private"),
-                                    kind="output of the mechanism")
+            mechanism = self.mechanisms_[j]
+            if isinstance(mechanism, FrequencyOracle):
+                outputs = mechanism.reports_from_labels(table.values[:, j], tuple(self.categories_[j]),
+                                                        _column_label(name, "X_private"))
+            else:
+                outputs = encode_values(table.values[:, j], index_of(self.outputs_[j]),
+                                        _column_label(name, "X_private"), kind="output of the mechanism")
             estimates.append(estimate_frequencies(outputs, self.mechanisms_[j], tuple(self.categories_[j])))
         return estimates[0] if len(estimates) == 1 else estimates
 
@@ -509,6 +536,8 @@ class Privatizer:
             "prior_budget": json_number(None if self.prior_budget is None else float(self.prior_budget)),
             "robust_delta": None if self.robust_delta is None else float(self.robust_delta),
             "solver": self.solver, "random_state": self.random_state,
+            "report_budget": None if self.report_budget is None else {
+                name: json_number(getattr(self.report_budget, name)) for name in REPORT_BUDGET_FIELDS},
         }
         fitted = {"n_features_in": self.n_features_in_, "mode": self.mode_,
                   "feature_names_in": None if "feature_names_in_" not in self.__dict__ else names.tolist(),
@@ -529,6 +558,11 @@ class Privatizer:
         try:
             params = {key: NON_FINITE.get(value, value) if isinstance(value, str) and key.endswith("budget") else value
                       for key, value in payload["params"].items()}
+            if params.get("report_budget") is not None:
+                limits = params["report_budget"]
+                as_members(list(limits), REPORT_BUDGET_FIELDS, "report_budget", kind="field")
+                params["report_budget"] = ReportBudget(**{key: NON_FINITE.get(value, value) if isinstance(value, str)
+                                                          else value for key, value in limits.items()})
             privatizer = cls(**params)
             fitted = payload["fitted"]
             records = [mechanism_from_payload(column, f"{source}: columns[{j}]")
@@ -715,9 +749,10 @@ class Privatizer:
         """The paid mode's first round: privatize the column by the estimation-optimal LDP mechanism
         (chosen for a uniform prior, so it does not depend on the data), estimate the prior, never
         release the outputs."""
-        first = estimation_mechanism(DifferentialPrivacy(), budget, Prior.uniform(size)).mechanism
-        estimate = estimate_frequencies(first.sample(codes, rng), first)
-        ledger.record(first, name=f"{name}: prior estimate (not released)")
+        first = estimation_mechanism(DifferentialPrivacy(), budget, Prior.uniform(size),
+                                     report_budget=self.report_budget).mechanism
+        estimate = estimate_frequencies(first.privatize(codes, rng), first)
+        _record_release(ledger, first, f"{name}: prior estimate (not released)")
         return Prior(estimate.projected / estimate.projected.sum())
 
     def _design_column(self, categories: tuple, prior: Prior, budget: float, objective: Any,
@@ -732,11 +767,13 @@ class Privatizer:
         else:
             notion = self._build_notion(prior)
         if objective == "estimation":
-            chosen = _estimation_choice(notion, budget, prior)
+            chosen = _estimation_choice(notion, budget, prior, self.report_budget)
             result = _estimation_result(chosen, notion, budget)
-            labels = tuple(categories[symbols[0]] if len(symbols) == 1 else tuple(categories[x] for x in symbols)
-                           for symbols in chosen.outputs)
-            return prior, notion, chosen.mechanism, result, labels, radius
+            mechanism = chosen.mechanism
+            if not isinstance(mechanism, FrequencyOracle):  # one category, or the identity
+                return prior, notion, mechanism, result, categories, radius
+            labels = mechanism.output_labels(categories) if is_listed(mechanism) else None
+            return prior, notion, mechanism, result, labels, radius
         built = ExpectedDistortion(prior) if objective == "distortion" else (
             objective if isinstance(objective, Objective) else objective(prior))
         if self.robust_delta is not None:
@@ -790,25 +827,45 @@ def column_prior(spec: Any, categories: Sequence[Any], name: str = "prior") -> P
     return Prior(vector / vector.sum() if counts else vector)
 
 
-def _estimation_choice(notion: PrivacyNotion, budget: float, prior: Prior) -> EstimationMechanism:
-    """The estimation mechanism at ``budget``; at an infinite budget the identity (exact frequencies)."""
+def _estimation_choice(notion: PrivacyNotion, budget: float, prior: Prior,
+                       report_budget: ReportBudget | None) -> EstimationMechanism:
+    """The estimation mechanism at ``budget``; at an infinite budget the identity (exact frequencies), at
+    0 randomized response at ε = 0 (uniform reports: nothing can be estimated, variance infinite)."""
+    size = prior.size
     if math.isinf(budget):
-        size = prior.size
         probabilities = prior.probabilities
-        return EstimationMechanism("identity", Mechanism(np.eye(size)), math.inf, tuple((x,) for x in range(size)),
-                                   float(np.sum(probabilities * (1 - probabilities))))
-    return estimation_mechanism(notion, budget, prior)
+        return EstimationMechanism("identity", Mechanism(np.eye(size)), math.inf, tuple(range(size)),
+                                   float(np.sum(probabilities * (1 - probabilities))), (),
+                                   "no privacy: the data released as it is")
+    if budget == 0 and size > 1:
+        return EstimationMechanism("randomized-response", RandomizedResponse(size, 0.0), 0.0, tuple(range(size)),
+                                   math.inf, (), "budget 0: the reports do not depend on the data, so no frequency "
+                                   "can be estimated (every estimator's variance is infinite)")
+    return estimation_mechanism(notion, budget, prior, report_budget=report_budget)
 
 
 def _estimation_result(chosen: EstimationMechanism, notion: PrivacyNotion, budget: float) -> Result:
-    """The certified result of an estimation mechanism: privacy re-measured; no optimality claim."""
+    """The certified result of an estimation mechanism: privacy re-measured (local DP in closed form for
+    an oracle), no optimality claim; the message states what is claimed."""
     label = notion.label
+    mechanism = chosen.mechanism
+    measured = (mechanism.local_dp_leakage() if isinstance(mechanism, FrequencyOracle) and _is_local_dp(notion)
+                else notion.measure(mechanism))
     return Result(
-        mechanism=chosen.mechanism, objective=chosen.variance, status="suboptimal", success=True,
+        mechanism=mechanism, objective=chosen.variance, status="suboptimal", success=True,
         message=(f"{chosen.name} at LDP parameter {chosen.ldp_epsilon:.6g}: privacy certified; no optimality claim "
-                 "(the oracle of least exact variance N·Σ Var(p̂_x) among k-ary randomized response and subset "
-                 "selection)"),
-        measured={label: notion.measure(chosen.mechanism)}, budgets={label: budget}, method="estimation-family")
+                 f"(the oracle of least exact variance N·Σ Var(p̂_x): {chosen.claim})"),
+        measured={label: measured}, budgets={label: budget}, method="estimation-family")
+
+
+def _record_release(ledger: Ledger, mechanism: Mechanism, name: str) -> None:
+    """Record a release in the ledger: by its matrix, or for a frequency oracle whose matrix is larger than
+    :data:`LEDGER_DENSE_ENTRIES` by its LDP parameter (accounted as its worst case, binary randomized
+    response at that ε)."""
+    if isinstance(mechanism, FrequencyOracle) and mechanism.size * mechanism.n_outputs > LEDGER_DENSE_ENTRIES:
+        ledger.record_epsilon(mechanism.local_dp_leakage(), name)
+    else:
+        ledger.record(mechanism, name=name)
 
 
 def _first_round_rng(random_state: Any) -> np.random.Generator | None:

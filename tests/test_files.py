@@ -476,3 +476,65 @@ def test_numbers_beyond_float_range_are_infinite_not_overflow_errors(saved):
     _rewrite(saved, lambda document: document["payload"].update(
         notions=[{"name": "dp", "label": "DP", "budget": 10**400, "measured": None}]))
     assert load(saved).notions[0]["budget"] == math.inf
+
+
+# --------------------------------------------------------------------- structured frequency oracles (issue 34)
+
+
+ORACLE_CASES = [
+    ("randomized-response", {}), ("subset-selection", {"subset_size": 20}), ("optimized-unary-encoding", {}),
+    ("optimized-local-hashing", {"hash_range": 3}), ("hadamard-response", {"block_width": 64}),
+]
+
+
+@pytest.mark.parametrize("family, parameter", ORACLE_CASES)
+def test_a_frequency_oracle_round_trips_by_its_parameters(tmp_path, family, parameter):
+    """Issue 34: the mechanism file of subset selection over 42 categories was 14 MB (its dense matrix); an
+    oracle is written by its parameters, with its certificate, and read back exactly."""
+    from mechdesign.mechanisms.oracles import oracle_from_parameters
+
+    oracle = oracle_from_parameters({"family": family, "size": 42, "epsilon": 0.1, **parameter})
+    result = Result(oracle, oracle.total_variance(), "suboptimal", True, "estimation", measured={"LDP": 0.1},
+                    budgets={"LDP": 0.1}, method="estimation-family")
+    record = record_from_result(result, inputs=[f"country {i}" for i in range(42)], objective="estimation")
+    path = save(record, tmp_path / "oracle.json")
+    loaded = load_record(path)
+    assert loaded == record and type(loaded.mechanism) is type(oracle) and loaded.outputs is None
+    assert path.stat().st_size < 10_000
+    assert load(save(result, tmp_path / "result.json")) == result
+    _validate(path)
+    _validate(tmp_path / "result.json")
+    payload = mechanism_payload(record)
+    assert payload["mechanism"] == {"frequency_oracle": {"family": family, "size": 42, "epsilon": 0.1, **parameter}}
+
+
+def test_a_listed_oracle_keeps_its_output_labels(tmp_path):
+    from mechdesign.mechanisms.oracles import HadamardResponse, SubsetSelection
+
+    for oracle in (SubsetSelection(4, 1.0, 2), HadamardResponse(5, 1.0, 8)):
+        categories = ["a", "b", "c", "d", "e"][:oracle.size]
+        record = MechanismRecord(oracle, inputs=categories, outputs=oracle.output_labels(categories))
+        assert load_record(save(record, tmp_path / "listed.json")) == record
+        _validate(tmp_path / "listed.json")
+
+
+@pytest.mark.parametrize("oracle, match, in_schema", [
+    ({"family": "rappor", "size": 3, "epsilon": 1.0}, "unknown oracle family 'rappor'", False),
+    ({"family": "subset-selection", "size": 3, "epsilon": 1.0}, "takes other parameters", False),
+    ({"family": "subset-selection", "size": 3, "epsilon": 1.0, "subset_size": 3}, "subset_size must be an integer",
+     True),  # d < k is not expressible in the schema
+    ({"family": "hadamard-response", "size": 3, "epsilon": -1.0, "block_width": 4}, "epsilon must be a finite number",
+     False),
+    ({"family": "randomized-response", "size": True, "epsilon": 1.0}, "frequency_oracle must be a JSON object", False),
+    ([1, 2], "frequency_oracle must be a JSON object", False),
+])
+def test_a_bad_frequency_oracle_payload_is_refused(tmp_path, oracle, match, in_schema):
+    path = save(MechanismRecord(Mechanism([[0.5, 0.5], [0.5, 0.5]]), inputs=["a", "b"]), tmp_path / "m.json")
+    _rewrite(path, lambda document: document["payload"].update(mechanism={"frequency_oracle": oracle}))
+    with pytest.raises(FileFormatError, match=match):
+        load_record(path)
+    if in_schema:
+        _validate(path)
+    else:
+        with pytest.raises(jsonschema.ValidationError):
+            _validate(path)

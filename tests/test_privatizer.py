@@ -353,7 +353,7 @@ def test_params_follow_scikit_learn_conventions():
     privatizer = Privatizer("pml", 0.5, categories=LETTERS)
     assert privatizer.get_params() == {"notion": "pml", "budget": 0.5, "objective": "estimation", "categories": LETTERS,
                                        "prior": None, "prior_budget": None, "robust_delta": None, "solver": None,
-                                       "random_state": None}
+                                       "random_state": None, "report_budget": None}
     assert privatizer.set_params(budget=2.0) is privatizer and privatizer.budget == 2.0
     with pytest.raises(MechDesignError, match=r"set_params holds 1 value\(s\) that are not a known Privatizer parameter: \['epsilon'\]"):
         privatizer.set_params(epsilon=1.0)
@@ -423,3 +423,74 @@ def test_bad_input_is_named():
         fitted.transform(["a", "e"])
     with pytest.raises(UnknownCategoryError, match="not a known output of the mechanism"):
         fitted.estimate_frequencies(["a", "zz"])
+
+
+# --- issue 34: frequency oracles -------------------------------------------------------------------------
+
+
+COUNTRIES = [f"country-{i:02d}" for i in range(42)]
+
+
+def test_adult_native_country_gets_the_least_variance_oracle_and_a_small_file(tmp_path):
+    """Issue 34: 42 categories at ε = 0.1 were held at subset selection d = 3 (N·Σ Var 55,378 against 15,996 at
+    d = 20) and the mechanism file was 14 MB; the oracle's reports are labelled one by one."""
+    truth = np.linspace(1, 3, 42) / np.linspace(1, 3, 42).sum()
+    data = np.repeat(COUNTRIES, (truth * 50_000).round().astype(int))
+    privatizer = seeded(notion="dp", budget=0.1, categories=COUNTRIES).fit(data)
+    assert privatizer.result_.message.startswith("subset-selection(d=20) at LDP parameter 0.1: privacy certified")
+    assert privatizer.result_.objective == pytest.approx(15_996.28, abs=0.01) and privatizer.output_labels_ is None
+    assert privatizer.privacy_spent_ == pytest.approx(0.1, abs=1e-15)  # recorded by its ε (no dense matrix)
+    private = release(privatizer, data)
+    assert all(len(label) == 20 and set(label) <= set(COUNTRIES) for label in private[:50])
+    estimate = privatizer.estimate_frequencies(private)
+    exact = np.sqrt(privatizer.mechanism_.variances(np.bincount(
+        [COUNTRIES.index(value) for value in data], minlength=42) / data.size, data.size))
+    assert (np.abs(estimate.estimate - truth) <= STANDARD_ERRORS * exact + 1e-3).all()
+    path = privatizer.save(tmp_path / "p.json")
+    assert path.stat().st_size < 20_000
+    loaded = Privatizer.load(path)
+    assert published(loaded) == published(privatizer) and loaded.mechanism_ == privatizer.mechanism_
+    assert np.array_equal(loaded.estimate_frequencies(private).estimate, estimate.estimate)
+
+
+def test_hadamard_reports_are_output_indices_and_the_report_budget_round_trips(tmp_path):
+    # A decoding budget of 2·10⁶ operations for 10⁶ reports admits only randomized response and Hadamard
+    # response (8-byte reports decoded by the FWHT); at k = 16, ε = 0.5 Hadamard response has the less variance.
+    from mechdesign.mechanisms.estimation import ReportBudget
+
+    categories = [f"c{i:02d}" for i in range(16)]
+    data = categories * 500
+    budget = ReportBudget(decode_operations=2 * 10**6)
+    privatizer = seeded(notion="dp", budget=0.5, categories=categories, report_budget=budget).fit(data)
+    assert privatizer.result_.message.startswith("hadamard-response(b=32)")
+    assert privatizer.output_labels_ == tuple(range(32))
+    private = release(privatizer, data)
+    assert {type(label) for label in private} == {int}
+    estimate = privatizer.estimate_frequencies(private)
+    assert (np.abs(estimate.estimate - 1 / 16) <= STANDARD_ERRORS * estimate.standard_error).all()
+    loaded = Privatizer.load(privatizer.save(tmp_path / "p.json"))
+    assert loaded.report_budget == budget and loaded.mechanism_ == privatizer.mechanism_
+    with pytest.raises(MechDesignError, match=r"X_private column 'x0'\[0\] = 'c00' is not a report of hadamard"):
+        privatizer.estimate_frequencies(["c00"])
+    with pytest.raises(MechDesignError, match=r"report_budget must be a ReportBudget or None, got \{'memory': 1\}"):
+        Privatizer("dp", 1.0, "distortion", categories=["a", "b"], report_budget={"memory": 1}).fit(["a"])
+
+
+def test_a_paid_private_prior_runs_its_first_round_on_an_oracle():
+    # The first round (ε₁ = 0.05 on 42 categories) is subset selection d = 21, estimated from its reports.
+    truth = np.linspace(1, 3, 42) / np.linspace(1, 3, 42).sum()
+    data = np.repeat(COUNTRIES, (truth * 20_000).round().astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SeededReleaseWarning)
+        privatizer = seeded(notion="dp", budget=0.5, categories=COUNTRIES, prior="private",
+                            prior_budget=0.05).fit(data)
+    assert [entry.epsilon for entry in privatizer.ledger_.entries] == pytest.approx([0.05, 0.45])
+    assert privatizer.mode_ == "private-prior" and privatizer.prior_.size == 42
+
+
+def test_budget_zero_is_a_valid_release_with_nothing_to_estimate():
+    """Issue 34, bad input: at budget 0 every oracle's variance is infinite; the release is valid (its
+    reports are independent of the data) and says so."""
+    zero = Privatizer("dp", 0.0, categories=LETTERS).fit(SKEWED)
+    assert zero.result_.objective == math.inf and zero.result_.certified
+    assert DifferentialPrivacy().measure(zero.mechanism_) == 0.0 and "budget 0" in zero.result_.message

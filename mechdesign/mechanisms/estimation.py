@@ -1,22 +1,27 @@
-"""Mechanisms for estimating frequencies: k-ary randomized response and subset selection.
+"""Mechanisms for estimating frequencies: the frequency oracle of least exact variance for ``(k, ε)``.
 
-Both are ε-LDP and of full rank, so every category's frequency has an unbiased estimator
-(:mod:`mechdesign.frequency`). With ``N`` records, ``a = P(x reported | X = x)`` and
-``b = P(x reported | X ≠ x)``, the estimator ``p̂_x = (f_x − b) / (a − b)`` of the fraction ``f_x`` of
-reports containing ``x`` has variance ``π_x (1 − π_x) / (N (a − b)²)``, ``π_x = b + (a − b) p_x``:
+The candidates are the structured oracles of :mod:`mechdesign.mechanisms.oracles`, each at its best
+parameter for the prior: k-ary randomized response, subset selection (every ``d``), optimized unary
+encoding, optimized local hashing (every hash range ``g`` up to about ``2 e^ε``) and Hadamard response
+(every block width). Their estimators are unbiased with exact variances, so
+:func:`estimation_mechanism` compares the exact total variance ``N · Σ_x Var(p̂_x)`` under a (public)
+prior — not an approximation — and picks the least among the oracles whose reports fit a
+:class:`ReportBudget`: by default the reports of :data:`DEFAULT_PLANNED_REPORTS` records must take at
+most :data:`DEFAULT_REPORT_MEMORY` bytes and :data:`DEFAULT_DECODE_OPERATIONS` operations to decode
+(``k = 10⁴`` with unary reports of 10⁴ bits does not fit; Hadamard response, with ``O(log k)``-bit
+reports decoded by the fast Walsh–Hadamard transform, does). What is claimed is exactly that: "least
+variance among these oracles under this report budget", with every candidate's variance reported
+(:attr:`EstimationMechanism.candidates`) and what the budget traded (:attr:`EstimationMechanism.claim`).
 
-* k-ary randomized response (Kairouz, Bonawitz & Ramage, Discrete Distribution Estimation under
-  Local Privacy, §2): a report is one symbol, ``a = e^ε / (e^ε + k − 1)``, ``b = 1 / (e^ε + k − 1)``;
-* subset selection (Ye & Barg, Optimal Schemes for Discrete Distribution Estimation under Locally
-  Differential Privacy; Wang et al., Mutual Information Optimally Local Private Discrete Distribution
-  Estimation): a report is a set of ``d`` symbols, ``Q[x, S] ∝ e^ε`` if ``x ∈ S`` else 1, so
-  ``a = d e^ε / (d e^ε + k − d)`` and ``b = d ((d − 1) e^ε + k − d) / ((k − 1)(d e^ε + k − d))``.
-  With ``d = 1`` it is randomized response; ``d ≈ k / (e^ε + 1)`` is order-optimal, and better than
-  randomized response for large ``k`` at small ε.
+Under local DP the oracle's parameter ε is the budget. Under another notion each candidate small
+enough for a dense matrix (:data:`MAX_CALIBRATION_ENTRIES`) is calibrated to the budget by bisection
+on the notion's own measure; optimized local hashing, whose range depends on ε, is not.
 
-:func:`estimation_mechanism` picks, under any privacy notion and budget, the one of these of least
-total variance ``Σ_x Var(p̂_x)`` under a prior: each candidate's LDP parameter is calibrated to the
-notion's budget by bisection on the notion's own measure (exact for local DP: ``ε`` itself).
+For ``k = 2`` every candidate is binary randomized response up to relabelling of outputs; subset
+selection with ``d = 1`` is k-ary randomized response (Ye & Barg, Optimal Schemes for Discrete
+Distribution Estimation under Locally Differential Privacy; Wang et al., Mutual Information Optimally
+Local Private Discrete Distribution Estimation; Wang, Blocki, Li & Jha, Locally Differentially
+Private Protocols for Frequency Estimation; Acharya, Sun & Zhang, Hadamard Response).
 """
 
 from __future__ import annotations
@@ -28,20 +33,153 @@ from itertools import combinations
 
 import numpy as np
 
-from .._validate import as_budget, as_positive_int
-from ..exceptions import MechDesignError, ProblemTooLargeError
+from .._validate import _short, as_budget, as_positive_int
+from ..exceptions import InvalidBudgetError, MechDesignError
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
-from .basic import randomized_response
+from .oracles import (
+    MAX_LISTED_OUTPUTS,
+    FrequencyOracle,
+    HadamardResponse,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
+    RandomizedResponse,
+    SubsetSelection,
+    best_block_width,
+    best_hash_range,
+    prior_second_moment,
+    subset_probabilities,
+    symmetric_total_variance,
+)
 
-#: Largest number of outputs ``C(k, d)`` of a subset-selection mechanism that is built.
-MAX_SUBSET_OUTPUTS = 20_000
+#: Largest number of entries of a candidate's dense matrix calibrated to a notion other than local DP.
+MAX_CALIBRATION_ENTRIES = 10**6
 #: Largest LDP parameter tried when calibrating to another notion (nats; e^40 is deterministic to 1e-17).
 MAX_CALIBRATED_EPSILON = 40.0
 #: Bisection steps of the calibration (the bracket shrinks to 40 · 2^-60 nats).
 CALIBRATION_STEPS = 60
+#: Records the default report budget plans for.
+DEFAULT_PLANNED_REPORTS = 10**6
+#: Bytes the planned reports may take by default (in the arrays of the oracles' ``privatize``).
+DEFAULT_REPORT_MEMORY = 2**30
+#: Operations decoding the planned reports may take by default (``decode_operations`` of the oracles).
+DEFAULT_DECODE_OPERATIONS = 2 * 10**9
+
+
+@dataclass(frozen=True)
+class ReportBudget:
+    """What the reports of a frequency oracle may cost, for a planned number of records.
+
+    Attributes
+    ----------
+    reports
+        The number of records planned for.
+    memory
+        Bytes their reports may take (the oracle's ``report_bytes`` each).
+    decode_operations
+        Operations their tally and estimate may take (the oracle's ``decode_operations``).
+    report_bits
+        Bits one report may take in its most compact encoding (the oracle's ``report_bits``).
+
+    Examples
+    --------
+    >>> ReportBudget().admits(OptimizedUnaryEncoding(10_000, 1.0))  # 10⁶ reports of 1,250 bytes
+    'its 1,000,000 reports take 1.25e+09 bytes, above the budget of 1.07e+09'
+    >>> ReportBudget.unlimited().admits(OptimizedUnaryEncoding(10_000, 1.0))
+    ''
+    """
+
+    reports: int = DEFAULT_PLANNED_REPORTS
+    memory: float = DEFAULT_REPORT_MEMORY
+    decode_operations: float = DEFAULT_DECODE_OPERATIONS
+    report_bits: float = math.inf
+
+    def __post_init__(self) -> None:
+        as_positive_int(self.reports, "reports")
+        for name in ("memory", "decode_operations", "report_bits"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise MechDesignError(f"{name} must be a number > 0 (or inf), got {_short(value)}")
+
+    @classmethod
+    def unlimited(cls) -> ReportBudget:
+        """No limit on the reports' size or decoding (every oracle is admitted).
+
+        Examples
+        --------
+        >>> ReportBudget.unlimited().memory
+        inf
+        """
+        return cls(memory=math.inf, decode_operations=math.inf)
+
+    def admits(self, oracle: FrequencyOracle) -> str:
+        """``""`` if ``oracle``'s reports fit, else why not (a phrase).
+
+        Examples
+        --------
+        >>> ReportBudget(report_bits=8).admits(RandomizedResponse(1000, 1.0))
+        'a report takes 9.97 bits, above the budget of 8'
+        """
+        if self.report_bits < math.inf and oracle.report_bits > self.report_bits:
+            return f"a report takes {oracle.report_bits:.3g} bits, above the budget of {self.report_bits:.3g}"
+        memory = float(self.reports) * oracle.report_bytes
+        if memory > self.memory:
+            return f"its {self.reports:,} reports take {memory:.3g} bytes, above the budget of {self.memory:.3g}"
+        work = oracle.decode_operations(self.reports)
+        if work > self.decode_operations:
+            return (f"decoding its {self.reports:,} reports takes {work:.3g} operations, above the budget of "
+                    f"{self.decode_operations:.3g}")
+        return ""
+
+    def describe(self) -> str:
+        """The budget in words.
+
+        Examples
+        --------
+        >>> ReportBudget().describe()
+        '1,000,000 reports in at most 1.07e+09 bytes, decoded in at most 2e+09 operations'
+        """
+        if self.memory == self.decode_operations == self.report_bits == math.inf:
+            return "no limit on the reports"
+        parts = [f"{self.reports:,} reports in at most {self.memory:.3g} bytes",
+                 f"decoded in at most {self.decode_operations:.3g} operations"]
+        if self.report_bits < math.inf:
+            parts.append(f"at most {self.report_bits:.3g} bits each")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class OracleCandidate:
+    """One candidate of :func:`estimation_mechanism`: an oracle at its best parameter, and whether it fits.
+
+    Attributes
+    ----------
+    name
+        The oracle and its parameter, e.g. ``"subset-selection(d=20)"``.
+    variance
+        ``N · Σ_x Var(p̂_x)`` under the prior (``inf`` where it was not calibrated).
+    ldp_epsilon
+        Its LDP parameter (``nan`` where it was not calibrated).
+    report_bits, report_bytes
+        A report's compact size in bits, and its bytes in memory.
+    decode_operations
+        Operations to decode the budget's planned reports.
+    admitted
+        Whether it fits the report budget (and was calibrated).
+    reason
+        Why it was not admitted, or ``""``.
+    """
+
+    name: str
+    variance: float
+    ldp_epsilon: float
+    report_bits: float
+    report_bytes: int
+    decode_operations: float
+    admitted: bool
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -51,22 +189,31 @@ class EstimationMechanism:
     Attributes
     ----------
     name
-        ``"randomized-response"`` or ``"subset-selection(d=…)"``.
+        The oracle and its parameter (``"randomized-response"``, ``"subset-selection(d=…)"``,
+        ``"optimized-unary-encoding"``, ``"optimized-local-hashing(g=…)"``, ``"hadamard-response(b=…)"``),
+        or ``"constant"`` for one symbol.
     mechanism
-        The mechanism; output ``j`` reports the input symbols ``outputs[j]``.
+        The mechanism: a :class:`~mechdesign.mechanisms.oracles.FrequencyOracle` (dense for one symbol).
     ldp_epsilon
         Its LDP parameter ε (equal to the budget under local DP; calibrated to other notions).
     outputs
-        For every output, the tuple of input symbols it reports (one symbol for randomized response).
+        The label of every output over the symbol indices (``oracle.output_labels()``), or ``None``
+        beyond :data:`~mechdesign.mechanisms.oracles.MAX_LISTED_OUTPUTS` outputs.
     variance
         ``N · Σ_x Var(p̂_x)`` under the prior it was chosen for.
+    candidates
+        Every oracle compared, with its variance and whether the report budget admitted it.
+    claim
+        What is claimed, in words.
     """
 
     name: str
     mechanism: Mechanism
     ldp_epsilon: float
-    outputs: tuple[tuple[int, ...], ...]
+    outputs: tuple | None
     variance: float
+    candidates: tuple[OracleCandidate, ...] = ()
+    claim: str = ""
 
 
 def subset_outputs(size: int, subset_size: int) -> tuple[tuple[int, ...], ...]:
@@ -77,41 +224,38 @@ def subset_outputs(size: int, subset_size: int) -> tuple[tuple[int, ...], ...]:
     >>> subset_outputs(3, 2)
     ((0, 1), (0, 2), (1, 2))
     """
-    symbols, chosen = _sizes(size, subset_size)
-    return tuple(combinations(range(symbols), chosen))
+    symbols = as_positive_int(size, "size", minimum=2)
+    return tuple(combinations(range(symbols), as_positive_int(subset_size, "subset_size", maximum=symbols - 1)))
 
 
-def subset_selection(size: int, epsilon: float, subset_size: int) -> Mechanism:
+def subset_selection(size: int, epsilon: float, subset_size: int) -> SubsetSelection:
     """Subset selection: report ``d`` symbols, ``Q[x, S] = e^ε / Z`` if ``x ∈ S``, else ``1 / Z``.
 
-    ``Z = C(k−1, d−1) e^ε + C(k−1, d)``; outputs are :func:`subset_outputs` (Ye & Barg, eq. (4)).
+    ``Z = C(k−1, d−1) e^ε + C(k−1, d)``; outputs are :func:`subset_outputs` (Ye & Barg, eq. (4)). The
+    structured :class:`~mechdesign.mechanisms.oracles.SubsetSelection`, whose dense matrix is built on
+    first use (and refused by the memory guard when too large).
 
     Examples
     --------
     >>> subset_selection(3, 0.0, 2).matrix.round(4).tolist()[0]
     [0.3333, 0.3333, 0.3333]
     """
-    return _subset_mechanism(_membership(size, subset_size), epsilon)
+    return SubsetSelection(size, epsilon, subset_size)
 
 
 def report_probabilities(size: int, epsilon: float, subset_size: int = 1) -> tuple[float, float]:
-    """``(a, b)``: probabilities that a report contains ``x`` when ``X = x`` and when ``X ≠ x``.
+    """``(a, b)``: probabilities that a subset-selection report contains ``x`` when ``X = x`` and when ``X ≠ x``.
 
     Examples
     --------
     >>> [round(v, 6) for v in report_probabilities(2, math.log(3))]  # binary RR with e^ε = 3
     [0.75, 0.25]
     """
-    symbols, chosen = _sizes(size, subset_size)
-    boost = math.exp(as_budget(epsilon))
-    denominator = chosen * boost + symbols - chosen
-    hit = chosen * boost / denominator
-    false_hit = chosen * ((chosen - 1) * boost + symbols - chosen) / ((symbols - 1) * denominator)
-    return hit, false_hit
+    return subset_probabilities(size, epsilon, subset_size)
 
 
 def estimation_variances(prior: PriorLike, epsilon: float, subset_size: int = 1) -> np.ndarray:
-    """``N · Var(p̂_x) = π_x (1 − π_x) / (a − b)²`` for every symbol (module notes; ``d = 1``: k-RR).
+    """``N · Var(p̂_x) = π_x (1 − π_x) / (a − b)²`` of subset selection for every symbol (``d = 1``: k-RR).
 
     Examples
     --------
@@ -119,68 +263,144 @@ def estimation_variances(prior: PriorLike, epsilon: float, subset_size: int = 1)
     [1.0, 1.0]
     """
     probabilities = as_prior(prior).probabilities
-    hit, false_hit = report_probabilities(probabilities.size, epsilon, subset_size)
-    reported = false_hit + (hit - false_hit) * probabilities
-    return reported * (1.0 - reported) / (hit - false_hit) ** 2
+    return SubsetSelection(probabilities.size, epsilon, subset_size).variances(probabilities)
 
 
-def estimation_mechanism(notion: PrivacyNotion, budget: float, prior: PriorLike) -> EstimationMechanism:
-    """The estimation mechanism of least total variance under ``prior`` that meets ``notion``'s budget.
-
-    Candidates: randomized response and subset selection for every ``d`` with at most
-    :data:`MAX_SUBSET_OUTPUTS` outputs, each at the largest LDP parameter the budget allows.
+def estimation_mechanism(notion: PrivacyNotion, budget: float, prior: PriorLike, *,
+                         report_budget: ReportBudget | None = None) -> EstimationMechanism:
+    """The frequency oracle of least exact total variance under ``prior`` that meets ``notion``'s budget
+    and whose reports fit ``report_budget``.
 
     Parameters
     ----------
     notion
         Any privacy notion on the prior's alphabet.
     budget
-        Its budget (nats).
+        Its budget (nats, ``> 0``: at 0 every oracle's variance is infinite).
     prior
-        The prior under which the variance is compared (e.g. the empirical one).
+        The public prior under which the variance is compared (e.g. uniform).
+    report_budget
+        What the reports may cost (default :class:`ReportBudget()`: 10⁶ reports in 1 GiB, decoded in
+        2·10⁹ operations); :meth:`ReportBudget.unlimited` admits every oracle.
+
+    Returns
+    -------
+    EstimationMechanism
+        The chosen oracle, every candidate's variance and the claim in words. One symbol: the constant
+        mechanism, whose frequency 1 is exact (variance 0).
 
     Examples
     --------
     >>> from mechdesign import DifferentialPrivacy
     >>> estimation_mechanism(DifferentialPrivacy(), 4.0, [0.25] * 4).name  # large ε: randomized response
     'randomized-response'
-    >>> estimation_mechanism(DifferentialPrivacy(), 0.5, [1 / 16] * 16).name  # large k, small ε
-    'subset-selection(d=6)'
+    >>> estimation_mechanism(DifferentialPrivacy(), 0.1, [1 / 42] * 42).name  # Adult native-country (issue 34)
+    'subset-selection(d=20)'
+    >>> estimation_mechanism(DifferentialPrivacy(), 1.0, [1e-4] * 10_000).name  # unary reports do not fit
+    'hadamard-response(b=16384)'
     """
     probabilities = as_prior(prior).probabilities
-    limit = as_budget(budget)
+    limit = as_budget(budget, "budget")
+    admissible = ReportBudget() if report_budget is None else report_budget
+    if not isinstance(admissible, ReportBudget):
+        raise MechDesignError(f"report_budget must be a ReportBudget or None, got {_short(report_budget)}")
     size = probabilities.size
-    if size < 2:
-        raise MechDesignError(f"estimation needs at least 2 symbols, got {size}")
-    candidates = []
-    for subset_size in range(1, size):
-        if math.comb(size, subset_size) > MAX_SUBSET_OUTPUTS:
+    if size == 1:
+        return EstimationMechanism("constant", Mechanism([[1.0]]), 0.0, (0,), 0.0, (),
+                                   "one symbol: its frequency is 1, known exactly (variance 0) without any release")
+    if limit == 0:
+        raise InvalidBudgetError(f"budget = 0 (notion {notion.label}): every oracle's reports are then independent of "
+                                 "the input, so every frequency estimator's variance is infinite; use a budget > 0")
+    if isinstance(notion, DifferentialPrivacy) and notion.neighbours.is_complete:
+        oracles = _ldp_candidates(size, limit, probabilities)
+        calibrated = [(oracle, "") for oracle in oracles]
+    else:
+        calibrated = _calibrated_candidates(size, notion, limit)
+    candidates, chosen = [], None
+    for oracle, problem in calibrated:
+        if problem:  # `oracle` is the name of a candidate that was not calibrated
+            candidates.append(OracleCandidate(oracle, math.inf, math.nan, math.nan, 0, math.nan, False, problem))
             continue
-        build = _family(size, subset_size)
-        epsilon = _calibrate(build, notion, limit)
-        variance = float(estimation_variances(probabilities, epsilon, subset_size).sum())
-        candidates.append((variance, subset_size, epsilon, build))
-    variance, subset_size, epsilon, build = min(candidates, key=lambda c: c[0])
-    name = "randomized-response" if subset_size == 1 else f"subset-selection(d={subset_size})"
-    return EstimationMechanism(name, build(epsilon), epsilon, subset_outputs(size, subset_size), variance)
+        variance = oracle.total_variance(probabilities) if oracle.epsilon > 0 else math.inf
+        reason = admissible.admits(oracle) or ("calibrated to LDP parameter 0: no information" if oracle.epsilon == 0
+                                               else "")
+        candidates.append(OracleCandidate(oracle.name, variance, oracle.epsilon, oracle.report_bits,
+                                          oracle.report_bytes, oracle.decode_operations(admissible.reports),
+                                          not reason, reason))
+        if not reason and (chosen is None or variance < chosen[1]):
+            chosen = (oracle, variance)
+    if chosen is None:
+        raise MechDesignError(f"no frequency oracle fits the report budget ({admissible.describe()}) at this budget: "
+                              + "; ".join(f"{candidate.name}: {candidate.reason}" for candidate in candidates))
+    oracle, variance = chosen
+    outputs = oracle.output_labels() if is_listed(oracle) else None
+    return EstimationMechanism(oracle.name, oracle, oracle.epsilon, outputs, variance, tuple(candidates),
+                               _claim(oracle.name, variance, tuple(candidates), admissible))
 
 
-def _family(size: int, subset_size: int) -> Callable[[float], Mechanism]:
-    if subset_size == 1:
-        return lambda epsilon: randomized_response(size, epsilon)
-    membership = _membership(size, subset_size)
-    return lambda epsilon: _subset_mechanism(membership, epsilon)
+def _ldp_candidates(size: int, epsilon: float, probabilities: np.ndarray) -> list[FrequencyOracle]:
+    """Each oracle at its best parameter for the prior at LDP parameter ``epsilon``."""
+    oracles: list[FrequencyOracle] = [RandomizedResponse(size, epsilon)]
+    if size > 2:
+        sizes = np.arange(2, size)
+        shrink = math.exp(-epsilon)
+        denominator = sizes + (size - sizes) * shrink
+        hits = sizes / denominator
+        false_hits = sizes * ((sizes - 1) + (size - sizes) * shrink) / ((size - 1) * denominator)
+        moment = float(probabilities @ probabilities)
+        variances = symmetric_total_variance(size, hits, false_hits, moment)
+        oracles.append(SubsetSelection(size, epsilon, int(sizes[int(np.argmin(variances))])))
+    oracles.append(OptimizedUnaryEncoding(size, epsilon))
+    oracles.append(OptimizedLocalHashing(size, epsilon, best_hash_range(size, epsilon, probabilities)))
+    oracles.append(HadamardResponse(size, epsilon, best_block_width(size, epsilon, probabilities)))
+    return oracles
+
+
+def _calibrated_candidates(size: int, notion: PrivacyNotion, budget: float) -> list[tuple]:
+    """``(oracle, "")`` calibrated to the notion's budget, or ``(name, why not)``, for every family and
+    parameter small enough for a dense matrix."""
+    families: list[tuple[str, Callable[[float], FrequencyOracle]]] = [
+        ("randomized-response", lambda epsilon: RandomizedResponse(size, epsilon))]
+    families += [(f"subset-selection(d={d})", lambda epsilon, d=d: SubsetSelection(size, epsilon, d))
+                 for d in range(2, size)]
+    families.append(("optimized-unary-encoding", lambda epsilon: OptimizedUnaryEncoding(size, epsilon)))
+    families += [(f"hadamard-response(b={2**power})", lambda epsilon, w=2**power: HadamardResponse(size, epsilon, w))
+                 for power in range(1, size.bit_length() + 1)]
+    calibrated: list[tuple] = []
+    for name, build in families:
+        entries = size * build(1.0).n_outputs
+        if entries > MAX_CALIBRATION_ENTRIES:
+            calibrated.append((name, f"its dense matrix ({entries:,} entries) is above MAX_CALIBRATION_ENTRIES = "
+                                     f"{MAX_CALIBRATION_ENTRIES:,}, needed to calibrate it to {notion.label}"))
+            continue
+        calibrated.append((build(_calibrate(build, notion, budget)), ""))
+    calibrated.append(("optimized-local-hashing", f"not calibrated to {notion.label}: its hash range depends on the "
+                                                  "LDP parameter"))
+    return calibrated
+
+
+def _claim(name: str, variance: float, candidates: tuple[OracleCandidate, ...], budget: ReportBudget) -> str:
+    """What is claimed, in words: least variance among these oracles under this report budget, and what
+    the budget traded."""
+    compared = ", ".join(f"{candidate.name} {candidate.variance:,.6g}" for candidate in candidates if candidate.admitted)
+    text = (f"least exact total variance N·Σ Var(p̂_x) = {variance:,.6g} among the frequency oracles whose reports fit "
+            f"the report budget ({budget.describe()}): {compared}; no claim of optimality among all mechanisms")
+    excluded = [candidate for candidate in candidates if not candidate.admitted and candidate.variance < variance]
+    if excluded:
+        best = min(excluded, key=lambda candidate: candidate.variance)
+        text += (f". The budget trades variance for size: {best.name} would have {best.variance:,.6g} "
+                 f"({1 - best.variance / variance:.1%} less) but {best.reason}")
+    return text
 
 
 def _calibrate(build: Callable[[float], Mechanism], notion: PrivacyNotion, budget: float) -> float:
     """The largest LDP parameter ε' with ``notion.measure(build(ε')) <= budget`` (bisection).
 
-    Both families are garblings of themselves at a larger ε' (a mixture with the uniform
-    mechanism), so every notion that satisfies post-processing is non-decreasing in ε'. Local DP is
-    exact: ε' = budget.
+    ``low`` only ever holds a parameter whose mechanism meets the budget (0, the constant mechanism, to
+    begin with), so the result is private whether or not the notion is monotone in ε'; it is the largest
+    such parameter when it is (every family here is a post-processing of itself at a larger ε' for k-RR
+    and subset selection, a mixture with the uniform mechanism).
     """
-    if isinstance(notion, DifferentialPrivacy) and notion.neighbours.is_complete:
-        return budget
 
     def within(epsilon: float) -> bool:
         return notion.measure(build(epsilon)) <= budget
@@ -194,24 +414,13 @@ def _calibrate(build: Callable[[float], Mechanism], notion: PrivacyNotion, budge
     return low
 
 
-def _subset_mechanism(membership: np.ndarray, epsilon: float) -> Mechanism:
-    weights = np.where(membership, math.exp(as_budget(epsilon)), 1.0)
-    return Mechanism(weights / weights.sum(axis=1, keepdims=True))
+def is_listed(oracle: FrequencyOracle) -> bool:
+    """Whether the oracle's outputs are few enough to list their labels (:data:`MAX_LISTED_OUTPUTS`).
 
+    Examples
+    --------
+    >>> is_listed(RandomizedResponse(5, 1.0)), is_listed(SubsetSelection(42, 0.1, 20))
+    (True, False)
+    """
+    return oracle.n_outputs <= MAX_LISTED_OUTPUTS
 
-def _sizes(size: int, subset_size: int) -> tuple[int, int]:
-    symbols = as_positive_int(size, "size", minimum=2)
-    return symbols, as_positive_int(subset_size, "subset_size", maximum=symbols - 1)
-
-
-def _membership(size: int, subset_size: int) -> np.ndarray:
-    """``membership[x, j]``: whether symbol ``x`` is in the ``j``-th subset of :func:`subset_outputs`."""
-    symbols, chosen = _sizes(size, subset_size)
-    if math.comb(symbols, chosen) > MAX_SUBSET_OUTPUTS:
-        raise ProblemTooLargeError(f"subset selection with k = {symbols}, d = {chosen} has "
-                                   f"{math.comb(symbols, chosen)} outputs, more than {MAX_SUBSET_OUTPUTS}")
-    outputs = subset_outputs(symbols, chosen)
-    membership = np.zeros((symbols, len(outputs)), dtype=bool)
-    for column, subset in enumerate(outputs):
-        membership[list(subset), column] = True
-    return membership

@@ -562,15 +562,16 @@ class FrequencyOracle(Mechanism):
         return names
 
     def _category_codes(self, values: np.ndarray, categories: Sequence[Any] | None, name: str) -> np.ndarray:
-        """Indices of category values (labels' members), a named error for a value that is not a category."""
+        """Indices of reported categories (randomized response's labels), a named error for another value."""
         lookup = {value: index for index, value in enumerate(self._names(categories).tolist())}
         codes = np.empty(values.size, dtype=np.int64)
         for position, value in enumerate(values.tolist()):
             try:
                 codes[position] = lookup[value]
             except (KeyError, TypeError):
-                raise UnknownCategoryError(f"{name}[{position}] = {_short(value)} is not a category of {self.name} "
-                                           f"over k = {self.size}") from None
+                raise UnknownCategoryError(f"{name}[{position}] = {_short(value)} is not a known output of the "
+                                           f"mechanism ({self.name} over k = {self.size} reports one of its "
+                                           "categories)") from None
         return codes
 
 

@@ -280,7 +280,7 @@ def test_bad_input_is_named():
         RandomizedResponse(3, 1.0).estimate([-1, 2, 2], 3)
     with pytest.raises(MechDesignError, match="tally does not count 5 reports"):
         RandomizedResponse(3, 1.0).estimate([1, 1, 1], 5)
-    with pytest.raises(UnknownCategoryError, match=r"labels\[1\] = 'z' is not a category"):
+    with pytest.raises(UnknownCategoryError, match=r"labels\[1\] = 'z' is not a known output of the mechanism"):
         RandomizedResponse(3, 1.0).reports_from_labels(["a", "z"], "abc")
     with pytest.raises(MechDesignError, match=r"labels\[0\] = \('a', 'a'\) repeats a category"):
         OptimizedUnaryEncoding(3, 1.0).reports_from_labels([("a", "a")], "abc")
