@@ -310,7 +310,7 @@ def maximum_likelihood(output_counts: Any, mechanism: MechanismLike, categories:
     bad = (counts < 0) | (counts != np.round(counts))
     if bad.any():
         index = int(np.argmax(bad))
-        raise MechDesignError(f"output_counts[{index}] = {counts[index]!r} is not a count (a whole number >= 0)")
+        raise MechDesignError(f"output_counts[{index}] = {counts[index].item()!r} is not a count (a whole number >= 0)")
     total = float(counts.sum())
     if total <= 0:
         raise MechDesignError("output_counts sum to 0: no privatized records to estimate frequencies from")

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from mechdesign import randomized_response
 from mechdesign.exceptions import MechDesignError, NotEstimableError
 from mechdesign.frequency import (
+    LIKELIHOOD_TOLERANCE,
     estimate_frequencies,
     estimation_variance,
     estimator_matrix,
+    maximum_likelihood,
     project_to_simplex,
 )
 
@@ -100,3 +102,89 @@ def test_bad_input_is_named():
         estimate_frequencies([0, 1], rr, ["a", "b"])
     with pytest.raises(MechDesignError, match=r"vector has a non-finite entry nan at index \(1,\)"):
         project_to_simplex([0.5, float("nan")])
+
+
+# --- issue 34: oracles, tallies and maximum likelihood -------------------------------------------------------
+
+
+def test_oracle_reports_are_estimated_by_the_oracles_own_estimator():
+    from mechdesign.frequency import estimate_from_tally
+    from mechdesign.mechanisms import HadamardResponse, SubsetSelection
+
+    rng = np.random.default_rng(0)
+    inputs = rng.integers(0, 5, 1000)
+    for oracle in (SubsetSelection(5, 1.0, 2), HadamardResponse(5, 1.0, 4)):
+        reports = oracle.privatize(inputs, rng)
+        by_reports = estimate_frequencies(reports, oracle, "abcde")
+        by_indices = estimate_frequencies(oracle.report_index(reports), oracle, "abcde")
+        halves = oracle.tally(reports[:400]) + oracle.tally(reports[400:])
+        by_tally = estimate_from_tally(halves, 1000, oracle, "abcde")
+        for other in (by_indices, by_tally):
+            assert np.array_equal(other.estimate, by_reports.estimate) and other.categories == tuple("abcde")
+        # the estimate is q̂ A with A the oracle's left inverse (not Q⁺ for Hadamard response)
+        frequencies = np.bincount(oracle.report_index(reports), minlength=oracle.n_outputs) / 1000
+        assert np.allclose(by_reports.estimate, frequencies @ estimator_matrix(oracle), atol=1e-12)
+    with pytest.raises(MechDesignError, match="oracle must be a FrequencyOracle"):
+        estimate_from_tally([1, 2], 3, randomized_response(2, 1.0))
+    with pytest.raises(MechDesignError, match=r"estimator must have shape \(2, 2\)"):
+        estimation_variance(randomized_response(2, 1.0), [0.5, 0.5], estimator=np.eye(3))
+
+
+def _log_likelihood(counts, matrix, point):
+    used = counts > 0
+    return float(counts[used] @ np.log(point @ matrix[:, used]))
+
+
+@given(st.integers(2, 5).flatmap(lambda k: st.tuples(full_support_priors(k), st.integers(0, 10**6))))
+def test_maximum_likelihood_is_certified_within_its_gap(case):
+    # ℓ is concave: ℓ(p) ≤ ℓ(p̂) + N·gap for every p of the simplex (here random points and vertices).
+    prior, seed = case
+    size = prior.size
+    rng = np.random.default_rng(seed)
+    matrix = rng.random((size, size + 2)) + 0.05
+    matrix /= matrix.sum(axis=1, keepdims=True)
+    counts = rng.multinomial(50, prior @ matrix).astype(float)
+    result = maximum_likelihood(counts, matrix)
+    assert result.converged and result.gap <= LIKELIHOOD_TOLERANCE
+    assert result.log_likelihood == pytest.approx(_log_likelihood(counts, matrix, result.estimate), abs=1e-9)
+    points = np.vstack([rng.dirichlet(np.ones(size), 200), np.eye(size)])
+    best = max(_log_likelihood(counts, matrix, point) for point in points)
+    assert best <= result.log_likelihood + counts.sum() * result.gap + 1e-9
+    assert result.estimate.min() >= 0 and result.estimate.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_maximum_likelihood_never_decreases_and_handles_rank_deficient_designs():
+    # The top-2 design above (rank 2 < 4): no unbiased estimator, but the likelihood is maximized where
+    # p̂ Q equals the outputs' frequencies (reachable here), with a certified gap.
+    boost = math.e
+    top = np.array([[boost, 1.0], [1.0, boost], [1.0, 1.0], [1.0, 1.0]])
+    mechanism = top / top.sum(axis=1, keepdims=True)
+    counts = np.array([70.0, 30.0])
+    result = maximum_likelihood(counts, mechanism, ["a", "b", "c", "d"])
+    assert result.converged and result.categories == ("a", "b", "c", "d")
+    assert result.log_likelihood == pytest.approx(float(counts @ np.log(counts / counts.sum())), abs=1e-6)
+    previous = -math.inf
+    for iterations in range(0, 30, 3):
+        value = maximum_likelihood(counts, mechanism, max_iterations=iterations).log_likelihood
+        assert value >= previous - 1e-12
+        previous = value
+    assert not maximum_likelihood([9, 1], [[0.6, 0.4], [0.4, 0.6]], max_iterations=2).converged
+
+
+def test_maximum_likelihood_bad_input_is_named():
+    """Issue 34, bad input: counts that are negative, not finite or not whole; counts of impossible outputs."""
+    rr = randomized_response(2, 1.0)
+    with pytest.raises(MechDesignError, match=r"output_counts\[0\] = -1.0 is not a count"):
+        maximum_likelihood([-1, 2], rr)
+    with pytest.raises(MechDesignError, match="output_counts has a non-finite entry"):
+        maximum_likelihood([math.inf, 2], rr)
+    with pytest.raises(MechDesignError, match=r"output_counts\[1\] = 0.5 is not a count"):
+        maximum_likelihood([1, 0.5], rr)
+    with pytest.raises(MechDesignError, match="output_counts has 3 counts"):
+        maximum_likelihood([1, 2, 3], rr)
+    with pytest.raises(MechDesignError, match="output_counts sum to 0"):
+        maximum_likelihood([0, 0], rr)
+    with pytest.raises(MechDesignError, match="counts an output the mechanism never gives"):
+        maximum_likelihood([1, 1], [[1.0, 0.0], [1.0, 0.0]])
+    with pytest.raises(MechDesignError, match="tolerance must be a number > 0, got 0"):
+        maximum_likelihood([1, 1], rr, tolerance=0)
