@@ -66,9 +66,11 @@ from .utility.distortion import ExpectedDistortion
 #: At its floor 1e-12 a dropped mass moves a row by less than the feasibility tolerance.
 HIGHS_OPTIONS = {"presolve": "off", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
                  "dual_feasibility_tolerance": 1e-10, "small_matrix_value": 1e-12}
-#: HiGHS's primal simplex (``simplex_strategy``): where the dual simplex leaves a capped LP "Unknown", it proves
-#: the LP infeasible.
-PRIMAL_SIMPLEX_STRATEGY = 4
+#: HiGHS options of the last tries, in turn, at an LP with caps that :data:`HIGHS_OPTIONS` left unsolved: the dual
+#: simplex without presolve may call an infeasible one "Unknown" (local DP, n = 30 and 70, pointwise (ε, δ)-DP,
+#: n = 20, with caps below every mechanism's). The interior point proved each "Infeasible" (n = 70: 1.1 s, where
+#: presolve and the primal simplex took 5.7 s to end "Unknown"); those prove what it does not.
+INFEASIBILITY_OPTIONS = ({"solver": "ipm"}, {"presolve": "on", "simplex_strategy": 4})
 
 
 #: Peak bytes per mechanism entry ``n m`` of the dense direct LPs: 0.41–0.43 kB per nonzero measured at
@@ -253,6 +255,8 @@ class WarmLinearProgram(ABC):
         self._col_lower = np.zeros(total)
         self._col_upper = np.full(total, highspy.kHighsInf)
         self._column_indices = np.arange(total, dtype=np.int32)
+        #: Every column's value at the last solve that reached one (simplex or interior point).
+        self.column_values: np.ndarray | None = None
         # |t_k| <= Σ_x max_y |L_k[x, y]| (each row of u sums to at most 1): finite, never active.
         reach = np.array([np.abs(self.limit_weights[index]).max(axis=1).sum() for index in scaled])
         self._col_lower[self.scaled_columns], self._col_upper[self.scaled_columns] = -reach, reach
@@ -404,18 +408,23 @@ class WarmLinearProgram(ABC):
             outcome = run_highs(self.highs)
         if not outcome.solved and self.limit_rows.size:
             # With caps the LP may be infeasible, which the dual simplex without presolve reports as "Unknown";
-            # the primal simplex proves it.
-            _, strategy = self.highs.getOptionValue("simplex_strategy")
-            self.highs.setOptionValue("simplex_strategy", PRIMAL_SIMPLEX_STRATEGY)
-            self.highs.clearSolver()
-            outcome = run_highs(self.highs)
-            self.highs.setOptionValue("simplex_strategy", strategy)
+            # presolve and the primal simplex prove it.
+            for options in INFEASIBILITY_OPTIONS:
+                saved = {name: self.highs.getOptionValue(name)[1] for name in options}
+                for name, value in options.items():
+                    self.highs.setOptionValue(name, value)
+                self.highs.clearSolver()
+                outcome = run_highs(self.highs)
+                for name, value in saved.items():
+                    self.highs.setOptionValue(name, value)
+                if outcome.solved or self.highs.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+                    break
         status = self.highs.modelStatusToString(self.highs.getModelStatus())
         iterations = outcome.iterations
         if not outcome.solved:
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
-        values = np.asarray(solution.col_value)
+        values = self.column_values = np.asarray(solution.col_value)
         duals = np.asarray(solution.row_dual)
         safe = self._lower_bound(duals, epsilon) if bound else -math.inf
         return DirectSolution(self._mechanism(values, epsilon), float(self.highs.getInfo().objective_function_value),
@@ -449,6 +458,7 @@ class WarmLinearProgram(ABC):
         iterations = outcome.iterations or 0
         if values is None:
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)
+        self.column_values = values
         safe = self._lower_bound(duals, epsilon) if bound else -math.inf
         return DirectSolution(self._mechanism(values, epsilon), float(costs @ values), safe, iterations, outcome.status,
                               duals, values[self.penalty_columns])

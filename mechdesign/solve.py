@@ -543,6 +543,8 @@ class DesignProblem:
             attempt = run(solved, solved_limits)
             candidate = self._candidate(attempt, budget_map, limit_map)
             candidates.append(candidate)
+            if attempt.status == INFEASIBLE and attempt.method != "cvxpy":
+                break  # the caps proven out of reach (by HiGHS, or column generation's bound): no retry finds a point
             if not candidate.private:
                 continue
             value = candidate.value
@@ -692,8 +694,9 @@ class DesignProblem:
             return _Attempt(status, None, None, solution.iterations, self.solver, self.direct.method,
                             f"{self.solver} returned status {solution.status!r}")
         note = f"; direct LP ({type(self.direct).__name__}, {type(self.direct).__module__}{', cold start' if cold else ''})"
-        violation = max([self.direct.violation(solution.matrix, budget)]
-                        + [quantity.value(solution.matrix) - value for quantity, value in zip(self.solved_limits, limits)])
+        violation = max([self.direct.violation(solution.matrix, budget)]  # the raw point: numpy, not validated
+                        + [float(np.sum(weights * solution.matrix)) - value
+                           for weights, value in zip(self.direct.limit_weights, limits)])
         return _Attempt(OPTIMAL, solution.matrix, violation, solution.iterations, self.solver, self.direct.method, note,
                         solution.lower_bound)
 

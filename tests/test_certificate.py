@@ -5,6 +5,7 @@ Prop. 8 / Thm. 14 for randomized response and maximal leakage), a brute force ov
 objective of any private mechanism (a lower bound can never exceed it).
 """
 
+import functools
 import math
 
 import numpy as np
@@ -35,9 +36,10 @@ from mechdesign.certificate import (
     design_lower_bound,
     dual_tangent_point,
     lp_lower_bound,
+    multiplier_lower_bound,
     relaxation_lower_bound,
 )
-from mechdesign.relaxation import ObjectiveMinorant, interior_point, linear_rows
+from mechdesign.relaxation import ObjectiveMinorant, interior_point, linear_rows, stack
 from mechdesign.result import GAP_RTOL
 
 SKEWED = Prior([0.4, 0.3, 0.2, 0.1])
@@ -226,3 +228,68 @@ def test_dual_tangent_point_of_an_inactive_budget_is_the_least_cost_vertex():
     # Column 1: costs − μ = (0.5, −0.3, 0) is least at input 1; column 2: (0.5, 0, −0.2) at input 2.
     assert np.argmax(point[:, 1]) == 1 and np.argmax(point[:, 2]) == 2
     assert np.all(point > 0)
+
+
+# --- issue 31: LP certificates from the solver's own multipliers, and the relaxation by Clarabel ---------------
+
+def _relaxation(notion, matrix, epsilon):
+    objective = ExpectedDistortion(SKEWED, np.arange(16.0).reshape(4, 4) % 5)
+    minorant = objective.minorant(matrix)
+    return objective, minorant, stack([minorant.relaxation, notion.relaxation([matrix], epsilon)], matrix.size)
+
+
+@pytest.mark.parametrize("notion", LP_NOTIONS, ids=lambda n: n.label)
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 2.0])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_multiplier_bound_is_below_the_optimum_whatever_the_multipliers(notion, epsilon, seed):
+    """``multiplier_lower_bound`` is the safe LP bound at any multipliers (the row sums' repaired): never above
+    the optimum, even at random ones."""
+    matrix = np.full((4, 4), 0.25)
+    objective, minorant, relaxation = _relaxation(notion, matrix, epsilon)
+    multipliers = np.random.default_rng(seed).exponential(size=relaxation.rhs.size)
+    optimum = _optimum(notion, epsilon)
+    assert multiplier_lower_bound(minorant, relaxation, (4, 4), multipliers) <= optimum + ROUND_OFF
+
+
+@functools.lru_cache(maxsize=None)
+def _optimum(notion, epsilon):
+    return design(notion, epsilon, _relaxation(notion, np.full((4, 4), 0.25), epsilon)[0]).objective
+
+
+@pytest.mark.parametrize("notion", [DifferentialPrivacy(), DifferentialPrivacy([(0, 1), (1, 2), (2, 3)], n_inputs=4),
+                                    ApproximateDifferentialPrivacy(0.05)], ids=lambda n: n.label)
+@pytest.mark.parametrize("solver", ["highs", "clarabel"])
+def test_lps_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatch, notion, solver):
+    """Issue 31 (item 1): an LP notion whose cvxpy constraints are its relaxation's rows (in order) is certified
+    from the solver's multipliers, no second LP solved (here any LP solve by the certificate fails the test), to
+    GAP_RTOL; with a limit too."""
+    import mechdesign.certificate as certificate
+
+    def no_lp(*args, **kwargs):
+        raise AssertionError("the certificate solved an LP")
+
+    monkeypatch.setattr(certificate, "solve_highs_lp", no_lp)
+    monkeypatch.setattr(certificate, "solve_clarabel_lp", no_lp)
+    objective = ExpectedDistortion(SKEWED, np.arange(16.0).reshape(4, 4) % 5)
+    other = ExpectedDistortion(SKEWED, (np.arange(16.0).reshape(4, 4) * 7) % 3)
+    for limits in ([], [(other, 0.9)]):
+        result = design(notion, 0.6, objective, limits=limits, method="cvxpy", solver=solver)
+        assert (result.method, result.status) == ("cvxpy", "optimal"), result.message
+        assert result.gap <= GAP_RTOL * max(1.0, abs(result.objective))
+
+
+def test_the_relaxation_by_clarabel_stands_when_it_reaches_the_target_else_highs_runs(monkeypatch):
+    """``interior_target``: Clarabel's bound is the answer when it reaches the target (HiGHS not run); a target
+    above the optimum cannot be reached, so HiGHS runs and the larger bound is returned."""
+    import mechdesign.certificate as certificate
+
+    calls = []
+    highs = certificate.solve_highs_lp
+    monkeypatch.setattr(certificate, "solve_highs_lp", lambda *args: calls.append(1) or highs(*args))
+    response = np.array([[0.75, 0.25], [0.25, 0.75]])
+    minorant = ExpectedDistortion(Prior([0.5, 0.5])).minorant(response)
+    relaxation = stack([minorant.relaxation, DifferentialPrivacy().relaxation([response], math.log(3))], 4)
+    bound, minimizer = relaxation_lower_bound(minorant, relaxation, (2, 2), interior_target=0.25 - 1e-9)
+    assert bound == pytest.approx(0.25, abs=1e-10) and not calls and np.allclose(minimizer, response, atol=1e-8)
+    bound, _ = relaxation_lower_bound(minorant, relaxation, (2, 2), interior_target=0.3)
+    assert bound == pytest.approx(0.25, abs=1e-12) and calls == [1]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+import scipy.sparse as sp
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechdesign import (
@@ -325,3 +326,89 @@ def test_staircase_bound_is_the_dense_bound_from_its_per_mass_costs():
 def test_staircase_bound_names_bad_input(multipliers, per_mass, match):
     with pytest.raises(MechDesignError, match=match):
         staircase_bound(multipliers, per_mass)
+
+
+# --- issue 31: caps (limits) on expected distortions are rows of the same LP -----------------------------
+
+def _programs(prior):
+    return {"dp": lambda w, **k: LdpLinearProgram(w, **k),
+            "maximal_leakage": lambda w, **k: MaximalLeakageLinearProgram(w, **k),
+            "pml": lambda w, **k: PmlLinearProgram(w, prior.probabilities, **k),
+            "approx_dp": lambda w, **k: ApproximateDpLinearProgram(w, 0.05, **k)}
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage", "pml"])
+@settings(max_examples=15)  # each example runs the cvxpy path too
+@given(instance=ldp_instances(), seed=st.integers(0, 2**32 - 1), where=st.sampled_from([0.1, 0.5, 1.2]))
+def test_a_cap_is_a_row_of_the_direct_lp_and_agrees_with_cvxpy(name, instance, seed, where):
+    """Issue 31 (item 2): a cap ``E_L[d] <= D`` on another distortion takes the direct LP (one more row), binding
+    (``where`` < 1: between its least value and its value at the uncapped optimum) or not, certified as without it."""
+    prior, cost, epsilon = instance
+    notion = _notions(prior)[name]
+    objective = ExpectedDistortion(prior, cost)
+    other = ExpectedDistortion(prior, np.random.default_rng(seed).random(cost.shape))
+    least, free = design(notion, epsilon, other).objective, design(notion, epsilon, objective)
+    limit = least + where * (other.value(free.mechanism) - least) + 1e-6
+    fast = design(notion, epsilon, objective, limits=[(other, limit)])
+    reference = design(notion, epsilon, objective, limits=[(other, limit)], method="cvxpy", solver="clarabel")
+    assert fast.method == "direct-lp" and fast.status == "optimal", fast.message
+    assert fast.gap <= GAP_RTOL * max(1.0, fast.objective) and fast.max_violation < 1e-8
+    assert fast.measured_limits[other.label] <= limit + 1e-9
+    assert fast.objective == pytest.approx(reference.objective, abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage", "pml", "approx_dp"])
+def test_a_cap_below_every_mechanism_is_infeasible_on_the_direct_lp(name):
+    """Issue 31: a cap no mechanism within the budget meets is "infeasible" with the least value it could have
+    (HiGHS's dual simplex calls such LPs "Unknown"; the primal simplex proves them infeasible)."""
+    rng = np.random.default_rng(5)
+    prior = Prior(rng.dirichlet(np.ones(6)))
+    objective, other = ExpectedDistortion(prior, rng.random((6, 6))), ExpectedDistortion(prior, rng.random((6, 6)))
+    notion = {**_notions(prior), "approx_dp": ApproximateDifferentialPrivacy(0.05)}[name]
+    least = design(notion, 0.5, other, method="direct-lp").objective
+    result = design(notion, 0.5, objective, limits=[(other, least - 1e-3)], method="direct-lp")
+    assert (result.status, result.method, result.success) == ("infeasible", "direct-lp", False)
+    assert result.smallest_feasible == pytest.approx(least, abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.parametrize("name", ["dp", "maximal_leakage", "pml", "approx_dp"])
+def test_the_held_lp_is_the_model_highs_holds(name):
+    """Issue 31 (item 3): the model is kept in numpy beside HiGHS (the safe bound reads it at every budget, no
+    longer copying the LP back); after budgets and caps change it must be the LP HiGHS holds."""
+    rng = np.random.default_rng(2)
+    prior = Prior(rng.dirichlet(np.ones(5)))
+    weights, cap = prior.probabilities[:, None] * rng.random((5, 4)), prior.probabilities[:, None] * rng.random((5, 4))
+    program = _programs(prior)[name](weights, limits=[cap, 2 * cap], penalty=10.0)
+    for epsilon, limits in [(0.3, [0.4, 0.9]), (2.0, [0.2, 0.5]), (0.0, [1.0, 2.0])]:
+        program.solve(epsilon, limits=limits)
+        costs, matrix, row_lower, row_upper, col_lower, col_upper = program._held_lp()
+        lp = program.highs.getLp()
+        held = sp.csc_matrix((np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
+                              np.asarray(lp.a_matrix_.start_)), shape=(lp.num_row_, lp.num_col_))
+        assert abs(held - matrix).max() == 0.0  # HiGHS drops a coefficient set to 0; numpy keeps an explicit 0
+        for mine, theirs in [(costs, lp.col_cost_), (row_lower, lp.row_lower_), (row_upper, lp.row_upper_),
+                             (col_lower, lp.col_lower_), (col_upper, lp.col_upper_)]:
+            np.testing.assert_array_equal(mine, np.asarray(theirs))
+
+
+def test_an_elastic_cap_reports_its_slack_and_keeps_the_bound_safe():
+    """With ``penalty`` (column generation's restricted LPs) a cap no mechanism meets is relaxed at that cost:
+    the slack says by how much, and the safe bound is still below the elastic LP's optimum."""
+    weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    program = LdpLinearProgram(weights, limits=[weights], penalty=10.0)
+    solution = program.solve(np.log(3), limits=[0.1])  # the least Hamming distortion at ε = log 3 is 1/4
+    assert solution.slacks.tolist() == pytest.approx([0.15], abs=1e-9)
+    assert solution.value == pytest.approx(0.25 + 10.0 * 0.15, abs=1e-9)
+    assert solution.lower_bound <= solution.value + BOUND_ROUNDOFF
+    assert LdpLinearProgram(weights, limits=[weights]).solve(np.log(3), limits=[0.1]).status == "Infeasible"
+
+
+def test_highs_options_reach_the_direct_lp_and_a_rejected_one_is_named():
+    """Issue 31 (item 2): solver_options on an LP notion are HiGHS's options on the direct LP (not a reason to
+    take cvxpy); one HiGHS rejects is a MechDesignError naming it, before any LP is built."""
+    objective = ExpectedDistortion(Prior([0.5, 0.3, 0.2]), [[0, 1, 3], [1, 0, 1], [2, 1, 0]])
+    result = design(DifferentialPrivacy(), 0.4, objective, solver_options={"time_limit": 100.0})
+    assert (result.method, result.solver, result.status) == ("direct-lp", "highs", "optimal")
+    for options, named in [({"presolve": "maybe"}, "presolve='maybe'"), ({"no_such_option": 1}, "no_such_option=1")]:
+        with pytest.raises(MechDesignError, match=rf"solver_options: HiGHS rejects {named}"):
+            design(DifferentialPrivacy(), 0.4, objective, solver_options=options)

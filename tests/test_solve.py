@@ -470,3 +470,23 @@ def test_an_uncertified_direct_lp_whose_cvxpy_fallback_would_not_fit_is_a_subopt
     assert (result.status, result.success, result.method) == ("suboptimal", True, "direct-lp")
     assert "the cvxpy fallback was not tried" in result.message and "(test)" in result.message
     assert result.measured[problem.notion_labels[0]] <= 0.5 + 1e-6
+
+
+def test_a_distortion_cap_keeps_the_fast_path_and_its_certificate():
+    """Issue 31 (item 2): a cap on an expected distortion used to send the design through cvxpy and a second, cold
+    LP for its certificate (41× slower at n = 100); it is a row of the direct LP, a priced row of column
+    generation, the same optimum either way, and an unreachable cap is "infeasible" with the least value."""
+    rng = np.random.default_rng(11)
+    n = 60  # column generation's threshold
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    objective, other = ExpectedDistortion(prior, rng.random((n, n))), ExpectedDistortion(prior, rng.random((n, n)))
+    least = design(DifferentialPrivacy(), 1.0, other).objective
+    reached = other.value(design(DifferentialPrivacy(), 1.0, objective).mechanism)
+    for limit in (reached + 0.05, 0.5 * (least + reached)):
+        fast = design(DifferentialPrivacy(), 1.0, objective, limits=[(other, limit)])
+        dense = design(DifferentialPrivacy(), 1.0, objective, limits=[(other, limit)], method="direct-lp")
+        assert (fast.method, fast.status, dense.status) == ("column-generation", "optimal", "optimal"), fast.message
+        assert fast.objective == pytest.approx(dense.objective, abs=1e-9)
+        assert fast.measured_limits[other.label] <= limit + 1e-9
+    unreachable = design(DifferentialPrivacy(), 1.0, objective, limits=[(other, least - 1e-3)])
+    assert unreachable.status == "infeasible" and unreachable.smallest_feasible == pytest.approx(least, abs=1e-9)

@@ -181,6 +181,9 @@ class OutputGeneration(ABC):
         self.limit_weights = [np.asarray(w, dtype=float) for w in limits]
         self.limit_values: np.ndarray | None = None
         self.penalty = CAP_PENALTY
+        #: Above every mechanism's cost ``Σ_x max_y W[x, y]`` (by a round-off margin): a bound beyond it proves the
+        #: caps infeasible.
+        self._ceiling = float(self.weights.max(axis=1).sum()) * (1.0 + 1e-9) + 1e-12
         self.options = dict(options or {})
         if interior is not None:
             self.interior_master = interior
@@ -353,6 +356,8 @@ class OutputGeneration(ABC):
             round_bound, reduced = self._price(duals, epsilon)
             round_bound += self._cap_term(duals)
             bound = max(bound, round_bound)
+            if bound > self._ceiling:  # no mechanism costs that much: none meets the caps
+                return DirectSolution(None, math.nan, bound, iterations, "Infeasible")
             gap, scale = solution.value - bound, max(1.0, abs(solution.value))
             if by_interior and loose:  # a loose value does not stop the rounds
                 loose = self._grow(reduced, duals, epsilon) and gap > ACCURATE_ROUNDS_GAP * scale
@@ -475,8 +480,8 @@ class _BoxedApproximateDpProgram(ApproximateDpLinearProgram):
         self.highs.setBasis(basis)
 
     def box_values(self) -> np.ndarray:
-        """The entries' values at the last solve."""
-        return np.asarray(self.highs.getSolution().col_value)[self.n_dense:]
+        """The entries' values at the last solve (simplex or interior point)."""
+        return self.column_values[self.n_dense:]
 
     def _upper_bounds(self, epsilon: float) -> np.ndarray:
         return np.concatenate([super()._upper_bounds(epsilon), np.full(self.box_inputs.size, self.delta)])

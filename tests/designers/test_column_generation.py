@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -510,3 +511,100 @@ def test_pml_huge_budget_is_solved_and_certified(epsilon):
     generated = PmlColumnGeneration(prior[:, None] * objective.cost / objective.unit, prior).solve(12.0)
     assert result.status == "optimal"
     assert result.objective == pytest.approx(generated.value * objective.unit, abs=PATH_AGREEMENT_ATOL)
+
+
+# --- issue 31: caps (limits) priced with their multipliers -------------------------------------------------
+
+def _capped(name: str, weights: np.ndarray, prior: np.ndarray, caps: list[np.ndarray]):
+    """(column generation, dense direct LP) for ``name``, with the caps ``Σ L∘Q <= D`` for ``L`` in ``caps``."""
+    return {
+        "dp": (LdpColumnGeneration(weights, limits=caps), LdpLinearProgram(weights, limits=caps)),
+        "approx_dp": (ApproximateDpColumnGeneration(weights, DELTA, limits=caps),
+                      ApproximateDpLinearProgram(weights, DELTA, limits=caps)),
+        "maximal_leakage": (MaximalLeakageColumnGeneration(weights, limits=caps),
+                            MaximalLeakageLinearProgram(weights, limits=caps)),
+        "pml": (PmlColumnGeneration(weights, prior, limits=caps), PmlLinearProgram(weights, prior, limits=caps)),
+    }[name]
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+@pytest.mark.parametrize("where", [1.2, 0.5, 1e-4, -1e-3])
+@pytest.mark.parametrize("n", [20, pytest.param(70, marks=pytest.mark.slow)])
+def test_caps_are_priced_to_the_dense_optimum(name, where, n):
+    """Issue 31 (item 2): a cap in column generation is an elastic row of the restricted LPs whose multiplier
+    moves into the pricing (``W + λ L``, the bound less ``λ D``): the same optimum and a bound below it as the dense
+    LP with the cap as a row — not binding (1.2), binding (0.5), nearly unreachable (1e-4 of the way from its least
+    value: a large multiplier) and unreachable (below its least value: "Infeasible" on both)."""
+    prior, cost = _instance(n, "random", seed=n + 1, zero_prior=(name == "pml"))
+    weights = prior[:, None] * cost
+    cap = prior[:, None] * np.random.default_rng(n).random((n, n))
+    epsilon = 0.7
+    least = _programs(name, cap, prior)[1].solve(epsilon).value
+    reached = float((cap * _programs(name, weights, prior)[1].solve(epsilon).matrix).sum())
+    limit = least + where * (reached - least) if where > 0 else least + where
+    generated, dense = _capped(name, weights, prior, [cap])
+    solution, reference = generated.solve(epsilon, limits=[limit]), dense.solve(epsilon, limits=[limit])
+    if where < 0:
+        assert (solution.status, reference.status, solution.matrix) == ("Infeasible", "Infeasible", None)
+        return
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+    assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+    assert float((cap * solution.matrix).sum()) <= limit + 1e-9
+    assert generated.violation(solution.matrix, epsilon) < 1e-8
+
+
+def test_a_cap_relaxed_too_cheaply_is_priced_dearer_until_it_holds(monkeypatch):
+    """Issue 31: when the rounds end with a cap's slack positive (its penalty below its multiplier), the penalty
+    grows and the rounds go on: at a starting penalty of 1e-6 the answer is still the dense LP's."""
+    monkeypatch.setattr(column_generation, "CAP_PENALTY", 1e-6)
+    prior, cost = _instance(30, "random", seed=3)
+    weights, cap = prior[:, None] * cost, prior[:, None] * np.random.default_rng(4).random((30, 30))
+    least = LdpLinearProgram(cap).solve(1.0).value
+    reached = float((cap * LdpLinearProgram(weights).solve(1.0).matrix).sum())
+    generated, dense = _capped("dp", weights, prior, [cap])
+    limit = 0.5 * (least + reached)
+    solution = generated.solve(1.0, limits=[limit])
+    assert generated.penalty > 1e-6 and solution.value == pytest.approx(dense.solve(1.0, limits=[limit]).value,
+                                                                          abs=PATH_AGREEMENT_ATOL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTIONS)
+def test_design_with_a_cap_takes_column_generation_and_clarabel_its_interior_point(name):
+    """Issue 31 (item 2): from COLUMN_GENERATION_MIN_INPUTS inputs on, a cap and a named Clarabel keep column
+    generation (Clarabel solving the restricted LPs), certified "optimal", against the cvxpy path."""
+    n = COLUMN_GENERATION_MIN_INPUTS
+    prior, cost = _instance(n, "random", seed=7)
+    objective = ExpectedDistortion(Prior(prior), cost)
+    other = ExpectedDistortion(Prior(prior), np.random.default_rng(8).random((n, n)))
+    notion = _notion(name, prior)
+    free = design(notion, 0.7, objective)
+    limit = 0.5 * (design(notion, 0.7, other).objective + other.value(free.mechanism))
+    capped = design(notion, 0.7, objective, limits=[(other, limit)])
+    by_clarabel = design(notion, 0.7, objective, limits=[(other, limit)], solver="clarabel")
+    assert (capped.method, capped.status) == ("column-generation", "optimal"), capped.message
+    assert (by_clarabel.method, by_clarabel.solver, by_clarabel.status) == ("column-generation", "clarabel", "optimal")
+    assert capped.measured_limits[other.label] <= limit + 1e-9
+    assert by_clarabel.objective == pytest.approx(capped.objective, abs=PATH_AGREEMENT_ATOL)
+    unreachable = design(notion, 0.7, objective, limits=[(other, design(notion, 0.7, other).objective - 1e-3)],
+                         method="column-generation")
+    assert (unreachable.status, unreachable.success) == ("infeasible", False)
+
+
+def test_approx_dp_entries_join_the_caps_rows():
+    """Entries ``Q[x, y] <= δ`` of outputs without a floor enter the restricted LP after it is built: each with its
+    cap weight in the cap's row, so the model HiGHS holds is the one kept in numpy (the safe bound reads it)."""
+    prior, cost = _instance(12, "random", seed=2)
+    weights, cap = prior[:, None] * cost, prior[:, None] * np.random.default_rng(5).random((12, 12))
+    generated = ApproximateDpColumnGeneration(weights, 0.1, limits=[cap])
+    generated.solve(0.5, limits=[float((cap * LdpLinearProgram(weights).solve(0.5).matrix).sum())])
+    master = generated._master
+    assert master.box_inputs.size > 0
+    lp = master.highs.getLp()
+    held = master._held_lp()[1]
+    highs = sp.csc_matrix((np.asarray(lp.a_matrix_.value_), np.asarray(lp.a_matrix_.index_),
+                           np.asarray(lp.a_matrix_.start_)), shape=(lp.num_row_, lp.num_col_))
+    assert abs(highs - held).max() == 0.0
+    row = held.getrow(master.limit_rows[0]).toarray().ravel()[master.n_dense:]
+    np.testing.assert_array_equal(row, cap[master.box_inputs, master.box_outputs])
