@@ -222,14 +222,24 @@ class LinesChunk:
         return b"".join(pieces)
 
 
+def _quotes_open_fields(characters: np.ndarray, quotes: np.ndarray, outside: np.ndarray) -> bool:
+    """Whether every quote that opens a quoted part (an odd one) starts a field or doubles a quote: else a
+    quote within an unquoted field, which the csv module reads as a character, would shift the parity
+    of the quotes that tells the separators within quoted fields from the others."""
+    opening = np.flatnonzero(quotes & ~outside)
+    before = characters[opening[opening > 0] - 1]
+    return bool(np.all((before == ord(",")) | (before == ord("\n")) | (before == ord('"'))))
+
+
 class CsvColumn:
     """One named column of a UTF-8 CSV file with a header row, read in chunks of records.
 
-    numpy splits the records, :data:`CHUNK_BYTES` at a time (:class:`LinesChunk`), until a chunk holds
-    what only the csv module reads as meant (a NUL byte, a bare carriage return, a blank line, a record
-    with another number of fields than the header); from there on the csv module parses the rest of
-    the file, :data:`CHUNK_ROWS` rows at a time (:class:`Chunk`). Either way memory does not grow with
-    the number of rows, and the values are those the csv module reads.
+    numpy splits the records, :data:`CHUNK_BYTES` at a time (:class:`LinesChunk`); the csv module parses
+    a chunk that holds what only it reads as meant (a NUL byte, a bare carriage return, a blank line, a
+    record with another number of fields than the header), and the rest of the file from a quote within
+    an unquoted field or an unterminated quote on, :data:`CHUNK_ROWS` rows at a time (:class:`Chunk`).
+    Either way memory does not grow with the number of rows, and the values are those the csv module
+    reads.
 
     Parameters
     ----------
@@ -323,26 +333,30 @@ class CsvColumn:
             characters = np.frombuffer(block, dtype=np.uint8)
             quotes = characters == ord('"')
             outside = (np.cumsum(quotes, dtype=np.uint8) & 1) == 0 if quotes.any() else None  # parity survives wrapping
+            if outside is not None and not _quotes_open_fields(characters, quotes, outside):
+                self._binary.seek(start)  # a quote inside an unquoted field: the csv module reads the rest
+                yield from self._parsed_chunks()
+                return
             line_ends = characters == ord("\n") if outside is None else (characters == ord("\n")) & outside
             ends = np.flatnonzero(line_ends)
             if not ends.size and data and len(block) <= MAX_RECORD_BYTES:
                 carry = block  # no whole record yet: read on
                 continue
-            cut = int(ends[-1]) + 1 if ends.size else 0
-            chunk = self._lines(block[:cut], characters[:cut], ends, None if outside is None else outside[:cut])
-            if chunk is None:
+            if not ends.size:  # an unterminated quote
                 self._binary.seek(start)
                 yield from self._parsed_chunks()
                 return
+            cut = int(ends[-1]) + 1
             carry = block[cut:]
-            yield chunk
+            yield (self._lines(block[:cut], characters[:cut], ends, None if outside is None else outside[:cut])
+                   or Chunk(self.rows_done + 1, self._parse(self._records(block[:cut]), None), self.index))
 
     def _lines(self, lines: bytes, characters: np.ndarray, ends: np.ndarray,
                outside: np.ndarray | None) -> LinesChunk | None:
         """``lines`` (whole records, each ending at one of ``ends``) as a :class:`LinesChunk`, or ``None`` when
-        only the csv module reads them as meant: none, a NUL byte, a carriage return that ends no line, a
-        blank line, a record with another number of fields than the header."""
-        if not lines or b"\0" in lines:
+        only the csv module reads them as meant: a NUL byte, a carriage return that ends no line, a blank
+        line, a record with another number of fields than the header."""
+        if b"\0" in lines:
             return None
         returns = characters == ord("\r") if outside is None else (characters == ord("\r")) & outside
         carriage = np.flatnonzero(returns)
@@ -366,15 +380,20 @@ class CsvColumn:
         text = io.TextIOWrapper(self._binary, encoding="utf-8", newline="")
         reader = csv.reader(text)
         try:
-            while rows := self._parse(reader):
+            while rows := self._parse(reader, CHUNK_ROWS):
                 yield Chunk(self.rows_done + 1, rows, self.index)
         finally:
             text.detach()  # the file stays open (and closes with this object)
 
-    def _parse(self, reader: Any) -> list[list[str]]:
-        """The next rows of ``reader`` without blank lines; another number of fields than the header's is an error."""
+    def _records(self, lines: bytes) -> Any:
+        """A csv reader of whole records."""
+        return csv.reader(io.StringIO(self._decode(lines), newline=""))
+
+    def _parse(self, reader: Any, count: int | None) -> list[list[str]]:
+        """The next ``count`` rows of ``reader`` (``None``: all) without blank lines; another number of fields
+        than the header's is an error."""
         try:
-            rows = [row for row in islice(reader, CHUNK_ROWS) if row]
+            rows = [row for row in islice(reader, count) if row]
         except UnicodeDecodeError as exc:
             raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
                                   f"after data row {self.rows_done}") from exc

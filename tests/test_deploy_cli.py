@@ -210,6 +210,22 @@ def test_a_field_with_text_after_its_closing_quote_is_read_as_the_csv_module_rea
     assert code == 0 and len(_column(tmp_path / "o.csv")) == 2 and set(_column(tmp_path / "o.csv")) <= set(EDUCATION)
 
 
+@pytest.mark.parametrize("content", [
+    'id,education,height\n0,HS-grad,5\'11"\n1,Masters,6\'1"\n2,"Bachelors",1\n',  # quotes within unquoted fields
+    'id,education,height\n0,HS-grad,"5\'11\n1,Masters,6\n',  # an unterminated quote
+    'id,education,height\n\n0,HS-grad,1\n\n1,Masters,2\n\n',  # blank lines
+    'id,education,height\r\n0,HS-grad,"1\r\n2"\r\n1,Masters,2',  # \r\n, a quoted line break, no final one
+])
+def test_every_chunk_reads_what_the_csv_module_reads(tmp_path, monkeypatch, content):
+    monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 16)
+    data = tmp_path / "data.csv"
+    data.write_text(content, newline="")
+    with open(data, newline="") as handle:
+        expected = [row["education"] for row in csv.DictReader(handle)]
+    with deploy_cli.CsvColumn(data, "education") as column:
+        assert [value for chunk in column.chunks() for value in chunk.texts] == expected
+
+
 def test_mechanism_options_conflict_with_design_options(tmp_path, capsys):
     data = _write_column(tmp_path / "data.csv", EDUCATION)
     mechanism = _designed(tmp_path, capsys)
