@@ -88,8 +88,8 @@ BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitor
 # --------------------------------------------------------------------------------------------- exact draws
 
 
-def uniform_integers(bound: int, count: int, rng: np.random.Generator | None) -> np.ndarray:
-    """``count`` independent integers uniform on ``{0, …, bound − 1}``, exactly (rejection sampling).
+def uniform_integers(bound: Any, count: int, rng: np.random.Generator | None) -> np.ndarray:
+    """``count`` independent integers, the ``i``-th uniform on ``{0, …, bound_i − 1}``, exactly (rejection).
 
     Bounds up to ``2**13`` take two 26-bit halves ``u`` of one 53-bit draw and keep ``⌊u b / 2**26⌋``
     unless the low 26 bits of ``u b`` fall below ``2**26 mod b`` (Lemire, Fast Random Integer
@@ -99,7 +99,7 @@ def uniform_integers(bound: int, count: int, rng: np.random.Generator | None) ->
     Parameters
     ----------
     bound
-        ``1 <= bound <= 2**53``.
+        One bound, or one per integer; each ``1 <= bound <= 2**53``.
     count
         How many.
     rng
@@ -110,27 +110,46 @@ def uniform_integers(bound: int, count: int, rng: np.random.Generator | None) ->
     >>> values = uniform_integers(6, 1000, np.random.default_rng(0))
     >>> values.dtype.name, int(values.min()), int(values.max())
     ('int64', 0, 5)
+    >>> uniform_integers(np.array([1, 1, 1]), 3, None).tolist()
+    [0, 0, 0]
     """
-    limit = as_positive_int(bound, "bound", maximum=TOTAL_UNITS)
     total = as_positive_int(count, "count", minimum=0)
-    small = limit <= 2**SMALL_BOUND_BITS
+    bounds = np.broadcast_to(np.asarray(bound, dtype=np.int64), (total,))
+    if total and (bounds.min() < 1 or bounds.max() > TOTAL_UNITS):
+        raise MechDesignError(f"bound must be an integer in 1..2**53, got {_short(bound)}")
+    small = not total or int(bounds.max()) <= 2**SMALL_BOUND_BITS
     result = np.empty(total, dtype=np.int64)
     missing = np.arange(total)
     mask = np.int64(2**HALF_BITS - 1)
     while missing.size:
+        limits = bounds[missing]
         if small:
             bits = random_bits((missing.size + 1) // 2, rng).view(np.int64)
             draws = np.concatenate([bits & mask, (bits >> HALF_BITS) & mask])[:missing.size]
-            product = draws * limit
-            kept = (product & mask) >= (2**HALF_BITS) % limit
+            product = draws * limits
+            kept = (product & mask) >= (2**HALF_BITS) % limits
             values = product >> HALF_BITS
         else:
             draws = random_bits(missing.size, rng)
-            kept = draws < np.uint64(TOTAL_UNITS - TOTAL_UNITS % limit)
-            values = (draws % np.uint64(limit)).view(np.int64)
+            unsigned = limits.astype(np.uint64)
+            kept = draws < np.uint64(TOTAL_UNITS) - np.uint64(TOTAL_UNITS) % unsigned
+            values = (draws % unsigned).view(np.int64)
         result[missing[kept]] = values[kept]
         missing = missing[~kept]
     return result
+
+
+def random_bytes(shape: tuple[int, ...], rng: np.random.Generator | None) -> np.ndarray:
+    """Independent uniform bytes of ``shape`` (six from each 53-bit draw).
+
+    Examples
+    --------
+    >>> random_bytes((2, 3), np.random.default_rng(0)).shape
+    (2, 3)
+    """
+    count = math.prod(shape)
+    draws = random_bits(-(-count // 6), rng).astype("<u8")
+    return draws[:, None].view(np.uint8)[:, :6].ravel()[:count].reshape(shape)
 
 
 def bernoulli_units(probability: float) -> int:
@@ -153,10 +172,12 @@ def uniform_subsets(sizes: np.ndarray, population: int, rng: np.random.Generator
                     skip: np.ndarray | None = None) -> np.ndarray:
     """Per row a subset of ``{0, …, population − 1}`` uniform among those of size ``sizes[i]`` (exact).
 
-    Floyd's algorithm (Bentley & Floyd, A Sample of Brilliance, CACM 30(9), 1987), vectorized over
-    rows: for ``j`` from ``population − s`` to ``population − 1`` draw ``t`` uniform on ``{0..j}`` and
-    add ``t``, or ``j`` if ``t`` is already in; a row with more than half of the population chooses
-    its complement. ``min(s, population − s)`` uniform integers per row.
+    Each item first joins independently when a uniform byte is below ``R = round(256 s / population)``:
+    given how many joined, that set is uniform among the sets of its size, whatever ``R``. The row is
+    then brought to exactly ``s`` items by removing the surplus, or adding the shortfall, one uniform
+    candidate at a time (a uniform column, kept if it is a candidate: sequential sampling without
+    replacement), which keeps the set uniform; that takes ``O(√s)`` rounds. Rows with ``R < 8`` or
+    ``R > 248`` skip the bytes and start from the empty (or the full) set.
 
     Parameters
     ----------
@@ -184,29 +205,45 @@ def uniform_subsets(sizes: np.ndarray, population: int, rng: np.random.Generator
     [[True, False, True]]
     """
     count = sizes.size
-    width = population + (skip is not None)
-    flip = sizes > population // 2
-    chosen_counts = np.where(flip, population - sizes, sizes)
-    order = np.argsort(-chosen_counts, kind="stable")
-    descending = chosen_counts[order]
-    starts = np.arange(count, dtype=np.int64) * width
-    skipped = None if skip is None else skip[order]
-    chosen = np.zeros(count * width, dtype=bool)  # rows in the order of decreasing counts
-    for j in range(population - int(descending.max(initial=0)), population):
-        active = int(np.searchsorted(-descending, j - population, side="right"))  # rows with count >= population − j
-        picked = uniform_integers(j + 1, active, rng)
-        if skipped is None:
-            cells, last = starts[:active] + picked, starts[:active] + j
-        else:
-            cells = starts[:active] + picked + (picked >= skipped[:active])
-            last = starts[:active] + j + (j >= skipped[:active])
-        chosen[np.where(chosen[cells], last, cells)] = True
-    result = np.empty((count, width), dtype=bool)
-    result[order] = chosen.reshape(count, width)
-    result ^= flip[:, None]
+    rows = np.arange(count)
+    thresholds = np.rint(256 * sizes / max(population, 1)).astype(np.int64)
+    thresholds = np.where((thresholds >= 8) & (thresholds <= 248), thresholds, np.where(2 * sizes <= population, 0, 256))
+    members = np.zeros((count, population + (skip is not None)), dtype=bool)
+    if ((thresholds > 0) & (thresholds < 256)).any():
+        members[:] = random_bytes(members.shape, rng) < thresholds[:, None]
+    else:
+        members[thresholds == 256] = True
+    targets = sizes
+    if skip is not None:  # the skipped column counts as a member (never added), is never removed, cleared at the end
+        members[rows, skip] = True
+        targets = sizes + 1
+    surplus = members.sum(axis=1) - targets
+    for remove in (True, False):
+        chosen = np.flatnonzero(surplus > 0 if remove else surplus < 0)
+        if chosen.size:
+            _flip_uniformly(members, chosen, np.abs(surplus[chosen]), remove,
+                            None if skip is None else skip[chosen], rng)
     if skip is not None:
-        result[np.arange(count), skip] = False
-    return result
+        members[rows, skip] = False
+    return members
+
+
+def _flip_uniformly(members: np.ndarray, rows: np.ndarray, flips: np.ndarray, value: bool,
+                    skip: np.ndarray | None, rng: np.random.Generator | None) -> None:
+    """In each of ``rows``, flip ``flips[i]`` of the columns equal to ``value`` (never ``skip[i]``), chosen
+    uniformly: each round draws one uniform column per row and flips it if it is still a candidate."""
+    width = members.shape[1]
+    remaining = flips.copy()
+    active = np.arange(rows.size)
+    while active.size:
+        column = uniform_integers(width, active.size, rng)
+        row = rows[active]
+        hit = members[row, column] == value
+        if skip is not None:
+            hit &= column != skip[active]
+        members[row[hit], column[hit]] = not value
+        remaining[active[hit]] -= 1
+        active = active[remaining[active] > 0]
 
 
 def _chunks(count: int, cells_per_row: int) -> list[tuple[int, int]]:

@@ -199,6 +199,16 @@ def test_uniform_integers_and_subsets():
         assert counts.size == math.comb(5, size) and stats.chisquare(counts).pvalue > CHI_SQUARE_LEVEL
     skipped = uniform_subsets(np.array([3, 0]), 3, rng, skip=np.array([1, 3]))
     assert skipped.tolist() == [[True, False, True, True], [False, False, False, False]]
+    # 5 of 12 starts from bytes below round(256 · 5/12) = 107, then removes a surplus or adds a shortfall:
+    # all 792 subsets equally likely, with and without a skipped column
+    for skip in (None, np.full(160_000, 4)):
+        chosen = uniform_subsets(np.full(160_000, 5), 12, rng, skip=skip)
+        if skip is not None:
+            assert not chosen[:, 4].any()
+            chosen = np.delete(chosen, 4, axis=1)
+        assert (chosen.sum(axis=1) == 5).all()
+        counts = np.unique(chosen @ (1 << np.arange(12)), return_counts=True)[1]
+        assert counts.size == math.comb(12, 5) and stats.chisquare(counts).pvalue > CHI_SQUARE_LEVEL
 
 
 def test_binomial_probabilities_and_the_hadamard_transform():
