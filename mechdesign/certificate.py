@@ -70,7 +70,8 @@ def lp_lower_bound(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
     with np.errstate(invalid="ignore"):
         row_terms = np.where(y > 0, y * row_lower, np.where(y < 0, y * row_upper, 0.0))
         column_terms = np.where(reduced > 0, reduced * col_lower, np.where(reduced < 0, reduced * col_upper, 0.0))
-    total = float(math.fsum(row_terms) + math.fsum(column_terms))
+    # Exactly rounded sums of the nonzero terms (most rows are slack and most reduced costs sit at a zero bound).
+    total = float(math.fsum(row_terms[row_terms != 0.0]) + math.fsum(column_terms[column_terms != 0.0]))
     return total if not math.isnan(total) else -math.inf
 
 
@@ -86,8 +87,12 @@ def _transposed_product(matrix: Any, y: np.ndarray) -> np.ndarray:
     """
     if not (sp.issparse(matrix) and matrix.format == "csc"):
         return np.asarray(matrix.T @ y, dtype=float).ravel()
-    columns = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
-    return np.bincount(columns, weights=matrix.data * y[matrix.indices], minlength=matrix.shape[1])
+    starts = matrix.indptr[:-1]
+    nonempty = starts < matrix.indptr[1:]
+    product = np.zeros(matrix.shape[1])
+    if nonempty.any():  # each nonempty column's sum ends where the next nonempty one starts
+        product[nonempty] = np.add.reduceat(matrix.data * y[matrix.indices], starts[nonempty])
+    return product
 
 
 def relaxation_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation,
