@@ -16,8 +16,9 @@ Rows of the table:
 * ``privatize`` as the issue ran it (old: categories and prior read from the data, distortion
   objective; new: declared categories, uniform prior, the default estimation objective);
 * ``privatize --mechanism FILE`` (new only: a mechanism designed beforehand by ``mechdesign design``);
-* ``privatize`` of the same rows with every field quoted (split by numpy all the same), and with a
-  blank line after the header, from which on the new command leaves the file to the csv module;
+* ``privatize`` of the same rows with every field quoted (split by numpy all the same), with a blank
+  line after the header (whose chunk the new command leaves to the csv module), and with a first row
+  holding a quote within an unquoted field (from which on the csv module reads the whole file);
 * ``estimate`` of a column privatized with an estimable mechanism (old: ``--objective estimation``).
 
 Usage: ``python benchmarks/privatize.py [--baseline 20036d5] [--repeats 1] [--copies 31]``
@@ -42,9 +43,9 @@ COLUMN = "education"
 
 
 def write_data(path: Path, copies: int, quoting: int = csv.QUOTE_MINIMAL,
-               blank_line: bool = False) -> tuple[int, list[str]]:
-    """Adult's rows repeated ``copies`` times into ``path`` (fields quoted as ``quoting`` says, a blank line
-    after the header if ``blank_line``); returns the row count and the column's categories."""
+               first_line: str = "") -> tuple[int, list[str]]:
+    """Adult's rows repeated ``copies`` times into ``path`` (fields quoted as ``quoting`` says, ``first_line``
+    written as it is after the header); returns the row count and the column's categories."""
     sys.path.insert(0, str(REPOSITORY))
     from mechdesign.datasets import load_adult
 
@@ -54,8 +55,7 @@ def write_data(path: Path, copies: int, quoting: int = csv.QUOTE_MINIMAL,
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n", quoting=quoting)
         writer.writerow(names)
-        if blank_line:
-            handle.write("\n")
+        handle.write(first_line)
         for _ in range(copies):
             writer.writerows(rows)
     return len(rows) * copies, sorted(set(table[COLUMN].tolist()))
@@ -90,7 +90,9 @@ def main() -> None:
         baseline = export_revision(args.baseline, Path(old_tree))
         rows, categories = write_data(folder / "data.csv", args.copies)
         write_data(folder / "quoted.csv", args.copies, csv.QUOTE_ALL)
-        write_data(folder / "blank.csv", args.copies, blank_line=True)
+        write_data(folder / "blank.csv", args.copies, first_line="\n")
+        write_data(folder / "stray.csv", args.copies, first_line='39,State-gov,77516,Bachelors,13,Never-married,'
+                   'Adm-clerical,Not-in-family,White,Male,2174,0,40,United-"States,<=50K\n')
         declared = ",".join(categories)
         run_once(["design", "--epsilon", "1", "--categories", declared, "--out", "designed.json"], REPOSITORY, folder)
         commands = {  # name: (old arguments or None, new arguments)
@@ -103,10 +105,14 @@ def main() -> None:
                 ["privatize", "quoted.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-quoted.csv"],
                 ["privatize", "quoted.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
                  "new-quoted.csv"]),
-            "privatize, a blank line first (the csv module reads the file)": (
+            "privatize, a blank line first (its chunk read by the csv module)": (
                 ["privatize", "blank.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-blank.csv"],
                 ["privatize", "blank.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
                  "new-blank.csv"]),
+            "privatize, a quote within a field first (the csv module reads the file)": (
+                ["privatize", "stray.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-stray.csv"],
+                ["privatize", "stray.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
+                 "new-stray.csv"]),
             "estimate": (["estimate", "old-estimable.csv", "--column", COLUMN, "--mechanism",
                           "old-estimable.mechanism.json"],
                          ["estimate", "new.csv", "--column", COLUMN, "--mechanism", "new.mechanism.json"]),

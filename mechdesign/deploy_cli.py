@@ -107,8 +107,8 @@ class CsvLabels:
     Examples
     --------
     >>> labels = CsvLabels(["a", ("a", "b,c")], "outputs", output_text)
-    >>> labels.lookup["a"], labels.lookup[b"a|b,c"], labels.encoded.tolist()
-    (0, 1, [b'a', b'"a|b,c"'])
+    >>> labels.lookup["a"], labels.lookup[b"{a|b,c}"], labels.lookup[b'"{a|b,c}"'], labels.encoded.tolist()
+    (0, 1, 1, [b'a', b'"{a|b,c}"'])
     """
 
     def __init__(self, labels: Sequence[Any], what: str, text: Any = str) -> None:
@@ -461,28 +461,58 @@ class ValueCheck:
         raise AssertionError("error() called without a problem")  # pragma: no cover - guarded by __bool__
 
 
-#: Joins the categories of a subset-selection report in a CSV field (a category's own ``|`` and ``\\`` are
-#: escaped by ``\\``).
+#: Separates the categories of a report (a tuple of categories) within its braces in a CSV field.
 SUBSET_SEPARATOR = "|"
+#: A backslash and the character it escapes, or a separator: how :func:`split_report` reads a report.
+_ESCAPED_OR_SEPARATOR = re.compile(r"\\(.)|\|", re.DOTALL)
 
 
 def output_text(label: Any) -> str:
-    """How an output label is written in a CSV field: a category as its text, a subset-selection report (a
-    tuple of categories) as their texts joined by ``|``.
+    """How an output label is written in a CSV field: a category as its text, a report of several categories
+    (a tuple: subset selection, unary encoding) as ``{a|b|c}``.
 
-    ``\\`` and ``|`` within a category are escaped by ``\\``, so no two labels are written alike (defect
-    H1: the categories ``a|b`` and ``c`` and the report of ``a`` and ``b|c`` were both ``a|b|c``), and a
-    report needs no CSV quoting unless a category does.
+    Within a report ``\\`` and ``|`` are escaped by ``\\``; a category's ``\\`` and a leading ``{`` too. So
+    no two labels are written alike (defect H1: the categories ``a|b`` and ``c`` and the report of ``a``
+    and ``b|c`` were both ``a|b|c``), the empty report is ``{}`` (not a missing value), and a report needs
+    no CSV quoting unless a category does.
 
     Examples
     --------
-    >>> output_text("HS-grad"), output_text(("Bachelors", "Masters"))
-    ('HS-grad', 'Bachelors|Masters')
-    >>> print(output_text(("a|b", "c")), output_text(("a", "b|c")), output_text("a|b"))
-    a\\|b|c a|b\\|c a\\|b
+    >>> output_text("HS-grad"), output_text(("Bachelors", "Masters")), output_text(()), output_text(17)
+    ('HS-grad', '{Bachelors|Masters}', '{}', '17')
+    >>> print(output_text(("a|b", "c")), output_text(("a", "b|c")), output_text("a|b"), output_text("{a}"))
+    {a\\|b|c} {a|b\\|c} a|b \\{a}
     """
-    parts = label if isinstance(label, tuple) else (label,)
-    return SUBSET_SEPARATOR.join(str(part).replace("\\", "\\\\").replace("|", "\\|") for part in parts)
+    if isinstance(label, tuple):
+        return "{" + SUBSET_SEPARATOR.join(str(part).replace("\\", "\\\\").replace("|", "\\|") for part in label) + "}"
+    text = str(label).replace("\\", "\\\\")
+    return "\\" + text if text.startswith("{") else text
+
+
+def split_report(text: str) -> tuple[str, ...] | str:
+    """The inverse of :func:`output_text` on text: a report's category texts (a tuple), or a label's text.
+
+    Examples
+    --------
+    >>> split_report("{a\\\\|b|c}"), split_report("{}"), split_report("\\\\{a}"), split_report("HS-grad")
+    (('a|b', 'c'), (), '{a}', 'HS-grad')
+    """
+    if not (text.startswith("{") and text.endswith("}") and len(text) > 1):
+        return _ESCAPED_OR_SEPARATOR.sub(lambda match: match.group(1) or "|", text)
+    inner = text[1:-1]
+    if not inner:
+        return ()
+    parts, current, position = [], [], 0
+    for match in _ESCAPED_OR_SEPARATOR.finditer(inner):
+        current.append(inner[position:match.start()])
+        if match.group(1) is None:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(match.group(1))
+        position = match.end()
+    parts.append("".join(current) + inner[position:])
+    return tuple(parts)
 
 
 def label_lookup(labels: Sequence[Any], what: str, text: Any = str) -> dict[str, int]:
@@ -492,7 +522,7 @@ def label_lookup(labels: Sequence[Any], what: str, text: Any = str) -> dict[str,
     Examples
     --------
     >>> label_lookup(["a", ("a", "b")], "outputs", output_text)
-    {'a': 0, 'a|b': 1}
+    {'a': 0, '{a|b}': 1}
     >>> label_lookup([1, "1"], "categories")
     Traceback (most recent call last):
     mechdesign.exceptions.MechDesignError: categories [1, '1'] are all written '1' in a CSV file, so they cannot be told apart
@@ -733,20 +763,111 @@ def _cli_prior(text: str) -> Any:
 # --- privatize ---------------------------------------------------------------------------------
 
 
-def record_labels(record: Any) -> tuple[tuple, tuple]:
-    """The input and output labels of a mechanism record (indices where it has none).
+class OutputColumn:
+    """How the outputs of a mechanism file are written to a CSV column and counted back from it.
+
+    By index among the file's output labels (:class:`CsvLabels`), or, for a frequency oracle whose
+    outputs are too many to list (the file's ``outputs`` is null), report by report: its
+    :meth:`~mechdesign.mechanisms.oracles.FrequencyOracle.labels` written by :func:`output_text`, and read
+    back by :func:`split_report` and ``reports_from_labels``. Counts are the oracle's additive
+    ``tally``, or for any other mechanism the number of times each output occurs.
+
+    Parameters
+    ----------
+    record
+        The mechanism file's :class:`~mechdesign.files.MechanismRecord` (inputs and outputs without labels
+        are labelled by their indices).
+    source
+        Where it was read from, for errors.
 
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from mechdesign import Mechanism
-    >>> record_labels(SimpleNamespace(mechanism=Mechanism([[1.0, 0.0], [0.5, 0.5]]), inputs=("a", "b"), outputs=None))
-    (('a', 'b'), (0, 1))
+    >>> from mechdesign.files import MechanismRecord
+    >>> from mechdesign.mechanisms import SubsetSelection
+    >>> oracle, categories = SubsetSelection(3, 1.0, 2), ["a", "b", "c"]
+    >>> listed = OutputColumn(MechanismRecord(oracle, categories, oracle.output_labels(categories)), "m.json")
+    >>> listed.listed.plain.tolist()
+    ['{a|b}', '{a|c}', '{b|c}']
+    >>> chunk = Chunk(1, [["{a|c}"], ["{b|c}"]], 0)
+    >>> listed.tally(chunk).tolist()  # how many reports hold a, b, c
+    [1, 1, 2]
+    >>> unlisted = OutputColumn(MechanismRecord(oracle, categories), "m.json")  # outputs: null
+    >>> unlisted.listed is None, unlisted.tally(chunk).tolist()
+    (True, [1, 1, 2])
     """
-    rows, columns = record.mechanism.shape
-    inputs = tuple(range(rows)) if record.inputs is None else tuple(record.inputs)
-    outputs = tuple(range(columns)) if record.outputs is None else tuple(record.outputs)
-    return inputs, outputs
+
+    def __init__(self, record: Any, source: str) -> None:
+        from .mechanisms.oracles import FrequencyOracle
+
+        self.mechanism, self.source = record.mechanism, source
+        self.inputs = tuple(range(self.mechanism.n_inputs)) if record.inputs is None else record.inputs
+        self.oracle = self.mechanism if isinstance(self.mechanism, FrequencyOracle) else None
+        if self.oracle is not None and record.outputs is None:
+            self.listed = None
+        else:  # labelled by index if the file has no labels
+            outputs = range(self.mechanism.n_outputs) if record.outputs is None else record.outputs
+            self.listed = CsvLabels(outputs, f"{source}: outputs", output_text)
+        self._categories = {str(category): category for category in self.inputs}
+
+    def privatized(self, chunk: Chunk | LinesChunk, codes: np.ndarray, generator: np.random.Generator | None) -> bytes:
+        """``chunk`` with the column's categories (``codes``) replaced by the mechanism's outputs."""
+        if self.listed is not None:
+            return chunk.replaced(self.listed, self.mechanism.sample(codes, generator))
+        reports = self.oracle.labels(self.oracle.privatize(codes, generator), self.inputs).tolist()
+        distinct = list(dict.fromkeys(reports))
+        index = {label: position for position, label in enumerate(distinct)}
+        return chunk.replaced(CsvLabels(distinct, f"{self.source}: reports", output_text),
+                              np.fromiter(map(index.__getitem__, reports), dtype=np.intp, count=len(reports)))
+
+    def zero(self) -> np.ndarray:
+        """The counts of no output."""
+        return np.zeros(self.oracle.tally_size if self.oracle is not None else self.mechanism.n_outputs, dtype=np.int64)
+
+    def tally(self, chunk: Chunk | LinesChunk) -> np.ndarray | None:
+        """The counts of ``chunk``'s outputs, or ``None`` when a listed mechanism has no such output."""
+        if self.listed is None:
+            return self.oracle.tally(self._reports(chunk))
+        codes = chunk.codes(self.listed)
+        if codes is None:
+            return None
+        if self.oracle is not None:
+            return self.oracle.tally(self.oracle.index_reports(codes))
+        return np.bincount(codes, minlength=self.mechanism.n_outputs)
+
+    def estimate(self, counts: np.ndarray, total: int) -> Any:
+        """The frequencies of the inputs from the counts of ``total`` outputs."""
+        from .frequency import estimate_from_tally
+
+        if total == 0:
+            raise MechDesignError("no privatized values to estimate frequencies from: the column has no data rows")
+        if self.oracle is not None:
+            return estimate_from_tally(counts, total, self.oracle, self.inputs)
+        return frequency_estimate(counts, self.mechanism, self.inputs, self.source)
+
+    def _reports(self, chunk: Chunk | LinesChunk) -> np.ndarray:
+        """The reports of an unlisted oracle's labels in ``chunk`` (a label no report has: a named error)."""
+        from .mechanisms.oracles import HadamardResponse, RandomizedResponse
+
+        labels = []
+        for offset, text in enumerate(chunk.texts):
+            value = split_report(text)
+            try:
+                if isinstance(value, tuple):
+                    value = tuple(self._categories[part] for part in value)
+                elif isinstance(self.oracle, RandomizedResponse):
+                    value = self._categories[value]
+                elif isinstance(self.oracle, HadamardResponse):
+                    value = int(value) if value.isdigit() else value
+            except KeyError:
+                raise UnknownCategoryError(f"data row {chunk.first + offset}: {text!r} is not a report of the "
+                                           f"mechanism of {self.source} (it names a value that is not a category)"
+                                           ) from None
+            labels.append(value)
+        try:
+            return self.oracle.reports_from_labels(labels, self.inputs, "values")
+        except MechDesignError as exc:
+            raise type(exc)(f"data rows {chunk.first}–{chunk.first + chunk.count - 1}: {exc} (values[i] is data row "
+                            f"{chunk.first} + i)") from exc
 
 
 @contextmanager
@@ -814,9 +935,8 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
     """
     from .files import atomic_output, save
 
-    inputs, outputs = record_labels(record)
-    categories = CsvLabels(inputs, "the mechanism's categories")
-    labels = CsvLabels(outputs, "the mechanism's outputs", output_text)
+    outputs = OutputColumn(record, "the mechanism")
+    categories = CsvLabels(outputs.inputs, "the mechanism's categories")
     check, digest = ValueCheck(categories.lookup), hashlib.sha256()
     with ExitStack() as replacing:
         with atomic_output(out, "wb") as handle:
@@ -831,7 +951,7 @@ def write_release(data: CsvColumn, record: Any, generator: np.random.Generator |
                 if codes is None:  # from here on only the values are checked, and the error lists them all
                     check.add(chunk.texts, chunk.first)
                     continue
-                write(chunk.replaced(labels, record.mechanism.sample(codes, generator)))
+                write(outputs.privatized(chunk, codes, generator))
             if check:
                 raise check.error(data, "category of the mechanism",
                                   "declare every value the column may hold; nothing was written")
@@ -1045,8 +1165,6 @@ def frequency_estimate(counts: np.ndarray, mechanism: Any, categories: Sequence[
     from .frequency import FrequencyEstimate, estimator_matrix, project_to_simplex
 
     total = int(counts.sum())
-    if total == 0:
-        raise MechDesignError("no privatized values to estimate frequencies from: the column has no data rows")
     matrix = mechanism.matrix
     if matrix.shape[0] > 1 and np.all(matrix == matrix[0]):
         raise NotEstimableError(f"{source}: the mechanism's outputs do not depend on its input (all its rows are "
@@ -1066,22 +1184,21 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     from .cli import strict_json
     from .files import load_record
 
-    record = load_record(args.mechanism)
-    inputs, outputs = record_labels(record)
-    labels = CsvLabels(outputs, f"{args.mechanism}: outputs", output_text)
-    counts = np.zeros(len(outputs), dtype=np.int64)
-    check = ValueCheck(labels.lookup)
+    outputs = OutputColumn(load_record(args.mechanism), args.mechanism)
+    counts, total = outputs.zero(), 0
+    check = ValueCheck(outputs.listed.lookup if outputs.listed is not None else None)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
         for chunk in data.chunks(progress, "estimate"):
-            codes = None if check else chunk.codes(labels)
-            if codes is None:
+            found = None if check else outputs.tally(chunk)
+            if found is None:
                 check.add(chunk.texts, chunk.first)
                 continue
-            counts += np.bincount(codes, minlength=len(outputs))
+            counts += found
+            total += chunk.count
         if check:
             raise check.error(data, "output of the mechanism",
                               f"estimate reads a column privatized with the mechanism of {args.mechanism}")
-    estimate = frequency_estimate(counts, record.mechanism, inputs, args.mechanism)
+    estimate = outputs.estimate(counts, total)
     if args.json:
         names = [str(category) for category in estimate.categories]
         print(strict_json({"n_samples": estimate.n_samples,
@@ -1135,11 +1252,13 @@ def parse_deltas(text: str) -> list[float]:
     return deltas
 
 
-def account_entries(path: Path, uses: int) -> list[tuple[Any, int, str]]:
-    """The ledger entries of ``uses`` releases with the mechanism file ``path``: ``(mechanism, uses, name)``.
+def account_ledger(usages: Sequence[tuple[Path, int]]) -> Any:
+    """The :class:`~mechdesign.accounting.Ledger` of mechanism files, each used ``uses`` times.
 
-    A file written by ``privatize --prior private`` also spent a first round on the same records
-    when it was designed (its ``deployment.ledger``): that round is an entry of its own, used once.
+    A file written by ``privatize --prior private`` also spent a first round on the same records when
+    it was designed: every entry of its ``deployment.ledger`` but the last (its release) is an entry of
+    its own, spent once. A frequency oracle too large to measure as a matrix is accounted by its
+    local-DP parameter, as the :class:`~mechdesign.privatizer.Privatizer`'s ledger does.
 
     Examples
     --------
@@ -1147,24 +1266,35 @@ def account_entries(path: Path, uses: int) -> list[tuple[Any, int, str]]:
     >>> from mechdesign import randomized_response
     >>> from mechdesign.files import save
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     entries = account_entries(save(randomized_response(2, 1.0), Path(folder) / "rr.json"), 3)
-    >>> [(uses, Path(name).name) for _, uses, name in entries]
-    [(3, 'rr.json')]
+    ...     ledger = account_ledger([(save(randomized_response(2, 1.0), Path(folder) / "rr.json"), 3)])
+    >>> [(entry.uses, Path(entry.name).name) for entry in ledger.entries], round(ledger.pure_epsilon(), 12)
+    ([(3, 'rr.json')], 3.0)
     """
     from .accounting import Ledger
     from .files import load_record
+    from .mechanisms.oracles import FrequencyOracle
+    from .privatizer import LEDGER_DENSE_ENTRIES
 
-    record = load_record(path)
-    entries = [(record.mechanism, uses, str(path))]
-    ledger = (record.deployment or {}).get("ledger")
-    if ledger is not None:
-        entries += [(entry.mechanism, entry.uses, f"{path}: {entry.name}") for entry in Ledger.from_dict(ledger).entries
-                    if entry.mechanism is not None and not entry.mechanism.allclose(record.mechanism, atol=0.0)]
-    return entries
+    ledger = Ledger()
+    for path, uses in usages:
+        record = load_record(path)
+        spent = (record.deployment or {}).get("ledger")
+        for entry in Ledger.from_dict(spent).entries[:-1] if spent is not None else ():
+            name = f"{path}: {entry.name}"
+            if entry.mechanism is None:
+                ledger.record_epsilon(entry.epsilon, name, uses=entry.uses)
+            else:
+                ledger.record(entry.mechanism, entry.uses, name)
+        mechanism = record.mechanism
+        if isinstance(mechanism, FrequencyOracle) and mechanism.size * mechanism.n_outputs > LEDGER_DENSE_ENTRIES:
+            ledger.record_epsilon(mechanism.local_dp_leakage(), str(path), uses=uses)
+        else:
+            ledger.record(mechanism, uses, str(path))
+    return ledger
 
 
 def _cmd_account(args: argparse.Namespace) -> int:
-    from .accounting import account, epsilon_delta_curve
+    from .accounting import AccountReport, epsilon_delta_curve
     from .cli import strict_json
     from .files import check_output_paths
 
@@ -1172,10 +1302,11 @@ def _cmd_account(args: argparse.Namespace) -> int:
     deltas = parse_deltas(args.delta)
     if args.plot is not None:
         check_output_paths({"--plot": args.plot}, inputs=[path for path, _ in usages])
-    found = account([entry for path, uses in usages for entry in account_entries(path, uses)], deltas)
-    print(strict_json(found.to_dict()) if args.json else found.ledger.summary(deltas))
+    ledger = account_ledger(usages)
+    found = AccountReport(ledger, ledger.pure_epsilon(), tuple(deltas), tuple(ledger.epsilon(delta) for delta in deltas))
+    print(strict_json(found.to_dict()) if args.json else ledger.summary(deltas))
     if args.plot is not None:
-        curve = epsilon_delta_curve(found.ledger, np.logspace(-12, -1, 23).tolist(), label="the whole ledger")
+        curve = epsilon_delta_curve(ledger, np.logspace(-12, -1, 23).tolist(), label="the whole ledger")
         written = plot_curve(curve, Path(args.plot))
         print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
     return 0

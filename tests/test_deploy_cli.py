@@ -18,6 +18,13 @@ from hypothesis import strategies as st
 import mechdesign.deploy_cli as deploy_cli
 from mechdesign.cli import main
 from mechdesign.files import load_record
+from mechdesign.mechanisms.oracles import (
+    HadamardResponse,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
+    RandomizedResponse,
+    SubsetSelection,
+)
 from mechdesign.randomness import SEEDED_NOTICE
 
 EDUCATION = ["Bachelors", "HS-grad", "Masters"]
@@ -672,3 +679,58 @@ def test_records_split_by_numpy_read_as_the_csv_module_reads_them(values, index,
         expected = deploy_cli.encode_chunk(values, labels.lookup)
         got = chunk.codes(labels)
         assert (got is None and expected is None) or got.tolist() == expected.tolist()
+
+
+ORACLES = {
+    "randomized-response": lambda: RandomizedResponse(4, 2.0),
+    "subset-selection": lambda: SubsetSelection(4, 1.0, 2),
+    "unary-encoding": lambda: OptimizedUnaryEncoding(4, 1.0),
+    "local-hashing": lambda: OptimizedLocalHashing(4, 2.0, 3),
+    "hadamard": lambda: HadamardResponse(4, 2.0, 4),
+}
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["outputs listed", "reports one by one"])
+@pytest.mark.parametrize("family", sorted(ORACLES))
+def test_every_frequency_oracle_goes_through_a_csv_column(tmp_path, capsys, family, listed):
+    """A frequency oracle's reports are written as its labels (a tuple as {a|b}, the empty one as {}), by
+    index when the file lists its outputs and report by report when it does not (outputs: null, as for an
+    oracle with more than 20,000 outputs); estimate reads them back into the oracle's tally."""
+    from mechdesign.files import MechanismRecord, save
+
+    oracle, categories = ORACLES[family](), ["a", "b|c", "{d}", "e"]
+    outputs = oracle.output_labels(categories) if listed else None
+    mechanism = save(MechanismRecord(oracle, categories, outputs), tmp_path / "oracle.json")
+    values = ["a"] * 1200 + ["b|c"] * 600 + ["{d}"] * 150 + ["e"] * 50
+    data = tmp_path / "data.csv"
+    with open(data, "w", newline="") as handle:
+        csv.writer(handle).writerows([["id", "education"], *([i, value] for i, value in enumerate(values))])
+    out = tmp_path / "out.csv"
+    code, _, _ = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out,
+                       "--seed", "3"], capsys)
+    assert code == 0 and len(_column(out)) == len(values)
+    code, printed, _ = _run(["estimate", out, "--column", "education", "--mechanism", mechanism, "--json"], capsys)
+    estimate = _strict(printed)
+    assert code == 0 and estimate["n_samples"] == len(values)
+    for category in categories:
+        truth = values.count(category) / len(values)
+        assert abs(estimate["estimate"][category] - truth) < 4 * estimate["standard_error"][category]
+
+
+def test_an_oracle_too_large_to_list_is_written_reported_and_accounted(tmp_path, capsys):
+    """42 categories at ε = 0.1: subset selection of 20 of them has 5·10¹¹ outputs, none listed (outputs: null);
+    privatize writes each report, estimate reads them back, account takes the oracle by its ε."""
+    categories = [f"c{i:02d}" for i in range(42)]
+    values = [categories[i % 7] for i in range(2000)]
+    data, out = _write_column(tmp_path / "data.csv", values), tmp_path / "out.csv"
+    code, _, _ = _run(["privatize", data, "--column", "education", "--epsilon", "0.1", "--categories",
+                       ",".join(categories), "--out", out], capsys)
+    record = load_record(out.with_suffix(".mechanism.json"))
+    assert code == 0 and record.outputs is None and isinstance(record.mechanism, SubsetSelection)
+    reports = [deploy_cli.split_report(text) for text in _column(out)]
+    assert all(len(report) == record.mechanism.subset_size and set(report) <= set(categories) for report in reports)
+    code, printed, _ = _run(["estimate", out, "--column", "education", "--mechanism",
+                             out.with_suffix(".mechanism.json"), "--json"], capsys)
+    assert code == 0 and _strict(printed)["n_samples"] == 2000
+    code, printed, _ = _run(["account", f"{out.with_suffix('.mechanism.json')}:3", "--json"], capsys)
+    assert code == 0 and _strict(printed)["pure_epsilon"] == pytest.approx(0.3, abs=1e-12)
