@@ -8,20 +8,16 @@ with ``p = P(the report supports x | X = x)`` and ``q = P(it supports x | X = x'
 ``π_x = q + (p − q) p_x``
 
 exactly (Wang, Blocki, Li & Jha, Locally Differentially Private Protocols for Frequency Estimation,
-USENIX Security 2017, §3: "pure" protocols). The oracles here:
+USENIX Security 2017, §3: "pure" protocols). The oracles here (report; ``p``, ``q``; decoding work):
 
-========================  =====================================  ==========================  ==============
-oracle                    report                                 ``p``, ``q``                decoding
-========================  =====================================  ==========================  ==============
-k-ary randomized resp.    one symbol                             ``e^ε/(e^ε+k−1)``,          ``O(N + k)``
-                                                                 ``1/(e^ε+k−1)``
-subset selection (d)      ``d`` symbols (``k`` packed bits)      Ye & Barg, eq. (4)          ``O(N k)``
-optimized unary encoding  ``k`` bits, bit ``x`` w.p. ½, other    ``1/2``, ``1/(e^ε+1)``      ``O(N k)``
-                          bits w.p. ``1/(e^ε+1)``
-optimized local hashing   a hash ``h`` of ``{0..k−1}`` onto      ``e^ε/(e^ε+g−1)``, ``1/g``  ``O(N k log k)``
-(g)                       ``{0..g−1}`` and ``h(x)`` by g-RR
-Hadamard response (b)     one output of ``B · b``                (see below)                 ``O(N + K log b)``
-========================  =====================================  ==========================  ==============
+* k-ary randomized response: one symbol; ``e^ε/(e^ε + k − 1)``, ``1/(e^ε + k − 1)``; ``O(N + k)``;
+* subset selection with ``d`` symbols: ``k`` packed bits; Ye & Barg's eq. (4); ``O(N k)``;
+* optimized unary encoding: ``k`` bits, bit ``x`` set with probability ``1/2``, the others with
+  ``1/(e^ε + 1)``; ``1/2``, ``1/(e^ε + 1)``; ``O(N k)``;
+* optimized local hashing with range ``g``: a hash ``h`` of ``{0..k−1}`` onto ``{0..g−1}`` and
+  ``h(x)`` through g-ary randomized response; ``e^ε/(e^ε + g − 1)``, ``1/g``; ``O(N k log k)``;
+* Hadamard response in blocks of width ``b``: one of ``K = B b`` outputs; below;
+  ``O(N + K log b)``.
 
 *Optimized local hashing* uses the hash family ``h_{a,c}(x) = (c + Σ_j a_j x_j) mod g`` over the
 binary digits ``x_j`` of ``x`` (``a ∈ {0..g−1}^m``, ``c ∈ {0..g−1}``, ``m = ⌈log₂ k⌉``): two inputs
