@@ -19,6 +19,7 @@ import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualI
 from .progress import terminal_progress
 from .registry import cli_names, prior_notions
 from .solve import METHODS, design
+from .solvers import solves_running
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
@@ -110,11 +112,12 @@ def _parse_prior(text: str | None, n: int | None) -> Prior | None:
 
 
 def _read_text(path: Path) -> str:
-    """The UTF-8 text of ``path``; a missing, unreadable or binary file is a :class:`MechDesignError`."""
+    """The UTF-8 text of ``path``; a missing, unreadable or binary file, or a directory, is a
+    :class:`MechDesignError`. A pipe or device is read like a file (``measure <(…)`` works)."""
     if not path.exists():
         raise MechDesignError(f"no such file: {path}")
-    if not path.is_file():
-        raise MechDesignError(f"{path} is not a file (a directory?): pass a CSV or JSON mechanism")
+    if path.is_dir():
+        raise MechDesignError(f"{path} is a directory: pass a CSV or JSON mechanism file")
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -134,9 +137,13 @@ def _load_mechanism(path: Path) -> Mechanism:
             raise MechDesignError(f"{path} has no \"mechanism\" key: give {{\"mechanism\": [[...], ...]}} or a list of rows")
         return Mechanism(data["mechanism"] if isinstance(data, dict) else data)
     try:
-        matrix = np.loadtxt(io.StringIO(text), delimiter=",", ndmin=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "input contained no data": refused below, in one line
+            matrix = np.loadtxt(io.StringIO(text), delimiter=",", ndmin=2)
     except ValueError as exc:
         raise MechDesignError(f"{path} is not a CSV of numbers (one row per input): {exc}") from exc
+    if matrix.size == 0:
+        raise MechDesignError(f"{path} holds no numbers: give one row of output probabilities per input")
     return Mechanism(matrix)
 
 
@@ -318,9 +325,10 @@ def _parse_values(args: argparse.Namespace) -> list[float]:
     except ValueError as exc:
         raise MechDesignError(f"curve values must be comma-separated numbers, got {text!r}") from exc
     if args.values is not None:
-        return numbers
-    if len(numbers) != 3 or numbers[2] != int(numbers[2]) or numbers[2] < 2:
-        raise MechDesignError(f"--grid must be start,stop,count with an integer count >= 2, got {text!r}")
+        return numbers  # each checked by the curve as a budget or a limit
+    if len(numbers) != 3 or not all(math.isfinite(number) for number in numbers) or not numbers[2].is_integer() \
+            or numbers[2] < 2:
+        raise MechDesignError(f"--grid must be start,stop,count: finite numbers, an integer count >= 2, got {text!r}")
     check_array((numbers[2],), f"--grid with {numbers[2]:.0f} points")
     return np.linspace(numbers[0], numbers[1], int(numbers[2])).tolist()
 
@@ -659,8 +667,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mechdesign`` console script.
 
     Every failure is one ``mechdesign: error: …`` line on stderr and a non-zero exit code, never a
-    traceback: 2 for bad input (arguments, files), 3 for an operating-system error (a file that cannot
-    be written, memory exhausted), 4 for an internal error (a bug: please report it), 130 when interrupted.
+    traceback: 2 for bad input (arguments; a file that is missing, a directory, unreadable or not UTF-8),
+    3 for an operating-system error (a file that cannot be written, a disk full, memory exhausted), 4 for
+    an internal error (a bug: please report it), 130 when interrupted. Warnings raised on the way are
+    dropped when the command fails (its error line is the one line) and printed as ``mechdesign:
+    warning: …`` lines when it succeeds. When the reader of standard output goes away (``mechdesign … |
+    head``) the command ends silently with 141, the status of a command ended by SIGPIPE (the recipe of
+    the Python docs, "Note on SIGPIPE": standard output is pointed at the null device so that the exit
+    flush fails no more).
 
     Examples
     --------
@@ -670,22 +684,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> from contextlib import redirect_stdout
     >>> with redirect_stdout(io.StringIO()) as printed:
     ...     code = main(["design", "--epsilon", "1", "--n", "2", "--json"])
-    >>> code, round(json.loads(printed.getvalue())["objective"], 6) == round(1 / (1 + math.e), 6)
+    >>> result = json.loads(printed.getvalue())["payload"]["result"]  # the versioned mechanism file
+    >>> code, round(result["objective"], 6) == round(1 / (1 + math.e), 6)
     (0, True)
     >>> main(["design", "--epsilon", "-1", "--n", "2"])
     2
     """
     try:
-        args = build_parser().parse_args(argv)
-        return args.run(args)
+        with warnings.catch_warnings(record=True) as caught:  # the filters stay as they are; shown only on success
+            args = build_parser().parse_args(argv)
+            code = args.run(args)
+            sys.stdout.flush()  # a closed pipe fails here, inside the try
+        for message in dict.fromkeys(str(warning.message) for warning in caught):
+            print(f"mechdesign: warning: {' '.join(message.split())}", file=sys.stderr)
+        return code
     except MechDesignError as exc:
         return _fail(str(exc), 2)
+    except BrokenPipeError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # no file descriptor behind standard output (redirected in-process)
+            pass
+        return 141
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:  # a path given that names no file
+        return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), 2)
+    except UnicodeDecodeError as exc:
+        return _fail(f"an input file is not UTF-8 text (a binary file?): {exc.reason} at byte {exc.start}", 2)
     except OSError as exc:
         return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), 3)
     except MemoryError as exc:
         return _fail(f"out of memory ({exc}); reduce the alphabet or the number of points", 3)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        code = _fail("interrupted", 130)
+        if solves_running():  # the interpreter's shutdown under a solver still running could abort: end here
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(code)
+        return code
     except Exception as exc:  # a bug: still no traceback on the command line
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it", 4)
 

@@ -7,9 +7,10 @@ interior point). Each maps whatever the solver did — an exception, an unknown 
 to a :class:`SolveOutcome` the same way, so that a solver failure is reported as ``"solver_error"``
 and never surfaces as bad input, infeasibility or unboundedness.
 
-Clarabel and the cvxpy solvers run in a worker thread while the calling (main) thread waits
-(:func:`run_interruptibly`): their compiled code holds no Python frame in which Ctrl-C could be raised,
-so without it a ``KeyboardInterrupt`` waited for the end of the solve (minutes on a large Rényi curve).
+Clarabel, the cvxpy solvers and the one-off HiGHS LPs of :func:`solve_highs_lp` run in a worker thread
+while the calling (main) thread waits (:func:`run_interruptibly`): their compiled code holds no Python
+frame in which Ctrl-C could be raised, so without it a ``KeyboardInterrupt`` waited for the end of the
+solve (minutes on a large Rényi curve).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ CVXPY_INTERFACE_OPTIONS = {"clarabel": ("use_quad_obj", "accept_unknown"), "high
 #: ``KeyboardInterrupt`` is raised at once in any case; this only bounds the wait on platforms where a
 #: blocked ``join`` is not interrupted by signals).
 INTERRUPT_POLL_SECONDS = 0.1
+#: The name of the worker threads of :func:`run_interruptibly`.
+SOLVER_THREAD_NAME = "mechdesign-solver"
 
 Value = TypeVar("Value")
 
@@ -126,11 +129,13 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
 
     A solver's compiled code releases the interpreter but gives it no chance to raise the
     ``KeyboardInterrupt`` that a SIGINT asks for until it returns; the waiting main thread raises it
-    immediately instead, after calling ``cancel`` (which asks the solver to stop: the abandoned worker, a
-    daemon thread, otherwise finishes its solve in the background and its result is dropped). Anything
-    ``work`` raises is raised here. Off the main thread (which alone receives signals) ``work`` runs
-    directly. The worker runs in a copy of the caller's context (numpy's error state and other
-    context variables).
+    immediately instead. With ``cancel`` (which asks the solver to stop, e.g. through Clarabel's
+    termination callback) it first calls it and waits for the worker to stop (a second Ctrl-C stops
+    waiting); without, the worker — a daemon thread — finishes its solve in the background and its result
+    is dropped (:func:`solves_running` tells; the command line then ends the process at once, as the
+    interpreter's own shutdown under a solver still running could abort). Anything ``work`` raises is
+    raised here. Off the main thread (which alone receives signals) ``work`` runs directly. The worker
+    runs in a copy of the caller's context (numpy's error state and other context variables).
 
     Examples
     --------
@@ -147,7 +152,7 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
         except BaseException as error:  # noqa: BLE001 - handed to the waiting thread, which raises it
             outcome["error"] = error
 
-    worker = threading.Thread(target=target, name="mechdesign-solver", daemon=True)
+    worker = threading.Thread(target=target, name=SOLVER_THREAD_NAME, daemon=True)
     worker.start()
     try:
         while worker.is_alive():
@@ -155,10 +160,22 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
     except KeyboardInterrupt:
         if cancel is not None:
             cancel()
+            worker.join()
         raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+def solves_running() -> bool:
+    """Whether a solve abandoned by :func:`run_interruptibly` (interrupted, not cancellable) still runs.
+
+    Examples
+    --------
+    >>> solves_running()
+    False
+    """
+    return any(thread.name == SOLVER_THREAD_NAME and thread.is_alive() for thread in threading.enumerate())
 
 
 def unknown_solver_options(solver: str, names: Iterable[str]) -> list[str]:
@@ -367,7 +384,9 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
                    ) -> tuple[SolveOutcome, np.ndarray | None, np.ndarray | None]:
     """Solve an LP given as arrays, trying each of ``option_sets`` until HiGHS reaches optimality.
 
-    Returns the outcome, the primal values and the row duals (``None`` unless optimal).
+    Returns the outcome, the primal values and the row duals (``None`` unless optimal). Each instance is
+    this function's own, so it runs through :func:`run_interruptibly` (an interrupted one is left to
+    finish alone; a warm-started model a caller holds is run by :func:`run_highs` in the caller's thread).
 
     Examples
     --------
@@ -382,7 +401,7 @@ def solve_highs_lp(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray
     for options in option_sets:
         highs = quiet_highs(options)
         highs.passModel(lp)
-        outcome = run_highs(highs)
+        outcome = run_interruptibly(lambda: run_highs(highs))
         if outcome.solved:
             solution = highs.getSolution()
             return outcome, np.asarray(solution.col_value), np.asarray(solution.row_dual)

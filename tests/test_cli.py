@@ -218,8 +218,8 @@ def files(tmp_path):
 
 FAILURES = [
     # files that are not mechanisms
-    (["measure", "{d}/folder"], 2, "folder is not a file"),
-    (["sml", "{d}/folder", "--secret", "0,1"], 2, "folder is not a file"),
+    (["measure", "{d}/folder"], 2, "folder is a directory"),
+    (["sml", "{d}/folder", "--secret", "0,1"], 2, "folder is a directory"),
     (["measure", "{d}/broken.json"], 2, "broken.json is not valid JSON"),
     (["measure", "{d}/other.json"], 2, 'other.json has no "mechanism" key'),
     (["measure", "{d}/nan.json"], 2, "non-finite entry nan"),
@@ -433,3 +433,133 @@ def test_theory_check_bad_plots_directory_is_a_named_error(tmp_path, capsys):
     target.write_text("x")
     assert main(["theory-check", "pml", "--plots", str(target)]) == 2
     assert "--plots must name a directory" in capsys.readouterr().err
+
+
+# --- hostile input, round 2 (issue 30): one line per failure, files, pipes, signals -------------------
+
+
+def _cli(*argv, **options):
+    """Run ``python -m mechdesign.cli argv`` in a subprocess (real standard streams, no pytest capture)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "mechdesign.cli", *argv], capture_output=True, text=True,
+                          timeout=300, **options)
+
+
+@pytest.mark.parametrize("text", ["", "# no rows\n"], ids=["empty", "comment-only"])
+def test_a_csv_without_numbers_is_one_error_line(tmp_path, text):
+    """L4: numpy's loadtxt warning ("input contained no data") came before the error line."""
+    path = tmp_path / "m.csv"
+    path.write_text(text)
+    run = _cli("measure", str(path))
+    assert run.returncode == 2 and run.stderr.splitlines() == [
+        f"mechdesign: error: {path} holds no numbers: give one row of output probabilities per input"]
+
+
+#: A command that warns (numpy's divide by zero, as at ε = 0), then fails or succeeds.
+WARNING_COMMAND = """
+import sys
+import numpy as np
+from mechdesign import cli
+def command(args):
+    np.float64(1.0) / 0.0
+    if args.file == "fail":
+        raise cli.MechDesignError("refused")
+    return 0
+cli._cmd_measure = command
+sys.exit(cli.main(["measure", sys.argv[1]]))
+"""
+
+
+def test_warnings_are_dropped_from_a_failure_and_one_line_each_on_success():
+    """L4: a failing command printed a warning (two lines) before its error line."""
+    import subprocess
+    import sys
+
+    failed = subprocess.run([sys.executable, "-c", WARNING_COMMAND, "fail"], capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 2 and failed.stderr.splitlines() == ["mechdesign: error: refused"]
+    passed = subprocess.run([sys.executable, "-c", WARNING_COMMAND, "ok"], capture_output=True, text=True, timeout=60)
+    assert passed.returncode == 0
+    assert passed.stderr.splitlines() == ["mechdesign: warning: divide by zero encountered in scalar divide"]
+
+
+@pytest.mark.parametrize("grid", ["0,1,inf", "0,1,nan", "0,inf,3", "nan,1,3", "0,1,2.5"])
+def test_a_grid_of_non_finite_numbers_is_bad_input(tmp_path, capsys, grid):
+    """L2: ``curve --grid 0,1,inf`` / ``nan`` ended in exit 4, "internal error … please report it"."""
+    code, _, err = _run(["curve", "--n", "2", "--grid", grid, "--out", str(tmp_path / "c")], capsys)
+    assert code == 2 and f"--grid must be start,stop,count: finite numbers, an integer count >= 2, got {grid!r}" in err
+
+
+@pytest.mark.parametrize("error, code", [(IsADirectoryError(21, "Is a directory", "data"), 2),
+                                         (FileNotFoundError(2, "No such file or directory", "data"), 2),
+                                         (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), 2),
+                                         (PermissionError(13, "Permission denied", "out.csv"), 3)],
+                         ids=["directory", "missing", "not-utf-8", "permission"])
+def test_file_errors_of_any_command_have_consistent_codes(monkeypatch, capsys, error, code):
+    """L2: a directory given to ``privatize``/``estimate`` exited 3 while ``measure`` exited 2: a path that
+    names no file, or a file that is not text, is bad input (2) wherever it is read; not being allowed to
+    write stays an operating-system error (3)."""
+    import mechdesign.cli as cli
+
+    def command(args):
+        raise error
+    monkeypatch.setattr(cli, "_cmd_measure", command)
+    exit_code, _, err = _run(["measure", "data"], capsys)
+    assert exit_code == code and "internal error" not in err
+
+
+def test_a_fifo_is_read_like_a_file(tmp_path, capsys):
+    """L5: a FIFO was refused as "not a file (a directory?)"; ``measure <(…)`` is a pipe."""
+    import threading
+
+    fifo = tmp_path / "m.csv"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("0.75,0.25\n0.25,0.75\n",))
+    writer.start()
+    assert main(["measure", str(fifo), "--json"]) == 0
+    writer.join()
+    assert _strict_loads(capsys.readouterr().out)["dp"] == pytest.approx(math.log(3))
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """L9: ``mechdesign theory-check put | head -2`` printed "[Errno 32] Broken pipe" and exited 3."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "mechdesign.cli", "design", "--epsilon", "1", "--n", "80"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader is gone before the first line
+    errors = process.stderr.read()
+    assert process.wait(timeout=300) == 141 and errors == b""
+
+
+def test_sml_design_accepts_an_infinite_budget(capsys):
+    """L1: ``sml-design --budget inf`` was refused; without a leakage limit nothing is distorted."""
+    assert main(["sml-design", "--secret", "0,0,1,1", "--budget", "inf", "--json"]) == 0
+    assert _strict_loads(capsys.readouterr().out)["objective"] == 0.0
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_clarabel_curve_exits_130_and_keeps_the_old_output(tmp_path):
+    """M3: ``curve --notion renyi-dp --alpha 2 --n 12 --grid 0,5,150 --out A`` with SIGINT after 8 s ran to
+    the end (236 s), exited 0 and overwrote ``A.csv``."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "A.csv").write_text("the previous curve\n")
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from mechdesign.cli import main; "
+                                "print('ready', flush=True); sys.exit(main(sys.argv[1:]))",
+                                "curve", "--notion", "renyi-dp", "--alpha", "2", "--n", "12", "--grid", "0,5,150",
+                                "--out", str(tmp_path / "A"), "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready"
+    time.sleep(4.0)  # into the solves
+    sent = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=600)
+    assert time.perf_counter() - sent < 10.0
+    assert process.returncode == 130 and errors.splitlines() == ["mechdesign: error: interrupted"]
+    assert (tmp_path / "A.csv").read_text() == "the previous curve\n"
