@@ -595,7 +595,7 @@ def column_values(path: Path, column: str, option: str, progress: Progress | Non
     return values
 
 
-def notice(message: str) -> None:
+def _notice(message: str) -> None:
     """Print one ``mechdesign: notice: …`` line on standard error (the command goes on)."""
     print(f"mechdesign: notice: {message}", file=sys.stderr)
 
@@ -708,7 +708,7 @@ def counts_prior(counts: np.ndarray, path: str, column: str) -> Any:
     total = int(counts.sum())
     if total == 0:
         raise MechDesignError(f"--prior-from: column {column!r} of {path} has no rows to estimate a prior from")
-    notice(f"prior: the frequencies of {column!r} in {path} ({total:,} rows), normalized")
+    _notice(f"prior: the frequencies of {column!r} in {path} ({total:,} rows), normalized")
     return Prior(counts / total)
 
 
@@ -919,7 +919,7 @@ def _quietly(category: type[Warning], function: Any, *args: Any, **kwargs: Any) 
         return function(*args, **kwargs)
 
 
-def write_release(data: CsvColumn, record: Any, generator: np.random.Generator | None, out: Path,
+def _write_release(data: CsvColumn, record: Any, generator: np.random.Generator | None, out: Path,
                   mechanism_out: Path, progress: Progress | None = None) -> dict[str, Any]:
     """Privatize ``data``'s column with ``record``'s mechanism into ``out``, and the record into ``mechanism_out``.
 
@@ -988,7 +988,7 @@ def in_options(text: str) -> str:
                   lambda match: OPTIONS_OF_KEYWORDS[match.group(1)], text)
 
 
-def designed_record(args: argparse.Namespace, progress: Progress | None = None) -> Any:
+def _designed_record(args: argparse.Namespace, progress: Progress | None = None) -> Any:
     """The mechanism record of ``privatize`` without ``--mechanism``: designed from the declared categories
     and a public prior (or the paid private prior, or with ``--categories infer`` the data's categories)
     by :class:`~mechdesign.privatizer.Privatizer`."""
@@ -1045,7 +1045,7 @@ def designed_record(args: argparse.Namespace, progress: Progress | None = None) 
                                   "--categories-from, not --categories infer")
         sample = column_values(Path(args.prior_from), args.column, "--prior-from", progress,
                                known=label_lookup(categories, "--categories"))
-        notice(f"prior: the frequencies of {args.column!r} in {args.prior_from} ({len(sample):,} rows), normalized")
+        _notice(f"prior: the frequencies of {args.column!r} in {args.prior_from} ({len(sample):,} rows), normalized")
     data = _data_for_fit(args, categories if not infer else None, private or infer, progress)
     privatizer = Privatizer(args.notion or "dp", epsilon, objective=args.objective or "estimation",
                             categories="infer" if infer else categories, prior="private" if private else prior,
@@ -1095,7 +1095,7 @@ def _data_for_fit(args: argparse.Namespace, categories: list[str] | None, read: 
     return values
 
 
-def loaded_record(args: argparse.Namespace) -> Any:
+def _loaded_record(args: argparse.Namespace) -> Any:
     """The mechanism record of ``--mechanism FILE`` (no design option may be given beside it)."""
     from .files import load_record
 
@@ -1129,8 +1129,8 @@ def _cmd_privatize(args: argparse.Namespace) -> int:
     check_output_paths({"--out": out, "--mechanism-out": mechanism_out}, inputs=inputs)
     generator = release_generator(args.seed)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
-        record = loaded_record(args) if args.mechanism is not None else designed_record(args, progress)
-        release = write_release(data, record, generator, out, mechanism_out, progress)
+        record = _loaded_record(args) if args.mechanism is not None else _designed_record(args, progress)
+        release = _write_release(data, record, generator, out, mechanism_out, progress)
     source = f"the mechanism of {args.mechanism}" if args.mechanism is not None else "a mechanism designed now"
     print(f"privatized {release['rows']:,} values of {args.column!r} ({record.mechanism.n_inputs} categories) with "
           f"{source}: {_describe(record)}")
