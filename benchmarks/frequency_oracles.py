@@ -53,7 +53,6 @@ from mechdesign.mechanisms.oracles import (  # noqa: E402
     OptimizedLocalHashing,
     OptimizedUnaryEncoding,
     RandomizedResponse,
-    SubsetSelection,
 )
 
 SIZES = (2, 4, 16, 42, 100, 1000, 10_000)

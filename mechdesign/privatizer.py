@@ -199,7 +199,9 @@ class Privatizer:
     Notes
     -----
     Under a notion other than local DP the ledger still accounts local DP: it records the released
-    mechanism's own LDP parameter, which may exceed the notion's budget (or be infinite).
+    mechanism's own LDP parameter, which may exceed the notion's budget (or be infinite). A frequency
+    oracle whose matrix has more than :data:`LEDGER_DENSE_ENTRIES` entries is recorded by its ε alone,
+    accounted as its worst case (binary randomized response at that ε) for ε(δ).
 
     scikit-learn's ``check_estimator(Privatizer(categories="infer"))`` passes every check but these:
 

@@ -348,7 +348,7 @@ def _ldp_candidates(size: int, epsilon: float, probabilities: np.ndarray) -> lis
         denominator = sizes + (size - sizes) * shrink
         hits = sizes / denominator
         false_hits = sizes * ((sizes - 1) + (size - sizes) * shrink) / ((size - 1) * denominator)
-        moment = float(probabilities @ probabilities)
+        moment = prior_second_moment(probabilities, size)
         variances = symmetric_total_variance(size, hits, false_hits, moment)
         oracles.append(SubsetSelection(size, epsilon, int(sizes[int(np.argmin(variances))])))
     oracles.append(OptimizedUnaryEncoding(size, epsilon))
