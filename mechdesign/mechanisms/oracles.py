@@ -60,13 +60,15 @@ from .._validate import RandomState, _short, as_array, as_budget, as_indices, as
 from ..exceptions import InvalidBudgetError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
 from ..exceptions import UnknownCategoryError
 from ..mechanism import Mechanism
-from ..memory import check_array
+from ..memory import check_array, check_memory
 from ..priors import PriorLike, as_prior
 from ..randomness import TOTAL_UNITS, ExactSampler, probability_units, random_bits, sample_inputs, sampling_rng
 from ..structured import MAX_DENSE_ENTRIES
 
 #: Report × symbol cells held at once while sampling or decoding (reports are processed in chunks).
 CHUNK_CELLS = 2**24
+#: Bytes per cell of a chunk at the peak of sampling it (random bytes, membership, comparisons, draws).
+REPORT_CHUNK_COPIES = 16
 #: Largest output index of :meth:`FrequencyOracle.report_index` (int64).
 MAX_INDEX = 2**63 - 1
 #: Largest number of output labels :meth:`FrequencyOracle.output_labels` lists.
@@ -390,13 +392,30 @@ class FrequencyOracle(Mechanism):
         -------
         numpy.ndarray
             The reports (one row, or one entry, per input).
+
+        Raises :class:`~mechdesign.exceptions.ProblemTooLargeError` before drawing when the reports do
+        not fit in memory (``report_bytes`` per input, besides one chunk of :data:`CHUNK_CELLS` cells).
+
+        Examples
+        --------
+        >>> OptimizedUnaryEncoding(10, 1.0).privatize([0, 9, 3]).shape  # 10 bits in 2 bytes per report
+        (3, 2)
         """
         data = sample_inputs(inputs, self.size)
         if data.ndim != 1:
             raise ShapeMismatchError(f"inputs must be a 1-D array of input indices, got shape {data.shape}")
+        check_memory(data.size * self.report_bytes + REPORT_CHUNK_COPIES * CHUNK_CELLS,
+                     f"the reports of {data.size:,} records by {self.name} over k = {self.size}")
         generator = sampling_rng(rng)
-        parts = [self._privatize(data[start:end], generator) for start, end in _chunks(data.size, self.size)]
-        return np.concatenate(parts) if parts else self._privatize(data, generator)
+        chunks = _chunks(data.size, self.size)
+        if not chunks:
+            return self._privatize(data, generator)
+        first = self._privatize(data[:chunks[0][1]], generator)
+        reports = np.empty((data.size, *first.shape[1:]), dtype=first.dtype)
+        reports[:chunks[0][1]] = first
+        for start, end in chunks[1:]:
+            reports[start:end] = self._privatize(data[start:end], generator)
+        return reports
 
     @abstractmethod
     def _privatize(self, inputs: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:

@@ -300,3 +300,12 @@ def test_bad_input_is_named():
         HadamardResponse(3, 1.0, 4).reports_from_labels([True])
     with pytest.raises(ShapeMismatchError, match="categories has 2 entries, but randomized-response has k = 3"):
         RandomizedResponse(3, 1.0).labels([0], "ab")
+
+
+def test_reports_that_do_not_fit_in_memory_are_refused_before_drawing(monkeypatch):
+    import mechdesign.mechanisms.oracles as oracles
+
+    monkeypatch.setattr(oracles, "check_memory", lambda estimate, what: (_ for _ in ()).throw(
+        ProblemTooLargeError(f"{what} needs {estimate}")))
+    with pytest.raises(ProblemTooLargeError, match=r"the reports of 3 records by optimized-unary-encoding over k = 10"):
+        OptimizedUnaryEncoding(10, 1.0).privatize([0, 1, 2])
