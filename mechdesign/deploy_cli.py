@@ -1,10 +1,10 @@
 """The deployment commands of ``mechdesign``: privatize a CSV column, estimate its frequencies, account.
 
-``mechdesign privatize`` and ``mechdesign estimate`` stream the CSV in chunks of :data:`CHUNK_ROWS`
-rows, so memory does not grow with the number of rows: each value is encoded by one dictionary
-lookup and a chunk is privatized at once by :meth:`Mechanism.sample
-<mechdesign.mechanism.Mechanism.sample>`, drawing from the operating system's entropy unless
-``--seed`` is given (for tests; a notice says so).
+``mechdesign privatize`` and ``mechdesign estimate`` stream the CSV in chunks of :data:`CHUNK_BYTES`
+(:class:`CsvColumn`), so memory does not grow with the number of rows: numpy finds the column in
+every record, each value is encoded by one dictionary lookup, and a chunk is privatized at once by
+:meth:`Mechanism.sample <mechdesign.mechanism.Mechanism.sample>` (or a frequency oracle's reports),
+drawing from the operating system's entropy unless ``--seed`` is given (for tests; a notice says so).
 
 The mechanism is read from a file written by ``mechdesign design --out`` (``--mechanism``) or
 designed from declared categories and a public prior (:class:`~mechdesign.privatizer.Privatizer`),
@@ -45,7 +45,6 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +57,6 @@ from .registry import prior_notions
 
 #: Bytes of whole records split at a time by numpy (about 40,000 rows of Adult).
 CHUNK_BYTES = 1 << 22
-#: Rows parsed at a time by the :mod:`csv` module, from the first chunk numpy does not split (see
-#: :meth:`CsvColumn.chunks`) to the end of the file.
-CHUNK_ROWS = 20_000
 #: Longest record split by numpy; a longer one (e.g. an unterminated quote) goes to the csv module.
 MAX_RECORD_BYTES = 16 * CHUNK_BYTES
 #: Default δ of ``mechdesign account``.
@@ -234,12 +230,12 @@ def _quotes_open_fields(characters: np.ndarray, quotes: np.ndarray, outside: np.
 class CsvColumn:
     """One named column of a UTF-8 CSV file with a header row, read in chunks of records.
 
-    numpy splits the records, :data:`CHUNK_BYTES` at a time (:class:`LinesChunk`); the csv module parses
-    a chunk that holds what only it reads as meant (a NUL byte, a bare carriage return, a blank line, a
-    record with another number of fields than the header), and the rest of the file from a quote within
-    an unquoted field or an unterminated quote on, :data:`CHUNK_ROWS` rows at a time (:class:`Chunk`).
-    Either way memory does not grow with the number of rows, and the values are those the csv module
-    reads.
+    numpy splits the records, :data:`CHUNK_BYTES` at a time (:class:`LinesChunk`), by the commas and
+    line breaks outside quoted fields. The csv module parses a chunk whose records numpy cannot tell
+    apart (a quote within an unquoted field, a record longer than the chunk) or that holds what only it
+    reads as meant (a NUL byte, a bare carriage return, a blank line, a record with another number of
+    fields than the header) (:class:`Chunk`). Either way memory does not grow with the number of
+    rows, and the values are those the csv module reads.
 
     Parameters
     ----------
@@ -320,10 +316,10 @@ class CsvColumn:
                                   f"after data row {self.rows_done}") from exc
 
     def _split_chunks(self) -> Iterator[Chunk | LinesChunk]:
-        """Chunks of whole records split by numpy, until one needs the csv module, which parses the rest."""
+        """Chunks of whole records: split by numpy where the quotes tell the records apart, else parsed by
+        the csv module."""
         carry = b""
         while True:
-            start = self._binary.tell() - len(carry)
             data = self._binary.read(CHUNK_BYTES)
             block = carry + data
             if not block:
@@ -333,23 +329,21 @@ class CsvColumn:
             characters = np.frombuffer(block, dtype=np.uint8)
             quotes = characters == ord('"')
             outside = (np.cumsum(quotes, dtype=np.uint8) & 1) == 0 if quotes.any() else None  # parity survives wrapping
-            if outside is not None and not _quotes_open_fields(characters, quotes, outside):
-                self._binary.seek(start)  # a quote inside an unquoted field: the csv module reads the rest
-                yield from self._parsed_chunks()
-                return
-            line_ends = characters == ord("\n") if outside is None else (characters == ord("\n")) & outside
-            ends = np.flatnonzero(line_ends)
-            if not ends.size and data and len(block) <= MAX_RECORD_BYTES:
+            ends = np.flatnonzero(characters == ord("\n") if outside is None else (characters == ord("\n")) & outside)
+            if ends.size and (outside is None or _quotes_open_fields(characters, quotes, outside)):
+                cut = int(ends[-1]) + 1
+                chunk = (self._lines(block[:cut], characters[:cut], ends, None if outside is None else outside[:cut])
+                         or self._parse(block[:cut], final=True)[0])
+            else:  # a quote within an unquoted field (or no record end yet): the csv module finds the records
+                chunk, cut = self._parse(block, final=not data)
+            if not cut:
+                if len(block) > MAX_RECORD_BYTES:
+                    raise MechDesignError(f"{self.option}: data row {self.rows_done + 1} of {self.path} is longer "
+                                          f"than {MAX_RECORD_BYTES:,} bytes (an unterminated quote?)")
                 carry = block  # no whole record yet: read on
                 continue
-            if not ends.size:  # an unterminated quote
-                self._binary.seek(start)
-                yield from self._parsed_chunks()
-                return
-            cut = int(ends[-1]) + 1
             carry = block[cut:]
-            yield (self._lines(block[:cut], characters[:cut], ends, None if outside is None else outside[:cut])
-                   or Chunk(self.rows_done + 1, self._parse(self._records(block[:cut]), None), self.index))
+            yield chunk
 
     def _lines(self, lines: bytes, characters: np.ndarray, ends: np.ndarray,
                outside: np.ndarray | None) -> LinesChunk | None:
@@ -375,37 +369,33 @@ class CsvColumn:
         return LinesChunk(self.rows_done + 1, lines, commas[:, self.index - 1] + 1 if self.index else starts,
                           commas[:, self.index] if self.index < separators else content_ends, self.index)
 
-    def _parsed_chunks(self) -> Iterator[Chunk]:
-        """The rest of the file parsed by the csv module, :data:`CHUNK_ROWS` rows at a time."""
-        text = io.TextIOWrapper(self._binary, encoding="utf-8", newline="")
-        reader = csv.reader(text)
-        try:
-            while rows := self._parse(reader, CHUNK_ROWS):
-                yield Chunk(self.rows_done + 1, rows, self.index)
-        finally:
-            text.detach()  # the file stays open (and closes with this object)
-
-    def _records(self, lines: bytes) -> Any:
-        """A csv reader of whole records."""
-        return csv.reader(io.StringIO(self._decode(lines), newline=""))
-
-    def _parse(self, reader: Any, count: int | None) -> list[list[str]]:
-        """The next ``count`` rows of ``reader`` (``None``: all) without blank lines; another number of fields
+    def _parse(self, block: bytes, *, final: bool) -> tuple[Chunk, int]:
+        """The whole records at the start of ``block`` read by the csv module, line by line, and how many bytes
+        they take (0: none yet). Unless ``final``, the record that reaches the block's last line may go on in
+        the next block and is left for it. Blank lines are skipped; a record with another number of fields
         than the header's is an error."""
+        lines = block.splitlines(keepends=True)
+        if not final and not lines[-1].endswith((b"\n", b"\r")):
+            lines.pop()  # a part of a line (maybe of a character)
+        reader = csv.reader(self._decode(line) for line in lines)
+        records, ends = [], []
         try:
-            rows = [row for row in islice(reader, count) if row]
-        except UnicodeDecodeError as exc:
-            raise MechDesignError(f"{self.option}: {self.path} is not UTF-8 text (a binary file?): {exc.reason} "
-                                  f"after data row {self.rows_done}") from exc
+            for record in reader:
+                records.append(record)
+                ends.append(reader.line_num)
         except csv.Error as exc:
             raise MechDesignError(f"{self.option}: {self.path} is not a readable CSV after data row "
-                                  f"{self.rows_done}: {exc}") from exc
+                                  f"{self.rows_done + len(records)}: {exc}") from exc
+        if not final and ends and ends[-1] == len(lines):
+            records.pop()
+            ends.pop()
+        rows = [record for record in records if record]
         width = len(self.header)
         for offset, row in enumerate(rows):
             if len(row) != width:
                 raise MechDesignError(f"{self.option}: data row {self.rows_done + offset + 1} of {self.path} has "
                                       f"{len(row)} field(s), the header has {width}")
-        return rows
+        return Chunk(self.rows_done + 1, rows, self.index), sum(map(len, lines[:ends[-1]])) if ends else 0
 
 
 class ValueCheck:

@@ -175,7 +175,6 @@ def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, new
     the csv module, read what the csv module reads; progress is told the bytes read after every chunk;
     privatize changes only the column."""
     monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 64)
-    monkeypatch.setattr(deploy_cli, "CHUNK_ROWS", 7)
     lines = ["id,education,note"] + [f"{i},{EDUCATION[i % 3]},plain text {i}" for i in range(30)]
     lines += [f'{i},{EDUCATION[i % 3]},"a, ""quoted""{newline}line"' for i in range(30, 50)] + ["", "50,Masters,"]
     data = tmp_path / "data.csv"
