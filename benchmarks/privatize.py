@@ -16,9 +16,9 @@ Rows of the table:
 * ``privatize`` as the issue ran it (old: categories and prior read from the data, distortion
   objective; new: declared categories, uniform prior, the default estimation objective);
 * ``privatize --mechanism FILE`` (new only: a mechanism designed beforehand by ``mechdesign design``);
-* ``privatize`` of the same rows with every field quoted (split by numpy all the same), with a blank
-  line after the header (whose chunk the new command leaves to the csv module), and with a first row
-  holding a quote within an unquoted field (from which on the csv module reads the whole file);
+* ``privatize`` of the same rows with every field quoted (split by numpy all the same), and with a
+  blank line or a quote within an unquoted field in the first row (whose chunk of 4 MB the new
+  command leaves to the csv module);
 * ``estimate`` of a column privatized with an estimable mechanism (old: ``--objective estimation``).
 
 Usage: ``python benchmarks/privatize.py [--baseline 20036d5] [--repeats 1] [--copies 31]``
@@ -109,7 +109,7 @@ def main() -> None:
                 ["privatize", "blank.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-blank.csv"],
                 ["privatize", "blank.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
                  "new-blank.csv"]),
-            "privatize, a quote within a field first (the csv module reads the file)": (
+            "privatize, a quote within a field first (its chunk read by the csv module)": (
                 ["privatize", "stray.csv", "--column", COLUMN, "--epsilon", "1", "--out", "old-stray.csv"],
                 ["privatize", "stray.csv", "--column", COLUMN, "--epsilon", "1", "--categories", declared, "--out",
                  "new-stray.csv"]),

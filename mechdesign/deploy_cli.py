@@ -50,14 +50,14 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_budget, as_failure_probability, as_members, as_number_list
+from ._validate import as_budget, as_failure_probability, as_members
 from .exceptions import MechDesignError, NotEstimableError, UnknownCategoryError
 from .progress import Progress, report, terminal_progress
 from .registry import prior_notions
 
 #: Bytes of whole records split at a time by numpy (about 40,000 rows of Adult).
 CHUNK_BYTES = 1 << 22
-#: Longest record split by numpy; a longer one (e.g. an unterminated quote) goes to the csv module.
+#: Longest record read (a longer one, e.g. after an unterminated quote, is a named error).
 MAX_RECORD_BYTES = 16 * CHUNK_BYTES
 #: Default δ of ``mechdesign account``.
 ACCOUNT_DELTAS = (1e-6, 1e-9)
@@ -302,7 +302,8 @@ class CsvColumn:
         line = self._binary.readline()
         self.header_line = line if line.endswith(b"\n") else line + b"\n"
         if not line.strip():
-            raise MechDesignError(f"{self.option}: {self.path} is empty: a CSV file starts with a header row")
+            state = "is empty" if not line else "starts with a blank line"
+            raise MechDesignError(f"{self.option}: {self.path} {state}: a CSV file starts with a header row")
         try:
             return next(csv.reader([self._decode(line, "utf-8-sig").rstrip("\r\n")], strict=True))
         except csv.Error as exc:
@@ -596,8 +597,6 @@ def _column_of(args: argparse.Namespace, option: str) -> str:
     return args.column
 
 
-
-
 # --- categories and priors of the command line ---------------------------------------------------
 
 
@@ -663,8 +662,8 @@ def prior_counts(path: Path, column: str, categories: Sequence[str], progress: P
     return counts
 
 
-def parse_prior(text: str, categories: Sequence[Any]) -> Any:
-    """The public prior of ``--prior P1,P2,...``: one probability per declared category.
+def parse_prior(text: str, categories: Sequence[Any] | None) -> Any:
+    """The public prior of ``--prior P1,P2,...``: one probability per declared category (if any).
 
     Examples
     --------
@@ -678,7 +677,8 @@ def parse_prior(text: str, categories: Sequence[Any]) -> Any:
     from .cli import _parse_prior
 
     prior = _parse_prior(text, None)
-    check_count(prior.size, len(categories), "--prior", "entries (one per category)")
+    if categories is not None:
+        check_count(prior.size, len(categories), "--prior", "entries (one per category)")
     return prior
 
 
@@ -731,8 +731,7 @@ def design_inputs(args: argparse.Namespace) -> tuple[list[str] | None, Any, str]
         prior, source = counts_prior(prior_counts(Path(args.prior_from), column, categories), args.prior_from,
                                      column), "public-sample"
     elif args.prior is not None:
-        prior = parse_prior(args.prior, categories) if categories is not None else _cli_prior(args.prior)
-        source = "public"
+        prior, source = parse_prior(args.prior, categories), "public"
     elif args.n is not None or categories is not None:
         size = as_positive_int(args.n, "--n") if args.n is not None else len(categories or ())
         prior, source = Prior.uniform(size), "uniform"
@@ -742,12 +741,6 @@ def design_inputs(args: argparse.Namespace) -> tuple[list[str] | None, Any, str]
     if categories is not None and args.n is not None:
         check_count(as_positive_int(args.n, "--n"), len(categories), "--n", "symbols (one per category)")
     return categories, prior, source
-
-
-def _cli_prior(text: str) -> Any:
-    from .cli import _parse_prior
-
-    return _parse_prior(text, None)
 
 
 # --- privatize ---------------------------------------------------------------------------------
