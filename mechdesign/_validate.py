@@ -8,6 +8,7 @@ ever silently renormalized: a row summing to 0.999 is an error, not a rounding.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
@@ -37,7 +38,7 @@ def _as_float_array(values: Any, name: str, ndim: int | None, error: type[MechDe
         if raw.dtype.kind in _NON_REAL_KINDS:
             raise TypeError(f"dtype {raw.dtype}")
         array = np.array(raw, dtype=float)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: an integer beyond float range
         raise error(f"{name} must be numeric (real numbers), got {_short(values)} ({exc})") from exc
     if ndim is not None and array.ndim != ndim:
         raise error(f"{name} must be a {ndim}-D array, got shape {array.shape}")
@@ -298,10 +299,13 @@ def as_positive_int(value: Any, name: str, *, minimum: int = 1, maximum: int | N
     >>> as_positive_int(3, "d", minimum=2)
     3
     """
+    largest = sys.maxsize if maximum is None else maximum  # no array has more entries than an index can count
     if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum
-            or maximum is not None and value > maximum):
+            or value > largest):
         upper = "" if maximum is None else f" and <= {maximum}"
-        raise MechDesignError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
+        if maximum is None and isinstance(value, (int, np.integer)) and value > largest:
+            upper = f" and <= {largest} (the largest array index)"
+        raise MechDesignError(f"{name} must be an integer >= {minimum}{upper}, got {_short(value)}")
     return int(value)
 
 

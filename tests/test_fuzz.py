@@ -57,6 +57,13 @@ HOSTILE_VALUES: list[Any] = [
     np.array([[0.75 + 1e-3j, 0.25], [0.25, 0.75]]), np.zeros((0, 2)), np.eye(3), np.ones(10**3),
     ["a", "b"], [None, None], [[0.5, 0.5]], [1.0, 0.0], [0.0, 1.0], [-0.5, 1.5],
 ]
+#: Issue 30's values: integers beyond float range (M6), numpy booleans (L6), infinite budgets (L1), notion
+#: classes where an instance or a neighbour relation goes (L5), an integer 0/1 adjacency matrix (L5).
+ROUND_2_VALUES: list[Any] = [
+    10**400, -(10**400), np.bool_(True), np.bool_(False), np.array(True), math.inf,
+    md.MaximalLeakage, md.RenyiDifferentialPrivacy, np.array([[0, 1], [1, 0]]),
+]
+HOSTILE_VALUES += ROUND_2_VALUES
 
 hostile = st.one_of(
     st.sampled_from(HOSTILE_VALUES),
@@ -92,6 +99,12 @@ def _prior_objective() -> md.ExpectedDistortion:
     return md.ExpectedDistortion(P2)
 
 
+def _privatize(notion: Any, budget: Any, categories: Any, data: Any) -> Any:
+    """Fit a privatizer on ``data``, release it and estimate its frequencies (the deployment path)."""
+    privatizer = md.Privatizer(notion, budget, categories=categories).fit(data)
+    return privatizer.estimate_frequencies(privatizer.transform(data)).estimate
+
+
 #: One valid call per public function or constructor (tiny alphabets: every call is fast).
 CALLS: dict[str, Call] = {
     "ApproximateDifferentialPrivacy": Call(md.ApproximateDifferentialPrivacy, (0.1,), {"variant": "hockey_stick"}),
@@ -115,6 +128,7 @@ CALLS: dict[str, Call] = {
                            {"prior": None, "outputs": None, "secret_names": ["mean"]}),
     "PointwiseMaximalLeakage": Call(md.PointwiseMaximalLeakage, (P2,)),
     "Prior": Call(md.Prior, (P2,)),
+    "Privatizer": Call(_privatize, ("dp", 1.0, ["a", "b"], ["a", "b", "b", "a", "b"])),
     "RenyiDifferentialPrivacy": Call(md.RenyiDifferentialPrivacy, (2.0,), {"n_inputs": None}),
     "Secret": Call(md.Secret, ([0, 0, 1],)),
     "SibsonMutualInformation": Call(md.SibsonMutualInformation, (2.0, P2)),
@@ -245,3 +259,41 @@ def test_hostile_arguments_get_a_named_error_or_a_sane_result(name, data):
 @given(data=st.data())
 def test_hostile_arguments_many_examples(name, data):
     _fuzz(name, data)
+
+
+#: The public names issue 30 found raising raw errors on ROUND_2_VALUES; every one of their arguments
+#: gets every such value in the default suite (the other names draw them with the rest, and all of them
+#: get them under ``-m slow``).
+ROUND_2_NAMES = ["design", "DifferentialPrivacy", "Neighbours", "RenyiDifferentialPrivacy", "randomized_response",
+                 "rate_distortion_at", "maximize_mutual_information", "design_under_sml", "DesignProblem"]
+
+
+#: Raw errors this fuzz found outside the defects of issue 30 (reported, owned elsewhere): (name, slot, index
+#: in ROUND_2_VALUES) -> what happens. Strict: each case fails the suite once it is fixed, so it is unlisted.
+ROUND_2_KNOWN: dict[tuple[str, int | str, int], str] = {
+    ("ParameterSpace", 1, 6): "a class as the embedding is called and its TypeError escapes (parameter_spaces.py)",
+    ("ParameterSpace", 3, 6): "a class as the distance is called and its TypeError escapes (parameter_spaces.py)",
+    ("Privatizer", 2, 4): "categories=np.array(True): TypeError len() of unsized object (privatizer.py)",
+    ("design_from_samples", "objective", 6): "a notion class as objective is called: TypeError (empirical.py)",
+    ("design_from_samples", "robust", 8): "an array as robust: ValueError, truth value ambiguous (empirical.py)",
+}
+
+
+def _round_2_cases(names: list[str]) -> list[Any]:
+    return [pytest.param(name, slot, value, id=f"{name}-{slot}-{index}",
+                         marks=[pytest.mark.xfail(reason=ROUND_2_KNOWN[name, slot, index], strict=True)]
+                         if (name, slot, index) in ROUND_2_KNOWN else [])
+            for name in names for slot in CALLS[name].slots for index, value in enumerate(ROUND_2_VALUES)]
+
+
+@pytest.mark.parametrize("name, slot, value", _round_2_cases(ROUND_2_NAMES))
+def test_round_2_values_get_a_named_error_or_a_sane_result(name, slot, value):
+    """M6, L1, L5, L6: ``10**400`` raised OverflowError, ``np.bool_(True)`` was a budget of 1, an infinite
+    budget was refused where its limit exists, a class or an integer adjacency matrix was misnamed."""
+    call_hostile(CALLS[name], {slot: value}, f"{name} with {slot}={value!r}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, slot, value", _round_2_cases(sorted(set(CALLS) - set(ROUND_2_NAMES))))
+def test_round_2_values_everywhere(name, slot, value):
+    call_hostile(CALLS[name], {slot: value}, f"{name} with {slot}={value!r}")

@@ -351,3 +351,13 @@ def test_neighbour_relation_errors_say_what_was_given(pairs, match):
 def test_neighbour_size_from_n_inputs_or_a_boolean_matrix():
     assert v.as_neighbour_size([(0, 1)], 5) == 5
     assert v.as_neighbour_size([[False, True], [True, False]], None) == 2
+
+
+def test_integers_beyond_float_range_in_arrays_and_counts_are_named():
+    """M6 (found by the fuzz): ``Prior(10**400)`` and ``randomized_response(10**400, 1)`` raised OverflowError."""
+    with pytest.raises(InvalidDistributionError, match="prior must be numeric"):
+        v.as_probability_vector([10**400, 1])
+    with pytest.raises(MechDesignError, match=r"n must be an integer >= 1 and <= 9223372036854775807 \(the largest "
+                                              r"array index\), got 1000"):
+        v.as_positive_int(10**400, "n")
+    assert v.as_positive_int(2**62, "n") == 2**62
