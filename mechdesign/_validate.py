@@ -790,6 +790,39 @@ def as_callable(value: Any, name: str) -> Any:
     return value
 
 
+def call_user(function: Any, name: str, *args: Any) -> Any:
+    """``function(*args)`` for a callable the caller passed as ``name``; a ``TypeError`` of the call itself
+    (a class that takes other arguments, a function of another signature) is a :class:`MechDesignError`
+    naming it.
+
+    Examples
+    --------
+    >>> call_user(len, "function", [1, 2])
+    2
+    >>> call_user(dict.fromkeys, "function")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: function = <built-in method fromkeys of type object at ...> cannot be called with 0 argument(s): fromkeys expected at least 1 argument, got 0
+    """
+    as_callable(function, name)
+    try:
+        return function(*args)
+    except TypeError as exc:
+        raise MechDesignError(f"{name} = {_short(function)} cannot be called with {len(args)} argument(s): {exc}") from exc
+
+
+def as_flag(value: Any, name: str) -> bool:
+    """A Python or numpy boolean scalar as ``bool``; anything else (an array, a number) a named error.
+
+    Examples
+    --------
+    >>> as_flag(np.bool_(False), "robust")
+    False
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise MechDesignError(f"{name} must be True or False, got {_short(value)} of type {type(value).__name__}")
+
+
 def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
     """``None`` (no limit) or a finite number of seconds > 0.
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ._numeric import exp_budget
-from ._validate import as_budget, as_callable, as_objective, as_solver
+from ._validate import as_budget, as_flag, as_objective, as_solver, call_user
 from .mechanism import Mechanism
 from .priors import L1Ball, Prior
 from .privacy.pml import PointwiseMaximalLeakage
@@ -148,6 +148,7 @@ def design_from_samples(
     """
     budget = as_budget(epsilon)
     solver = as_solver(solver)
+    robust = as_flag(robust, "robust")
     ball = L1Ball.from_samples(samples, size, delta)
     estimate = ball.center
     notion = PointwiseMaximalLeakage(ball if robust else estimate)
@@ -156,7 +157,7 @@ def design_from_samples(
     elif isinstance(objective, Objective):
         chosen = objective
     else:
-        chosen = as_objective(as_callable(objective, "objective")(estimate), "objective(estimate)")
+        chosen = as_objective(call_user(objective, "objective", estimate), "objective(estimate)")
     result = design(notion, budget, chosen, solver=solver)
     worst = None if result.mechanism is None else leakage_capacity(result.mechanism, ball)
     return EmpiricalDesign(

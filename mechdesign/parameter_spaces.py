@@ -31,6 +31,7 @@ import numpy as np
 from ._validate import (
     as_array,
     as_callable,
+    call_user,
     as_cost_matrix,
     as_indices,
     as_instance,
@@ -223,12 +224,13 @@ class ParameterSpace:
         n = self.points.shape[0]
         self.prior: Prior = Prior.uniform(n) if prior is None else as_prior(prior, n)
         self.secret_function = as_callable(secrets, "secrets")
-        values = as_real_array(secrets(self.points), "secrets(points)", 2)
+        values = as_real_array(call_user(secrets, "secrets", self.points), "secrets(points)", 2)
         check_count(values.shape[0], n, "secrets(points)", "rows (one per point)")
         self.secret_values = values
         self.tolerances = as_positive_vector(tolerances, "tolerances", size=values.shape[1])
         self.distance = as_callable(distance, "distance")
-        self.cost = as_cost_matrix(distance(self.points, self.outputs), (n, self.outputs.shape[0]))
+        self.cost = as_cost_matrix(call_user(distance, "distance", self.points, self.outputs),
+                                   (n, self.outputs.shape[0]))
         names = as_sequence(secret_names, "secret_names") if secret_names is not None else [f"g{i + 1}" for i in range(values.shape[1])]
         check_count(len(names), values.shape[1], "secret_names", "names (one per secret)")
         self.secret_names = names

@@ -891,7 +891,7 @@ def _per_column(value: Any, count: int, name: str,
                 nested: tuple[type, ...] = (list, tuple, np.ndarray)) -> list[Any]:
     """One entry per column: for one column ``value`` itself (or ``[value]``'s only item when that is
     ``nested``), for several a sequence of ``count`` entries."""
-    is_list = isinstance(value, (list, tuple, np.ndarray)) and not isinstance(value, str)
+    is_list = isinstance(value, (list, tuple)) or isinstance(value, np.ndarray) and value.ndim > 0
     if count == 1:
         single = is_list and len(value) == 1 and isinstance(value[0], nested) and not isinstance(value[0], str)
         return [value[0] if single else value]

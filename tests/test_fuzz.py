@@ -268,21 +268,8 @@ ROUND_2_NAMES = ["design", "DifferentialPrivacy", "Neighbours", "RenyiDifferenti
                  "rate_distortion_at", "maximize_mutual_information", "design_under_sml", "DesignProblem"]
 
 
-#: Raw errors this fuzz found outside the defects of issue 30 (reported, owned elsewhere): (name, slot, index
-#: in ROUND_2_VALUES) -> what happens. Strict: each case fails the suite once it is fixed, so it is unlisted.
-ROUND_2_KNOWN: dict[tuple[str, int | str, int], str] = {
-    ("ParameterSpace", 1, 6): "a class as the embedding is called and its TypeError escapes (parameter_spaces.py)",
-    ("ParameterSpace", 3, 6): "a class as the distance is called and its TypeError escapes (parameter_spaces.py)",
-    ("Privatizer", 2, 4): "categories=np.array(True): TypeError len() of unsized object (privatizer.py)",
-    ("design_from_samples", "objective", 6): "a notion class as objective is called: TypeError (empirical.py)",
-    ("design_from_samples", "robust", 8): "an array as robust: ValueError, truth value ambiguous (empirical.py)",
-}
-
-
 def _round_2_cases(names: list[str]) -> list[Any]:
-    return [pytest.param(name, slot, value, id=f"{name}-{slot}-{index}",
-                         marks=[pytest.mark.xfail(reason=ROUND_2_KNOWN[name, slot, index], strict=True)]
-                         if (name, slot, index) in ROUND_2_KNOWN else [])
+    return [pytest.param(name, slot, value, id=f"{name}-{slot}-{index}")
             for name in names for slot in CALLS[name].slots for index, value in enumerate(ROUND_2_VALUES)]
 
 
