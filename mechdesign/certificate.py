@@ -24,14 +24,11 @@ from typing import Any
 
 import numpy as np
 from ._lazy import scipy_sparse as sp
-from ._threads import single_blas_thread
 
-from ._lazy import LazyFunction
 from .solvers import solve_clarabel_lp, solve_highs_lp
+from .privacy.column_dual import ACTIVE_RTOL, UNUSED_COLUMN_MASS, fitted_multipliers, least_column_term
 from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, stack
 
-lsq_linear = LazyFunction("scipy.optimize", "lsq_linear")
-minimize = LazyFunction("scipy.optimize", "minimize")
 
 #: HiGHS options for certificate LPs: tight tolerances (HiGHS's default 1e-7 leaves reduced costs of
 #: −6e-8, which the bound then pays for).
@@ -206,26 +203,19 @@ CUTTING_PLANE_ROUNDS = 8
 CUTTING_PLANE_SECONDS = 2.0
 
 
-#: A column of a (near-)optimal mechanism with less mass than this is unused: its tangent planes are
-#: placed where the Lagrangian's column term is least (:func:`dual_tangent_point`), not at the column.
-UNUSED_COLUMN_MASS = 1e-6
-#: A constraint counts as active (its multiplier may be positive) within this relative slack (the
-#: mechanism certified is a cleaned, possibly repaired solver point, so active budgets are met with slack).
-ACTIVE_RTOL = 1e-3
-
-
 def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np.ndarray) -> np.ndarray:
     """Where to place the tangent planes of a notion whose budget is ``Σ_y φ_k(Q[:, y]) <= rhs_k`` with
-    convex, 1-homogeneous ``φ_k`` (``notion.column_terms``), for the linear objective ``costs · Q``.
+    convex, 1-homogeneous ``φ_k`` (``notion.column_terms``, :mod:`mechdesign.privacy.column_dual`), for the
+    linear objective ``costs · Q``.
 
     The used columns of ``matrix`` are their own tangent points. At an unused column ``y`` the
     tangent of ``φ_k`` is not determined by the column (every ratio of ``0/0`` is a limit), and a wrong
     one makes the relaxation's optimum move mass there: the right one is where the Lagrangian's column
-    term ``h_y(v) = (costs[:, y] − μ) · v + Σ_k λ_k φ_k(v)`` is least on the simplex, with the
-    multipliers ``μ`` (unit row sums) and ``λ >= 0`` (active budgets) that make the Lagrangian
-    stationary at the used entries (a bounded least-squares fit of the KKT equations). Any point gives a
-    valid relaxation; this one makes it tight when ``matrix`` is optimal (the relaxation's LP dual then
-    contains the KKT multipliers).
+    term ``h_y(v) = (costs[:, y] − μ) · v + Σ_k λ_k φ_k(v)`` is least on the simplex
+    (:func:`~mechdesign.privacy.column_dual.least_column_term`), with the multipliers ``μ`` (unit row sums)
+    and ``λ >= 0`` (active budget terms) that make the Lagrangian stationary at the used entries
+    (:func:`~mechdesign.privacy.column_dual.fitted_multipliers`). Any point gives a valid relaxation; this one
+    makes it tight when ``matrix`` is optimal (the relaxation's LP dual then contains the KKT multipliers).
 
     Returns the point (every entry positive), equal to :func:`~mechdesign.relaxation.interior_point`
     of ``matrix`` when every column is used.
@@ -243,42 +233,17 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
     if used.all() or not used.any():
         return point
-    terms = notion.column_terms(point[:, used], budget)
-    if terms is None:
+    sums = notion.column_terms(point, budget)
+    if sums is None:
         return point
-    values, gradients, rhs = terms
-    active = np.flatnonzero(values.sum(axis=1) >= rhs * (1.0 - ACTIVE_RTOL))
-    n = matrix.shape[0]
-    # Stationarity at each used entry (x, y): costs[x, y] − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y] = 0.
-    rows = np.hstack([-np.kron(np.eye(n), np.ones((used.sum(), 1))),
-                      gradients[active].reshape(len(active), n * used.sum()).T])
-    weights = np.sqrt(matrix[:, used].ravel())[:, None]  # small entries' ratios are the least accurate
-    fit = lsq_linear(weights * rows, -weights[:, 0] * costs[:, used].ravel(),
-                     bounds=(np.concatenate([np.full(n, -np.inf), np.zeros(len(active))]), np.inf))
-    mu, lam = fit.x[:n], fit.x[n:]
+    active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
+    mu, lam = fitted_multipliers(costs, point, np.broadcast_to(used, matrix.shape), sums, active)
+    multipliers = np.zeros(sums.rhs.size)
+    multipliers[active] = lam
     for y in np.flatnonzero(~used):
-        point[:, y] = _least_column_term(costs[:, y] - mu, lam, active, notion, budget)
+        point[:, y] = INTERIOR_WEIGHT * least_column_term(costs[:, y] - mu, multipliers,
+                                                          lambda v: notion.column_terms(v, budget))
     return point
-
-
-def _least_column_term(linear: np.ndarray, multipliers: np.ndarray, active: np.ndarray, notion: Any,
-                       budget: float) -> np.ndarray:
-    """An (approximate) minimizer on the simplex of ``linear · v + Σ_k multipliers_k φ_k(v)``, entries positive."""
-    def term(v: np.ndarray) -> tuple[float, np.ndarray]:
-        values, gradients, _ = notion.column_terms(v[:, None], budget)
-        return (float(linear @ v + multipliers @ values[active, 0]),
-                linear + np.tensordot(multipliers, gradients[active, :, 0], axes=1))
-
-    n = linear.size
-    start = np.full(n, 1.0 / n)
-    # Small dense steps (mechdesign/_threads.py); the terms of steep notions (Rényi at large α) overflow
-    # away from the start, and any point is valid.
-    with single_blas_thread(), np.errstate(over="ignore", invalid="ignore"):
-        found = minimize(term, start, jac=True, method="SLSQP", bounds=[(INTERIOR_WEIGHT, 1.0)] * n,
-                         constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
-                         options={"ftol": 1e-15, "maxiter": 500})
-    v = np.clip(found.x, INTERIOR_WEIGHT, None) if np.all(np.isfinite(found.x)) else start
-    return v / v.sum() * INTERIOR_WEIGHT
 
 
 def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearRelaxation | None:

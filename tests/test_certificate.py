@@ -293,3 +293,46 @@ def test_the_relaxation_by_clarabel_stands_when_it_reaches_the_target_else_highs
     assert bound == pytest.approx(0.25, abs=1e-10) and not calls and np.allclose(minimizer, response, atol=1e-8)
     bound, _ = relaxation_lower_bound(minorant, relaxation, (2, 2), interior_target=0.3)
     assert bound == pytest.approx(0.25, abs=1e-12) and calls == [1]
+
+
+# --- issue 32 item 4: Rényi and Sibson certified by the polished KKT point (mechdesign/privacy/column_dual.py) ------
+
+@pytest.mark.parametrize("m, n", [(2, 2), (3, 2)])
+def test_global_framework_designs_are_certified_to_round_off_without_an_lp(monkeypatch, m, n):
+    """Issue 32 item 4: PUT Theorem 7(5) (Rényi α = 2) on {1..m}^n at D = 0.2, at the budget of Q_D (the product
+    of per-individual randomized responses, whose value is the optimum on Class I sets: docs/errata.md, PUT
+    entry 10). The tangent-plane LP's bound stopped 1e-7 short of D (so bisection left ε*(D) 1.3e-7 to 1.1e-6
+    off); the notion's own dual bound is D to round-off, and no LP is solved."""
+    import mechdesign.certificate as certificate
+    from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism
+
+    def no_lp(*args, **kwargs):
+        raise AssertionError("the certificate solved an LP")
+
+    monkeypatch.setattr(certificate, "solve_highs_lp", no_lp)
+    monkeypatch.setattr(certificate, "solve_clarabel_lp", no_lp)
+    D = 0.2
+    letter = np.full((m, m), D / n / (m - 1))
+    np.fill_diagonal(letter, 1 - D / n)
+    notion = RenyiDifferentialPrivacy(2.0, neighbours=hamming_neighbours(m, n))
+    epsilon = notion.measure(product_mechanism(letter, n))
+    objective = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n))
+    result = design(notion, epsilon, objective, solver="clarabel")
+    assert result.status == "optimal", result.message
+    assert result.bound == pytest.approx(D, abs=1e-12) and result.objective >= D - ROUND_OFF
+
+
+def test_sibson_designs_are_certified_without_an_lp(monkeypatch):
+    """Issue 32 item 4: Sibson's α-information (α = 2) under the uniform prior on {1, 2}^2, Hamming distance, at
+    the budget of Q_D: Q_D is not optimal there (docs/errata.md, PUT entry 10: Theorem 7(6) is not sharp), but the
+    design is certified by the notion's own dual, and its bound is below Q_D's distortion."""
+    import mechdesign.certificate as certificate
+    from mechdesign.mechanisms.global_framework import hamming_distances, product_mechanism
+
+    monkeypatch.setattr(certificate, "solve_highs_lp", lambda *args, **kwargs: pytest.fail("an LP was solved"))
+    D, prior = 0.2, Prior.uniform(4)
+    notion = SibsonMutualInformation(2.0, prior)
+    epsilon = notion.measure(product_mechanism([[0.9, 0.1], [0.1, 0.9]], 2))
+    result = design(notion, epsilon, ExpectedDistortion(prior, cost=hamming_distances(2, 2)), solver="clarabel")
+    assert result.status == "optimal", result.message
+    assert result.bound < D - 1e-3

@@ -13,6 +13,7 @@ from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMism
 from mechdesign.privacy.renyi import renyi_divergence
 
 from ..strategies import budgets, stochastic_matrices
+from .column_terms import assert_hessian_is_the_jacobians_derivative
 from .protocol import (
     assert_constraints_match_measure,
     assert_post_processing_does_not_increase,
@@ -210,12 +211,24 @@ def test_the_units_of_the_cost_do_not_change_the_answer(scale, epsilon):
 
 def test_column_terms_sum_to_the_power_sums():
     """``Σ_y φ_k(Q[:, y]) = e^{−(α−1)ε} Σ_y Q[x, y]^α Q[x', y]^{1−α}`` (the normalized budget of the
-    certificate, module docstring) and the gradients are 1-homogeneous
-    tangents (Euler: ``∇φ_k(v) · v = φ_k(v)``)."""
+    certificate, module docstring), the gradients are 1-homogeneous tangents (Euler: ``∇φ_k(v) · v = φ_k(v)``),
+    and the Hessian is the Jacobian's derivative (central differences) with ``H vec(Q) = 0`` (Euler again)."""
     notion, epsilon = RenyiDifferentialPrivacy(3.0), 0.4
-    values, gradients, rhs = notion.column_terms(THREE_ROWS, epsilon)
+    sums = notion.column_terms(THREE_ROWS, epsilon)
     first, second = notion.neighbours.ordered_pairs(3)
-    sums = np.sum(THREE_ROWS[first] ** 3 * THREE_ROWS[second] ** -2, axis=1)
-    assert values.sum(axis=1) == pytest.approx(sums * math.exp(-2 * epsilon), rel=1e-14)
-    assert np.einsum("knj,nj->kj", gradients, THREE_ROWS) == pytest.approx(values, rel=1e-13)
-    assert rhs.tolist() == [1.0] * len(first)
+    power_sums = np.sum(THREE_ROWS[first] ** 3 * THREE_ROWS[second] ** -2, axis=1)
+    assert sums.values == pytest.approx(power_sums * math.exp(-2 * epsilon), rel=1e-14)
+    assert sums.jacobian @ THREE_ROWS.ravel() == pytest.approx(sums.values, rel=1e-13)
+    assert sums.rhs.tolist() == [1.0] * len(first)
+    assert_hessian_is_the_jacobians_derivative(lambda q: notion.column_terms(q, epsilon), THREE_ROWS)
+
+
+def test_column_terms_at_zero_entries():
+    """A zero numerator contributes nothing (ratio 0: value, gradient and Hessian 0); a zero denominator under a
+    positive numerator is outside the budget's domain (infinite)."""
+    notion = RenyiDifferentialPrivacy(2.0)
+    sums = notion.column_terms(np.array([[0.0, 1.0], [0.5, 0.5]]), 0.0)
+    assert sums.values.tolist() == [2.0, math.inf]  # pair (0, 1): 0 + 1² / 0.5; pair (1, 0): 0.5² / 0
+    hessian = sums.hessian(np.array([1.0, 0.0])).toarray()
+    assert np.all(np.isfinite(hessian)) and np.all(hessian[0] == 0) and np.all(hessian[:, 0] == 0)
+

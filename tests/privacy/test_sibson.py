@@ -22,6 +22,7 @@ from mechdesign.exceptions import InvalidBudgetError, InvalidDistributionError, 
 from mechdesign.privacy.sibson import sibson_mutual_information, sibson_norm_sum
 
 from ..strategies import budgets, full_support_priors, stochastic_matrices
+from .column_terms import assert_hessian_is_the_jacobians_derivative
 from .hull import primal_worst_prior
 from .protocol import (
     assert_constraints_match_measure,
@@ -189,10 +190,21 @@ def test_sparse_optima_are_certified(epsilon):
 
 
 def test_column_terms_are_the_norm_sum_and_absent_over_a_set():
+    """The norms sum to the norm sum, the gradients are 1-homogeneous tangents (Euler), the Hessian is the
+    Jacobian's derivative (tests/privacy/test_renyi.py); zero entries and zero columns are handled; a source set
+    has no column terms."""
     prior = Prior([0.5, 0.3, 0.2])
     matrix = np.array([[0.8, 0.2], [0.5, 0.5], [0.2, 0.8]])
-    values, gradients, rhs = SibsonMutualInformation(3.0, prior).column_terms(matrix, 0.6)
-    assert values.sum() == pytest.approx(sibson_norm_sum(prior.probabilities, matrix, 3.0), rel=1e-14)
-    assert np.einsum("knj,nj->kj", gradients, matrix) == pytest.approx(values, rel=1e-13)  # 1-homogeneous
-    assert rhs.tolist() == [pytest.approx(math.exp(2 / 3 * 0.6), rel=1e-15)]
+    notion = SibsonMutualInformation(3.0, prior)
+    sums = notion.column_terms(matrix, 0.6)
+    assert sums.values.tolist() == [pytest.approx(sibson_norm_sum(prior.probabilities, matrix, 3.0), rel=1e-14)]
+    assert sums.jacobian @ matrix.ravel() == pytest.approx(sums.values, rel=1e-13)  # 1-homogeneous
+    assert sums.rhs.tolist() == [pytest.approx(math.exp(2 / 3 * 0.6), rel=1e-15)]
+    for order in (1.5, 3.0):
+        assert_hessian_is_the_jacobians_derivative(lambda q: SibsonMutualInformation(order, prior).column_terms(q, 0.6),
+                                                   matrix)
+    sparse = notion.column_terms(np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]]), 0.6)
+    for part in (sparse.values, sparse.jacobian.toarray(), sparse.hessian(np.ones(1)).toarray()):
+        assert np.all(np.isfinite(part))
+    assert np.all(sparse.jacobian.toarray().reshape(3, 3)[:, 2] == 0)  # the zero column's subgradient 0
     assert SibsonMutualInformation(3.0, SourceSet([[0.5, 0.5, 0], [0, 0.5, 0.5]])).column_terms(matrix, 0.6) is None

@@ -1,0 +1,367 @@
+"""The Lagrangian dual of a budget that is a sum over outputs of convex, 1-homogeneous column terms.
+
+Rényi DP (a term per ordered neighbour pair, :class:`~mechdesign.privacy.renyi.RenyiDifferentialPrivacy`) and
+Sibson's α-information under one prior (one term, :class:`~mechdesign.privacy.sibson.SibsonMutualInformation`)
+bound a mechanism ``Q`` by ``Σ_y φ_k(Q[:, y]) <= b_k`` with every ``φ_k`` convex and 1-homogeneous; the notion's
+``column_terms(matrix, budget)`` describes the terms at a matrix by a :class:`ColumnSums`. For a linear
+objective ``C · Q`` over row-stochastic ``Q``, every ``λ >= 0`` and every tangent point ``R`` (any matrix) give
+
+``min C · Q  >=  Σ_x min_y W[x, y] − λ · b``,  with ``W = C + Σ_k λ_k ∇φ_k(R[:, y])``,
+
+because ``φ_k(v) >= ∇φ_k(r) · v`` for all ``v, r >= 0`` (the tangent of a 1-homogeneous convex function passes
+through the origin) and ``λ · (b − Σ_y φ(Q[:, y])) >= 0`` within the budget: :func:`lagrangian_bound`, numpy, no
+LP, valid for any ``λ`` and ``R``. At a KKT point (``R`` the optimum, ``λ`` its multipliers) it is the optimum:
+``W[x, y]`` is the same at every output row ``x`` uses, and ``Σ_k λ_k Σ_y ∇φ_k · Q[:, y] = λ · b`` (Euler).
+
+The bound loses to first order in the error of ``R`` and ``λ``, and a conic solver's point is accurate to about
+1e-8 (the tangent-plane LP of :mod:`mechdesign.certificate`, whose duals optimize ``λ`` at fixed tangents, left
+gaps of 1e-7 on PUT Theorem 7(5)). :func:`polished_kkt_point` first takes the point to round-off by Newton's method
+on the KKT equations of its support and active terms — quadratic convergence, a regularized (quasi-definite)
+system so that redundant active terms do no harm; outputs the point leaves unused get the tangent point where
+their Lagrangian column term is least (:func:`least_column_term`). :func:`column_dual_bound` does it all;
+:func:`kkt_point` is the polished point itself (a private mechanism at the optimum to round-off).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._lazy import LazyFunction
+from .._lazy import scipy_sparse as sp
+from .._threads import single_blas_thread
+
+lsq_linear = LazyFunction("scipy.optimize", "lsq_linear")
+minimize = LazyFunction("scipy.optimize", "minimize")
+splu = LazyFunction("scipy.sparse.linalg", "splu")
+
+#: An output of a (near-)optimal mechanism with less mass than this is unused: its tangent point is where the
+#: Lagrangian's column term is least (:func:`least_column_term`), not the column.
+UNUSED_COLUMN_MASS = 1e-6
+#: An entry of a used output at most this is off the support: Newton's method keeps it at 0.
+SUPPORT_ENTRY = 1e-9
+#: A budget term counts as active (its multiplier may be positive) within this relative slack (the mechanism
+#: certified is a cleaned, possibly repaired solver point, so active terms are met with slack).
+ACTIVE_RTOL = 1e-3
+#: Newton steps on the KKT equations at most (from a conic solver's point 2–4 reach round-off).
+NEWTON_STEPS = 12
+#: Largest violation of the KKT equations at which a polished point is a KKT point (to round-off: from a conic
+#: solver's point Newton's steps reach 1e-15 where they converge at all).
+KKT_TOLERANCE = 1e-10
+#: Regularization of the KKT system relative to its largest entry: ``+δ`` on the mechanism's block, ``−δ`` on the
+#: multipliers' (quasi-definite, so solvable whatever the rank of the active terms; the residual is exact, so the
+#: iteration's fixed point is the KKT point itself).
+NEWTON_REGULARIZATION = 1e-13
+#: Largest KKT system (unknowns) solved by Newton's method (a larger problem has no :func:`kkt_point`).
+NEWTON_UNKNOWNS = 40_000
+#: Bounded least squares of the multipliers' fit by a dense solver up to this many matrix entries.
+DENSE_FIT_ENTRIES = 4_000_000
+#: Smallest entry of a least column term's point (the terms' gradients stay finite there).
+COLUMN_FLOOR = 1e-9
+
+
+@dataclass(frozen=True)
+class ColumnSums:
+    """A budget ``Σ_y φ_k(Q[:, y]) <= rhs_k`` (``k = 1..K``) described at one ``(n, m)`` matrix ``Q``.
+
+    Attributes
+    ----------
+    values
+        ``(K,)``: ``Σ_y φ_k(Q[:, y])`` (``inf`` where ``Q`` leaves the terms' domain).
+    rhs
+        ``(K,)`` right-hand sides.
+    jacobian
+        ``(K, n m)`` sparse: ``∂ values_k / ∂ Q[x, y]`` at column ``x m + y`` (row-major), i.e. the gradients
+        ``∇φ_k(Q[:, y])``; where ``Q``'s entries leave a gradient undetermined (``0/0``), 0 — a valid subgradient
+        of the nonnegative terms at 0.
+    hessian
+        ``λ (K,) ↦ (n m, n m)`` sparse Hessian of ``Σ_k λ_k values_k`` (0 in the rows and columns of zero
+        entries, where it may not exist).
+
+    Examples
+    --------
+    Rényi DP of order 2 between two inputs at ε = 0 on one column ``(1/2, 1/4)``: the terms ``v_0² / v_1 = 1``
+    (gradient ``(4, −4)``) and ``v_1² / v_0 = 1/8`` (gradient ``(−1/4, 1)``).
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> sums = RenyiDifferentialPrivacy(2.0).column_terms(np.array([[0.5], [0.25]]), 0.0)
+    >>> sums.values.tolist(), sums.jacobian.toarray().tolist(), sums.rhs.tolist()
+    ([1.0, 0.125], [[4.0, -4.0], [-0.25, 1.0]], [1.0, 1.0])
+    """
+
+    values: np.ndarray
+    rhs: np.ndarray
+    jacobian: sp.csr_matrix
+    hessian: Callable[[np.ndarray], sp.spmatrix]
+
+
+#: A notion's column terms at its budget, ``matrix ↦`` :class:`ColumnSums`.
+ColumnTerms = Callable[[np.ndarray], ColumnSums]
+
+
+def lagrangian_bound(costs: np.ndarray, multipliers: np.ndarray, sums: ColumnSums) -> float:
+    """``Σ_x min_y W[x, y] − λ · rhs`` with ``W = costs + Σ_k λ_k ∇φ_k`` at the matrix ``sums`` describes, the
+    tangent point (module docstring): a lower bound on ``min costs · Q`` over row-stochastic ``Q`` within the
+    budget, for any tangent point and any multipliers (negative ones count as 0).
+
+    Examples
+    --------
+    Rényi DP of order 2 between two inputs at ε = log 2, Hamming cost under a uniform prior: randomized response
+    ``[[p, 1 − p], [1 − p, p]]`` with ``p² / (2 (1 − p)) + (1 − p)² / (2 p) = 1``, i.e. ``p = (1 + 1/√5) / 2``, is
+    optimal. At its tangents and its multipliers (equal by symmetry, the value that makes ``W[0, 0] = W[0, 1]``) the
+    bound is its distortion ``1 − p``; with ``λ = 0`` it is the unconstrained bound 0.
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> p = (1 + 1 / math.sqrt(5)) / 2
+    >>> sums = RenyiDifferentialPrivacy(2.0).column_terms(np.array([[p, 1 - p], [1 - p, p]]), math.log(2))
+    >>> costs = 0.5 * (1.0 - np.eye(2))
+    >>> gradient = sums.jacobian.toarray()
+    >>> lam = 0.5 / (gradient[:, 0].sum() - gradient[:, 1].sum())
+    >>> round(lagrangian_bound(costs, np.array([lam, lam]), sums), 12), round(1 - p, 12)
+    (0.27639320225, 0.27639320225)
+    >>> lagrangian_bound(costs, np.zeros(2), sums)
+    0.0
+    """
+    weights = np.asarray(multipliers, dtype=float)
+    positive = np.flatnonzero(weights > 0)  # a term without a multiplier is left out (its gradient may be infinite)
+    reduced = costs + (sums.jacobian[positive].T @ weights[positive]).reshape(costs.shape)
+    bound = math.fsum(reduced.min(axis=1)) - math.fsum(weights[positive] * sums.rhs[positive])
+    return bound if math.isfinite(bound) else -math.inf
+
+
+def fitted_multipliers(costs: np.ndarray, point: np.ndarray, entries: np.ndarray, sums: ColumnSums,
+                       active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(μ, λ)``, ``λ >= 0`` for the ``active`` terms only, fitting the KKT stationarity
+    ``costs[x, y] − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y] = 0`` at the ``entries`` (a boolean ``(n, m)`` mask) of ``point``
+    by bounded least squares, each equation weighted by the square root of its entry (small entries' ratios are
+    the least accurate).
+
+    Examples
+    --------
+    The optimum of :func:`lagrangian_bound`'s example: both terms are active, with multipliers ``1 / (5 √5)``
+    (by symmetry only their sum is determined by stationarity), and ``μ_x = W[x, y]``:
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> p = (1 + 1 / math.sqrt(5)) / 2
+    >>> point = np.array([[p, 1 - p], [1 - p, p]])
+    >>> sums = RenyiDifferentialPrivacy(2.0).column_terms(point, math.log(2))
+    >>> mu, lam = fitted_multipliers(0.5 * (1.0 - np.eye(2)), point, point > 0, sums, np.array([0, 1]))
+    >>> round(float(lam.sum()), 12), round(2 / (5 * math.sqrt(5)), 12)
+    (0.1788854382, 0.1788854382)
+    """
+    n, m = costs.shape
+    index = np.flatnonzero(entries.ravel())
+    rows = sp.hstack([-sp.csr_matrix((np.ones(index.size), (np.arange(index.size), index // m)), shape=(index.size, n)),
+                      sums.jacobian[active][:, index].T]).tocsr()
+    weights = np.sqrt(point.ravel()[index])
+    system = sp.diags(weights) @ rows
+    lower = np.concatenate([np.full(n, -np.inf), np.zeros(active.size)])
+    with single_blas_thread():  # small dense steps (mechdesign/_threads.py)
+        fit = lsq_linear(system.toarray() if system.shape[0] * system.shape[1] <= DENSE_FIT_ENTRIES else system,
+                         -weights * costs.ravel()[index], bounds=(lower, np.inf))
+    return fit.x[:n], fit.x[n:]
+
+
+def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray, terms: ColumnTerms,
+                       active: np.ndarray, mu: np.ndarray, lam: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Newton's method on the KKT equations of ``min costs · Q`` over row-stochastic ``Q`` supported on ``entries``
+    with the ``active`` terms at their right-hand sides, from ``(point, μ, λ)``:
+
+    ``costs − μ_x + Σ_{k active} λ_k ∂φ_k/∂Q = 0`` on the entries, unit row sums, ``values_k = rhs_k`` (active ``k``).
+
+    Each step solves the regularized system ``[[H + δ, Bᵀ], [B, −δ]]`` (:data:`NEWTON_REGULARIZATION`); the
+    iteration stops when a step does not decrease the residual, the largest violation of the equations (the
+    stationarity's relative to the largest cost) — at round-off, or from a point outside the region of
+    quadratic convergence, which the caller then sees in the residual — or after :data:`NEWTON_STEPS` steps.
+
+    Returns
+    -------
+    (point, μ, λ, residual)
+        The last iterate and its residual.
+
+    Examples
+    --------
+    From :func:`lagrangian_bound`'s optimum perturbed by 1e-6, Newton's steps restore it to round-off:
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> notion, p = RenyiDifferentialPrivacy(2.0), (1 + 1 / math.sqrt(5)) / 2
+    >>> start = np.array([[p + 1e-6, 1 - p - 1e-6], [1 - p, p]])
+    >>> costs = 0.5 * (1.0 - np.eye(2))
+    >>> terms = lambda q: notion.column_terms(q, math.log(2))
+    >>> mu, lam = fitted_multipliers(costs, start, start > 0, terms(start), np.array([0, 1]))
+    >>> point, mu, lam, residual = polished_kkt_point(costs, start, start > 0, terms, np.array([0, 1]), mu, lam)
+    >>> residual < 1e-15, bool(np.allclose(point, [[p, 1 - p], [1 - p, p]], rtol=0, atol=1e-15))
+    (True, True)
+    """
+    n, m = costs.shape
+    index = np.flatnonzero(entries.ravel())
+    rows = index // m
+    scale = max(float(np.abs(costs).max()), np.finfo(float).tiny)
+    negative_sums = sp.csr_matrix((-np.ones(index.size), (rows, np.arange(index.size))), shape=(n, index.size))
+
+    def equations(q: np.ndarray, mu: np.ndarray, lam: np.ndarray) -> tuple[float, np.ndarray, ColumnSums, np.ndarray]:
+        """The largest violation, the equations' values (stationarity, row sums, active terms), the terms, the point."""
+        current = np.zeros(n * m)
+        current[index] = q
+        matrix = current.reshape(n, m)
+        sums = terms(matrix)
+        values = np.concatenate([costs.ravel()[index] - mu[rows] + sums.jacobian[active][:, index].T @ lam,
+                                 matrix.sum(axis=1) - 1.0, sums.values[active] - sums.rhs[active]])
+        violation = max(np.abs(values[: index.size]).max(initial=0.0) / scale,
+                        np.abs(values[index.size: index.size + n]).max(initial=0.0),
+                        np.abs(values[index.size + n:] / sums.rhs[active]).max(initial=0.0))
+        return (float(violation) if np.all(np.isfinite(values)) else math.inf), values, sums, matrix
+
+    q, mu, lam = point.ravel()[index].copy(), mu.copy(), lam.copy()
+    residual, values, sums, matrix = equations(q, mu, lam)
+    for _ in range(NEWTON_STEPS):
+        if not np.isfinite(residual) or residual < np.finfo(float).eps:
+            break
+        multipliers = np.zeros(sums.rhs.size)
+        multipliers[active] = lam
+        hessian = sums.hessian(multipliers)[index][:, index]
+        constraints = sp.vstack([negative_sums, sums.jacobian[active][:, index]])
+        delta = NEWTON_REGULARIZATION * max(1.0, abs(hessian).max(), abs(constraints).max())
+        system = sp.bmat([[hessian + delta * sp.identity(index.size), constraints.T],
+                          [constraints, -delta * sp.identity(n + active.size)]], format="csc")
+        right = -values
+        right[index.size: index.size + n] *= -1.0  # the row sums' block of the system is −E
+        with single_blas_thread():
+            move = splu(system).solve(right)
+        if not np.all(np.isfinite(move)):
+            break
+        trial = equations(q + move[: index.size], mu + move[index.size: index.size + n], lam + move[index.size + n:])
+        if not trial[0] < residual:  # outside Newton's region of quadratic convergence, or at round-off
+            break
+        q, mu, lam = q + move[: index.size], mu + move[index.size: index.size + n], lam + move[index.size + n:]
+        residual, values, sums, matrix = trial
+    return matrix, mu, lam, residual
+
+
+def least_column_term(linear: np.ndarray, multipliers: np.ndarray, terms: ColumnTerms) -> np.ndarray:
+    """An (approximate) minimizer on the simplex of the Lagrangian's column term ``linear · v + Σ_k λ_k φ_k(v)``,
+    every entry at least :data:`COLUMN_FLOOR` (SLSQP; any point is a valid tangent point, this one makes the
+    bound tight when the multipliers are optimal).
+
+    Examples
+    --------
+    Without multipliers the term is linear: the vertex of its least entry.
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> terms = lambda v: RenyiDifferentialPrivacy(2.0).column_terms(v, 1.0)
+    >>> int(np.argmax(least_column_term(np.array([0.5, -0.3, 0.0]), np.zeros(6), terms)))
+    1
+    """
+    n = linear.size
+    positive = np.flatnonzero(multipliers > 0)
+    if positive.size == 0:  # a linear term: its least entry's vertex (kept off 0)
+        v = np.full(n, COLUMN_FLOOR)
+        v[np.argmin(linear)] = 1.0
+        return v / v.sum()
+    weights = multipliers[positive]
+
+    def term(v: np.ndarray) -> tuple[float, np.ndarray]:
+        sums = terms(v[:, None])
+        return float(linear @ v + weights @ sums.values[positive]), linear + sums.jacobian[positive].T @ weights
+
+    start = np.full(n, 1.0 / n)
+    # Small dense steps (mechdesign/_threads.py); the terms of steep notions (Rényi at large α) overflow away
+    # from the start, and any point is valid.
+    with single_blas_thread(), np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        found = minimize(term, start, jac=True, method="SLSQP", bounds=[(COLUMN_FLOOR, 1.0)] * n,
+                         constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
+                         options={"ftol": 1e-15, "maxiter": 500})
+    v = np.clip(found.x, COLUMN_FLOOR, None) if np.all(np.isfinite(found.x)) else start
+    return v / v.sum()
+
+
+@dataclass(frozen=True)
+class KKTPoint:
+    """A KKT point of ``min costs · Q`` over row-stochastic ``Q`` within a budget of column terms, to round-off.
+
+    Attributes
+    ----------
+    matrix
+        ``(n, m)``: the optimal mechanism (its active terms at their right-hand sides, its rows summing to 1, to
+        round-off).
+    row_multipliers
+        ``(n,)``: ``μ``, the multipliers of the unit row sums.
+    multipliers
+        ``(K,)``: ``λ``, the multipliers of the terms (0 for inactive ones).
+    residual
+        The largest violation of the KKT equations (:func:`polished_kkt_point`).
+    """
+
+    matrix: np.ndarray
+    row_multipliers: np.ndarray
+    multipliers: np.ndarray
+    residual: float
+
+
+def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTPoint | None:
+    """The KKT point near the near-optimal ``matrix`` (module docstring): its support (used outputs, entries above
+    :data:`SUPPORT_ENTRY`) and active terms, multipliers fitted there (:func:`fitted_multipliers`), then polished
+    by Newton's method (:func:`polished_kkt_point`). ``None`` when ``matrix`` is outside the terms' domain, when the
+    KKT system is larger than :data:`NEWTON_UNKNOWNS`, or when Newton's method does not reach
+    :data:`KKT_TOLERANCE` (a support or an active set that the conic solver's point does not reveal: tiny outputs
+    whose ratios it has not settled).
+
+    Examples
+    --------
+    :func:`lagrangian_bound`'s optimum, 1e-6 off, is restored to round-off:
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> p = (1 + 1 / math.sqrt(5)) / 2
+    >>> terms = lambda q: RenyiDifferentialPrivacy(2.0).column_terms(q, math.log(2))
+    >>> point = kkt_point(0.5 * (1.0 - np.eye(2)), np.array([[p - 1e-6, 1 - p + 1e-6], [1 - p, p]]), terms)
+    >>> float(np.abs(point.matrix - [[p, 1 - p], [1 - p, p]]).max()) < 1e-15, point.residual < 1e-15
+    (True, True)
+    """
+    n, m = matrix.shape
+    used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
+    entries = (matrix > SUPPORT_ENTRY) & used
+    point = np.where(entries, matrix, 0.0)
+    sums = terms(point)
+    active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
+    if not (np.all(np.isfinite(sums.values)) and np.all(point.any(axis=1))
+            and entries.sum() + n + active.size <= NEWTON_UNKNOWNS):
+        return None
+    point /= point.sum(axis=1, keepdims=True)
+    mu, lam = fitted_multipliers(costs, point, entries, sums, active)
+    active, lam = active[lam > 0], lam[lam > 0]
+    point, mu, lam, residual = polished_kkt_point(costs, point, entries, terms, active, mu, lam)
+    if not residual <= KKT_TOLERANCE:
+        return None
+    multipliers = np.zeros(sums.rhs.size)
+    multipliers[active] = lam
+    return KKTPoint(point, mu, multipliers, residual)
+
+
+def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> float | None:
+    """A lower bound on ``min costs · Q`` over row-stochastic ``Q`` within the budget ``terms`` describes, from the
+    near-optimal ``matrix`` (module docstring): :func:`lagrangian_bound` at the :func:`kkt_point`, whose unused
+    outputs get the tangent points the dual places (:func:`least_column_term`). ``None`` where there is no KKT
+    point (the bound would not be tight).
+
+    Examples
+    --------
+    :func:`lagrangian_bound`'s optimum, 1e-6 off: the bound is the optimum to round-off.
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> p = (1 + 1 / math.sqrt(5)) / 2
+    >>> terms = lambda q: RenyiDifferentialPrivacy(2.0).column_terms(q, math.log(2))
+    >>> bound = column_dual_bound(0.5 * (1.0 - np.eye(2)), np.array([[p - 1e-6, 1 - p + 1e-6], [1 - p, p]]), terms)
+    >>> abs(bound - (1 - p)) < 1e-15  # the optimum, 1 − p
+    True
+    """
+    point = kkt_point(costs, matrix, terms)
+    if point is None:
+        return None
+    tangent = point.matrix.copy()
+    for y in np.flatnonzero(matrix.sum(axis=0) <= UNUSED_COLUMN_MASS):
+        tangent[:, y] = least_column_term(costs[:, y] - point.row_multipliers, point.multipliers, terms)
+    return lagrangian_bound(costs, point.multipliers, terms(tangent))

@@ -1,0 +1,129 @@
+"""Tests of mechdesign.privacy.column_dual: the Lagrangian bound of budgets that are sums of column terms (Rényi DP,
+Sibson's α-information) and the KKT point polished by Newton's method.
+
+Optima are known independently: randomized response in closed form for two inputs, and Q_D — the product of
+per-individual randomized responses of distortion D/n — on PUT's Class I sets (PUT Theorem 7(5): Q_D's value is the
+optimum for Rényi DP on every Class I set, docs/errata.md, PUT entry 10; Proposition 8(6) for Sibson, entry 9).
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, SibsonMutualInformation, design
+from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism
+from mechdesign.privacy.column_dual import (
+    KKT_TOLERANCE,
+    column_dual_bound,
+    kkt_point,
+    lagrangian_bound,
+    least_column_term,
+)
+
+from ..strategies import stochastic_matrices
+
+#: A bound may exceed a feasible objective only by float round-off.
+ROUND_OFF = 1e-12
+#: The polished point and its bound agree with an exact optimum to round-off (the conic solver's: ~1e-8).
+POLISHED_ATOL = 1e-13
+
+
+def class_one_optimum(m: int, n: int, D: float) -> np.ndarray:
+    """Q_D on ``{1..m}^n``: per individual, keep the symbol with probability ``1 − D/n``, else one of the others."""
+    per_letter = D / n
+    letter = np.full((m, m), per_letter / (m - 1))
+    np.fill_diagonal(letter, 1.0 - per_letter)
+    return product_mechanism(letter, n).matrix
+
+
+def perturbed(matrix: np.ndarray, size: float, seed: int = 0) -> np.ndarray:
+    """``matrix`` moved by about ``size`` (rows still stochastic, entries positive), as a conic solver leaves it."""
+    noisy = matrix * (1.0 + size * np.random.default_rng(seed).standard_normal(matrix.shape))
+    return noisy / noisy.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=30)
+@given(stochastic_matrices(n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 4), allow_zeros=False),
+       st.sampled_from([1.5, 2.0, 4.0]), st.integers(0, 2**16))
+def test_the_bound_is_below_every_mechanism_within_the_budget(matrix, alpha, seed):
+    """Any multipliers and any tangent points give a valid bound: against a mechanism at exactly its own
+    budget (the tightest case), with random costs, tangents and multipliers."""
+    rng = np.random.default_rng(seed)
+    costs = rng.random(matrix.shape)
+    for notion in (RenyiDifferentialPrivacy(alpha), SibsonMutualInformation(alpha, rng.dirichlet(np.ones(matrix.shape[0])))):
+        budget = notion.measure(matrix)
+        sums = notion.column_terms(rng.random(matrix.shape) + 1e-3, budget)
+        multipliers = rng.exponential(size=sums.rhs.size) * (rng.random(sums.rhs.size) < 0.7)
+        assert lagrangian_bound(costs, multipliers, sums) <= np.sum(costs * matrix) + ROUND_OFF
+
+
+@pytest.mark.parametrize("m, n", [(2, 2), (3, 2), (2, 3)])
+def test_the_kkt_point_restores_the_class_one_optimum(m, n):
+    """Issue 32 item 4: from Q_D moved by 1e-7 (a conic solver's accuracy), Newton's method returns Q_D to
+    round-off, and the bound is its distortion D (the tangent-plane LP left 1e-7 on these rows)."""
+    D, alpha = 0.2, 2.0
+    optimum = class_one_optimum(m, n, D)
+    notion = RenyiDifferentialPrivacy(alpha, neighbours=hamming_neighbours(m, n))
+    budget = notion.measure(optimum)
+    costs = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n)).minorant(optimum).grad_q.reshape(
+        optimum.shape)
+    terms = lambda q: notion.column_terms(q, budget)  # noqa: E731
+    point = kkt_point(costs, perturbed(optimum, 1e-7), terms)
+    assert point is not None and point.residual <= KKT_TOLERANCE
+    assert np.abs(point.matrix - optimum).max() <= POLISHED_ATOL
+    assert column_dual_bound(costs, perturbed(optimum, 1e-7), terms) == pytest.approx(D, abs=POLISHED_ATOL)
+
+
+def test_sibson_randomized_response_is_certified_exactly():
+    """PUT Proposition 8(6) (the value is the upper bound, docs/errata.md, PUT entry 9): randomized response of
+    distortion D is optimal for Sibson's α-information under the uniform prior on 3 symbols."""
+    D, alpha = 0.2, 2.0
+    response = class_one_optimum(3, 1, D)
+    notion = SibsonMutualInformation(alpha, Prior.uniform(3))
+    costs = (1.0 - np.eye(3)) / 3
+    bound = notion.linear_objective_bound(costs, perturbed(response, 1e-7), notion.measure(response))
+    assert bound == pytest.approx(D, abs=POLISHED_ATOL)
+
+
+def test_an_unused_output_gets_its_tangent_from_the_dual():
+    """Two inputs at ε = log 2, Hamming cost, and a third output costing 1 from either input: randomized response
+    with ``p = (1 + 1/√5) / 2`` on the first two outputs stays optimal; the third output's tangent point is where
+    its Lagrangian column term is least, and the bound is exact."""
+    p = (1 + 1 / math.sqrt(5)) / 2
+    optimum = np.array([[p, 1 - p, 0.0], [1 - p, p, 0.0]])
+    costs = 0.5 * np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
+    notion = RenyiDifferentialPrivacy(2.0)
+    bound = notion.linear_objective_bound(costs, perturbed(optimum, 1e-8), math.log(2))
+    assert bound == pytest.approx(1 - p, abs=POLISHED_ATOL)
+
+
+def test_the_least_column_term_is_its_minimizer():
+    """SLSQP's point is no worse than any point of a grid on the simplex (three inputs, Rényi α = 2)."""
+    notion = RenyiDifferentialPrivacy(2.0)
+    linear, multipliers = np.array([0.3, -0.2, 0.1]), np.array([0.05, 0.0, 0.02, 0.1, 0.0, 0.03])
+    terms = lambda q: notion.column_terms(q, 0.5)  # noqa: E731
+
+    def term(v):
+        return float(linear @ v + multipliers @ terms(v[:, None]).values)
+
+    found = least_column_term(linear, multipliers, terms)
+    grid = [np.array([a, b, 1 - a - b]) for a in np.linspace(0.01, 0.98, 60) for b in np.linspace(0.01, 0.98, 60)
+            if a + b < 0.99]
+    assert term(found) <= min(term(v) for v in grid) + 1e-9
+
+
+def test_no_kkt_point_where_the_solver_point_does_not_reveal_the_support():
+    """Rényi α = 2, random costs (n = 10, seed 1, ε = 1): Clarabel leaves outputs of mass 2e-5 and 2e-4 whose
+    ratios it has not settled; Newton's method does not converge from there, so no bound is claimed from it, and the
+    design is certified by the tangent-plane LP instead."""
+    rng = np.random.default_rng(1)
+    prior = Prior(rng.dirichlet(np.ones(10)))
+    objective = ExpectedDistortion(prior, rng.random((10, 10)))
+    notion = RenyiDifferentialPrivacy(2.0)
+    result = design(notion, 1.0, objective)
+    costs = objective.minorant(result.mechanism.matrix).grad_q.reshape(10, 10)
+    assert kkt_point(costs, result.mechanism.matrix, lambda q: notion.column_terms(q, 1.0)) is None
+    assert result.status == "optimal"
