@@ -60,9 +60,13 @@ from .result import json_number
 
 #: Largest number of outputs ``m^k`` of a repeated-use (or joint) mechanism that is built.
 MAX_REPEATED_OUTPUTS = 100_000
-#: Largest work of the exact method — ordered pairs of inputs × joint outputs — that ``method="auto"``
-#: picks; beyond it the PLD is used (defect M10: 120 symbols × 2 uses is 2·10⁸ and took 69 s exactly).
+#: Work of the exact method — ordered pairs of inputs × joint outputs — that ``method="auto"`` always
+#: accepts; beyond it the exact method is picked only if the PLD's estimated work is larger (defect M10:
+#: the size of the joint output space alone is not the cost).
 EXACT_MAX_WORK = 5_000_000
+#: Seconds of one PLD work unit (a grid point × log2 of the points) over one exact unit, measured
+#: (about 1.2·10⁻⁷ s against 2.6·10⁻⁸ s; 120 random symbols × 2 uses: 5 s exact, ~1 h pair by pair).
+PLD_UNIT_COST = 5
 #: Default width of the privacy-loss grid of the PLD accountant (nats).
 DEFAULT_DISCRETIZATION = 1e-4
 #: Ways of computing (ε, δ).
@@ -72,11 +76,15 @@ MAX_PLD_POINTS = 2**18
 #: Probability mass cut from each tail at every composition (dp-accounting's default), pessimistically:
 #: the right tail moves to an infinite loss, the left one onto the smallest loss kept.
 TAIL_MASS_TRUNCATION = 1e-15
-#: Largest number of uses the PLD composes (by repeated squaring: at most 128 compositions).
-MAX_PLD_USES = 2**64
-#: Largest work (pairs of rows × grid points) of composing every pair of a ledger entry separately
-#: before taking their worst-case envelope; beyond it the envelope of one use is composed instead.
-PAIR_ENVELOPE_MAX_WORK = 20_000_000
+#: Largest number of points (non-zero points to the power of the uses) of a composition by exact sums.
+SPARSE_COMPOSE_POINTS = 1000
+#: Largest number of uses accepted (``2^63 − 1``): the PLD composes any of them in at most 126
+#: squarings, and beyond it ε of any mechanism that distinguishes two inputs is beyond every budget.
+MAX_USES = sys.maxsize
+#: Largest estimated work (over the distinct pairs of rows, grid points × log2 of them) of composing
+#: every pair separately; beyond it the envelope of one use of every pair is composed instead (a single
+#: composition, a looser bound).
+PAIR_PLD_MAX_WORK = 20_000_000
 #: ``delta`` values at which :meth:`Ledger.summary` and :func:`account` report ε(δ) by default.
 SUMMARY_DELTAS = (1e-9, 1e-6, 1e-3)
 #: Format name and version of :meth:`Ledger.to_dict`.
@@ -107,10 +115,10 @@ def repeated_use(mechanism: MechanismLike, uses: int) -> Mechanism:
     [0.5625, 0.1875, 0.1875, 0.0625]
     """
     matrix = as_mechanism(mechanism).matrix
-    count = as_positive_int(uses, "uses")
+    count = _as_uses(uses)
     if not _fits(count, matrix.shape[1]):
         raise ProblemTooLargeError(
-            f"{_count_text(count)} uses of a mechanism with {matrix.shape[1]} outputs give "
+            f"{count} uses of a mechanism with {matrix.shape[1]} outputs give "
             f"{_power_text(matrix.shape[1], count)} joint outputs, more than {MAX_REPEATED_OUTPUTS}; "
             "use method='pld' or a composition rule")
     joint = matrix
@@ -141,17 +149,18 @@ def exact_after(notion: PrivacyNotion, mechanism: MechanismLike, uses: int) -> f
 def dp_after(mechanism: MechanismLike, uses: int) -> float:
     """Local ε-DP after ``k`` uses: ``k ε`` (Dwork & Roth, The Algorithmic Foundations of Differential
     Privacy, Theorem 3.16). Exact for repeated use: the worst pair of inputs and output is the same
-    in every use, so ``Q^(k)`` reaches ``k ε``. ``inf`` when ``k ε`` exceeds the float range (any ``k``
-    is accepted, defect M5).
+    in every use, so ``Q^(k)`` reaches ``k ε``. Counts beyond :data:`MAX_USES` are a named error
+    (defect M5: ``10**400`` raised ``OverflowError``).
 
     Examples
     --------
     >>> round(dp_after([[0.75, 0.25], [0.25, 0.75]], 4) / math.log(3), 12)
     4.0
-    >>> dp_after([[0.75, 0.25], [0.25, 0.75]], 10**400)
-    inf
+    >>> dp_after([[0.75, 0.25], [0.25, 0.75]], 10**400)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: uses must be an integer >= 1 and <= 9223372036854775807, got 1000...
     """
-    return _times(as_positive_int(uses, "uses"), DifferentialPrivacy().measure(mechanism))
+    return _as_uses(uses) * DifferentialPrivacy().measure(mechanism)
 
 
 def renyi_after(mechanism: MechanismLike, uses: int, alpha: float) -> float:
@@ -164,8 +173,8 @@ def renyi_after(mechanism: MechanismLike, uses: int, alpha: float) -> float:
     >>> round(renyi_after([[0.75, 0.25], [0.25, 0.75]], 2, 2.0), 6)  # 2 log(0.75²/0.25 + 0.25²/0.75)
     1.694596
     """
-    count = as_positive_int(uses, "uses")
-    return _times(count, RenyiDifferentialPrivacy(as_order(alpha)).measure(mechanism))
+    count = _as_uses(uses)
+    return count * RenyiDifferentialPrivacy(as_order(alpha)).measure(mechanism)
 
 
 def maximal_leakage_after(mechanism: MechanismLike, uses: int) -> float:
@@ -183,9 +192,9 @@ def maximal_leakage_after(mechanism: MechanismLike, uses: int) -> float:
     0.693147
     """
     matrix = as_mechanism(mechanism).matrix
-    count = as_positive_int(uses, "uses")
+    count = _as_uses(uses)
     distinct_rows = np.unique(matrix, axis=0).shape[0]
-    return min(_times(count, MaximalLeakage().measure(matrix)), math.log(distinct_rows))
+    return min(count * MaximalLeakage().measure(matrix), math.log(distinct_rows))
 
 
 def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: str = "auto",
@@ -197,16 +206,19 @@ def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: 
     mechanism
         ``Q``; every pair of its inputs is a pair of neighbours.
     uses
-        ``k >= 1``, any size (beyond :data:`MAX_PLD_USES`, when neither pure DP nor a constant or
+        ``1 <= k <= MAX_USES``: any ``k`` is answered in at most ``O(log k)`` compositions (defect M5).
         identity-like mechanism settles it, a :class:`ProblemTooLargeError`).
     delta
         ``0 <= δ < 1``; at δ = 0 the answer is ``k ε`` (:func:`dp_after`), exactly.
     method
-        ``"exact"``: the project's own measure on ``Q^(k)`` (small ``k``); ``"pld"``: dp-accounting's
-        privacy-loss distributions of every pair of rows, the largest ε over the pairs (an upper bound
-        within the discretization); ``"auto"`` (default): exact when its work — ordered pairs × ``m^k``
-        joint outputs — is at most :data:`EXACT_MAX_WORK` and ``m^k <= MAX_REPEATED_OUTPUTS``, PLD
-        otherwise (defect M10: the size of ``Q^(k)`` alone is not its cost).
+        ``"exact"``: the project's own measure on ``Q^(k)`` (small ``k``); ``"pld"``: privacy-loss
+        distributions (the ``accounting`` extra) of every distinct pair of rows composed ``k`` times,
+        the largest ε over the pairs (an upper bound within the discretization) — or, when that work
+        exceeds :data:`PAIR_PLD_MAX_WORK`, the PLD of the pairs' dominating envelope
+        (:func:`privacy_loss_distribution`) composed ``k`` times, a looser upper bound in a single
+        composition; ``"auto"`` (default): exact when ``m^k <= MAX_REPEATED_OUTPUTS`` and its work —
+        ordered pairs × ``m^k`` joint outputs — is at most :data:`EXACT_MAX_WORK` or at most the PLD's
+        estimated work (× :data:`PLD_UNIT_COST`), PLD otherwise (defect M10).
     discretization
         Width of the PLD's privacy-loss grid (nats); the PLD value exceeds the exact one by at most the
         effect of shifting every loss by ``k · discretization`` (more when the grid is coarsened, see
@@ -229,17 +241,17 @@ def epsilon_after(mechanism: MechanismLike, uses: int, delta: float, *, method: 
     inf
     """
     matrix = as_mechanism(mechanism).matrix
-    count = as_positive_int(uses, "uses")
+    count = _as_uses(uses)
     target = as_delta(delta)
-    chosen = _chosen_method([(matrix, count)], method)
+    as_choice(method, METHODS, "method")
     width = as_positive_budget(discretization, "discretization")
     pure = dp_after(matrix, count)
     if target == 0.0 or pure == 0.0:
         return pure
-    if chosen == "exact":
+    plan = _PairPlan(matrix, count, width)
+    if _chosen_method([(matrix, count)], method, plan.work) == "exact":
         return _exact_epsilon(repeated_use(matrix, count).matrix, target)
-    grids = [_self_compose(grid, count) for grid in _pair_grids(matrix, width)]
-    return min(pure, max(_to_pld(grid).get_epsilon_for_delta(target) for grid in grids))
+    return min(pure, max(_grid_epsilon(grid, target) for grid in plan.grids()))
 
 
 def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: str = "auto",
@@ -262,16 +274,16 @@ def delta_after(mechanism: MechanismLike, uses: int, epsilon: float, *, method: 
     0.0
     """
     matrix = as_mechanism(mechanism).matrix
-    count = as_positive_int(uses, "uses")
+    count = _as_uses(uses)
     level = as_budget(epsilon, infinite=True)
-    chosen = _chosen_method([(matrix, count)], method)
+    as_choice(method, METHODS, "method")
     width = as_positive_budget(discretization, "discretization")
     if level >= dp_after(matrix, count):
         return 0.0
-    if chosen == "exact":
+    plan = _PairPlan(matrix, count, width)
+    if _chosen_method([(matrix, count)], method, plan.work) == "exact":
         return _exact_delta(repeated_use(matrix, count).matrix, level)
-    grids = [_self_compose(grid, count) for grid in _pair_grids(matrix, width)]
-    return min(1.0, max(float(_to_pld(grid).get_delta_for_epsilon(level)) for grid in grids))
+    return max(_grid_delta(grid, level) for grid in plan.grids())
 
 
 def privacy_loss_distribution(mechanism: MechanismLike, *, uses: int = 1,
@@ -316,9 +328,9 @@ def privacy_loss_distribution(mechanism: MechanismLike, *, uses: int = 1,
     True
     """
     matrix = as_mechanism(mechanism).matrix
-    count = as_positive_int(uses, "uses")
+    count = _as_uses(uses)
     width = as_positive_budget(discretization, "discretization")
-    return _to_pld(_entry_grid(matrix, count, width, envelope_of_uses=True))
+    return _to_pld(_PairPlan(matrix, count, width).envelope())
 
 
 # ---------------------------------------------------------------------------------------------- ledger
@@ -374,7 +386,7 @@ class Ledger:
       least the exact one; it equals it up to the discretization when one pair is worst at every ε
       in each entry (randomized response, any two-row symmetric mechanism), and is above it when
       different pairs of an entry are worst at different ε. (An entry with too many pairs ×
-      grid points — :data:`PAIR_ENVELOPE_MAX_WORK` — composes the envelope of one use ``uses`` times
+      grid points — :data:`PAIR_PLD_MAX_WORK` — composes the envelope of one use ``uses`` times
       instead, a looser bound.) A spend recorded by ε only is dominated by binary randomized response
       at that ε (Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy, Theorem
       3.3) and accounted as such. ``method="auto"``: exact when its work is at most
@@ -404,7 +416,7 @@ class Ledger:
         3
         """
         released = as_mechanism(mechanism)
-        self._entries.append(LedgerEntry(_as_name(name), as_positive_int(uses, "uses"),
+        self._entries.append(LedgerEntry(_as_name(name), _as_uses(uses),
                                          DifferentialPrivacy().measure(released), released))
         return self
 
@@ -419,7 +431,7 @@ class Ledger:
         >>> Ledger().record_epsilon(0.5, "survey").record_epsilon(math.inf).pure_epsilon()
         inf
         """
-        self._entries.append(LedgerEntry(_as_name(name), as_positive_int(uses, "uses"),
+        self._entries.append(LedgerEntry(_as_name(name), _as_uses(uses),
                                          as_budget(epsilon, infinite=True), None))
         return self
 
@@ -437,7 +449,7 @@ class Ledger:
         >>> Ledger().record_epsilon(0.25, uses=4).pure_epsilon()
         1.0
         """
-        return math.fsum(_times(entry.uses, entry.epsilon) for entry in self._entries)
+        return math.fsum(entry.uses * entry.epsilon for entry in self._entries)
 
     def epsilon(self, delta: float, method: str = "auto", *,
                 discretization: float = DEFAULT_DISCRETIZATION) -> float:
@@ -467,7 +479,7 @@ class Ledger:
             return pure
         if chosen == "exact":
             return _exact_epsilon(self._joint(), target)
-        return min(pure, self._pld(width).get_epsilon_for_delta(target))
+        return min(pure, _grid_epsilon(self._grid(width), target))
 
     def delta(self, epsilon: float, method: str = "auto", *,
               discretization: float = DEFAULT_DISCRETIZATION) -> float:
@@ -487,7 +499,7 @@ class Ledger:
             return 0.0
         if chosen == "exact":
             return _exact_delta(self._joint(), level)
-        return min(1.0, float(self._pld(width).get_delta_for_epsilon(level)))
+        return _grid_delta(self._grid(width), level)
 
     def privacy_loss_distribution(self, discretization: float = DEFAULT_DISCRETIZATION) -> Any:
         """The composed PLD of the whole ledger, a dp-accounting ``PrivacyLossDistribution`` (see the
@@ -499,7 +511,7 @@ class Ledger:
         >>> round(float(pld.get_delta_for_epsilon(0.0)), 4)  # binary randomized response: (e − 1)/(e + 1)
         0.4621
         """
-        return self._pld(as_positive_budget(discretization, "discretization"))
+        return _to_pld(self._grid(as_positive_budget(discretization, "discretization")))
 
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON: every entry's name, uses, ε (``"inf"`` for ∞) and mechanism as nested lists
@@ -558,10 +570,10 @@ class Ledger:
         """
         names = [entry.name or f"#{index + 1}" for index, entry in enumerate(self._entries)]
         width = max([len("entry"), len("total"), *map(len, names)])
-        uses_width = max([len("uses"), *(len(_count_text(entry.uses)) for entry in self._entries)])
+        uses_width = max([len("uses"), *(len(str(entry.uses)) for entry in self._entries)])
         lines = [f"{'entry':<{width}}  {'uses':>{uses_width}}  {'ε each':>6}  {'uses·ε':>6}"]
-        lines += [f"{name:<{width}}  {_count_text(entry.uses):>{uses_width}}  {entry.epsilon:6.4f}  "
-                  f"{_times(entry.uses, entry.epsilon):6.4f}" for name, entry in zip(names, self._entries)]
+        lines += [f"{name:<{width}}  {str(entry.uses):>{uses_width}}  {entry.epsilon:6.4f}  "
+                  f"{entry.uses * entry.epsilon:6.4f}" for name, entry in zip(names, self._entries)]
         lines.append(f"{'total':<{width}}  {'':>{uses_width}}  {'':>6}  {self.pure_epsilon():6.4f}")
         curve = ", ".join(f"δ = {delta:g}: {self.epsilon(delta, method):.4f}" for delta in deltas)
         lines.append(f"ε(δ) of the whole: {curve}")
@@ -574,7 +586,7 @@ class Ledger:
     def _joint(self) -> np.ndarray:
         """``⊗_e Q_e^(k_e)``: rows are records, columns joint outputs (small ledgers only)."""
         parts = self._parts()
-        if not _exact_fits(parts, work=False):
+        if not _exact_fits(parts, work=math.inf):
             raise ProblemTooLargeError(f"the ledger's joint mechanism has more than {MAX_REPEATED_OUTPUTS} outputs; "
                                        "use method='pld'")
         inputs = math.prod(matrix.shape[0] for matrix, _ in parts)
@@ -585,15 +597,16 @@ class Ledger:
             joint = np.kron(joint, repeated_use(matrix, uses).matrix)
         return joint
 
-    def _pld(self, width: float) -> Any:
+    def _grid(self, width: float) -> _LossGrid:
         """The composed PLD of every entry at grid ``width`` (cached until the next record)."""
         key = (len(self._entries), width)
         if key not in self._grids:
+            _import_dp_accounting("common")  # the PLD method is the accounting extra's
             total = _identity_grid(width)
             for matrix, uses in self._parts():
-                total = _compose(total, _entry_grid(matrix, uses, width, envelope_of_uses=True))
+                total = _compose(total, _PairPlan(matrix, uses, width).envelope())
             self._grids = {key: total}
-        return _to_pld(self._grids[key])
+        return self._grids[key]
 
 
 # ---------------------------------------------------------------------------------------------- curves
@@ -667,7 +680,7 @@ def renyi_curve(source: PrivacySource, orders: Iterable[float], *, label: str = 
     """
     parts = _as_ledger(source)._parts()
     values = tuple(as_order(order, "orders") for order in _as_list(orders, "orders"))
-    epsilons = tuple(math.fsum(_times(uses, RenyiDifferentialPrivacy(order).measure(matrix)) for matrix, uses in parts)
+    epsilons = tuple(math.fsum(uses * RenyiDifferentialPrivacy(order).measure(matrix) for matrix, uses in parts)
                      for order in values)
     return PrivacyCurve("renyi", values, epsilons, label)
 
@@ -768,24 +781,13 @@ def account(files_and_uses: Sequence[tuple[MechanismLike, int, str]],
 # ------------------------------------------------------------------------------------------ internals
 
 
-def _times(count: int, value: float) -> float:
-    """``count · value`` as a float: ``inf`` where it exceeds the float range, whatever the integer's size."""
-    if value == 0.0:
-        return 0.0
-    try:
-        return count * value
-    except OverflowError:  # an integer beyond float64's range
-        return math.inf
-
-
-def _count_text(count: int) -> str:
-    """``count`` in digits, or ``about 10^d`` for counts too long to print (Python refuses > 4300 digits)."""
-    return str(count) if count < 10**15 else f"about 10^{int(count.bit_length() * math.log10(2))}"
+def _as_uses(uses: Any) -> int:
+    return as_positive_int(uses, "uses", maximum=MAX_USES)
 
 
 def _power_text(base: int, exponent: int) -> str:
     """``base^exponent`` in digits when short, else as a power (computed only when small)."""
-    return str(base**exponent) if exponent * math.log10(max(base, 2)) < 15 else f"{base}^{_count_text(exponent)}"
+    return str(base**exponent) if exponent * math.log10(max(base, 2)) < 15 else f"{base}^{exponent}"
 
 
 def _fits(count: int, outputs: int) -> bool:
@@ -793,22 +795,25 @@ def _fits(count: int, outputs: int) -> bool:
     return outputs == 1 or count <= math.log(MAX_REPEATED_OUTPUTS) / math.log(outputs) + 1e-9
 
 
-def _exact_fits(parts: Sequence[tuple[np.ndarray, int]], *, work: bool = True) -> bool:
-    """Whether the joint mechanism ``⊗ Q_e^(k_e)`` has at most :data:`MAX_REPEATED_OUTPUTS` outputs and (if
-    ``work``) ordered pairs of inputs × outputs at most :data:`EXACT_MAX_WORK`; in logarithms, so any
-    ``k`` is decided at once."""
-    log_outputs = math.fsum(_times(uses, math.log(matrix.shape[1])) for matrix, uses in parts)
+def _exact_fits(parts: Sequence[tuple[np.ndarray, int]], *, work: float = EXACT_MAX_WORK) -> bool:
+    """Whether the joint mechanism ``⊗ Q_e^(k_e)`` has at most :data:`MAX_REPEATED_OUTPUTS` outputs and
+    ordered pairs of inputs × outputs at most ``work``; in logarithms, so any ``k`` is decided at once."""
+    log_outputs = math.fsum(uses * math.log(matrix.shape[1]) for matrix, uses in parts)
     log_pairs = math.fsum(2 * math.log(matrix.shape[0]) for matrix, _ in parts)
     slack = 1e-9
     return (log_outputs <= math.log(MAX_REPEATED_OUTPUTS) + slack
-            and (not work or log_pairs + log_outputs <= math.log(EXACT_MAX_WORK) + slack))
+            and log_pairs + log_outputs <= math.log(max(work, 1.0)) + slack)
 
 
-def _chosen_method(parts: Sequence[tuple[np.ndarray, int]], method: str) -> str:
+def _chosen_method(parts: Sequence[tuple[np.ndarray, int]], method: str, pld_work: Any = None) -> str:
+    """``method``, with ``"auto"`` decided by the estimated work: exact within :data:`EXACT_MAX_WORK`, or
+    within the PLD's work ``pld_work()`` (× :data:`PLD_UNIT_COST`) when it is given."""
     chosen = as_choice(method, METHODS, "method")
-    if chosen == "auto":
-        return "exact" if _exact_fits(parts) else "pld"
-    return chosen
+    if chosen != "auto":
+        return chosen
+    if _exact_fits(parts) or (pld_work is not None and _exact_fits(parts, work=PLD_UNIT_COST * pld_work())):
+        return "exact"
+    return "pld"
 
 
 def _exact_epsilon(matrix: np.ndarray, delta: float) -> float:
@@ -869,25 +874,112 @@ def _json_budget(value: Any, where: str) -> float:
 
 @dataclass(frozen=True)
 class _LossGrid:
-    """A pessimistic privacy-loss distribution: mass ``probs[i]`` at the loss ``width · (offset + i)``
-    and ``infinity`` at +∞ — dp-accounting's dense PMF, in numpy. ``offset`` is a Python integer (no
+    """A pessimistic privacy-loss distribution: mass ``masses[i]`` at the loss
+    ``width · (offset + indices[i])`` and ``infinity`` at +∞ — dp-accounting's PMF, in numpy, stored
+    sparsely (``indices`` increasing from 0, positive masses only). ``offset`` is a Python integer (no
     overflow at any ``k``); every width is the base discretization times a power of two."""
 
     width: float
     offset: int
-    probs: np.ndarray
+    indices: np.ndarray
+    masses: np.ndarray
     infinity: float
+
+    @property
+    def size(self) -> int:
+        """Points of the dense grid from the first loss with mass to the last."""
+        return int(self.indices[-1]) + 1 if self.indices.size else 1
+
+    def dense(self) -> np.ndarray:
+        """The masses on every point of the grid from ``offset``."""
+        return np.bincount(self.indices, weights=self.masses, minlength=1)
+
+
+def _from_dense(width: float, offset: int, probs: np.ndarray, infinity: float) -> _LossGrid:
+    """The grid of dense masses ``probs`` from ``offset``."""
+    support = np.flatnonzero(probs)
+    if support.size == 0:
+        return _LossGrid(width, 0, support, probs[support], infinity)
+    return _LossGrid(width, offset + int(support[0]), support - support[0], probs[support], infinity)
 
 
 def _identity_grid(width: float) -> _LossGrid:
     """The PLD of a mechanism that reveals nothing: all mass at loss 0."""
-    return _LossGrid(width, 0, np.ones(1), 0.0)
+    return _LossGrid(width, 0, np.zeros(1, dtype=np.int64), np.ones(1), 0.0)
 
 
-def _pair_grids(matrix: np.ndarray, width: float) -> list[_LossGrid]:
-    """The pessimistic PLD of every ordered pair of different rows ``(x, x')`` (upper ``Q[x]``, lower
-    ``Q[x']``), one per pair up to relabelling the outputs (the PLD depends only on the multiset of
-    columns ``(Q[x, y], Q[x', y])``)."""
+class _PairPlan:
+    """How the PLD of ``uses`` uses of one mechanism is computed, from its distinct pairs of rows.
+
+    Every pair composed separately (:meth:`grids`; their :meth:`envelope`) when the estimated work —
+    over the pairs, the points of the composed grid × log2 of them, or the points of an exact sum —
+    is at most :data:`PAIR_PLD_MAX_WORK`; otherwise (and for one use, where it is exact) the envelope
+    of one use of every pair of rows, composed ``uses`` times.
+    """
+
+    def __init__(self, matrix: np.ndarray, uses: int, width: float) -> None:
+        self.matrix, self.uses, self.width = matrix, uses, width
+        self.pairs = _distinct_pairs(matrix)
+        self._work: float | None = None
+
+    def work(self) -> float:
+        """The estimated work of the PLD as it will be computed."""
+        if self._work is None:
+            self._work = _pair_work(self.matrix, self.pairs, self.uses, self.width)
+        return min(self._work, float(PAIR_PLD_MAX_WORK))
+
+    def separately(self) -> bool:
+        return len(self.pairs) == 1 or self.work() < PAIR_PLD_MAX_WORK
+
+    def grids(self) -> list[_LossGrid]:
+        """Every pair's PLD of ``uses`` uses, or the composed envelope alone (at least the identity's)."""
+        _import_dp_accounting("common")  # the PLD method is the accounting extra's
+        if not self.pairs:
+            return [_identity_grid(self.width)]
+        if not self.separately():
+            return [self._composed_envelope()]
+        return [_self_compose(_pair_grid(self.matrix[upper], self.matrix[lower], self.width), self.uses)
+                for upper, lower in self.pairs]
+
+    def envelope(self) -> _LossGrid:
+        """The dominating PLD of ``uses`` uses on one input: a single distinct pair's own PLD, the
+        envelope of every pair's ``uses``-fold PLD, or the envelope of one use composed ``uses`` times."""
+        if len(self.pairs) <= 1:
+            return self.grids()[0]
+        if self.uses == 1 or not self.separately():
+            return self._composed_envelope()
+        composed = self.grids()
+        return _envelope(map(_grid_source, composed), max(grid.width for grid in composed))
+
+    def _composed_envelope(self) -> _LossGrid:
+        return _self_compose(_envelope(_row_pairs(self.matrix), self.width), self.uses)
+
+
+def _pair_work(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], uses: int, width: float) -> float:
+    """Estimated work of composing each pair ``uses`` times: ``points^uses`` for an exact sum of few
+    points, else ``P log2 P`` for the ``P`` points of the composed grid (by the span of its losses)."""
+    total = 0.0
+    count = float(uses)
+    block = max(1, 2_000_000 // matrix.shape[1])
+    for start in range(0, len(pairs), block):
+        chosen = np.array(pairs[start:start + block])
+        upper, lower = matrix[chosen[:, 0]], matrix[chosen[:, 1]]
+        both = (upper > 0) & (lower > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            losses = np.where(both, np.log(upper) - np.log(lower), np.nan)
+        points = both.sum(axis=1)
+        with np.errstate(all="ignore"):
+            span = np.nan_to_num(np.nanmax(losses, axis=1) - np.nanmin(losses, axis=1)) / width
+            grid = np.minimum(float(MAX_PLD_POINTS), count * span + 1)
+            exact_sum = count * np.log(np.maximum(points, 1)) <= math.log(SPARSE_COMPOSE_POINTS)
+            total += float(np.where(exact_sum, np.maximum(points, 1.0) ** min(count, 64.0),
+                                    grid * np.log2(grid + 1)).sum())
+    return total
+
+
+def _distinct_pairs(matrix: np.ndarray) -> list[tuple[int, int]]:
+    """One ordered pair ``(x, x')`` of different rows per PLD: the PLD depends only on the multiset of
+    columns ``(Q[x, y], Q[x', y])``, so pairs equal up to relabelling the outputs are listed once."""
     n_inputs, n_outputs = matrix.shape
     check_array((n_inputs, n_outputs), "the pairs of rows of the mechanism", copies=6)
     representatives: dict[bytes, tuple[int, int]] = {}
@@ -896,7 +988,7 @@ def _pair_grids(matrix: np.ndarray, width: float) -> list[_LossGrid]:
         for lower in range(n_inputs):
             if lower != upper and not np.array_equal(matrix[upper], matrix[lower]):
                 representatives.setdefault(keys[lower].tobytes(), (upper, lower))
-    return [_pair_grid(matrix[upper], matrix[lower], width) for upper, lower in representatives.values()]
+    return list(representatives.values())
 
 
 def _pair_grid(upper: np.ndarray, lower: np.ndarray, width: float) -> _LossGrid:
@@ -904,15 +996,29 @@ def _pair_grid(upper: np.ndarray, lower: np.ndarray, width: float) -> _LossGrid:
     (as dp-accounting's ``from_two_probability_mass_functions``) with mass ``upper_y``; outputs with
     ``lower_y = 0 < upper_y`` are the infinite loss."""
     finite = (upper > 0) & (lower > 0)
-    infinity = float(upper[(upper > 0) & (lower == 0)].sum())
-    if not finite.any():
-        return _LossGrid(width, 0, np.zeros(1), infinity)
     losses = np.log(upper[finite]) - np.log(lower[finite])
+    return _grid_from_losses(losses, upper[finite], float(upper[(upper > 0) & (lower == 0)].sum()), width)
+
+
+def _grid_from_losses(losses: np.ndarray, masses: np.ndarray, infinity: float, width: float) -> _LossGrid:
+    """Masses at finite losses rounded up to multiples of ``width`` (doubled until the grid has at most
+    :data:`MAX_PLD_POINTS` points), and ``infinity`` at +∞."""
+    if losses.size == 0:
+        return _LossGrid(width, 0, np.zeros(0, dtype=np.int64), np.zeros(0), infinity)
     while (losses.max() - losses.min()) / width + 2 > MAX_PLD_POINTS:
         width *= 2
-    indices = np.ceil(losses / width).astype(np.int64)
-    start = int(indices.min())
-    return _LossGrid(width, start, np.bincount(indices - start, weights=upper[finite]), infinity)
+    return _aggregated(width, 0, np.ceil(losses / width).astype(np.int64), masses, infinity)
+
+
+def _aggregated(width: float, offset: int, indices: np.ndarray, masses: np.ndarray, infinity: float) -> _LossGrid:
+    """The grid of masses at ``offset + indices`` (any order, repeats summed, zero masses dropped)."""
+    points, inverse = np.unique(indices, return_inverse=True)
+    sums = np.bincount(inverse.ravel(), weights=masses)
+    positive = sums > 0
+    points, sums = points[positive], sums[positive]
+    if points.size == 0:
+        return _LossGrid(width, 0, points, sums, infinity)
+    return _LossGrid(width, offset + int(points[0]), points - points[0], sums, infinity)
 
 
 def _coarsened(grid: _LossGrid, factor: int) -> _LossGrid:
@@ -920,30 +1026,44 @@ def _coarsened(grid: _LossGrid, factor: int) -> _LossGrid:
     if factor == 1:
         return grid
     quotient, remainder = divmod(grid.offset, factor)
-    indices = -((-(remainder + np.arange(grid.probs.size))) // factor)
-    return _LossGrid(grid.width * factor, quotient + int(indices[0]),
-                     np.bincount(indices - indices[0], weights=grid.probs), grid.infinity)
+    return _aggregated(grid.width * factor, quotient, -((-(remainder + grid.indices)) // factor), grid.masses,
+                       grid.infinity)
 
 
 def _fitted(grid: _LossGrid) -> _LossGrid:
     """``grid`` coarsened by the least power of two that brings it to :data:`MAX_PLD_POINTS` points."""
     factor = 1
-    while grid.probs.size > factor * (MAX_PLD_POINTS - 1):
+    while grid.size > factor * (MAX_PLD_POINTS - 1):
         factor *= 2
     return _coarsened(grid, factor)
 
 
-def _truncated(width: float, offset: int, probs: np.ndarray, infinity: float) -> _LossGrid:
-    """Cut at most :data:`TAIL_MASS_TRUNCATION`/2 from each end, pessimistically (left tail onto the first
-    loss kept, right tail to +∞); negative round-off of an FFT is set to 0 (adding mass only raises δ)."""
+def _truncated(width: float, offset: int, probs: np.ndarray, infinity: float,
+               tail: float = TAIL_MASS_TRUNCATION) -> _LossGrid:
+    """The grid with the round-off of an FFT repaired and at most ``tail``/2 cut from each end, moving mass
+    only towards larger losses (which can only raise δ):
+
+    * negative round-off is set to 0 and the total mass brought back to 1 — an excess taken from the
+      smallest losses, a deficit added at the largest — so that errors do not compound over
+      ``O(log k)`` squarings;
+    * the left tail goes onto the first loss kept, the right tail to +∞.
+    """
     probs = np.maximum(probs, 0.0)
-    half = TAIL_MASS_TRUNCATION / 2
+    excess = float(probs.sum()) + infinity - 1.0
+    if excess < 0.0:
+        probs[-1] -= excess
+    elif excess > 0.0:
+        cumulative = np.cumsum(probs)
+        cut = min(int(np.searchsorted(cumulative, excess)), probs.size - 1)
+        probs[cut] = max(0.0, cumulative[cut] - excess)
+        probs[:cut] = 0.0
+    half = tail / 2
     left = min(int(np.searchsorted(np.cumsum(probs), half, side="right")), probs.size - 1)
     right = int(np.searchsorted(np.cumsum(probs[::-1]), half, side="right"))
     stop = max(left + 1, probs.size - right)
     kept = probs[left:stop].copy()
     kept[0] += probs[:left].sum()
-    return _LossGrid(width, offset + left, kept, min(1.0, infinity + float(probs[stop:].sum())))
+    return _from_dense(width, offset + left, kept, min(1.0, infinity + float(probs[stop:].sum())))
 
 
 def _aligned(grids: Sequence[_LossGrid]) -> list[_LossGrid]:
@@ -952,91 +1072,146 @@ def _aligned(grids: Sequence[_LossGrid]) -> list[_LossGrid]:
     return [_coarsened(grid, round(width / grid.width)) for grid in grids]
 
 
-def _compose(first: _LossGrid, second: _LossGrid) -> _LossGrid:
-    """The PLD of both releases: the convolution of the two, truncated and fitted."""
+def _compose(first: _LossGrid, second: _LossGrid, tail: float = TAIL_MASS_TRUNCATION) -> _LossGrid:
+    """The PLD of both releases: the convolution of the two, truncated (``tail``) and fitted."""
     from scipy import signal
 
     first, second = _aligned([first, second])
-    check_array((first.probs.size + second.probs.size,), "composing privacy-loss distributions", copies=8)
-    probs = signal.convolve(first.probs, second.probs)
+    check_array((first.size + second.size,), "composing privacy-loss distributions", copies=8)
+    probs = signal.convolve(first.dense(), second.dense())
     infinity = first.infinity + second.infinity - first.infinity * second.infinity
-    return _fitted(_truncated(first.width, first.offset + second.offset, probs, infinity))
+    return _fitted(_truncated(first.width, first.offset + second.offset, probs, infinity, tail))
 
 
 def _self_compose(grid: _LossGrid, uses: int) -> _LossGrid:
     """``uses`` compositions of ``grid``: one FFT power (dp-accounting's ``self_convolve``) when the result
     fits in :data:`MAX_PLD_POINTS` points, else repeated squaring with coarsening (``O(log uses)``
-    compositions of at most that size, defect M5)."""
+    compositions of at most that size, defect M5). A tail cut from the PLD of ``j`` uses counts in up
+    to ``uses / j`` copies of it, so each squaring cuts at most ``TAIL_MASS_TRUNCATION / uses``: the
+    mass sent to +∞ stays below ``2 TAIL_MASS_TRUNCATION`` however large ``uses`` is."""
     if uses == 1:
         return grid
-    if uses > MAX_PLD_USES:
-        raise ProblemTooLargeError(
-            f"uses is {_count_text(uses)}, more than the {MAX_PLD_USES} the PLD accountant composes; "
-            "dp_after gives the pure-DP bound k ε")
+    if uses * math.log(max(grid.indices.size, 1)) <= math.log(SPARSE_COMPOSE_POINTS):
+        return _sparse_self_compose(grid, uses)
     common = _import_dp_accounting("common")
-    low, high = common.compute_self_convolve_bounds(grid.probs, uses, TAIL_MASS_TRUNCATION)
+    dense = grid.dense()
+    low, high = common.compute_self_convolve_bounds(dense, uses, TAIL_MASS_TRUNCATION)
     if high - low < MAX_PLD_POINTS:
-        check_array((2 * (high - low + grid.probs.size),), "composing a privacy-loss distribution", copies=4)
-        start, probs = common.self_convolve(grid.probs, uses, TAIL_MASS_TRUNCATION)
+        check_array((2 * (high - low + dense.size),), "composing a privacy-loss distribution", copies=4)
+        start, probs = common.self_convolve(dense, uses, TAIL_MASS_TRUNCATION)
         kept = 0.0 if grid.infinity >= 1.0 else math.exp(uses * math.log1p(-grid.infinity))
         infinity = min(1.0, TAIL_MASS_TRUNCATION + 1.0 - kept)
         return _fitted(_truncated(grid.width, grid.offset * uses + start, np.asarray(probs), infinity))
+    tail = TAIL_MASS_TRUNCATION / uses
     result, power, remaining = None, grid, uses
     while True:
         if remaining & 1:
-            result = power if result is None else _compose(result, power)
+            result = power if result is None else _compose(result, power, tail)
         remaining >>= 1
         if not remaining:
             return result
-        power = _compose(power, power)
+        power = _compose(power, power, tail)
 
 
-def _dominating(grids: Sequence[_LossGrid]) -> _LossGrid:
-    """The dominating envelope of PLDs on one grid: at every grid loss ``l_j`` its
-    ``H(e^{l_j}) = Σ_i p_i max(0, 1 − e^{l_j − l_i}) + p_∞`` is at least the largest of the grids'.
+def _sparse_self_compose(grid: _LossGrid, uses: int) -> _LossGrid:
+    """``uses`` compositions of a grid with few non-zero points, by exact sums of losses (dp-accounting's
+    sparse PMF does the same below :data:`SPARSE_COMPOSE_POINTS` points)."""
+    kept = 0.0 if grid.infinity >= 1.0 else math.exp(uses * math.log1p(-grid.infinity))
+    indices, masses = grid.indices, grid.masses
+    for _ in range(uses - 1):
+        indices = (indices[:, None] + grid.indices[None, :]).ravel()
+        masses = (masses[:, None] * grid.masses[None, :]).ravel()
+    return _fitted(_aggregated(grid.width, grid.offset * uses, indices, masses, 1.0 - kept))
 
-    ``H`` of a grid satisfies ``H_j = e^{−w} H_{j+1} + (1 − e^{−w}) b_j`` with ``b_j = p_∞ + Σ_{i>j} p_i``,
-    so any PLD whose ``b`` is at least the ``b`` of the maximizing grid at every ``j`` has ``H`` at
-    least the maximum at every grid point, by induction from the top; and between grid points every
-    ``H`` is linear in ``e^ε`` (all losses lie on the grid), so the envelope is above there too. The
-    envelope takes the running maximum (from the top) of the maximizer's ``b``; a single grid is its
-    own envelope.
+
+def _envelope(sources: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], width: float) -> _LossGrid:
+    """The dominating envelope of pairs of distributions, rounded up to multiples of ``width``.
+
+    Each source is a batch of pairs: upper masses ``p`` and lower masses ``q`` (arrays of the same
+    shape, one row per pair, ``q > 0`` or both 0) and the upper mass ``infinity`` (one per row) of
+    the outputs where ``q = 0``. A pair's hockey-stick divergence is ``H(t) = max_S P(S) − t Q(S)``,
+    ``t = e^ε``, the support function of its ROC curve — the points ``(Q(S), P(S))`` for ``S`` the
+    outputs of largest ratio ``p/q``. The upper concave hull of every pair's ROC points, from
+    ``(0, max p_∞)`` to ``(1, 1)``, has as support function the largest ``H`` of the pairs at every
+    ``t ≥ 0`` (every ε, negative ones too); its edges ``(Δq, Δp)`` are the outputs of the dominating
+    pair, with loss ``log(Δp/Δq)``, rounded up (which only raises ``H``).
     """
-    grids = _aligned(grids)
-    if len(grids) == 1:
-        return grids[0]
-    from scipy import signal
-
-    width = grids[0].width
-    low = min(grid.offset for grid in grids) - 1  # one point below every loss: all of b
-    size = max(grid.offset + grid.probs.size for grid in grids) - low
-    check_array((size,), "the envelope of privacy-loss distributions", copies=8)
-    decay = math.exp(-width)
-    best, best_b = np.full(size, -np.inf), np.zeros(size)
-    for grid in grids:
-        probs = np.zeros(size)
-        probs[grid.offset - low:grid.offset - low + grid.probs.size] = grid.probs
-        above = np.append(probs[1:], 0.0)  # p_{j+1}
-        b = grid.infinity + np.cumsum(above[::-1])[::-1]
-        scaled = signal.lfilter([decay], [1.0, -decay], above[::-1])[::-1]  # Σ_{i>j} p_i e^{−(i−j) w}
-        value = b - scaled
-        better = value > best
-        best, best_b = np.where(better, value, best), np.where(better, b, best_b)
-    envelope = np.maximum.accumulate(best_b[::-1])[::-1]
-    return _LossGrid(width, low + 1, envelope[:-1] - envelope[1:], float(envelope[-1]))
+    infinity = 0.0
+    a, b = np.ones(1), np.ones(1)  # the end point (1, 1) of every ROC curve
+    for p, q, upper_infinity in sources:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            order = np.argsort(np.log(q) - np.log(p), axis=-1)  # decreasing ratio p/q; empty outputs last
+        infinity = max(infinity, float(upper_infinity.max()))
+        a = np.concatenate([a, np.cumsum(np.take_along_axis(q, order, axis=-1), axis=-1).ravel()])
+        b = np.concatenate([b, (upper_infinity[:, None]
+                                + np.cumsum(np.take_along_axis(p, order, axis=-1), axis=-1)).ravel()])
+        a, b = _staircase(a, b, infinity)
+    hull = [(0.0, infinity)]
+    for point in zip(a.tolist(), b.tolist()):
+        while len(hull) > 1 and ((hull[-1][0] - hull[-2][0]) * (point[1] - hull[-2][1])
+                                 >= (hull[-1][1] - hull[-2][1]) * (point[0] - hull[-2][0])):
+            hull.pop()  # not a right turn: the last vertex lies on or below the chord
+        hull.append(point)
+    vertices = np.array(hull)
+    steps = np.diff(vertices, axis=0)
+    return _grid_from_losses(np.log(steps[:, 1]) - np.log(steps[:, 0]), steps[:, 1], infinity, width)
 
 
-def _entry_grid(matrix: np.ndarray, uses: int, width: float, *, envelope_of_uses: bool) -> _LossGrid:
-    """The dominating PLD of ``uses`` uses of ``matrix`` on one input: the envelope of every pair's
-    ``uses``-fold PLD, or (beyond :data:`PAIR_ENVELOPE_MAX_WORK`, or without ``envelope_of_uses``) the
-    envelope of one use composed ``uses`` times."""
-    pairs = _pair_grids(matrix, width)
-    if not pairs:
-        return _identity_grid(width)
-    work = sum(min(MAX_PLD_POINTS, _times(uses, grid.probs.size)) for grid in pairs)
-    if uses == 1 or len(pairs) == 1 or not envelope_of_uses or work > PAIR_ENVELOPE_MAX_WORK:
-        return _self_compose(_dominating(pairs), uses)
-    return _dominating([_self_compose(grid, uses) for grid in pairs])
+def _staircase(a: np.ndarray, b: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The points ``(a, b)`` above every point of no larger ``a`` and above ``floor``, by increasing ``a``:
+    the only ones that can be vertices of the upper hull."""
+    order = np.lexsort((-b, a))
+    a, b = a[order], b[order]
+    keep = b > np.maximum.accumulate(np.concatenate([[floor], b[:-1]]))
+    return a[keep], b[keep]
+
+
+def _row_pairs(matrix: np.ndarray) -> Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Every ordered pair of rows as envelope sources, one batch per upper row (``q = 0`` outputs removed
+    into the infinite mass)."""
+    check_array(matrix.shape, "the pairs of rows of the mechanism", copies=8)
+    for upper in range(matrix.shape[0]):
+        lower = np.delete(matrix, upper, axis=0)
+        p = np.broadcast_to(matrix[upper], lower.shape)
+        yield np.where(lower > 0, p, 0.0), lower, np.where(lower == 0, p, 0.0).sum(axis=1)
+
+
+def _grid_source(grid: _LossGrid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A grid as an envelope source: lower masses ``p e^{−loss}`` (an underflow to 0 joins the infinite mass)."""
+    losses, masses = _losses(grid)
+    q = masses * np.exp(-losses)
+    infinity = grid.infinity + float(masses[q == 0].sum())
+    return np.where(q > 0, masses, 0.0)[None, :], q[None, :], np.array([infinity])
+
+
+def _losses(grid: _LossGrid) -> tuple[np.ndarray, np.ndarray]:
+    """The finite losses that carry mass, increasing, and their masses."""
+    return grid.width * (float(grid.offset) + grid.indices), grid.masses
+
+
+def _grid_delta(grid: _LossGrid, epsilon: float) -> float:
+    """``δ(ε) = p_∞ + Σ_{l_i > ε} p_i (1 − e^{ε − l_i})``, at most 1."""
+    losses, masses = _losses(grid)
+    above = losses > epsilon
+    return min(1.0, grid.infinity + float(np.dot(-np.expm1(epsilon - losses[above]), masses[above])))
+
+
+def _grid_epsilon(grid: _LossGrid, delta: float) -> float:
+    """The smallest ``ε >= 0`` with ``δ(ε) <= delta`` (``inf`` if ``p_∞ > delta``).
+
+    ``δ(ε) = max_j (b_j − e^ε A_j)`` over the suffixes ``j`` of the losses (``b_j = p_∞ + Σ_{i≥j} p_i``,
+    ``A_j = Σ_{i≥j} p_i e^{−l_i}``, the best suffix being the losses above ε), so ε is the largest
+    ``log((b_j − δ) / A_j)``; ``A_j`` is summed in logarithms (no overflow at any loss).
+    """
+    if grid.infinity > delta:
+        return math.inf
+    losses, masses = _losses(grid)
+    log_a = np.logaddexp.accumulate((np.log(masses) - losses)[::-1])[::-1]
+    b = grid.infinity + np.cumsum(masses[::-1])[::-1]
+    reached = b > delta
+    if not reached.any():
+        return 0.0
+    return max(0.0, float(np.max(np.log(b[reached] - delta) - log_a[reached])))
 
 
 def _to_pld(grid: _LossGrid) -> Any:
@@ -1044,12 +1219,11 @@ def _to_pld(grid: _LossGrid) -> Any:
     1000 non-zero points, as dp-accounting's own ``create_pmf`` chooses)."""
     pld_pmf = _import_dp_accounting("pld_pmf")
     module = _import_dp_accounting("privacy_loss_distribution")
-    nonzero = np.flatnonzero(grid.probs) if grid.probs.any() else np.zeros(1, dtype=int)
-    if nonzero.size <= 1000:
-        pmf = pld_pmf.create_pmf({grid.offset + int(i): float(grid.probs[i]) for i in nonzero}, grid.width,
-                                 grid.infinity, True)
+    if grid.indices.size <= SPARSE_COMPOSE_POINTS:
+        points = {grid.offset + int(i): float(mass) for i, mass in zip(grid.indices, grid.masses)}
+        pmf = pld_pmf.create_pmf(points or {0: 0.0}, grid.width, grid.infinity, True)
     else:
-        pmf = pld_pmf.DensePLDPmf(grid.width, grid.offset, grid.probs, grid.infinity, True)
+        pmf = pld_pmf.DensePLDPmf(grid.width, grid.offset, grid.dense(), grid.infinity, True)
     return module.PrivacyLossDistribution(pmf)
 
 

@@ -157,9 +157,9 @@ def test_pld_at_large_k_below_renyi_conversion_and_pure_dp():
 
 def test_errors_are_named():
     rr = randomized_response(3, 1.0)
-    with pytest.raises(MechDesignError, match="uses must be an integer >= 1, got 0"):
+    with pytest.raises(MechDesignError, match="uses must be an integer >= 1 and <= 9223372036854775807, got 0"):
         dp_after(rr, 0)
-    with pytest.raises(MechDesignError, match="uses must be an integer >= 1, got -2"):
+    with pytest.raises(MechDesignError, match="uses must be an integer >= 1 and <= 9223372036854775807, got -2"):
         delta_after(rr, -2, 1.0)
     with pytest.raises(InvalidBudgetError, match="delta must satisfy"):
         epsilon_after(rr, 2, 1.0)
