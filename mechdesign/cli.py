@@ -207,8 +207,8 @@ def _format_matrix(matrix: np.ndarray) -> str:
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
-    from .deploy_cli import design_inputs, envelope_text
-    from .files import check_output_paths, mechanism_payload, record_from_result, result_payload, save
+    from .deploy_cli import design_inputs
+    from .files import check_output_paths, envelope_text, mechanism_payload, record_from_result, result_payload, save
 
     sources = [path for path in (args.categories_from, args.prior_from) if path is not None]
     out = None if args.out is None else check_output_paths({"--out": args.out}, inputs=sources)["--out"]

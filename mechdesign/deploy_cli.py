@@ -1381,19 +1381,3 @@ def _add_deploy_commands(commands: Any) -> None:
     p_account.add_argument("--json", action="store_true", help=JSON_HELP)
     p_account.add_argument("--plot", metavar="OUT_PNG", help="write the ε(δ) curve of the whole ledger to this PNG")
     p_account.set_defaults(run=_cmd_account)
-
-
-def envelope_text(kind: str, payload: Any) -> str:
-    """The text of the versioned file :func:`~mechdesign.files.write_envelope` writes, for standard output.
-
-    Examples
-    --------
-    >>> json.loads(envelope_text("result", {"a": 1}))["payload"]
-    {'a': 1}
-    """
-    import tempfile
-
-    from .files import write_envelope
-
-    with tempfile.TemporaryDirectory() as folder:
-        return write_envelope(Path(folder) / "mechanism.json", kind, payload).read_text(encoding="utf-8")
