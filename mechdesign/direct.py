@@ -829,10 +829,12 @@ def direct_program_class(
     return program if program is not None and program.applies_to(notions[0]) else None
 
 
-def column_generation_class(notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective]) -> Any:
+def column_generation_class(notions: Sequence[PrivacyNotion], objective: Objective, limits: Sequence[Objective], *,
+                            min_inputs: int = COLUMN_GENERATION_MIN_INPUTS) -> Any:
     """The registered column generation (:mod:`mechdesign.designers.column_generation`) for the problem:
-    where :func:`direct_program_class` applies and the alphabet has at least
-    :data:`COLUMN_GENERATION_MIN_INPUTS` inputs, else ``None``.
+    where :func:`direct_program_class` applies and the alphabet has at least ``min_inputs`` inputs (by default
+    :data:`COLUMN_GENERATION_MIN_INPUTS`, where it is the faster design; 0 for its pricing bound alone), else
+    ``None``.
 
     Examples
     --------
@@ -841,8 +843,10 @@ def column_generation_class(notions: Sequence[PrivacyNotion], objective: Objecti
     'MaximalLeakageColumnGeneration'
     >>> column_generation_class([MaximalLeakage()], ExpectedDistortion(Prior.uniform(59)), []) is None
     True
+    >>> column_generation_class([MaximalLeakage()], ExpectedDistortion(Prior.uniform(59)), [], min_inputs=0).__name__
+    'MaximalLeakageColumnGeneration'
     """
-    if objective.shape[0] < COLUMN_GENERATION_MIN_INPUTS or direct_program_class(notions, objective, limits) is None:
+    if objective.shape[0] < min_inputs or direct_program_class(notions, objective, limits) is None:
         return None
     return solver_capability(notions[0], "column_generation")
 

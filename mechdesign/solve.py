@@ -293,6 +293,7 @@ class _Attempt:
     note: str = ""
     bound: float | None = None  # a certified bound from the solver's own duals, in solved units
     multipliers: list[np.ndarray | None] | None = None  # cvxpy's, per notion then per limit (the certificate's)
+    row_multipliers: np.ndarray | None = None  # cvxpy's of the unit row sums, HiGHS's sign (``c − Aᵀy``)
 
 
 @dataclass(frozen=True)
@@ -552,6 +553,8 @@ class DesignProblem:
                 bound_note = "not certified: below the threshold asked, which is all a bisection needs"
                 break
             bound = attempt.bound
+            if (bound is None or not is_certified_optimal(value, bound)) and decision is None:
+                bound = max(-math.inf if bound is None else bound, self._pricing_bound(attempt, solved, solved_limits))
             if bound is None or not is_certified_optimal(value, bound):
                 target = value - gap_tolerance(value)
                 certified, bound_note = design_lower_bound(
@@ -595,6 +598,24 @@ class DesignProblem:
         note = ("; " + ", ".join(capped) + " (its constraint scale would exceed float64's accurate range; a "
                 "mechanism within the smaller budget is within the one asked)") if capped else ""
         return solved, note
+
+    @functools.cached_property
+    def _pricing(self) -> Any:
+        """Column generation's pricing for this problem (the notion's registered one, when the direct LP applies), built
+        without an LP: a bound at any row-sum multipliers (``None`` where none applies)."""
+        generation = column_generation_class(self.notions, self.solved_objective, self.solved_limits, min_inputs=0)
+        if generation is None:
+            return None
+        return direct_program(self.notions, self.solved_objective, self.solved_limits, generation)
+
+    def _pricing_bound(self, attempt: _Attempt, budgets: list[float], limits: list[float]) -> float:
+        """The pricing bound (:meth:`~mechdesign.designers.column_generation.OutputGeneration.lower_bound`) at the
+        cvxpy solver's multipliers of the row sums and caps: certifies an LP with a warm LP's structure without a
+        second LP (``-inf`` where it does not apply)."""
+        caps = attempt.multipliers[len(self.notions):] if attempt.multipliers is not None else []
+        if attempt.row_multipliers is None or self._pricing is None or any(c is None or c.size != 1 for c in caps):
+            return -math.inf
+        return self._pricing.lower_bound(attempt.row_multipliers, budgets[0], [float(c[0]) for c in caps], limits)
 
     def _unconstrained_value(self) -> float:
         shortcut = self._shortcut
@@ -665,8 +686,10 @@ class DesignProblem:
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
         violation = max(largest_violation(problem), -float(matrix.min()), 0.0)  # Q >= 0 is a variable attribute
+        rows = problem.constraints[0].dual_value if self.is_linear else None
         return _Attempt(problem.status, matrix, violation, iterations, solver, "cvxpy",
-                        multipliers=self._multipliers(problem))
+                        multipliers=self._multipliers(problem),
+                        row_multipliers=None if rows is None else -np.ravel(np.asarray(rows, dtype=float)))
 
     def _multipliers(self, problem: cp.Problem) -> list[np.ndarray | None] | None:
         """For an LP, the solver's multipliers of each notion's constraints (concatenated, row-major) and of each

@@ -257,12 +257,14 @@ def _optimum(notion, epsilon):
 
 
 @pytest.mark.parametrize("notion", [DifferentialPrivacy(), DifferentialPrivacy([(0, 1), (1, 2), (2, 3)], n_inputs=4),
-                                    ApproximateDifferentialPrivacy(0.05)], ids=lambda n: n.label)
+                                    ApproximateDifferentialPrivacy(0.05), MaximalLeakage(), PointwiseMaximalLeakage(SKEWED)],
+                         ids=lambda n: n.label)
 @pytest.mark.parametrize("solver", ["highs", "clarabel"])
 def test_lps_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatch, notion, solver):
-    """Issue 31 (item 1): an LP notion whose cvxpy constraints are its relaxation's rows (in order) is certified
-    from the solver's multipliers, no second LP solved (here any LP solve by the certificate fails the test), to
-    GAP_RTOL; with a limit too."""
+    """Issue 31 (item 1): an LP notion is certified from the cvxpy solver's multipliers, no second LP solved
+    (here any LP solve by the certificate fails the test), to GAP_RTOL, with a limit too: where a warm LP is
+    registered by column generation's pricing bound at the row sums' (and the cap's) multipliers, and where the
+    cvxpy constraints are the relaxation's rows (DP on a graph) by the relaxation's safe bound at theirs."""
     import mechdesign.certificate as certificate
 
     def no_lp(*args, **kwargs):

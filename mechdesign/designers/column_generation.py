@@ -76,7 +76,7 @@ from .._lazy import scipy_sparse as sp
 from ..direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
 from ..direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
                       PmlLinearProgram, WarmLinearProgram, staircase_bound, staircase_per_mass)
-from ..exceptions import MechDesignError
+from ..exceptions import MechDesignError, ShapeMismatchError
 from ..memory import check_memory
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy
 from ..privacy.base import PrivacyNotion
@@ -220,9 +220,38 @@ class OutputGeneration(ABC):
                 "penalty": self.penalty if self.limit_weights else None, "options": self.options}
 
     @abstractmethod
+    def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        """At any multipliers ``u`` of the unit row sums and weights ``W`` (the caps' already moved in): a certified
+        lower bound on ``min Σ W∘Q`` over every output (module docstring) and each output's price (negative: it
+        would improve the restricted LP)."""
+
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        """At the restricted LP's row duals: a certified lower bound over all outputs and each
-        output's reduced cost (negative: it would improve the restricted LP)."""
+        """:meth:`_pricing` at the restricted LP's row duals."""
+        return self._pricing(duals[: self.weights.shape[0]], self._effective_weights(self._cap_multipliers(duals)),
+                             epsilon)
+
+    def lower_bound(self, multipliers: np.ndarray, epsilon: float, cap_multipliers: Sequence[float] = (),
+                    limits: Sequence[float] = ()) -> float:
+        """A certified lower bound on the optimum at budget ε and the caps' values ``limits``, from any
+        multipliers ``u`` of the unit row sums (and ``λ >= 0`` of the caps; negative ones count as 0): the
+        pricing bound over every output (module docstring), with no LP solved — e.g. at another solver's
+        multipliers for the same problem (the cvxpy path's, :mod:`mechdesign.solve`).
+
+        Examples
+        --------
+        Uniform prior, Hamming cost, ε = log 3 (optimum 1/4): the row sums' optimal multipliers ``u = (1/8, 1/8)``
+        give it; ``u = 0`` a valid, loose bound.
+
+        >>> generation = LdpColumnGeneration(np.array([[0.0, 0.5], [0.5, 0.0]]))
+        >>> generation.lower_bound(np.array([0.125, 0.125]), math.log(3)), generation.lower_bound(np.zeros(2), 1.1)
+        (0.25, 0.0)
+        """
+        caps = np.clip(np.asarray(cap_multipliers, dtype=float), 0.0, None)
+        if caps.size != len(self.limit_weights) or np.size(limits) != caps.size:
+            raise ShapeMismatchError(f"{len(self.limit_weights)} cap multiplier(s) and value(s) are needed, got "
+                                     f"{caps.size} and {np.size(limits)}")
+        bound, _ = self._pricing(np.asarray(multipliers, dtype=float), self._effective_weights(caps), epsilon)
+        return bound - math.fsum(caps * np.asarray(limits, dtype=float))
 
     @abstractmethod
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
@@ -248,12 +277,12 @@ class OutputGeneration(ABC):
         """The caps' multipliers ``λ_k >= 0`` in the restricted LP's row duals (HiGHS's sign: ``−y``)."""
         return np.clip(-duals[self._master.limit_rows], 0.0, None)
 
-    def _effective_weights(self, duals: np.ndarray) -> np.ndarray:
+    def _effective_weights(self, cap_multipliers: np.ndarray) -> np.ndarray:
         """``W + Σ_k λ_k L_k``: the caps moved into the costs with their multipliers (Lagrange), so that the
         pricing of the problem without caps prices the capped one, its bound less ``Σ λ_k D_k``
         (:meth:`_cap_term`)."""
         weights = self.weights
-        for multiplier, limit in zip(self._cap_multipliers(duals), self.limit_weights):
+        for multiplier, limit in zip(cap_multipliers, self.limit_weights):
             weights = weights + multiplier * limit
         return weights
 
@@ -265,7 +294,7 @@ class OutputGeneration(ABC):
 
     def _reduced_weights(self, duals: np.ndarray) -> np.ndarray:
         """``a = W + Σ λ_k L_k − u`` for the row-sum duals ``u`` (the restricted LP's first ``n`` rows)."""
-        return self._effective_weights(duals) - duals[: self.weights.shape[0], None]
+        return self._effective_weights(self._cap_multipliers(duals)) - duals[: self.weights.shape[0], None]
 
     def _cap_layout(self, master: WarmLinearProgram) -> tuple[list, list]:
         """The caps' columns (budget-scaled parts ``t_k``, slacks ``s_k``) and rows (ties, caps) of ``master``,
@@ -421,9 +450,9 @@ class LdpColumnGeneration(OutputGeneration):
         return ([(0, None, outputs), (1, inputs, outputs), (2, inputs, None), *cap_columns],
                 [(3, inputs, None), (4, inputs, None), (5, inputs, outputs), *cap_rows])
 
-    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        per_mass = staircase_per_mass(self._reduced_weights(duals), epsilon)
-        return staircase_bound(duals[: self.weights.shape[0]], per_mass), per_mass
+    def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        per_mass = staircase_per_mass(weights - multipliers[:, None], epsilon)
+        return staircase_bound(multipliers, per_mass), per_mass
 
     violation = LdpLinearProgram.violation
 
@@ -546,11 +575,10 @@ class ApproximateDpColumnGeneration(OutputGeneration):
                  (2, master.box_inputs, master.box_outputs, True)],
                 [(4, inputs, None), (5, inputs, None), (6, None, outputs), (7, inputs, outputs), *cap_rows])
 
-    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        reduced = self._reduced_weights(duals)
+    def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = weights - multipliers[:, None]
         per_mass = staircase_per_mass(reduced, epsilon)
-        bound = (staircase_bound(duals[: self.weights.shape[0]], per_mass)
-                 + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel()))
+        bound = staircase_bound(multipliers, per_mass) + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel())
         return bound, per_mass
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
@@ -608,9 +636,12 @@ class MaximalLeakageColumnGeneration(OutputGeneration):
         return ([(0, inputs, outputs), (1, None, outputs), *cap_columns],
                 [(2, inputs, None), (3, inputs, outputs), (4, None, None), *cap_rows])
 
+    def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        negative = np.minimum(weights - multipliers[:, None], 0.0).sum(axis=0)
+        return math.fsum(multipliers) + self.scale(epsilon) * min(0.0, float(negative.min())), negative
+
     def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        negative = np.minimum(self._reduced_weights(duals), 0.0).sum(axis=0)
-        bound = math.fsum(duals[: self.weights.shape[0]]) + self.scale(epsilon) * min(0.0, float(negative.min()))
+        bound, negative = super()._price(duals, epsilon)
         return bound, negative - duals[self._master.budget_row]  # the budget's row Σ_y M_y <= e^ε
 
     violation = MaximalLeakageLinearProgram.violation
@@ -705,12 +736,12 @@ class PmlColumnGeneration(OutputGeneration):
                 [(3, np.arange(self.weights.shape[0]), None), (4, None, outputs), (5, None, outputs),
                  (6, inputs[constrained], entry_outputs[constrained], True), *cap_rows])
 
-    def _price(self, duals: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        reduced = self._reduced_weights(duals)
+    def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
+        reduced = weights - multipliers[:, None]
         order, values = knapsack_vertices(reduced[self.support], self.prior[self.support], self.scale(epsilon))
         vertex_costs = np.einsum("ij,ij->j", np.take_along_axis(reduced[self.support], order, axis=0), values)
-        bound = (math.fsum(duals[self.support]) + float(vertex_costs.min())
-                 + math.fsum(self._effective_weights(duals)[self.outside].min(axis=1)))
+        bound = (math.fsum(multipliers[self.support]) + float(vertex_costs.min())
+                 + math.fsum(weights[self.outside].min(axis=1)))
         return bound, np.minimum(vertex_costs, reduced[self.outside].min(axis=0, initial=0.0))
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:

@@ -8,6 +8,7 @@ and 3(2)), maximal leakage (Issa, Wagner & Kamath, Definition 1 / Theorem 1), PM
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -608,3 +609,25 @@ def test_approx_dp_entries_join_the_caps_rows():
     assert abs(highs - held).max() == 0.0
     row = held.getrow(master.limit_rows[0]).toarray().ravel()[master.n_dense:]
     np.testing.assert_array_equal(row, cap[master.box_inputs, master.box_outputs])
+
+
+@pytest.mark.parametrize("name", NOTIONS)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_pricing_bound_at_any_multipliers_is_below_the_optimum(name, seed):
+    """``lower_bound`` (the cvxpy path's certificate for these notions) holds at any row-sum multipliers and any
+    cap multipliers: never above the capped optimum, and equal to it at the dense LP's own duals."""
+    generation, dense, limit, optimum = _small_capped_problem(name)
+    rng = np.random.default_rng(seed)
+    assert generation.lower_bound(rng.normal(size=6), 0.7, [rng.exponential()], [limit]) <= optimum.value + BOUND_ROUNDOFF
+    at_duals = generation.lower_bound(optimum.row_duals[:6], 0.7, [-optimum.row_duals[dense.limit_rows[0]]], [limit])
+    assert at_duals == pytest.approx(optimum.value, abs=PATH_AGREEMENT_ATOL)
+
+
+@functools.lru_cache(maxsize=None)
+def _small_capped_problem(name: str):
+    """Column generation and the dense LP for ``name`` at n = 6 with a binding cap, its value and the dense optimum."""
+    prior, cost = _instance(6, "random", seed=1, zero_prior=(name == "pml"))
+    weights, cap = prior[:, None] * cost, prior[:, None] * np.random.default_rng(2).random((6, 6))
+    generation, dense = _capped(name, weights, prior, [cap])
+    limit = 0.5 * (_programs(name, cap, prior)[1].solve(0.7).value + float(cap.sum(axis=0).min()))
+    return generation, dense, limit, dense.solve(0.7, limits=[limit])
