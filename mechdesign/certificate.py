@@ -26,7 +26,7 @@ import numpy as np
 from ._lazy import scipy_sparse as sp
 
 from .solvers import solve_clarabel_lp, solve_highs_lp
-from .privacy.column_dual import ACTIVE_RTOL, UNUSED_COLUMN_MASS, fitted_multipliers, least_column_term
+from .privacy.column_dual import ACTIVE_RTOL, UNUSED_COLUMN_MASS, fitted_multipliers, least_column_terms
 from .relaxation import LinearRelaxation, ObjectiveMinorant, interior_point, stack
 
 
@@ -212,7 +212,7 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     tangent of ``φ_k`` is not determined by the column (every ratio of ``0/0`` is a limit), and a wrong
     one makes the relaxation's optimum move mass there: the right one is where the Lagrangian's column
     term ``h_y(v) = (costs[:, y] − μ) · v + Σ_k λ_k φ_k(v)`` is least on the simplex
-    (:func:`~mechdesign.privacy.column_dual.least_column_term`), with the multipliers ``μ`` (unit row sums)
+    (:func:`~mechdesign.privacy.column_dual.least_column_terms`), with the multipliers ``μ`` (unit row sums)
     and ``λ >= 0`` (active budget terms) that make the Lagrangian stationary at the used entries
     (:func:`~mechdesign.privacy.column_dual.fitted_multipliers`). Any point gives a valid relaxation; this one
     makes it tight when ``matrix`` is optimal (the relaxation's LP dual then contains the KKT multipliers).
@@ -240,9 +240,8 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     mu, lam = fitted_multipliers(costs, point, np.broadcast_to(used, matrix.shape), sums, active)
     multipliers = np.zeros(sums.rhs.size)
     multipliers[active] = lam
-    for y in np.flatnonzero(~used):
-        point[:, y] = INTERIOR_WEIGHT * least_column_term(costs[:, y] - mu, multipliers,
-                                                          lambda v: notion.column_terms(v, budget))
+    point[:, ~used] = INTERIOR_WEIGHT * least_column_terms(costs[:, ~used] - mu[:, None], multipliers,
+                                                             lambda v: notion.column_terms(v, budget))
     return point
 
 

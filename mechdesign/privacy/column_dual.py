@@ -18,7 +18,7 @@ The bound loses to first order in the error of ``R`` and ``λ``, and a conic sol
 gaps of 1e-7 on PUT Theorem 7(5)). :func:`polished_kkt_point` first takes the point to round-off by Newton's method
 on the KKT equations of its support and active terms — quadratic convergence, a regularized (quasi-definite)
 system so that redundant active terms do no harm; outputs the point leaves unused get the tangent point where
-their Lagrangian column term is least (:func:`least_column_term`). :func:`column_dual_bound` does it all;
+their Lagrangian column term is least (:func:`least_column_terms`). :func:`column_dual_bound` does it all;
 :func:`kkt_point` is the polished point itself (a private mechanism at the optimum to round-off).
 """
 
@@ -39,10 +39,11 @@ minimize = LazyFunction("scipy.optimize", "minimize")
 splu = LazyFunction("scipy.sparse.linalg", "splu")
 
 #: An output of a (near-)optimal mechanism with less mass than this is unused: its tangent point is where the
-#: Lagrangian's column term is least (:func:`least_column_term`), not the column.
+#: Lagrangian's column term is least (:func:`least_column_terms`), not the column.
 UNUSED_COLUMN_MASS = 1e-6
-#: An entry of a used output at most this is off the support: Newton's method keeps it at 0.
-SUPPORT_ENTRY = 1e-9
+#: An entry of a used output at most this is off the support: Newton's method keeps it at 0 (a conic solver leaves
+#: the zeros of a sparse optimum at 1e-12 to 1e-8: Sibson, random costs, n = 30).
+SUPPORT_ENTRY = 1e-7
 #: A budget term counts as active (its multiplier may be positive) within this relative slack (the mechanism
 #: certified is a cleaned, possibly repaired solver point, so active terms are met with slack).
 ACTIVE_RTOL = 1e-3
@@ -61,6 +62,8 @@ NEWTON_UNKNOWNS = 40_000
 DENSE_FIT_ENTRIES = 4_000_000
 #: Smallest entry of a least column term's point (the terms' gradients stay finite there).
 COLUMN_FLOOR = 1e-9
+#: L-BFGS iterations of :func:`least_column_terms` at most.
+LEAST_TERM_ITERATIONS = 2000
 
 
 @dataclass(frozen=True)
@@ -242,41 +245,59 @@ def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray
     return matrix, mu, lam, residual
 
 
-def least_column_term(linear: np.ndarray, multipliers: np.ndarray, terms: ColumnTerms) -> np.ndarray:
-    """An (approximate) minimizer on the simplex of the Lagrangian's column term ``linear · v + Σ_k λ_k φ_k(v)``,
-    every entry at least :data:`COLUMN_FLOOR` (SLSQP; any point is a valid tangent point, this one makes the
-    bound tight when the multipliers are optimal).
+def least_column_terms(linear: np.ndarray, multipliers: np.ndarray, terms: ColumnTerms) -> np.ndarray:
+    """(Approximate) minimizers on the simplex of the Lagrangian's column terms ``linear[:, j] · v + Σ_k λ_k φ_k(v)``,
+    one per column of the ``(n, u)`` array ``linear``, every entry at least :data:`COLUMN_FLOOR`. Any points are
+    valid tangent points; these make the bound tight when the multipliers are optimal.
+
+    The terms are separable and 1-homogeneous, so all columns are found at once by L-BFGS-B over the box
+    ``[floor, 1]`` minimizing each term at ``v / Σ v`` (no equality constraint left), the terms of every column
+    evaluated in one call of ``terms``.
 
     Examples
     --------
-    Without multipliers the term is linear: the vertex of its least entry.
+    Without multipliers a term is linear: the vertex of its least entry.
 
     >>> from mechdesign import RenyiDifferentialPrivacy
     >>> terms = lambda v: RenyiDifferentialPrivacy(2.0).column_terms(v, 1.0)
-    >>> int(np.argmax(least_column_term(np.array([0.5, -0.3, 0.0]), np.zeros(6), terms)))
-    1
+    >>> linear = np.array([[0.5, 0.3], [-0.3, -0.2], [0.0, -0.4]])
+    >>> np.argmax(least_column_terms(linear, np.zeros(6), terms), axis=0).tolist()
+    [1, 2]
     """
-    n = linear.size
+    n, count = linear.shape
     positive = np.flatnonzero(multipliers > 0)
-    if positive.size == 0:  # a linear term: its least entry's vertex (kept off 0)
-        v = np.full(n, COLUMN_FLOOR)
-        v[np.argmin(linear)] = 1.0
-        return v / v.sum()
+    if positive.size == 0:  # linear terms: their least entries' vertices (kept off 0)
+        points = np.full((n, count), COLUMN_FLOOR)
+        points[np.argmin(linear, axis=0), np.arange(count)] = 1.0
+        return points / points.sum(axis=0)
     weights = multipliers[positive]
 
-    def term(v: np.ndarray) -> tuple[float, np.ndarray]:
-        sums = terms(v[:, None])
-        return float(linear @ v + weights @ sums.values[positive]), linear + sums.jacobian[positive].T @ weights
+    def value(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        v = flat.reshape(n, count)
+        scale = v.sum(axis=0)
+        sums = terms(v)
+        gradient = linear + (sums.jacobian[positive].T @ weights).reshape(n, count)
+        per_column = np.sum(linear * v, axis=0) + weights @ _per_column_values(sums, v, positive)
+        ratio = per_column / scale  # the term at v / Σ v, on the simplex (1-homogeneous)
+        return float(ratio.sum()), ((gradient - ratio) / scale).ravel()
 
-    start = np.full(n, 1.0 / n)
-    # Small dense steps (mechdesign/_threads.py); the terms of steep notions (Rényi at large α) overflow away
-    # from the start, and any point is valid.
+    start = np.full(n * count, 1.0 / n)
+    # The terms of steep notions (Rényi at large α) overflow away from the start: the search backs off from there.
     with single_blas_thread(), np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        found = minimize(term, start, jac=True, method="SLSQP", bounds=[(COLUMN_FLOOR, 1.0)] * n,
-                         constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0, "jac": lambda v: np.ones(n)}],
-                         options={"ftol": 1e-15, "maxiter": 500})
-    v = np.clip(found.x, COLUMN_FLOOR, None) if np.all(np.isfinite(found.x)) else start
-    return v / v.sum()
+        found = minimize(value, start, jac=True, method="L-BFGS-B", bounds=[(COLUMN_FLOOR, 1.0)] * (n * count),
+                         options={"maxiter": LEAST_TERM_ITERATIONS, "ftol": 1e-15, "gtol": 1e-13})
+    points = (found.x if np.all(np.isfinite(found.x)) else start).reshape(n, count)
+    return points / points.sum(axis=0)
+
+
+def _per_column_values(sums: ColumnSums, points: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``φ_k(points[:, j])`` for the terms ``rows``, ``(len(rows), u)``: ``∇φ_k · v`` (Euler)."""
+    n, count = points.shape
+    jacobian = sums.jacobian[rows].tocoo()
+    contributions = jacobian.data * points.ravel()[jacobian.col]
+    flat = np.zeros(len(rows) * count)
+    np.add.at(flat, jacobian.row * count + jacobian.col % count, contributions)
+    return flat.reshape(len(rows), count)
 
 
 @dataclass(frozen=True)
@@ -344,7 +365,7 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
 def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> float | None:
     """A lower bound on ``min costs · Q`` over row-stochastic ``Q`` within the budget ``terms`` describes, from the
     near-optimal ``matrix`` (module docstring): :func:`lagrangian_bound` at the :func:`kkt_point`, whose unused
-    outputs get the tangent points the dual places (:func:`least_column_term`). ``None`` where there is no KKT
+    outputs get the tangent points the dual places (:func:`least_column_terms`). ``None`` where there is no KKT
     point (the bound would not be tight).
 
     Examples
@@ -362,6 +383,7 @@ def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms)
     if point is None:
         return None
     tangent = point.matrix.copy()
-    for y in np.flatnonzero(matrix.sum(axis=0) <= UNUSED_COLUMN_MASS):
-        tangent[:, y] = least_column_term(costs[:, y] - point.row_multipliers, point.multipliers, terms)
+    unused = matrix.sum(axis=0) <= UNUSED_COLUMN_MASS
+    if unused.any():
+        tangent[:, unused] = least_column_terms(costs[:, unused] - point.row_multipliers[:, None], point.multipliers, terms)
     return lagrangian_bound(costs, point.multipliers, terms(tangent))
