@@ -47,11 +47,19 @@ SUPPORT_ENTRY = 1e-7
 #: A budget term counts as active (its multiplier may be positive) within this relative slack (the mechanism
 #: certified is a cleaned, possibly repaired solver point, so active terms are met with slack).
 ACTIVE_RTOL = 1e-3
-#: Newton steps on the KKT equations at most (from a conic solver's point 2–4 reach round-off).
-NEWTON_STEPS = 12
-#: Largest violation of the KKT equations at which a polished point is a KKT point (to round-off: from a conic
-#: solver's point Newton's steps reach 1e-15 where they converge at all).
-KKT_TOLERANCE = 1e-10
+#: Newton steps on the KKT equations at most (from a conic solver's point 2–4 reach round-off where the optimum is
+#: a vertex of its face; where the optimal set is a face (Rényi DP at budgets near 0 on {1,2,3}^3) the regularized
+#: steps converge linearly, 30–40 to 1e-10).
+NEWTON_STEPS = 60
+#: A step progresses when it divides the least residual so far by at least this much; the iteration stops after
+#: :data:`NEWTON_PATIENCE` steps without progress (a point outside Newton's region of convergence, or round-off).
+NEWTON_PROGRESS = 0.9
+NEWTON_PATIENCE = 3
+#: Largest violation of the KKT equations at which a polished point counts as a KKT point: its bound is then within
+#: about that of the optimum (whether it certifies is the gap tolerance's call). From a conic solver's point Newton's
+#: steps reach 1e-15 where the optimum is a vertex of its face, 1e-11 on a face (Rényi DP near ε = 0 on {1,2,3}^3),
+#: and stall at 1e-5 to 1e-2 where the point does not reveal the support.
+KKT_TOLERANCE = 1e-8
 #: Regularization of the KKT system relative to its largest entry: ``+δ`` on the mechanism's block, ``−δ`` on the
 #: multipliers' (quasi-definite, so solvable whatever the rank of the active terms; the residual is exact, so the
 #: iteration's fixed point is the KKT point itself).
@@ -176,15 +184,16 @@ def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray
 
     ``costs − μ_x + Σ_{k active} λ_k ∂φ_k/∂Q = 0`` on the entries, unit row sums, ``values_k = rhs_k`` (active ``k``).
 
-    Each step solves the regularized system ``[[H + δ, Bᵀ], [B, −δ]]`` (:data:`NEWTON_REGULARIZATION`); the
-    iteration stops when a step does not decrease the residual, the largest violation of the equations (the
-    stationarity's relative to the largest cost) — at round-off, or from a point outside the region of
-    quadratic convergence, which the caller then sees in the residual — or after :data:`NEWTON_STEPS` steps.
+    Each step solves the regularized system ``[[H + δ, Bᵀ], [B, −δ]]`` (:data:`NEWTON_REGULARIZATION`). The
+    residual is the largest violation of the equations (the stationarity's relative to the largest cost); the
+    iteration stops at round-off, after :data:`NEWTON_PATIENCE` steps without progress (:data:`NEWTON_PROGRESS`) —
+    round-off, or a start outside Newton's region of convergence, which the caller sees in the residual — when a
+    step leaves the terms' domain, or after :data:`NEWTON_STEPS` steps.
 
     Returns
     -------
     (point, μ, λ, residual)
-        The last iterate and its residual.
+        The iterate of least residual, and that residual.
 
     Examples
     --------
@@ -221,8 +230,9 @@ def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray
 
     q, mu, lam = point.ravel()[index].copy(), mu.copy(), lam.copy()
     residual, values, sums, matrix = equations(q, mu, lam)
+    best, waiting = (matrix, mu, lam, residual), 0
     for _ in range(NEWTON_STEPS):
-        if not np.isfinite(residual) or residual < np.finfo(float).eps:
+        if not residual > np.finfo(float).eps or waiting >= NEWTON_PATIENCE:
             break
         multipliers = np.zeros(sums.rhs.size)
         multipliers[active] = lam
@@ -235,14 +245,14 @@ def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray
         right[index.size: index.size + n] *= -1.0  # the row sums' block of the system is −E
         with single_blas_thread():
             move = splu(system).solve(right)
-        if not np.all(np.isfinite(move)):
-            break
-        trial = equations(q + move[: index.size], mu + move[index.size: index.size + n], lam + move[index.size + n:])
-        if not trial[0] < residual:  # outside Newton's region of quadratic convergence, or at round-off
-            break
         q, mu, lam = q + move[: index.size], mu + move[index.size: index.size + n], lam + move[index.size + n:]
-        residual, values, sums, matrix = trial
-    return matrix, mu, lam, residual
+        residual, values, sums, matrix = equations(q, mu, lam)
+        if not np.isfinite(residual):  # out of the terms' domain
+            break
+        waiting = 0 if residual < NEWTON_PROGRESS * best[3] else waiting + 1
+        if residual < best[3]:
+            best = (matrix, mu, lam, residual)
+    return best
 
 
 def least_column_terms(linear: np.ndarray, multipliers: np.ndarray, terms: ColumnTerms) -> np.ndarray:
@@ -302,13 +312,12 @@ def _per_column_values(sums: ColumnSums, points: np.ndarray, rows: np.ndarray) -
 
 @dataclass(frozen=True)
 class KKTPoint:
-    """A KKT point of ``min costs · Q`` over row-stochastic ``Q`` within a budget of column terms, to round-off.
+    """A KKT point of ``min costs · Q`` over row-stochastic ``Q`` within a budget of column terms (to ``residual``).
 
     Attributes
     ----------
     matrix
-        ``(n, m)``: the optimal mechanism (its active terms at their right-hand sides, its rows summing to 1, to
-        round-off).
+        ``(n, m)``: the optimal mechanism (its active terms at their right-hand sides, its rows summing to 1).
     row_multipliers
         ``(n,)``: ``μ``, the multipliers of the unit row sums.
     multipliers
@@ -325,7 +334,8 @@ class KKTPoint:
 
 def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTPoint | None:
     """The KKT point near the near-optimal ``matrix`` (module docstring): its support (used outputs, entries above
-    :data:`SUPPORT_ENTRY`) and active terms, multipliers fitted there (:func:`fitted_multipliers`), then polished
+    :data:`SUPPORT_ENTRY` — or every positive entry of a used output where the budget needs the smaller ones) and
+    active terms, multipliers fitted there (:func:`fitted_multipliers`), then polished
     by Newton's method (:func:`polished_kkt_point`). ``None`` when ``matrix`` is outside the terms' domain, when the
     KKT system is larger than :data:`NEWTON_UNKNOWNS`, or when Newton's method does not reach
     :data:`KKT_TOLERANCE` (a support or an active set that the conic solver's point does not reveal: tiny outputs
@@ -345,8 +355,11 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
     n, m = matrix.shape
     used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
     entries = (matrix > SUPPORT_ENTRY) & used
+    sums = terms(np.where(entries, matrix, 0.0))
+    if not np.all(np.isfinite(sums.values)):  # a tiny entry the budget needs (Rényi: a neighbour's is positive)
+        entries = (matrix > 0) & used
+        sums = terms(np.where(entries, matrix, 0.0))
     point = np.where(entries, matrix, 0.0)
-    sums = terms(point)
     active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
     if not (np.all(np.isfinite(sums.values)) and np.all(point.any(axis=1))
             and entries.sum() + n + active.size <= NEWTON_UNKNOWNS):
