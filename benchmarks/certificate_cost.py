@@ -15,9 +15,10 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
   at the uncapped optimum (not binding), and 10 % of the way from its least value (under the budget) to that
   value (binding).
 * ``curve-30``: ``trace_curve`` at n = 30, 50 budgets in [0.1, 5]: seconds, and seconds inside HiGHS's
-  ``run`` (what changes per point) — the rest is the per-point work outside HiGHS.
+  ``run`` (what changes per point) — the rest is the per-point work outside HiGHS; also the process's CPU
+  seconds, in all and outside HiGHS (medians: less sensitive to the load than wall-clock seconds).
 * ``direct-100``, ``generation-300``: a 10-budget curve on the dense direct LP (``method="direct-lp"``) and
-  by column generation, with the seconds inside the safe bound (``WarmLinearProgram._lower_bound``) or the
+  by column generation, with the seconds inside the safe bound (``LdpLinearProgram._lower_bound``) or the
   pricing (``OutputGeneration._price``, which generates the outputs and bounds them at once).
 
 Run::
@@ -55,18 +56,19 @@ def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
 
 
 class _Clock:
-    """Seconds spent inside ``owner.name`` (wrapped in place)."""
+    """Seconds spent inside ``owner.name`` (wrapped in place): wall-clock, and this process's CPU."""
 
     def __init__(self, owner: Any, name: str) -> None:
-        self.seconds = 0.0
+        self.seconds = self.cpu = 0.0
         original = getattr(owner, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 return original(*args, **kwargs)
             finally:
                 self.seconds += time.perf_counter() - start
+                self.cpu += time.process_time() - cpu
 
         setattr(owner, name, timed)
 
@@ -115,16 +117,20 @@ def run_case(case: str) -> dict[str, Any]:
         result = design(DifferentialPrivacy(), 1.0, objective, limits=limits)
         out.update(seconds=time.perf_counter() - start, **_summary(result))
     elif kind == "curve":
-        start = time.perf_counter()
+        highs.cpu = 0.0
+        start, cpu = time.perf_counter(), time.process_time()
         curve = trace_curve(DifferentialPrivacy(), objective, np.linspace(0.1, 5.0, 50))
-        out.update(seconds=time.perf_counter() - start, highs=highs.seconds,
+        out.update(seconds=time.perf_counter() - start, highs=highs.seconds, cpu=time.process_time() - cpu,
+                   outside_cpu=time.process_time() - cpu - highs.cpu,
                    status="optimal" if all(r.status == "optimal" for r in curve.results) else "not all optimal")
+    elif not named:  # direct / generation need method= (from 20036d5's ancestors on)
+        out.update(seconds=float("nan"), status="n/a (no method= in this tree)")
     else:  # direct / generation: a 10-budget curve on one compiled problem
         from mechdesign import DesignProblem
 
         method = "direct-lp" if kind == "direct" else "column-generation"
         if kind == "direct":
-            from mechdesign.direct import WarmLinearProgram as owner
+            from mechdesign.direct import LdpLinearProgram as owner
             name = "_lower_bound"
         else:
             from mechdesign.designers.column_generation import LdpColumnGeneration as owner
@@ -169,6 +175,9 @@ def main() -> None:
             share = "" if certificate is None else (
                 f"{certificate:.3f} ({100 * certificate / max(best['seconds'] - certificate, 1e-12):.1f} %)")
             highs = f"{best['highs']:.3f}" if "highs" in best else ""
+            if "cpu" in best:  # CPU seconds (median of the repetitions) and their part outside HiGHS
+                median = sorted(runs[name], key=lambda run: run["cpu"])[len(runs[name]) // 2]
+                highs += f"; CPU {median['cpu']:.3f}, outside HiGHS {median['outside_cpu']:.3f} (median)"
             gap = best.get("gap")
             print(f"| {case} | {name} | {best['seconds']:.3f} ({others}) | {share} | {highs} | {best['status']}, "
                   f"{best.get('method', '')}, {'' if gap is None else f'{gap:.1e}'} | {best['load']:.2f} |",

@@ -726,10 +726,15 @@ class DesignProblem:
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
         if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
             return _Candidate(attempt, None, [], "")
-        matrix, exceeded, repair_note = certify_mechanism(
-            clean_mechanism(attempt.matrix), lambda m: self._exceeded(m, budgets, limits))
-        mechanism = Mechanism(matrix)
-        return _Candidate(attempt, mechanism, exceeded, repair_note, self.solved_objective.value(mechanism))
+        checked: list[tuple[np.ndarray, Mechanism]] = []  # each matrix certify_mechanism measured, validated once
+
+        def exceeded(matrix: np.ndarray) -> list[str]:
+            checked.append((matrix, Mechanism(matrix)))
+            return self._exceeded(checked[-1][1], budgets, limits)
+
+        matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), exceeded)
+        mechanism = next((mechanism for held, mechanism in checked if held is matrix), None) or Mechanism(matrix)
+        return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism))
 
     def _best_value(self, candidates: list[_Candidate]) -> float | None:
         """The least solved objective of the private candidates (``None`` if there is none)."""
@@ -778,9 +783,8 @@ class DesignProblem:
                       None if attempt is None else attempt.iterations, None, bound,
                       optimality_gap(objective, bound), method, self.unit)
 
-    def _exceeded(self, matrix: np.ndarray, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
+    def _exceeded(self, matrix: Mechanism, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
         """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
-        matrix = as_mechanism(matrix)  # validated once for every measure
         problems = []
         for label, notion in zip(self.notion_labels, self.notions):
             value = notion.measure(matrix)
