@@ -889,20 +889,36 @@ def _weights(distortion: ExpectedDistortion) -> np.ndarray:
     return distortion.prior.probabilities[:, None] * distortion.cost
 
 
-def check_highs_options(options: Mapping[str, Any] | None) -> None:
-    """Raise :class:`~mechdesign.exceptions.MechDesignError` naming the first option HiGHS rejects (an unknown
-    name, a value of the wrong type or out of range), before any LP is built.
+def highs_option_error(options: Mapping[str, Any] | None) -> str | None:
+    """Why HiGHS rejects ``options`` (the first option it refuses: an unknown name, a value of the wrong type or out
+    of range), or ``None`` when it takes them all.
 
     Examples
     --------
-    >>> check_highs_options({"time_limit": 10.0, "presolve": "on"})
+    >>> highs_option_error({"time_limit": 10.0, "presolve": "on"}) is None
+    True
+    >>> highs_option_error({"presolve": "maybe"})
+    "HiGHS rejects presolve='maybe' (an unknown option, or a value of the wrong type or out of range)"
+    """
+    highs = quiet_highs()
+    for name, value in (options or {}).items():
+        if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            return f"HiGHS rejects {name}={value!r} (an unknown option, or a value of the wrong type or out of range)"
+    return None
+
+
+def check_highs_options(options: Mapping[str, Any] | None) -> None:
+    """Raise :class:`~mechdesign.exceptions.MechDesignError` naming the first option HiGHS rejects
+    (:func:`highs_option_error`), before any LP is built.
+
+    Examples
+    --------
+    >>> check_highs_options({"time_limit": 10.0})
     >>> check_highs_options({"presolve": "maybe"})
     Traceback (most recent call last):
     ...
     mechdesign.exceptions.MechDesignError: solver_options: HiGHS rejects presolve='maybe' (an unknown option, or a value of the wrong type or out of range)
     """
-    highs = quiet_highs()
-    for name, value in (options or {}).items():
-        if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise MechDesignError(f"solver_options: HiGHS rejects {name}={value!r} (an unknown option, or a value of "
-                                  "the wrong type or out of range)")
+    error = highs_option_error(options)
+    if error is not None:
+        raise MechDesignError(f"solver_options: {error}")

@@ -38,7 +38,8 @@ from ._validate import (
 from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
 from .designers.closed_form import design_hamming, hamming_problem
-from .direct import WarmLinearProgram, check_highs_options, column_generation_class, direct_program, direct_program_class
+from .direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
+                     direct_program_class, highs_option_error)
 from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism, as_mechanism
 from .memory import check_memory
@@ -434,7 +435,8 @@ class DesignProblem:
         self.named_solver = spec.solver is not None
         use_direct = self.method in ("direct-lp", "column-generation")
         self.solver = spec.solver or ("highs" if use_direct else choose_solver(self.is_linear, int(np.prod(self.shape))))
-        self.fallback_solver = spec.solver or "clarabel"
+        # A direct LP's fallback through cvxpy: the named solver, else HiGHS if the options are its, else Clarabel.
+        self.fallback_solver = spec.solver or ("highs" if use_direct and spec.solver_options else "clarabel")
         self.user_solver_options = dict(spec.solver_options or {})
         self.what = (f"the {'/'.join(self.notion_labels) or 'unconstrained'} design on "
                      f"{self.shape[0]}×{self.shape[1]}")
@@ -839,9 +841,11 @@ class DesignProblem:
 
 def _fast_plan(spec: DesignSpec, find: Callable[..., Any]) -> Any:
     """The warm LP (``find``: :func:`~mechdesign.direct.direct_program_class` or
-    :func:`~mechdesign.direct.column_generation_class`) for ``spec``, unless options are meant for Clarabel (which
-    takes them through cvxpy only)."""
-    if spec.solver == "clarabel" and spec.solver_options is not None:
+    :func:`~mechdesign.direct.column_generation_class`) for ``spec``, unless options are not HiGHS's: named for
+    Clarabel (which takes them through cvxpy only), or, with no solver named, options HiGHS rejects (they are then
+    the default cvxpy solver's). Named for HiGHS, a rejected option is a named error (``DesignProblem``)."""
+    if spec.solver_options is not None and (
+            spec.solver == "clarabel" or (spec.solver is None and highs_option_error(spec.solver_options))):
         return None
     return find(spec.notions, spec.objective, spec.limits)
 

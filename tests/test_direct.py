@@ -24,6 +24,7 @@ from mechdesign import (
     design,
 )
 from mechdesign.exceptions import MechDesignError, ShapeMismatchError
+from mechdesign.solve import choose_method, design_spec
 from mechdesign.result import GAP_RTOL
 from mechdesign.direct import (
     ApproximateDpLinearProgram,
@@ -411,4 +412,7 @@ def test_highs_options_reach_the_direct_lp_and_a_rejected_one_is_named():
     assert (result.method, result.solver, result.status) == ("direct-lp", "highs", "optimal")
     for options, named in [({"presolve": "maybe"}, "presolve='maybe'"), ({"no_such_option": 1}, "no_such_option=1")]:
         with pytest.raises(MechDesignError, match=rf"solver_options: HiGHS rejects {named}"):
-            design(DifferentialPrivacy(), 0.4, objective, solver_options=options)
+            design(DifferentialPrivacy(), 0.4, objective, solver="highs", solver_options=options)
+    # With no solver named, options HiGHS rejects are left to the cvxpy path (its solver's, as before issue 31).
+    assert choose_method(design_spec(DifferentialPrivacy(), objective, solver_options={"max_iter": 200})
+                         ).method.name == "cvxpy"
