@@ -85,6 +85,9 @@ MAX_USES = sys.maxsize
 #: every pair separately; beyond it the envelope of one use of every pair is composed instead (a single
 #: composition, a looser bound).
 PAIR_PLD_MAX_WORK = 20_000_000
+#: Round-off of a sum of probabilities (a δ computed in float): :func:`_grid_epsilon` accepts an ε whose
+#: computed δ exceeds the target by at most this much.
+DELTA_ROUND_OFF = 1e-15
 #: ``delta`` values at which :meth:`Ledger.summary` and :func:`account` report ε(δ) by default.
 SUMMARY_DELTAS = (1e-9, 1e-6, 1e-3)
 #: Format name and version of :meth:`Ledger.to_dict`.
@@ -966,10 +969,11 @@ def _pair_work(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], uses: int, 
         upper, lower = matrix[chosen[:, 0]], matrix[chosen[:, 1]]
         both = (upper > 0) & (lower > 0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            losses = np.where(both, np.log(upper) - np.log(lower), np.nan)
+            losses = np.log(upper) - np.log(lower)
         points = both.sum(axis=1)
+        largest = np.max(losses, axis=1, where=both, initial=-np.inf)
+        span = np.where(points > 0, largest - np.min(losses, axis=1, where=both, initial=np.inf), 0.0) / width
         with np.errstate(all="ignore"):
-            span = np.nan_to_num(np.nanmax(losses, axis=1) - np.nanmin(losses, axis=1)) / width
             grid = np.minimum(float(MAX_PLD_POINTS), count * span + 1)
             exact_sum = count * np.log(np.maximum(points, 1)) <= math.log(SPARSE_COMPOSE_POINTS)
             total += float(np.where(exact_sum, np.maximum(points, 1.0) ** min(count, 64.0),
@@ -1117,8 +1121,10 @@ def _sparse_self_compose(grid: _LossGrid, uses: int) -> _LossGrid:
     """``uses`` compositions of a grid with few non-zero points, by exact sums of losses (dp-accounting's
     sparse PMF does the same below :data:`SPARSE_COMPOSE_POINTS` points)."""
     kept = 0.0 if grid.infinity >= 1.0 else math.exp(uses * math.log1p(-grid.infinity))
+    if grid.indices.size <= 1:  # a single finite loss (or none): the uses add up to ``uses`` times it
+        return _LossGrid(grid.width, grid.offset * uses, grid.indices, grid.masses**uses, 1.0 - kept)
     indices, masses = grid.indices, grid.masses
-    for _ in range(uses - 1):
+    for _ in range(uses - 1):  # at most log(SPARSE_COMPOSE_POINTS) / log 2 times
         indices = (indices[:, None] + grid.indices[None, :]).ravel()
         masses = (masses[:, None] * grid.masses[None, :]).ravel()
     return _fitted(_aggregated(grid.width, grid.offset * uses, indices, masses, 1.0 - kept))
@@ -1134,13 +1140,17 @@ def _envelope(sources: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], widt
     outputs of largest ratio ``p/q``. The upper concave hull of every pair's ROC points, from
     ``(0, max p_∞)`` to ``(1, 1)``, has as support function the largest ``H`` of the pairs at every
     ``t ≥ 0`` (every ε, negative ones too); its edges ``(Δq, Δp)`` are the outputs of the dominating
-    pair, with loss ``log(Δp/Δq)``, rounded up (which only raises ``H``).
+    pair, with loss ``log(Δp/Δq)``, rounded up (which only raises ``H``) — and at least the smallest
+    loss of any pair, which the slope of an edge made of round-off (the last one, to ``(1, 1)``) can
+    fall below.
     """
-    infinity = 0.0
+    infinity, smallest = 0.0, math.inf
     a, b = np.ones(1), np.ones(1)  # the end point (1, 1) of every ROC curve
     for p, q, upper_infinity in sources:
         with np.errstate(divide="ignore", invalid="ignore"):
-            order = np.argsort(np.log(q) - np.log(p), axis=-1)  # decreasing ratio p/q; empty outputs last
+            losses = np.log(p) - np.log(q)
+        order = np.argsort(-losses, axis=-1)  # decreasing ratio p/q; outputs without p (-inf, nan) last
+        smallest = min(smallest, float(np.min(losses, where=(p > 0) & (q > 0), initial=math.inf)))
         infinity = max(infinity, float(upper_infinity.max()))
         a = np.concatenate([a, np.cumsum(np.take_along_axis(q, order, axis=-1), axis=-1).ravel()])
         b = np.concatenate([b, (upper_infinity[:, None]
@@ -1154,7 +1164,8 @@ def _envelope(sources: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]], widt
         hull.append(point)
     vertices = np.array(hull)
     steps = np.diff(vertices, axis=0)
-    return _grid_from_losses(np.log(steps[:, 1]) - np.log(steps[:, 0]), steps[:, 1], infinity, width)
+    losses = np.maximum(np.log(steps[:, 1]) - np.log(steps[:, 0]), smallest)
+    return _grid_from_losses(losses, steps[:, 1], infinity, width)
 
 
 def _staircase(a: np.ndarray, b: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1201,7 +1212,10 @@ def _grid_epsilon(grid: _LossGrid, delta: float) -> float:
 
     ``δ(ε) = max_j (b_j − e^ε A_j)`` over the suffixes ``j`` of the losses (``b_j = p_∞ + Σ_{i≥j} p_i``,
     ``A_j = Σ_{i≥j} p_i e^{−l_i}``, the best suffix being the losses above ε), so ε is the largest
-    ``log((b_j − δ) / A_j)``; ``A_j`` is summed in logarithms (no overflow at any loss).
+    ``log((b_j − δ) / A_j)``; ``A_j`` is summed in logarithms (no overflow at any loss). At large ε the
+    float nearest that root can lie below it (one unit in the last place of 10¹¹ is 10⁻⁵): the value is
+    then stepped up (by one unit in the last place, doubling) until ``δ(ε) <= delta`` up to
+    :data:`DELTA_ROUND_OFF`.
     """
     if grid.infinity > delta:
         return math.inf
@@ -1211,7 +1225,11 @@ def _grid_epsilon(grid: _LossGrid, delta: float) -> float:
     reached = b > delta
     if not reached.any():
         return 0.0
-    return max(0.0, float(np.max(np.log(b[reached] - delta) - log_a[reached])))
+    epsilon, step = max(0.0, float(np.max(np.log(b[reached] - delta) - log_a[reached]))), 0.0
+    while epsilon < losses[-1] and _grid_delta(grid, epsilon) > delta + DELTA_ROUND_OFF:
+        step = max(2 * step, math.ulp(epsilon))
+        epsilon += step
+    return min(epsilon, float(losses[-1]))  # above the largest finite loss δ is p_∞ <= delta
 
 
 def _to_pld(grid: _LossGrid) -> Any:
