@@ -12,7 +12,8 @@ databases ``(x, …, x)``. Every pair of inputs is a pair of neighbours (local p
   distributions (PLDs; dp-accounting, the ``accounting`` extra): the PLD of every pair of rows,
   rounded pessimistically to multiples of ``discretization`` and composed ``k`` times, so the value
   is an upper bound, above the exact one by at most the effect of shifting every privacy loss up by
-  ``k · discretization``. Any ``k`` works: beyond :data:`MAX_PLD_POINTS` grid points the composition
+  ``k · discretization`` (with very many distinct pairs, the PLD of their dominating envelope composed
+  ``k`` times: a looser bound). Any ``k`` works: beyond :data:`MAX_PLD_POINTS` grid points the composition
   proceeds by repeated squaring on a grid coarsened by powers of two (each coarsening rounds losses up,
   so the value stays an upper bound), in ``O(log k)`` compositions of bounded size.
 * By composition rules: :func:`dp_after` (``k ε``), :func:`renyi_after` (``k ε_α``), both exact on
@@ -65,7 +66,8 @@ MAX_REPEATED_OUTPUTS = 100_000
 #: the size of the joint output space alone is not the cost).
 EXACT_MAX_WORK = 5_000_000
 #: Seconds of one PLD work unit (a grid point × log2 of the points) over one exact unit, measured
-#: (about 1.2·10⁻⁷ s against 2.6·10⁻⁸ s; 120 random symbols × 2 uses: 5 s exact, ~1 h pair by pair).
+#: under load (about 1.2·10⁻⁷ s against 2.6·10⁻⁸ s; 120 random symbols × 2 uses: 5 s exact, 0.4 s per
+#: pair by PLD, 14,280 pairs).
 PLD_UNIT_COST = 5
 #: Default width of the privacy-loss grid of the PLD accountant (nats).
 DEFAULT_DISCRETIZATION = 1e-4
@@ -293,12 +295,14 @@ def privacy_loss_distribution(mechanism: MechanismLike, *, uses: int = 1,
                               discretization: float = DEFAULT_DISCRETIZATION) -> Any:
     """The mechanism's worst-case privacy-loss distribution as a dp-accounting ``PrivacyLossDistribution``.
 
-    Built from the mechanism's exact per-output privacy losses ``log(Q[x, y] / Q[x', y])``: for every
-    ordered pair of different rows ``(x, x')`` the PLD of ``k`` uses, rounded up to multiples of
-    ``discretization`` (pessimistic, as dp-accounting's ``from_two_probability_mass_functions``), then
-    their *dominating envelope*: the single PLD whose hockey-stick divergence
-    ``δ(ε) = Σ_o max(0, P(o) − e^ε Q̃(o))`` is, at every ε on the grid (negative ones included), the
-    largest of the pairs', and linear in ``e^ε`` in between (so at least theirs everywhere). It is a
+    Built from the mechanism's exact per-output privacy losses ``log(Q[x, y] / Q[x', y])`` of every
+    ordered pair of different rows ``(x, x')``: their *dominating envelope*, the single PLD whose
+    hockey-stick divergence ``δ(ε) = Σ_o max(0, P(o) − e^ε Q̃(o))`` is at every ε (negative ones
+    included) the largest of the pairs' — the upper concave hull of the pairs' ROC curves — with its
+    losses rounded up to multiples of ``discretization`` (pessimistic, as dp-accounting's
+    ``from_two_probability_mass_functions``): δ(ε) is at least every pair's, and at most the worst
+    pair's at ``ε − discretization``. A mechanism whose pairs are all alike (randomized response)
+    gives its one pair's PLD. It is a
     *dominating pair* of the mechanism in the sense of Zhu, Dong & Wang (Optimal Accounting of
     Differential Privacy via Characteristic Function, AISTATS 2022, Definition 7), so its compositions
     bound every composition of the mechanism, adaptive or not, with any other mechanism
@@ -316,8 +320,9 @@ def privacy_loss_distribution(mechanism: MechanismLike, *, uses: int = 1,
     mechanism
         ``Q``.
     uses
-        ``k >= 1`` uses on the same input (the envelope of the ``k``-fold pair PLDs, tighter than
-        ``pld.self_compose(k)`` when different pairs are worst at different ε).
+        ``k >= 1`` uses on the same input: the envelope of every pair's ``k``-fold PLD (each rounded
+        up first), tighter than ``pld.self_compose(k)`` when different pairs are worst at different ε
+        — or, beyond :data:`PAIR_PLD_MAX_WORK`, the envelope of one use composed ``k`` times.
     discretization
         Grid width in nats (coarsened by powers of two beyond :data:`MAX_PLD_POINTS` points).
 
@@ -383,7 +388,8 @@ class Ledger:
       pairs of records (small ledgers only). ``method="pld"``: how the worst pair is handled — for
       each entry, the privacy-loss distribution of every ordered pair of its rows, composed
       ``uses`` times, is replaced by their dominating envelope (:func:`privacy_loss_distribution`: at
-      every grid ε its δ is the largest of the pairs'), and the entries' envelopes are composed with
+      every ε its δ is at least every pair's, at most the worst one's a grid step lower), and the
+      entries' envelopes are composed with
       each other. Composing dominating pairs bounds every pair of records of the product (Zhu, Dong
       & Wang 2022, Theorem 10), and pessimistic rounding keeps it a bound, so the PLD answer is at
       least the exact one; it equals it up to the discretization when one pair is worst at every ε
@@ -551,11 +557,14 @@ class Ledger:
             where = f"data['entries'][{index}]"
             _check_keys(item, ("name", "uses", "epsilon", "mechanism"), where)
             epsilon = _json_budget(item["epsilon"], f"{where}['epsilon']")
-            if item["mechanism"] is None:
-                ledger.record_epsilon(epsilon, item["name"], uses=item["uses"])
-                continue
-            ledger.record(item["mechanism"], item["uses"], item["name"])
-            if ledger._entries[-1].epsilon != epsilon:
+            try:
+                if item["mechanism"] is None:
+                    ledger.record_epsilon(epsilon, item["name"], uses=item["uses"])
+                else:
+                    ledger.record(item["mechanism"], item["uses"], item["name"])
+            except MechDesignError as exc:
+                raise MechDesignError(f"{where}: {exc}") from exc
+            if item["mechanism"] is not None and ledger._entries[-1].epsilon != epsilon:
                 raise MechDesignError(f"{where}['epsilon'] is {epsilon!r} but the mechanism's local DP is "
                                       f"{ledger._entries[-1].epsilon!r}")
         return ledger
@@ -778,7 +787,8 @@ def account(files_and_uses: Sequence[tuple[MechanismLike, int, str]],
             raise MechDesignError(f"files_and_uses[{index}] must be (mechanism, uses, name), got {item!r}")
         ledger.record(*item)
     values = tuple(as_delta(delta, "deltas") for delta in _as_list(deltas, "deltas"))
-    return AccountReport(ledger, ledger.pure_epsilon(), values, tuple(ledger.epsilon(delta, method) for delta in values))
+    epsilons = tuple(ledger.epsilon(delta, method) for delta in values)
+    return AccountReport(ledger, ledger.pure_epsilon(), values, epsilons)
 
 
 # ------------------------------------------------------------------------------------------ internals

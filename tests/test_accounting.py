@@ -470,6 +470,9 @@ def test_ledger_from_dict_refuses_bad_input():
     broken["entries"][0]["epsilon"] = "Infinity"
     with pytest.raises(MechDesignError, match="must be a number or \"inf\""):
         Ledger.from_dict(broken)
+    broken["entries"][0].update(epsilon=0.5, mechanism=[[0.5, 0.4], [0.5, 0.5]])
+    with pytest.raises(MechDesignError, match=r"data\['entries'\]\[0\]: mechanism is not row-stochastic"):
+        Ledger.from_dict(broken)
     with pytest.raises(MechDesignError, match="name must be a string, got 3"):
         Ledger().record([[1.0], [1.0]], name=3)
     with pytest.raises(InvalidBudgetError, match="epsilon must be a number >= 0"):
