@@ -20,11 +20,14 @@ row (the machine is shared):
   simplex projection. MSE over ``--compare-repetitions`` runs; times are privatize + estimate per 10⁶
   reports, theirs measured on ``--compare-reports`` records and scaled linearly (their clients run one
   Python call per record; their OLH aggregation one xxhash call per record and category), ours at 10⁶;
+* ``exact`` — the same comparison without sampling: the exact ``E Σ_x (p̂_x − p_x)²`` of the unbiased
+  estimators on the same data, ours against the mechanisms of theirs that have an exact equivalent here;
 * ``scale`` — k = 10⁴, ε = 1, 10⁶ reports: privatize + estimate in a fresh process (wall-clock, CPU,
-  peak resident memory), the default choice; and k-ary randomized response through its structured
+  peak resident memory as the process's own ``VmHWM``: ``ru_maxrss`` of a forked child also counts the
+  parent's pages before ``exec``), the default choice; and k-ary randomized response through its structured
   sampler against the dense :class:`~mechdesign.randomness.ExactSampler` at k = 2 … 10⁴.
 
-Usage: ``python benchmarks/frequency_oracles.py [--section table|mse|compare|scale] [--reports 1000000]
+Usage: ``python benchmarks/frequency_oracles.py [--section table|mse|compare|exact|scale] [--reports 1000000]
 [--repetitions 20] [--compare-reports 20000] [--compare-repetitions 10]``
 """
 
@@ -53,6 +56,7 @@ from mechdesign.mechanisms.oracles import (  # noqa: E402
     OptimizedLocalHashing,
     OptimizedUnaryEncoding,
     RandomizedResponse,
+    SubsetSelection,
 )
 
 SIZES = (2, 4, 16, 42, 100, 1000, 10_000)
@@ -298,6 +302,33 @@ def compare(reports: int, repetitions: int) -> list[str]:
     return lines
 
 
+def exact_comparison(reports: int) -> list[str]:
+    """``E Σ_x (p̂_x − p_x)²`` of the unbiased estimators on the compared data, exactly: ours against every
+    mechanism of theirs with a known equivalent (pure-ldp DE/OUE/OLH, HR at ε ≤ 1; multi-freq-ldpy GRR,
+    OUE, OLH, SS at its d = rint(k/(e^ε + 1))), from the fixed-data variance."""
+    lines = ["| data | ε | ours (default) | exact MSE | their best mechanism | exact MSE | ratio | ours, budget lifted: "
+             "ratio | load |", "|" + "---|" * 9]
+    for name, codes, size in datasets(reports):
+        for epsilon in COMPARE_EPSILONS:
+            chosen = estimation_mechanism(DifferentialPrivacy(), epsilon, uniform(size)).mechanism
+            lifted = estimation_mechanism(DifferentialPrivacy(), epsilon, uniform(size),
+                                          report_budget=ReportBudget.unlimited()).mechanism
+            subset = max(1, int(np.rint(size / (math.exp(epsilon) + 1))))
+            theirs_exact = {label: _fixed_data_variance(oracle, codes) for label, oracle in (
+                ("k-RR (DE, GRR)", RandomizedResponse(size, epsilon)),
+                ("OUE (both)", OptimizedUnaryEncoding(size, epsilon)),
+                ("OLH g = round(e^ε) + 1 (both)", OptimizedLocalHashing(size, epsilon, int(round(math.exp(epsilon))) + 1)),
+                (f"SS d = {subset} (multi-freq-ldpy)", SubsetSelection(size, epsilon, subset) if subset < size else None),
+                ("HR (pure-ldp, ε ≤ 1)", HadamardResponse(size, epsilon, 2 ** size.bit_length()) if epsilon <= 1 else None),
+            ) if oracle is not None}
+            best = min(theirs_exact, key=theirs_exact.get)
+            ours, ours_lifted = _fixed_data_variance(chosen, codes), _fixed_data_variance(lifted, codes)
+            lines.append(f"| {name} | {epsilon:g} | {chosen.name} | {ours:.4e} | {best} | {theirs_exact[best]:.4e} | "
+                         f"{ours / theirs_exact[best]:.4f} | {ours_lifted / theirs_exact[best]:.4f} | {load()} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
 def clip_and_renormalize(estimate: np.ndarray) -> np.ndarray:
     """multi-freq-ldpy's post-processing (its ``MI``): negative entries to 0, then divided by the sum."""
     clipped = np.maximum(estimate, 0.0)
@@ -335,13 +366,15 @@ inputs = np.random.default_rng(0).choice(size, reports, p=weights / weights.sum(
 start = time.perf_counter()
 oracle = estimation_mechanism(DifferentialPrivacy(), epsilon, np.full(size, 1 / size)).mechanism
 estimate, error = oracle.estimate(oracle.tally(oracle.privatize(inputs)), reports)
-print(oracle.name, time.perf_counter() - start)
+seconds = time.perf_counter() - start
+peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(oracle.name, seconds, peak / 1024)
 """
 
 
 def scale() -> list[str]:
-    lines = ["| case | oracle | design + privatize + estimate (s) | process wall (s) | CPU (s) | peak RSS (MB) | load |",
-             "|" + "---|" * 7]
+    lines = ["| case | oracle | design + privatize + estimate (s) | process wall (s) | CPU (s) | peak RSS (MB, VmHWM) "
+             "| load |", "|" + "---|" * 7]
     script = SCALE_SCRIPT.format(repository=str(REPOSITORY), size=10_000, epsilon=1.0, reports=10**6)
     before = load()
     start = time.perf_counter()
@@ -352,11 +385,11 @@ def scale() -> list[str]:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(process.stderr.read().decode())
     lines.append(f"| k = 10⁴, ε = 1, 10⁶ Zipf records | {output[0]} | {float(output[1]):.2f} | {wall:.2f} | "
-                 f"{usage.ru_utime + usage.ru_stime:.2f} | {usage.ru_maxrss / 1024:.0f} | {before} |")
+                 f"{usage.ru_utime + usage.ru_stime:.2f} | {float(output[2]):.0f} | {before} |")
     print(lines[-1], flush=True)
-    lines += ["", "| k | structured k-RR: privatize 10⁶ (s) | dense ExactSampler: sample 10⁶ (s) | load |",
+    lines += ["", "| k | k-RR keep-or-replace: 10⁶ (s) | dense ExactSampler: 10⁶ (s) | load |",
               "|---|---|---|---|"]
-    for size in (2, 16, 100, 1000, 10_000):
+    for size in (2, 3, 4, 5, 8, 16, 100, 1000, 10_000):
         inputs = np.random.default_rng(1).integers(0, size, 10**6)
         oracle = RandomizedResponse(size, 1.0)
         start = time.perf_counter()
@@ -376,14 +409,14 @@ def scale() -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--section", choices=("table", "mse", "compare", "scale"), action="append")
+    parser.add_argument("--section", choices=("table", "mse", "compare", "exact", "scale"), action="append")
     parser.add_argument("--reports", type=int, default=10**6)
     parser.add_argument("--repetitions", type=int, default=20)
     parser.add_argument("--mse-sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--compare-reports", type=int, default=20_000)
     parser.add_argument("--compare-repetitions", type=int, default=10)
     args = parser.parse_args()
-    sections = args.section or ["table", "mse", "compare", "scale"]
+    sections = args.section or ["table", "mse", "compare", "exact", "scale"]
     print(f"# frequency oracles — {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load()}\n")
     if "table" in sections:
         print("\n".join(variance_table()) + "\n", flush=True)
@@ -391,6 +424,8 @@ def main() -> None:
         measured_mse(args.reports, args.repetitions, tuple(args.mse_sizes))
     if "compare" in sections:
         compare(args.compare_reports, args.compare_repetitions)
+    if "exact" in sections:
+        exact_comparison(args.compare_reports)
     if "scale" in sections:
         scale()
 

@@ -115,7 +115,9 @@ def uniform_integers(bound: Any, count: int, rng: np.random.Generator | None) ->
     bounds = np.broadcast_to(np.asarray(bound, dtype=np.int64), (total,))
     if total and (bounds.min() < 1 or bounds.max() > TOTAL_UNITS):
         raise MechDesignError(f"bound must be an integer in 1..2**53, got {_short(bound)}")
-    small = not total or int(bounds.max()) <= 2**SMALL_BOUND_BITS
+    if not total or int(bounds.max()) == 1:  # nothing to draw
+        return np.zeros(total, dtype=np.int64)
+    small = int(bounds.max()) <= 2**SMALL_BOUND_BITS
     result = np.empty(total, dtype=np.int64)
     missing = np.arange(total)
     mask = np.int64(2**HALF_BITS - 1)
@@ -644,7 +646,8 @@ def _label_array(values: Sequence[Any] | np.ndarray, name: str) -> np.ndarray:
 class RandomizedResponse(FrequencyOracle):
     """k-ary randomized response (Kairouz, Bonawitz & Ramage, Discrete Distribution Estimation under
     Local Privacy, §2): report ``x`` with probability ``e^ε/(e^ε + k − 1)``, else one of the other
-    ``k − 1`` symbols uniformly.
+    ``k − 1`` symbols uniformly (one exact coin and one exact uniform integer: as fast as the dense
+    :class:`~mechdesign.randomness.ExactSampler` at k = 2 … 4 and faster beyond, benchmarks/RESULTS.md).
 
     Reports are int64 symbols; labels are the categories.
 
