@@ -755,6 +755,20 @@ class AccountReport:
     deltas: tuple[float, ...]
     epsilons: tuple[float, ...]
 
+    @classmethod
+    def from_ledger(cls, ledger: Ledger, deltas: Iterable[float] = SUMMARY_DELTAS,
+                    method: str = "auto") -> AccountReport:
+        """The report of a ledger: its pure ε and ε(δ) at each δ (:meth:`Ledger.epsilon` with ``method``).
+
+        Examples
+        --------
+        >>> report = AccountReport.from_ledger(Ledger().record_epsilon(0.5, uses=2), [1e-6])
+        >>> report.pure_epsilon, round(report.epsilons[0], 6)  # δ = 10⁻⁶ buys a little below 2 · 0.5
+        (1.0, 0.999997)
+        """
+        values = tuple(as_delta(delta, "deltas") for delta in _as_list(deltas, "deltas"))
+        return cls(ledger, ledger.pure_epsilon(), values, tuple(ledger.epsilon(delta, method) for delta in values))
+
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON: the ledger (:meth:`Ledger.to_dict`), the pure ε and ε(δ) per δ (``"inf"`` for ∞)."""
         return {"ledger": self.ledger.to_dict(), "pure_epsilon": json_number(self.pure_epsilon),
@@ -786,9 +800,7 @@ def account(files_and_uses: Sequence[tuple[MechanismLike, int, str]],
         if not isinstance(item, (tuple, list)) or len(item) != 3:
             raise MechDesignError(f"files_and_uses[{index}] must be (mechanism, uses, name), got {item!r}")
         ledger.record(*item)
-    values = tuple(as_delta(delta, "deltas") for delta in _as_list(deltas, "deltas"))
-    epsilons = tuple(ledger.epsilon(delta, method) for delta in values)
-    return AccountReport(ledger, ledger.pure_epsilon(), values, epsilons)
+    return AccountReport.from_ledger(ledger, deltas, method)
 
 
 # ------------------------------------------------------------------------------------------ internals
