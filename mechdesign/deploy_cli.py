@@ -1286,8 +1286,7 @@ def _cmd_account(args: argparse.Namespace) -> int:
     if args.plot is not None:
         check_output_paths({"--plot": args.plot}, inputs=[path for path, _ in usages])
     ledger = account_ledger(usages)
-    found = AccountReport(ledger, ledger.pure_epsilon(), tuple(deltas), tuple(ledger.epsilon(delta) for delta in deltas))
-    print(strict_json(found.to_dict()) if args.json else ledger.summary(deltas))
+    print(strict_json(AccountReport.from_ledger(ledger, deltas).to_dict()) if args.json else ledger.summary(deltas))
     if args.plot is not None:
         curve = epsilon_delta_curve(ledger, np.logspace(-12, -1, 23).tolist(), label="the whole ledger")
         written = plot_curve(curve, Path(args.plot))
