@@ -87,7 +87,7 @@ MAX_USES = sys.maxsize
 #: every pair separately; beyond it the envelope of one use of every pair is composed instead (a single
 #: composition, a looser bound).
 PAIR_PLD_MAX_WORK = 20_000_000
-#: Round-off of a sum of probabilities (a δ computed in float): :func:`_grid_epsilon` accepts an ε whose
+#: Round-off of a δ computed in float as a sum of probabilities; :func:`_grid_epsilon` accepts an ε whose
 #: computed δ exceeds the target by at most this much.
 DELTA_ROUND_OFF = 1e-15
 #: ``delta`` values at which :meth:`Ledger.summary` and :func:`account` report ε(δ) by default.

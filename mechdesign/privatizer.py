@@ -319,9 +319,11 @@ class Privatizer:
             A separate *public* sample with the columns of ``X``: its frequencies over the declared
             categories become the prior (the ℓ1-ball's center with ``robust_delta``).
 
-        Raises :class:`MechDesignError` for undeclared categories, values not declared, a prior of the
-        wrong size or naming an unknown category, parameters that contradict each other, or a design
-        that does not succeed.
+        Raises
+        ------
+        MechDesignError
+            For undeclared categories, values not declared, a prior of the wrong size or naming an
+            unknown category, parameters that contradict each other, or a design that does not succeed.
 
         Examples
         --------
