@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from importlib import resources
 from pathlib import Path
 
 import jsonschema
@@ -325,8 +326,8 @@ def test_a_privatizer_envelope_validates_against_the_schema(tmp_path):
 
 def test_the_schema_is_shipped_and_is_a_valid_draft_2020_12_schema():
     jsonschema.Draft202012Validator.check_schema(schema())
-    shipped = REPOSITORY / "mechdesign" / "schemas" / "mechanism-file-v1.json"
-    assert json.loads(shipped.read_text()) == schema()
+    shipped = resources.files("mechdesign.schemas") / "mechanism-file-v1.json"  # as installed (wheel or source)
+    assert json.loads(shipped.read_text(encoding="utf-8")) == schema()
 
 
 # ------------------------------------------------------------------------------------------- atomic writes
@@ -453,6 +454,8 @@ def test_mechanism_payload_is_canonical_and_checksummed(tmp_path, saved):
     assert load(saved) == load_record(saved)
 
 
+@pytest.mark.skipif(not (REPOSITORY / "docs").is_dir(),
+                    reason="docs/ is not beside the tests (CI's wheel suite runs a copy of tests/ alone)")
 def test_the_documented_example_file_loads(tmp_path):
     # docs/guide/file-format.md shows a complete file: it must stay one this version reads.
     page = (REPOSITORY / "docs" / "guide" / "file-format.md").read_text(encoding="utf-8")
