@@ -1,8 +1,10 @@
-"""Rényi DP designs before and after a change, side by side (branches `renyi`: the dual-guided certificate;
-`renyi2`: the well-scaled constraints Σ a^α (e^ε b)^{1−α} <= 1).
+"""Rényi DP and Sibson designs before and after a change, side by side (branches `renyi`: the dual-guided certificate;
+`renyi2`: the well-scaled constraints Σ a^α (e^ε b)^{1−α} <= 1; issue 32 item 4: the column terms' own dual,
+mechdesign/privacy/column_dual.py).
 
-The baseline is the library at ``BASELINE`` (the commit before the change), extracted with ``git archive``
-into a temporary directory; every case runs in a fresh process on each, baseline then new, printed side by side as it ends.
+The baseline is the library at ``--baseline`` (default :data:`BASELINE`, the commit before the change), extracted
+with ``git archive`` into a temporary directory; every case runs in a fresh process on each, baseline then new,
+printed side by side as it ends, with the load average.
 
 * Certificates: one design with Clarabel on random costs (seed 1, as in benchmarks/certification.py),
   n = 10, 20, 30, all pairs neighbours, α = 2, ε = 1: status, gap, the whole solve and the
@@ -10,14 +12,24 @@ into a temporary directory; every case runs in a fresh process on each, baseline
   (α = 4 is left out: the baseline spends minutes in cvxpy's power-cone residual, which projects with SCS.)
 * Accuracy at large budgets: α = 4, uniform prior, Hamming cost, m = 3 and 5, ε = 3, 4, 6, 8 (randomized
   response is optimal: tests/privacy/test_renyi.py).
+* Global framework (issue 32 item 4): PUT Theorem 7(5), Rényi α = 2 on {1..m}^n, uniform prior, Hamming distance,
+  ``ε*(D)`` at D = 0.2 by ``checks.optimum.privacy_distortion_values`` (what theory-check runs) against the exact
+  value, Q_D's budget (docs/errata.md, PUT entry 10), and its time; (m, n) = (2, 2), (3, 2), (2, 3), (2, 4), (3, 3).
+  A third column runs the new tree with the solver's point replaced by its polished KKT point
+  (``privacy.column_dual.kkt_point``) before it is re-measured — a hook proposed for mechdesign/solve.py, applied
+  from outside (``polished_global_case``).
+* Large designs: Sibson α = 2 under one prior (seed 1) at n = 100, ε = 1, random and Hamming costs: status, gap, the
+  whole solve and the certificate alone.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [accuracy|certificate]`` (both sections by default); results in
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|large]`` (every section
+by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -26,10 +38,13 @@ import time
 
 import numpy as np
 
-#: The commit the new path is compared with (main before the branch `renyi2`; `d73c01b` before `renyi`).
-BASELINE = "71498cc"
+#: The commit the new path is compared with by default: main before issue 32 item 4 (`71498cc` before the branch
+#: `renyi2`, `d73c01b` before `renyi`).
+BASELINE = "fa40515"
 CERTIFICATE_CASES = [(n, 2.0, 1.0) for n in (10, 20, 30)]
 ACCURACY_CASES = [(m, 4.0, eps) for m in (3, 5) for eps in (3.0, 4.0, 6.0, 8.0)]
+GLOBAL_CASES = [(m, n, 0.2) for m, n in ((2, 2), (3, 2), (2, 3), (2, 4), (3, 3))]
+LARGE_CASES = [("random", 100, 1.0), ("hamming", 100, 1.0)]
 
 
 def certificate_case(n: int, alpha: float, epsilon: float) -> dict:
@@ -59,8 +74,69 @@ def accuracy_case(m: int, alpha: float, epsilon: float) -> dict:
     return {"status": result.status, "objective": result.objective, "gap": result.gap, "total": result.solve_time}
 
 
+def global_case(m: int, n: int, D: float) -> dict:
+    from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy
+    from mechdesign.checks.optimum import privacy_distortion_values
+    from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours
+    from mechdesign.theory import put
+
+    notion = RenyiDifferentialPrivacy(2.0, neighbours=hamming_neighbours(m, n))
+    objective = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n))
+    start = time.perf_counter()
+    value, = privacy_distortion_values(notion, objective, [D])
+    return {"epsilon": value.epsilon, "exact": put.thm7_renyi_dp_privacy_bounds(m, n, D, 2.0)[1], "method": value.method,
+            "width": value.bracket[1] - value.bracket[0], "total": time.perf_counter() - start}
+
+
+def polished_global_case(m: int, n: int, D: float) -> dict:
+    """:func:`global_case` with the solver's point replaced by its polished KKT point before it is re-measured — the
+    hook proposed for ``DesignProblem._candidate`` (mechdesign/solve.py), applied here from outside."""
+    import dataclasses
+
+    from mechdesign import solve
+    from mechdesign.privacy.column_dual import kkt_point
+    from mechdesign.result import clean_mechanism
+
+    candidate = solve.DesignProblem._candidate
+
+    def polished(self, attempt, budgets, limits):
+        notion, objective = self.notions[0], self.solved_objective
+        if attempt.matrix is not None and len(self.notions) == 1 and not self.limits and hasattr(notion, "column_terms"):
+            budget = next(iter(budgets.values()))
+            minorant = objective.minorant(attempt.matrix)
+            costs = minorant.grad_q.reshape(attempt.matrix.shape)
+            point = kkt_point(costs, clean_mechanism(attempt.matrix), lambda q: notion.column_terms(q, budget))
+            if point is not None:
+                matrix = np.clip(point.matrix, 0.0, None)
+                attempt = dataclasses.replace(attempt, matrix=matrix / matrix.sum(axis=1, keepdims=True))
+        return candidate(self, attempt, budgets, limits)
+
+    solve.DesignProblem._candidate = polished
+    return global_case(m, n, D)
+
+
+def large_case(cost: str, n: int, epsilon: float) -> dict:
+    from mechdesign import DesignProblem, ExpectedDistortion, Prior, SibsonMutualInformation
+    from mechdesign.certificate import design_lower_bound
+    from mechdesign.result import gap_tolerance
+
+    rng = np.random.default_rng(1)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    costs = rng.random((n, n))
+    notion = SibsonMutualInformation(2.0, prior)
+    problem = DesignProblem(notion, ExpectedDistortion(prior, costs if cost == "random" else None), solver="clarabel")
+    start = time.perf_counter()
+    result = problem.solve(epsilon)
+    total = time.perf_counter() - start
+    value = problem.solved_objective.value(result.mechanism)
+    start = time.perf_counter()
+    design_lower_bound(problem.solved_objective, [(notion, epsilon)], [], result.mechanism.matrix,
+                       target=value - gap_tolerance(value))
+    return {"status": result.status, "gap": result.gap, "total": total, "certificate": time.perf_counter() - start}
+
+
 #: A case still running after this many seconds is reported as such (the baseline can take minutes).
-CASE_SECONDS = 300
+CASE_SECONDS = 1200
 
 
 def measure(path: str, kind: str, case: tuple) -> dict | None:
@@ -95,31 +171,66 @@ def _accuracy_row(case: tuple, old: dict | None, new: dict | None) -> str:
     return f"| {m} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(totals)} |"
 
 
-def main(sections: tuple[str, ...] = ("accuracy", "certificate")) -> None:
+def _global_row(case: tuple, *results: dict | None) -> str:
+    m, n, D = case
+    exact = next((r["exact"] for r in results if r), math.nan)
+    cells = [f"{r['epsilon']:.10f} ({r['epsilon'] - exact:+.1e}), {r['method']}" if r else f"> {CASE_SECONDS} s"
+             for r in results]
+    totals = [f"{r['total']:.1f}" if r else "–" for r in results]
+    return f"| {m} | {n} | {D:g} | {exact:.10f} | {' | '.join(cells)} | {' / '.join(totals)} |"
+
+
+def _large_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    cost, n, eps = case
+    cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    times = [f"{r['certificate']:.1f}" if r else "–" for r in (old, new)]
+    totals = [f"{r['total']:.1f}" if r else "–" for r in (old, new)]
+    return f"| {cost} | {n} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(times)} | {' / '.join(totals)} |"
+
+
+SECTIONS = {
+    "accuracy": ("--accuracy", ACCURACY_CASES, _accuracy_row,
+                 "| m | α | ε | before: status, objective, gap | after: status, objective, gap | time before / after (s) |",
+                 "|---|---|---|---|---|---|"),
+    "certificate": ("--certificate", CERTIFICATE_CASES, _certificate_row,
+                    "| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
+                    "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
+    "global": ("--global", GLOBAL_CASES, _global_row,
+               "| m | n | D | exact ε*(D) | before: ε*(D) (error), method | after | after + proposed hook | "
+               "time before / after / + hook (s) |", "|---|---|---|---|---|---|---|---|"),
+    "large": ("--large", LARGE_CASES, _large_row,
+              "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
+              "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
+}
+RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--global": global_case,
+        "--polished": polished_global_case, "--large": large_case}
+
+
+def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.TemporaryDirectory() as baseline:
-        archive = subprocess.run(["git", "-C", here, "archive", BASELINE, "mechdesign"], check=True,
+        archive = subprocess.run(["git", "-C", here, "archive", revision, "mechdesign"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
-        if "accuracy" in sections:
-            print(f"load average: {os.getloadavg()}", flush=True)
-            print("| m | α | ε | before: status, objective, gap | after: status, objective, gap | time before / after (s) |")
-            print("|---|---|---|---|---|---|", flush=True)
-            for case in ACCURACY_CASES:
-                print(_accuracy_row(case, measure(baseline, "--accuracy", case), measure(here, "--accuracy", case)), flush=True)
-        if "certificate" in sections:
-            print(f"\nload average: {os.getloadavg()}\n")
-            print("| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | solve before / after (s) |")
-            print("|---|---|---|---|---|---|---|", flush=True)
-            for case in CERTIFICATE_CASES:
-                print(_certificate_row(case, measure(baseline, "--certificate", case), measure(here, "--certificate", case)),
-                      flush=True)
+        for section in sections:
+            kind, cases, row, header, rule = SECTIONS[section]
+            print(f"\nload average: {os.getloadavg()}\n{header}\n{rule}", flush=True)
+            for case in cases:
+                results = [measure(baseline, kind, case), measure(here, kind, case)]
+                if kind == "--global":  # and the hook proposed for mechdesign/solve.py, on the new tree
+                    results.append(measure(here, "--polished", case))
+                print(row(case, *results), flush=True)
         print(f"load average: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3:
-        run = certificate_case if sys.argv[1] == "--certificate" else accuracy_case
-        print(json.dumps(run(*json.loads(sys.argv[2]))))
+    if len(sys.argv) == 3 and sys.argv[1] in RUNS:
+        print(json.dumps(RUNS[sys.argv[1]](*json.loads(sys.argv[2]))))
     else:
-        main(tuple(sys.argv[1:]) or ("accuracy", "certificate"))
+        arguments = sys.argv[1:]
+        revision = BASELINE
+        if "--baseline" in arguments:
+            position = arguments.index("--baseline")
+            revision = arguments[position + 1]
+            del arguments[position: position + 2]
+        main(tuple(arguments) or tuple(SECTIONS), revision)

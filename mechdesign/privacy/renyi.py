@@ -33,11 +33,15 @@ from .epigraph import Epigraph
 from .neighbours import OnNeighbours
 
 
-#: Tangent planes of ``a^α b^{1−α}`` at fixed ratios ``a/b`` (besides the linearization points' own):
-#: this many, geometrically spaced from 1e-6 up to where a coefficient ``(α − 1) r^α`` reaches
-#: :data:`LARGEST_TANGENT_COEFFICIENT` (larger ones make the certificate LP ill-conditioned).
+#: Tangent planes of ``a^α b^{1−α}`` at fixed ratios ``a/b`` (besides the linearization points' own): this many,
+#: geometrically spaced over the first point's ratios widened by :data:`GRID_MARGIN` on both sides, within
+#: [:data:`SMALLEST_TANGENT_RATIO`, the ratio where a coefficient ``(α − 1) r^α`` reaches
+#: :data:`LARGEST_TANGENT_COEFFICIENT`] (beyond, the certificate LP is ill-conditioned). Every point's own ratios
+#: are clipped into the same range.
 TANGENT_RATIO_COUNT = 13
 LARGEST_TANGENT_COEFFICIENT = 1e8
+SMALLEST_TANGENT_RATIO = 1e-6
+GRID_MARGIN = 10.0
 
 
 def renyi_log_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) -> np.ndarray:
@@ -154,15 +158,22 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         all ``a, b >= 0`` (equality where ``a/c = r``), here with ``c = e^ε b``. Each ordered neighbour pair
         ``k`` and output ``y`` gets an auxiliary ``n[k, y] ∈ [0, 1]`` above the tangents at every point's own
         ratio ``Q̃[x, y] / (e^ε Q̃[x', y])`` and, once there is more than one point (a refinement), at a grid of
-        ratios (:data:`TANGENT_RATIO_COUNT`); and ``Σ_y n[k, y] <= 1``."""
+        ratios (:data:`TANGENT_RATIO_COUNT`, all within a decade of the first point's); and ``Σ_y n[k, y] <= 1``."""
         first, second = self.neighbours.ordered_pairs(points[0].shape[0])
         n_pairs, m = len(first), points[0].shape[1]
         scale = self.scaled_budget(budget)
         largest = (LARGEST_TANGENT_COEFFICIENT / (self.alpha - 1.0)) ** (1.0 / self.alpha)
-        grid = np.geomspace(1e-6, largest, TANGENT_RATIO_COUNT)
-        # Any ratio gives a valid tangent: the points' own are clipped into the grid's well-conditioned range.
-        own = [np.clip(p[first] / (scale * p[second]), grid[0], largest) for p in points]
-        # One point (the first relaxation) gets its own tangents only; refinements add the grid.
+        # Any ratio gives a valid tangent: every point's own are clipped into a well-conditioned range, that of the
+        # first point's ratios widened by GRID_MARGIN on both sides: near ε = 0 every ratio of the optimum is about 1,
+        # and the vertex a relaxation's LP returns has ratios 0 and ∞, whose tangents (clipped at 1e-6 and largest)
+        # made the next LP ill-conditioned (HiGHS 17–87 s, or failing, on {1,2,3}^2 at ε = 1e-11, where the first LP
+        # took 0.1 s).
+        first_ratios = points[0][first] / (scale * points[0][second])
+        low = max(SMALLEST_TANGENT_RATIO, float(first_ratios.min()) / GRID_MARGIN)
+        high = min(largest, float(first_ratios.max()) * GRID_MARGIN)
+        own = [np.clip(p[first] / (scale * p[second]), low, high) for p in points]
+        # One point (the first relaxation) gets its own tangents only; refinements add a grid over the range.
+        grid = np.geomspace(low, high, TANGENT_RATIO_COUNT)
         ratios = own if len(points) == 1 else [np.full((n_pairs, m), r) for r in grid] + own
         numerators = np.repeat(first, m) * m + np.tile(np.arange(m), n_pairs)
         denominators = np.repeat(second, m) * m + np.tile(np.arange(m), n_pairs)
