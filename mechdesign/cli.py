@@ -127,15 +127,35 @@ def _read_text(path: Path) -> str:
 
 
 def _load_mechanism(path: Path) -> Mechanism:
+    return _load_mechanism_file(path)[0]
+
+
+def _load_mechanism_file(path: Path) -> tuple[Mechanism, Any]:
+    """The mechanism of a CSV or JSON file, and its :class:`~mechdesign.files.MechanismRecord` when the file
+    is a versioned mechanism file (what ``design --out`` writes) or its ``Result`` (else ``None``)."""
     text = _read_text(path)
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MechDesignError(f"{path} is not valid JSON: {exc}") from exc
+        if isinstance(data, dict) and data.get("format") == "mechdesign":
+            from .files import MechanismRecord, load
+            from .result import Result
+
+            loaded = load(path)
+            if isinstance(loaded, MechanismRecord):
+                return loaded.mechanism, loaded
+            if isinstance(loaded, Result):
+                if loaded.mechanism is None:
+                    raise MechDesignError(f"{path} holds a result without a mechanism (the design did not succeed)")
+                return loaded.mechanism, None
+            if isinstance(loaded, Mechanism):
+                return loaded, None
+            raise MechDesignError(f"{path} holds a {data.get('kind')!r} file, not a mechanism")
         if isinstance(data, dict) and "mechanism" not in data:
             raise MechDesignError(f"{path} has no \"mechanism\" key: give {{\"mechanism\": [[...], ...]}} or a list of rows")
-        return Mechanism(data["mechanism"] if isinstance(data, dict) else data)
+        return Mechanism(data["mechanism"] if isinstance(data, dict) else data), None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "input contained no data": refused below, in one line
@@ -144,7 +164,7 @@ def _load_mechanism(path: Path) -> Mechanism:
         raise MechDesignError(f"{path} is not a CSV of numbers (one row per input): {exc}") from exc
     if matrix.size == 0:
         raise MechDesignError(f"{path} holds no numbers: give one row of output probabilities per input")
-    return Mechanism(matrix)
+    return Mechanism(matrix), None
 
 
 def _check_writable(path: Path, option: str) -> Path:
@@ -296,11 +316,39 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
     return values
 
 
+def _measure_prior(args: argparse.Namespace, mechanism: Mechanism, record: Any) -> Prior | None:
+    """The prior of ``measure``: ``--prior``, ``--prior-from FILE --column C`` (the frequencies of the
+    mechanism file's input labels, or of the column's distinct values when the file has none), else the
+    prior a versioned mechanism file was designed under (said on standard error), else none."""
+    from .deploy_cli import column_values, counts_prior, prior_counts
+
+    if args.prior is not None and args.prior_from is not None:
+        raise MechDesignError("give the prior once: --prior or --prior-from, not both")
+    if args.prior_from is not None:
+        if args.column is None:
+            raise MechDesignError("--prior-from needs --column: the column of the file to read")
+        labels = getattr(record, "inputs", None)
+        if labels is None:
+            labels = sorted(set(column_values(Path(args.prior_from), args.column, "--prior-from")))
+            check_count(len(labels), mechanism.n_inputs, "--prior-from",
+                        f"distinct values in column {args.column!r} (one per input of {args.file}, which names "
+                        f"no inputs)")
+        prior = counts_prior(prior_counts(Path(args.prior_from), args.column, labels), args.prior_from, args.column)
+    elif args.prior is not None:
+        prior = _parse_prior(args.prior, None)
+    elif getattr(record, "prior", None) is not None:
+        prior = record.prior
+        print(f"mechdesign: notice: prior: the design's prior from {args.file} (source: "
+              f"{record.prior_source or 'not recorded'})", file=sys.stderr)
+    else:
+        return None
+    check_count(prior.size, mechanism.n_inputs, "--prior", f"entries (one per input of {args.file})")
+    return prior
+
+
 def _cmd_measure(args: argparse.Namespace) -> int:
-    mechanism = _load_mechanism(Path(args.file))
-    prior = _parse_prior(args.prior, None)
-    if prior is not None:
-        check_count(prior.size, mechanism.n_inputs, "--prior", f"entries (one per input of {args.file})")
+    mechanism, record = _load_mechanism_file(Path(args.file))
+    prior = _measure_prior(args, mechanism, record)
     delta = None if args.delta is None else as_delta(args.delta, "--delta")
     alpha = None if args.alpha is None else as_order(args.alpha, "--alpha")
     values = measure_all(mechanism, prior, delta, alpha)
@@ -342,15 +390,32 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     if args.mode == "distortion":
         values = [to_nats(value, args.units) for value in values]
     prefix = _output_prefix(args.out)
+    sources = [path for path in (args.prior_from, args.categories_from) if path is not None]
+    if sources:
+        from .files import check_output_paths
+
+        check_output_paths({f"--out ({suffix})": prefix.with_name(prefix.name + suffix) for suffix in (".csv", ".png")},
+                           inputs=sources)
     if args.no_prior_knowledge:
+        given = [option for option, value in (("--prior", args.prior), ("--prior-from", args.prior_from),
+                                              ("--categories", args.categories),
+                                              ("--categories-from", args.categories_from)) if value is not None]
+        if given:
+            raise MechDesignError(f"--no-prior-knowledge is every prior: it takes no {given[0]}")
         if args.n is None:
             raise MechDesignError("--no-prior-knowledge needs the alphabet size --n")
         source: Any = SourceSet.simplex(args.n)
         objective: Objective = WorstCaseDistortion(source)
+    elif args.prior_from is not None or args.categories is not None or args.categories_from is not None:
+        from .deploy_cli import design_inputs
+
+        source = design_inputs(args)[1]
+        objective = ExpectedDistortion(source)
     else:
         source = _parse_prior(args.prior, args.n)
         if source is None:
-            raise MechDesignError("curve needs --prior P1,P2,..., --n N (uniform prior) or --n N --no-prior-knowledge")
+            raise MechDesignError("curve needs --prior P1,P2,..., --prior-from PUBLIC_CSV --column C, --n N (uniform "
+                                  "prior) or --n N --no-prior-knowledge")
         objective = ExpectedDistortion(source)
     notion = NOTIONS[args.notion](args, source)
     with terminal_progress(args.quiet) as progress:
@@ -608,7 +673,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_measure = commands.add_parser("measure", help="measure a mechanism (CSV or JSON) under every notion")
     p_measure.add_argument("file", help="CSV (one row per input) or JSON ({'mechanism': [[...]]} or a list)")
-    p_measure.add_argument("--prior", help="comma-separated prior (for mutual-information and pml)")
+    p_measure.add_argument("--prior", help="comma-separated prior (for mutual-information and pml); by default "
+                                           "the prior a versioned mechanism file was designed under")
+    p_measure.add_argument("--prior-from", metavar="PUBLIC_CSV",
+                           help="prior: the frequencies of --column in this public CSV file, over the mechanism "
+                                "file's input labels (or the column's distinct values)")
+    p_measure.add_argument("--column", help="the column read from --prior-from")
     p_measure.add_argument("--delta", type=float, help="δ for approx-dp")
     p_measure.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_measure.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -626,6 +696,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_curve.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_curve.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
     p_curve.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
+    p_curve.add_argument("--prior-from", metavar="PUBLIC_CSV",
+                         help="prior: the frequencies of --column in this public CSV file (counts, normalized)")
+    p_curve.add_argument("--categories", help="names of the inputs, a,b,c (the alphabet of --prior-from; uniform "
+                                              "prior unless a prior is given)")
+    p_curve.add_argument("--categories-from", metavar="PUBLIC_CSV",
+                         help="names of the inputs: the distinct values of --column in this public CSV file")
+    p_curve.add_argument("--column", help="the column read from --categories-from and --prior-from")
     p_curve.add_argument("--n", type=int, help="alphabet size: uniform prior, or with --no-prior-knowledge")
     p_curve.add_argument("--no-prior-knowledge", action="store_true",
                          help="every prior (the whole simplex): worst-case privacy and distortion")

@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 
 from mechdesign.cli import main
-from mechdesign.files import mechanism_from_payload
+from mechdesign.files import load_record, mechanism_from_payload
+from mechdesign.mechanism import Mechanism
+from mechdesign.priors import Prior
+from mechdesign.privacy import MutualInformationPrivacy
 
 
 def _design_result(text):
@@ -563,3 +566,95 @@ def test_ctrl_c_during_a_clarabel_curve_exits_130_and_keeps_the_old_output(tmp_p
     assert time.perf_counter() - sent < 10.0
     assert process.returncode == 130 and errors.splitlines() == ["mechdesign: error: interrupted"]
     assert (tmp_path / "A.csv").read_text() == "the previous curve\n"
+
+
+# --- issue 29: every command that takes a prior takes --prior-from FILE --column C ---------------------------
+
+
+def _public_column(path, values, column="edu"):
+    path.write_text(column + "\n" + "".join(f"{value}\n" for value in values), encoding="utf-8")
+    return str(path)
+
+
+def test_measure_reads_the_versioned_file_that_design_writes_and_its_prior(tmp_path, capsys):
+    """measure FILE.json reads what ``design --out`` writes; its prior is the design's unless another is given."""
+    out = str(tmp_path / "m.json")
+    code, _, _ = _run(["design", "--epsilon", "1", "--categories", "a,b,c", "--prior", "0.5,0.25,0.25",
+                       "--out", out], capsys)
+    assert code == 0
+    code, measured, err = _run(["measure", out, "--json"], capsys)
+    values = _strict_loads(measured)
+    assert code == 0 and values["dp"] == pytest.approx(1.0, abs=1e-12)
+    mechanism = load_record(out).mechanism
+    expected = MutualInformationPrivacy(Prior([0.5, 0.25, 0.25])).measure(mechanism)
+    assert values["mutual-information"] == pytest.approx(expected, rel=1e-12)
+    assert "the design's prior from" in err and "source: public" in err
+
+
+def test_measure_prior_from_counts_the_files_input_labels(tmp_path, capsys):
+    """--prior-from counts the mechanism file's input labels (a label absent from the sample gets 0)."""
+    out = str(tmp_path / "m.json")
+    assert _run(["design", "--epsilon", "1", "--categories", "a,b,c", "--out", out], capsys)[0] == 0
+    public = _public_column(tmp_path / "public.csv", ["b", "b", "b", "a"])
+    code, measured, err = _run(["measure", out, "--prior-from", public, "--column", "edu", "--json"], capsys)
+    expected = MutualInformationPrivacy(Prior([0.25, 0.75, 0.0])).measure(load_record(out).mechanism)
+    assert code == 0 and _strict_loads(measured)["mutual-information"] == pytest.approx(expected, rel=1e-12)
+    assert "frequencies of 'edu'" in err and "the design's prior" not in err
+
+
+def test_measure_prior_from_a_plain_matrix_uses_the_columns_distinct_values(tmp_path, capsys):
+    """A CSV matrix names no inputs: the column's distinct values, sorted, are its rows, and must be as many."""
+    matrix = tmp_path / "m.csv"
+    matrix.write_text("0.75,0.25\n0.25,0.75\n", encoding="utf-8")
+    public = _public_column(tmp_path / "public.csv", ["y", "x", "x", "x"])
+    code, measured, _ = _run(["measure", str(matrix), "--prior-from", public, "--column", "edu", "--json"], capsys)
+    expected = MutualInformationPrivacy(Prior([0.75, 0.25])).measure(Mechanism([[0.75, 0.25], [0.25, 0.75]]))
+    assert code == 0 and _strict_loads(measured)["mutual-information"] == pytest.approx(expected, rel=1e-12)
+    three = _public_column(tmp_path / "three.csv", ["x", "y", "z"])
+    code, _, err = _run(["measure", str(matrix), "--prior-from", three, "--column", "edu"], capsys)
+    assert code == 2 and "--prior-from has 3 distinct values" in err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--prior", "0.5,0.5"], "give the prior once: --prior or --prior-from, not both"),
+    ([], "--prior-from needs --column"),
+])
+def test_measure_prior_from_errors(tmp_path, capsys, extra, message):
+    matrix = tmp_path / "m.csv"
+    matrix.write_text("0.75,0.25\n0.25,0.75\n", encoding="utf-8")
+    public = _public_column(tmp_path / "public.csv", ["y", "x"])
+    code, _, err = _run(["measure", str(matrix), "--prior-from", public, *extra], capsys)
+    assert code == 2 and message in err
+
+
+def test_curve_prior_from_a_public_file(tmp_path, capsys):
+    """curve --prior-from gives the curve of the prior given by --prior with the same frequencies."""
+    public = _public_column(tmp_path / "public.csv", ["b", "b", "b", "a"])
+    argv = ["curve", "--values", "0.5,1,2", "--quiet"]
+    code, _, err = _run([*argv, "--prior-from", public, "--column", "edu", "--categories", "a,b,c",
+                         "--out", str(tmp_path / "from")], capsys)
+    assert code == 0 and "frequencies of 'edu'" in err
+    assert _run([*argv, "--prior", "0.25,0.75,0", "--out", str(tmp_path / "given")], capsys)[0] == 0
+    from_file = (tmp_path / "from.csv").read_text().splitlines()
+    given = (tmp_path / "given.csv").read_text().splitlines()
+    assert len(from_file) == 4 and from_file == given
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--no-prior-knowledge", "--n", "2"], "--no-prior-knowledge is every prior: it takes no --prior-from"),
+    (["--prior", "0.5,0.5"], "give the prior once: --prior or --prior-from, not both"),
+    ([], "--prior-from needs --column"),
+])
+def test_curve_prior_from_errors(tmp_path, capsys, extra, message):
+    public = _public_column(tmp_path / "public.csv", ["y", "x"])
+    code, _, err = _run(["curve", "--values", "1", "--prior-from", public, "--out", str(tmp_path / "c"), *extra],
+                        capsys)
+    assert code == 2 and message in err
+
+
+def test_curve_output_must_not_be_the_public_input(tmp_path, capsys):
+    """L8 for curve: PREFIX.csv may not be the --prior-from file it reads."""
+    public = _public_column(tmp_path / "pub.csv", ["y", "x"])
+    code, _, err = _run(["curve", "--values", "1", "--prior-from", public, "--column", "edu",
+                         "--out", str(tmp_path / "pub")], capsys)
+    assert code == 2 and "is also an input file" in err and (tmp_path / "pub.csv").read_text() == "edu\ny\nx\n"
