@@ -25,13 +25,21 @@ from .exceptions import (
     ShapeMismatchError,
     SolverFailedError,
 )
+from .frequency import estimate_frequencies, maximum_likelihood
 from .mechanism import Mechanism
 from .mechanisms import (
+    FrequencyOracle,
+    HadamardResponse,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
+    RandomizedResponse,
+    SubsetSelection,
     binary_robust_pml_mechanism,
     k_singular_mechanism,
     randomized_response,
     uniform_mechanism,
 )
+from .mechanisms.estimation import ReportBudget
 from .parameter_spaces import ParameterSpace, SupportDistortion
 from .priors import L1Ball, Prior, SourceSet, empirical_estimate
 from .privacy import (
@@ -82,7 +90,9 @@ __all__ = [
     "DifferentialPrivacy",
     "EmpiricalDesign",
     "ExpectedDistortion",
+    "FrequencyOracle",
     "GroupPrivacy",
+    "HadamardResponse",
     "IntersectionPrivacy",
     "InvalidBudgetError",
     "InvalidDistributionError",
@@ -98,6 +108,8 @@ __all__ = [
     "MutualInformationPrivacy",
     "Neighbours",
     "Objective",
+    "OptimizedLocalHashing",
+    "OptimizedUnaryEncoding",
     "ParameterSpace",
     "PointwiseMaximalLeakage",
     "Prior",
@@ -105,7 +117,9 @@ __all__ = [
     "PrivacyNotion",
     "Privatizer",
     "ProblemTooLargeError",
+    "RandomizedResponse",
     "RenyiDifferentialPrivacy",
+    "ReportBudget",
     "Result",
     "Secret",
     "ShapeMismatchError",
@@ -113,6 +127,7 @@ __all__ = [
     "SibsonMutualInformation",
     "SourceSet",
     "StatisticMaximalLeakage",
+    "SubsetSelection",
     "SupportDistortion",
     "ThetaStar",
     "UnionPrivacy",
@@ -126,10 +141,12 @@ __all__ = [
     "design_worst_case_distortion",
     "distortion_privacy",
     "empirical_estimate",
+    "estimate_frequencies",
     "hamming_cost",
     "k_singular_mechanism",
     "maximize_mutual_information",
     "maximize_sublinear_utility",
+    "maximum_likelihood",
     "measure_sml",
     "mutual_information",
     "privacy_distortion",

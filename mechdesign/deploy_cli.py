@@ -1145,22 +1145,17 @@ def frequency_estimate(counts: np.ndarray, mechanism: Any, categories: Sequence[
     >>> estimate.estimate.round(6).tolist(), estimate.n_samples  # q̂ = (5/8, 3/8), p̂ = q̂ Q⁻¹
     ([0.75, 0.25], 8)
     """
-    from .frequency import FrequencyEstimate, estimator_matrix, project_to_simplex
+    from .frequency import estimate_from_tally
 
-    total = int(counts.sum())
     matrix = mechanism.matrix
     if matrix.shape[0] > 1 and np.all(matrix == matrix[0]):
         raise NotEstimableError(f"{source}: the mechanism's outputs do not depend on its input (all its rows are "
                                 "equal, as at a budget of 0), so no frequency can be estimated from them")
     try:
-        inverse = estimator_matrix(matrix, categories)
+        return estimate_from_tally(counts, int(counts.sum()), mechanism, categories)
     except NotEstimableError as exc:
         raise NotEstimableError(f"{source}: " + in_options(str(exc)).replace(
             "design with --objective estimation", "privatize with --objective estimation (its default)")) from exc
-    frequencies = counts / total
-    estimate = frequencies @ inverse
-    standard_error = np.sqrt(np.maximum(frequencies @ inverse**2 - estimate**2, 0.0) / total)
-    return FrequencyEstimate(tuple(categories), estimate, standard_error, project_to_simplex(estimate), total)
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
@@ -1255,8 +1250,7 @@ def account_ledger(usages: Sequence[tuple[Path, int]]) -> Any:
     """
     from .accounting import Ledger
     from .files import load_record
-    from .mechanisms.oracles import FrequencyOracle
-    from .privatizer import LEDGER_DENSE_ENTRIES
+    from .privatizer import record_release
 
     ledger = Ledger()
     for path, uses in usages:
@@ -1268,11 +1262,7 @@ def account_ledger(usages: Sequence[tuple[Path, int]]) -> Any:
                 ledger.record_epsilon(entry.epsilon, name, uses=entry.uses)
             else:
                 ledger.record(entry.mechanism, entry.uses, name)
-        mechanism = record.mechanism
-        if isinstance(mechanism, FrequencyOracle) and mechanism.size * mechanism.n_outputs > LEDGER_DENSE_ENTRIES:
-            ledger.record_epsilon(mechanism.local_dp_leakage(), str(path), uses=uses)
-        else:
-            ledger.record(mechanism, uses, str(path))
+        record_release(ledger, record.mechanism, str(path), uses)
     return ledger
 
 

@@ -41,7 +41,7 @@ import numpy as np
 from ._validate import _short, as_array, as_indices, as_positive_int, as_real_array, check_count
 from .exceptions import MechDesignError, NotEstimableError
 from .mechanism import MechanismLike, as_mechanism
-from .mechanisms.oracles import FrequencyOracle
+from .mechanisms.oracles import FrequencyOracle, as_counts
 
 #: Largest deviation of ``(Q Q⁺)[:, x]`` from ``e_x`` for category ``x`` to count as recoverable.
 RECOVERY_ATOL = 1e-8
@@ -151,32 +151,28 @@ def estimate_frequencies(outputs: Any, mechanism: MechanismLike,
             raise MechDesignError("outputs must be non-empty: no privatized records to estimate frequencies from")
         return estimate_from_tally(mechanism.tally(reports), len(reports), mechanism, categories)
     matrix = as_mechanism(mechanism).matrix
-    names = tuple(range(matrix.shape[0])) if categories is None else tuple(categories)
-    inverse = estimator_matrix(matrix, names)
     indices = as_indices(outputs, matrix.shape[1], "outputs")
-    count = indices.size
-    output_frequencies = np.bincount(indices, minlength=matrix.shape[1]) / count
-    estimate = output_frequencies @ inverse
-    second_moment = output_frequencies @ inverse**2
-    standard_error = np.sqrt(np.maximum(second_moment - estimate**2, 0.0) / count)
-    return FrequencyEstimate(names, estimate, standard_error, project_to_simplex(estimate), count)
+    return estimate_from_tally(np.bincount(indices, minlength=matrix.shape[1]), indices.size, matrix, categories)
 
 
-def estimate_from_tally(tally: Any, n_reports: int, oracle: FrequencyOracle,
+def estimate_from_tally(tally: Any, n_reports: int, mechanism: MechanismLike,
                         categories: Sequence[Any] | None = None) -> FrequencyEstimate:
-    """Unbiased frequencies (standard errors, simplex projection) from a frequency oracle's additive counts.
+    """Unbiased frequencies (standard errors, simplex projection) from additive counts of the outputs.
 
     The tally of a whole release is the sum of the tallies of its parts (chunks of a file, partitions
-    of a data frame), so a release of any size is estimated without holding its reports.
+    of a data frame), so a release of any size is estimated without holding its outputs.
 
     Parameters
     ----------
     tally
-        ``oracle.tally(reports)`` (or a sum of them): finite, non-negative whole numbers.
+        For a frequency oracle ``oracle.tally(reports)``; for any other mechanism how many records gave
+        each output (length ``m``, summing to ``n_reports``); or a sum of such tallies. Finite,
+        non-negative whole numbers (else a named error).
     n_reports
         How many reports it counts.
-    oracle
-        The oracle that produced them.
+    mechanism
+        The mechanism that produced them (a frequency oracle uses its closed-form estimator, any other
+        ``p̂ = q̂ Q⁺``).
     categories
         Names of the inputs (default: indices).
 
@@ -187,14 +183,26 @@ def estimate_from_tally(tally: Any, n_reports: int, oracle: FrequencyOracle,
     >>> estimate = estimate_from_tally([5, 3], 8, RandomizedResponse(2, math.log(3)), ["a", "b"])
     >>> estimate.estimate.round(6).tolist()  # p̂ = (5/8 − 1/4) / (3/4 − 1/4)
     [0.75, 0.25]
+    >>> estimate_from_tally([5, 3], 8, [[0.75, 0.25], [0.25, 0.75]]).estimate.round(6).tolist()  # q̂ Q⁻¹
+    [0.75, 0.25]
     """
-    if not isinstance(oracle, FrequencyOracle):
-        raise MechDesignError(f"oracle must be a FrequencyOracle (mechdesign.mechanisms.oracles), got "
-                              f"{type(oracle).__name__}")
-    names = tuple(range(oracle.size)) if categories is None else tuple(categories)
-    check_count(len(names), oracle.size, "categories", "names (one per input of the mechanism)")
-    estimate, standard_error = oracle.estimate(tally, n_reports)
-    return FrequencyEstimate(names, estimate, standard_error, project_to_simplex(estimate), int(n_reports))
+    if isinstance(mechanism, FrequencyOracle):
+        names = tuple(range(mechanism.size)) if categories is None else tuple(categories)
+        check_count(len(names), mechanism.size, "categories", "names (one per input of the mechanism)")
+        estimate, standard_error = mechanism.estimate(tally, n_reports)
+        return FrequencyEstimate(names, estimate, standard_error, project_to_simplex(estimate), int(n_reports))
+    matrix = as_mechanism(mechanism).matrix
+    counts = as_counts(tally, matrix.shape[1], "tally", "one per output of the mechanism")
+    count = as_positive_int(n_reports, "n_reports")
+    if counts.sum() != count:
+        raise MechDesignError(f"tally does not count {count} outputs: its counts sum to {counts.sum():.0f}")
+    names = tuple(range(matrix.shape[0])) if categories is None else tuple(categories)
+    inverse = estimator_matrix(matrix, names)
+    output_frequencies = counts / count
+    estimate = output_frequencies @ inverse
+    second_moment = output_frequencies @ inverse**2
+    standard_error = np.sqrt(np.maximum(second_moment - estimate**2, 0.0) / count)
+    return FrequencyEstimate(names, estimate, standard_error, project_to_simplex(estimate), count)
 
 
 def estimation_variance(mechanism: MechanismLike, prior: Any, n_samples: int = 1,
@@ -305,12 +313,8 @@ def maximum_likelihood(output_counts: Any, mechanism: MechanismLike, categories:
     [0.0, 1.0]
     """
     matrix = as_mechanism(mechanism).matrix
-    counts = as_real_array(output_counts, "output_counts", 1)
-    check_count(counts.size, matrix.shape[1], "output_counts", "counts (one per output of the mechanism)")
-    bad = (counts < 0) | (counts != np.round(counts))
-    if bad.any():
-        index = int(np.argmax(bad))
-        raise MechDesignError(f"output_counts[{index}] = {counts[index].item()!r} is not a count (a whole number >= 0)")
+    counts = as_counts(as_real_array(output_counts, "output_counts", 1), matrix.shape[1], "output_counts",
+                       "one per output of the mechanism")
     total = float(counts.sum())
     if total <= 0:
         raise MechDesignError("output_counts sum to 0: no privatized records to estimate frequencies from")

@@ -355,7 +355,7 @@ class Privatizer:
             release_budget = (budget - first_budget) / count
             fitted.append(self._design_column(categories[j], prior, release_budget, objective,
                                               None if sample_codes is None else sample_codes[j]))
-            _record_release(ledger, fitted[-1][2], f"{name}: release")
+            record_release(ledger, fitted[-1][2], f"{name}: release")
         self.n_features_in_ = count
         if table.feature_names is not None:
             self.feature_names_in_ = table.feature_names
@@ -756,7 +756,7 @@ class Privatizer:
         first = estimation_mechanism(DifferentialPrivacy(), budget, Prior.uniform(size),
                                      report_budget=self.report_budget).mechanism
         estimate = estimate_frequencies(first.privatize(codes, rng), first)
-        _record_release(ledger, first, f"{name}: prior estimate (not released)")
+        record_release(ledger, first, f"{name}: prior estimate (not released)")
         return Prior(estimate.projected / estimate.projected.sum())
 
     def _design_column(self, categories: tuple, prior: Prior, budget: float, objective: Any,
@@ -862,14 +862,24 @@ def _estimation_result(chosen: EstimationMechanism, notion: PrivacyNotion, budge
         measured={label: measured}, budgets={label: budget}, method="estimation-family")
 
 
-def _record_release(ledger: Ledger, mechanism: Mechanism, name: str) -> None:
-    """Record a release in the ledger: by its matrix, or for a frequency oracle whose matrix is larger than
-    :data:`LEDGER_DENSE_ENTRIES` by its LDP parameter (accounted as its worst case, binary randomized
-    response at that ε)."""
+def record_release(ledger: Ledger, mechanism: Mechanism, name: str, uses: int = 1) -> None:
+    """Record ``uses`` releases of ``mechanism`` in ``ledger``: by its matrix, or for a frequency oracle whose
+    matrix is larger than :data:`LEDGER_DENSE_ENTRIES` by its LDP parameter (accounted as its worst case,
+    binary randomized response at that ε). The one rule of :class:`Privatizer` and ``mechdesign account``.
+
+    Examples
+    --------
+    >>> from mechdesign.mechanisms import OptimizedUnaryEncoding
+    >>> ledger = Ledger()
+    >>> record_release(ledger, OptimizedUnaryEncoding(200, 1.0), "large", uses=2)
+    >>> entry = ledger.entries[0]
+    >>> entry.mechanism is None, entry.epsilon, entry.uses  # 200 × 2^200 entries: by its ε
+    (True, 1.0, 2)
+    """
     if isinstance(mechanism, FrequencyOracle) and mechanism.size * mechanism.n_outputs > LEDGER_DENSE_ENTRIES:
-        ledger.record_epsilon(mechanism.local_dp_leakage(), name)
+        ledger.record_epsilon(mechanism.local_dp_leakage(), name, uses=uses)
     else:
-        ledger.record(mechanism, name=name)
+        ledger.record(mechanism, uses, name)
 
 
 def _first_round_rng(random_state: Any) -> np.random.Generator | None:

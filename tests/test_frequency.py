@@ -124,10 +124,31 @@ def test_oracle_reports_are_estimated_by_the_oracles_own_estimator():
         # the estimate is q̂ A with A the oracle's left inverse (not Q⁺ for Hadamard response)
         frequencies = np.bincount(oracle.report_index(reports), minlength=oracle.n_outputs) / 1000
         assert np.allclose(by_reports.estimate, frequencies @ estimator_matrix(oracle), atol=1e-12)
-    with pytest.raises(MechDesignError, match="oracle must be a FrequencyOracle"):
-        estimate_from_tally([1, 2], 3, randomized_response(2, 1.0))
     with pytest.raises(MechDesignError, match=r"estimator must have shape \(2, 2\)"):
         estimation_variance(randomized_response(2, 1.0), [0.5, 0.5], estimator=np.eye(3))
+
+
+def test_a_dense_mechanisms_tally_is_its_output_counts():
+    """Issue 34: estimate_from_tally of any mechanism (the counts of partitions or chunks, summed) is
+    estimate_frequencies of the outputs; non-finite, negative or miscounted tallies are named errors."""
+    from mechdesign.frequency import estimate_from_tally
+
+    mechanism = randomized_response(3, 1.0)
+    outputs = mechanism.sample(np.random.default_rng(1).integers(0, 3, 500), np.random.default_rng(2))
+    counts = np.bincount(outputs[:200], minlength=3) + np.bincount(outputs[200:], minlength=3)
+    by_tally, by_outputs = estimate_from_tally(counts, 500, mechanism, "abc"), estimate_frequencies(outputs, mechanism, "abc")
+    for name in ("estimate", "standard_error", "projected"):
+        assert np.array_equal(getattr(by_tally, name), getattr(by_outputs, name))
+    assert by_tally.n_samples == 500 and by_tally.categories == tuple("abc")
+    with pytest.raises(MechDesignError, match=r"tally\[1\] = nan is not a count"):
+        estimate_from_tally([1.0, math.nan, 2.0], 3, mechanism)
+    with pytest.raises(MechDesignError, match=r"tally\[0\] = -1 is not a count"):
+        estimate_from_tally([-1, 2, 2], 3, mechanism)
+    with pytest.raises(MechDesignError, match="tally does not count 4 outputs: its counts sum to 3"):
+        estimate_from_tally([1, 1, 1], 4, mechanism)
+    with pytest.raises(MechDesignError, match=r"tally must have 3 counts"):
+        estimate_from_tally([1, 1], 2, mechanism)
+
 
 
 def _log_likelihood(counts, matrix, point):
@@ -180,7 +201,7 @@ def test_maximum_likelihood_bad_input_is_named():
         maximum_likelihood([math.inf, 2], rr)
     with pytest.raises(MechDesignError, match=r"output_counts\[1\] = 0.5 is not a count"):
         maximum_likelihood([1, 0.5], rr)
-    with pytest.raises(MechDesignError, match="output_counts has 3 counts"):
+    with pytest.raises(MechDesignError, match=r"output_counts must have 2 counts \(one per output of the mechanism\), got shape \(3,\)"):
         maximum_likelihood([1, 2, 3], rr)
     with pytest.raises(MechDesignError, match="output_counts sum to 0"):
         maximum_likelihood([0, 0], rr)

@@ -458,17 +458,7 @@ class FrequencyOracle(Mechanism):
                 np.sqrt(np.maximum(reported * (1.0 - reported), 0.0) / total) / gain)
 
     def _checked_tally(self, tally: Any, n_reports: int) -> tuple[np.ndarray, int]:
-        counts = as_array(tally, "tally")
-        if counts.shape != (self.tally_size,):
-            raise ShapeMismatchError(f"tally must have {self.tally_size} counts (the tally of {self.name} over "
-                                     f"k = {self.size}), got shape {counts.shape}")
-        if not np.issubdtype(counts.dtype, np.number) or counts.dtype.kind == "c":
-            raise MechDesignError(f"tally must hold counts (numbers), got dtype {counts.dtype}")
-        values = counts.astype(float)
-        bad = ~np.isfinite(values) | (values < 0) | (values != np.round(values))
-        if bad.any():
-            index = int(np.argmax(bad))
-            raise MechDesignError(f"tally[{index}] = {counts[index].item()!r} is not a count (a finite whole number >= 0)")
+        values = as_counts(tally, self.tally_size, "tally", f"the tally of {self.name} over k = {self.size}")
         total = as_positive_int(n_reports, "n_reports")
         if self._tally_is_histogram() and values.sum() != total or values.max() > total:
             raise MechDesignError(f"tally does not count {total} reports of {self.name}: its counts sum to "
@@ -627,6 +617,41 @@ class FrequencyOracle(Mechanism):
                                            f"mechanism ({self.name} over k = {self.size} reports one of its "
                                            "categories)") from None
         return codes
+
+
+def as_counts(values: Any, size: int, name: str, what: str) -> np.ndarray:
+    """``values`` as ``size`` counts (float): finite, non-negative whole numbers, else a named error.
+
+    Parameters
+    ----------
+    values
+        The counts (a tally of reports, how often each output occurred).
+    size
+        How many there must be.
+    name
+        The argument's name, for errors.
+    what
+        What the counts are, for the error on their number.
+
+    Examples
+    --------
+    >>> as_counts([3, 0, 2], 3, "tally", "one per output").tolist()
+    [3.0, 0.0, 2.0]
+    >>> as_counts([3, -1], 2, "tally", "one per output")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: tally[1] = -1 is not a count (a finite whole number >= 0)
+    """
+    counts = as_array(values, name)
+    if counts.shape != (size,):
+        raise ShapeMismatchError(f"{name} must have {size} counts ({what}), got shape {counts.shape}")
+    if not np.issubdtype(counts.dtype, np.number) or counts.dtype.kind == "c":
+        raise MechDesignError(f"{name} must hold counts (numbers), got dtype {counts.dtype}")
+    numbers = counts.astype(float)
+    bad = ~np.isfinite(numbers) | (numbers < 0) | (numbers != np.round(numbers))
+    if bad.any():
+        index = int(np.argmax(bad))
+        raise MechDesignError(f"{name}[{index}] = {counts[index].item()!r} is not a count (a finite whole number >= 0)")
+    return numbers
 
 
 def _label_array(values: Sequence[Any] | np.ndarray, name: str) -> np.ndarray:
