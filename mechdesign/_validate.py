@@ -535,7 +535,7 @@ def as_norm_order(value: Any, name: str = "p") -> float:
     return number
 
 
-# --- types of the design arguments: notions, objectives, limits, solvers, executors ----------------
+# --- types of the design arguments: solvers, executors (notions and objectives: privacy/base.py, utility/base.py)
 
 
 def as_instance(value: Any, kind: type, name: str) -> Any:
@@ -594,85 +594,6 @@ def as_number_list(values: Any, name: str, validate: Any = None) -> list[float]:
     """
     check = as_budget if validate is None else validate
     return [check(value, f"{name}[{index}]") for index, value in enumerate(as_sequence(values, name))]
-
-
-def as_notion(notion: Any, name: str = "notion") -> Any:
-    """One :class:`~mechdesign.privacy.base.PrivacyNotion` instance (not a class, not a list).
-
-    Examples
-    --------
-    >>> from mechdesign import MaximalLeakage
-    >>> as_notion(MaximalLeakage())
-    <MaximalLeakage maximal_leakage>
-    """
-    from .privacy.base import PrivacyNotion  # the notions import this module
-
-    return as_instance(notion, PrivacyNotion, name)
-
-
-def as_notions(notions: Any, name: str = "notions") -> list[Any]:
-    """One :class:`~mechdesign.privacy.base.PrivacyNotion` or a sequence of them (empty: no privacy
-    constraint, e.g. a rate–distortion problem with a limit), as a list.
-
-    Examples
-    --------
-    >>> from mechdesign import DifferentialPrivacy
-    >>> as_notions(DifferentialPrivacy())
-    [<DifferentialPrivacy dp>]
-    """
-    from .privacy.base import PrivacyNotion  # the notions import this module
-
-    if isinstance(notions, (PrivacyNotion, type)):
-        return [as_notion(notions, name)]
-    if isinstance(notions, (list, tuple)) and not notions:
-        return []
-    return [as_notion(notion, f"{name}[{index}]") for index, notion in enumerate(as_sequence(notions, name))]
-
-
-def as_objective(objective: Any, name: str = "objective") -> Any:
-    """An :class:`~mechdesign.utility.base.Objective` instance (distortion, mutual information, …).
-
-    Examples
-    --------
-    >>> from mechdesign import ExpectedDistortion
-    >>> as_objective(ExpectedDistortion([0.5, 0.5])).label
-    'expected_distortion'
-    """
-    from .utility.base import Objective  # the objectives import this module
-
-    return as_instance(objective, Objective, name)
-
-
-def as_objectives(objectives: Any, name: str = "limits") -> list[Any]:
-    """A possibly empty sequence of :class:`~mechdesign.utility.base.Objective` instances (``None``: none).
-
-    Examples
-    --------
-    >>> as_objectives(())
-    []
-    """
-    if objectives is None or isinstance(objectives, (list, tuple)) and not objectives:
-        return []
-    return [as_objective(item, f"{name}[{index}]") for index, item in enumerate(as_sequence(objectives, name))]
-
-
-def as_limit_pairs(limits: Any, name: str = "limits") -> list[tuple[Any, float]]:
-    """``(objective, finite limit)`` pairs (the ``limits`` of :func:`~mechdesign.solve.design`); ``None``: none.
-
-    Examples
-    --------
-    >>> from mechdesign import ExpectedDistortion
-    >>> [(quantity.label, value) for quantity, value in as_limit_pairs([(ExpectedDistortion([1.0]), 0.5)])]
-    [('expected_distortion', 0.5)]
-    """
-    if limits is None or isinstance(limits, (list, tuple)) and not limits:
-        return []
-    pairs = []
-    for index, pair in enumerate(as_sequence(limits, name)):
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise MechDesignError(f"{name}[{index}] must be a (quantity, limit) pair, got {_short(pair)}")
-        pairs.append((as_objective(pair[0], f"{name}[{index}][0]"), as_finite(pair[1], f"{name}[{index}][1]")))
-    return pairs
 
 
 def as_choice(value: Any, choices: Iterable[str], name: str, *, optional: bool = False) -> str | None:
@@ -918,3 +839,28 @@ def as_rng(value: Any, name: str = "rng") -> np.random.Generator:
     except (TypeError, ValueError) as exc:
         raise MechDesignError(f"{name} must be None, a non-negative integer seed or a numpy Generator, "
                               f"got {_short(value)}") from exc
+
+
+#: Validators that moved next to their base classes (issue 33: this module imports nothing above it), by
+#: name → their module; read through :func:`__getattr__` until every caller imports them from there
+#: (tests/test_layers.py lists these two imports as departures, with the callers that still need them).
+_MOVED = {"as_notion": "privacy", "as_notions": "privacy",
+          "as_objective": "utility", "as_objectives": "utility", "as_limit_pairs": "utility"}
+
+
+def __getattr__(name: str) -> Any:
+    """The validators of :data:`_MOVED`, from :mod:`mechdesign.privacy.base` / :mod:`mechdesign.utility.base`.
+
+    Examples
+    --------
+    >>> from mechdesign.privacy.base import as_notion
+    >>> __getattr__("as_notion") is as_notion
+    True
+    """
+    if _MOVED.get(name) == "privacy":
+        from .privacy import base as privacy_base
+        return getattr(privacy_base, name)
+    if _MOVED.get(name) == "utility":
+        from .utility import base as utility_base
+        return getattr(utility_base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,23 +22,21 @@ from ._validate import (
     as_budget,
     as_executor,
     as_finite,
-    as_notion,
     as_number_list,
-    as_objective,
     as_options,
     as_positive_int,
     as_solver,
 )
-from .designers.closed_form import hamming_curve
+from .designers.closed_form import HammingProblem, hamming_problem, solve_hamming
 from .exceptions import InvalidBudgetError
 from .files import atomic_output
 from .progress import Progress, report
 from .mechanism import Mechanism
-from .privacy.base import PrivacyNotion
+from .privacy.base import PrivacyNotion, as_notion
 from .registry import capabilities
 from .solve import LIMIT_ATOL, DesignProblem, DesignSpec, MethodChoice, Result, choose_method, design, design_spec
 from .solvers import solve_cvxpy
-from .utility.base import Objective
+from .utility.base import Objective, as_objective
 
 
 @dataclass(frozen=True)
@@ -221,6 +219,40 @@ def trace_curve(
         results = tuple(gathered)
     optimum = np.array([r.objective if r.success else np.nan for r in results], dtype=float)
     return Curve(values, optimum, "epsilon", objective.label, notion.label, results)
+
+
+def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> Curve | None:
+    """``D*(ε)`` from the closed form at every budget (``None`` when no closed form applies).
+
+    The prior is sorted once; each point costs ``O(n)`` and carries its own certified :class:`Result`.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion, MaximalLeakage, Prior
+    >>> curve = closed_form_curve(MaximalLeakage(), ExpectedDistortion(Prior([0.5, 0.3, 0.2])), [0.0, np.log(2)])
+    >>> curve.y.round(6).tolist(), curve.success
+    ([0.5, 0.2], True)
+    """
+    problem = hamming_problem(notion, objective)
+    return None if problem is None else hamming_curve(problem, budgets, objective.label)
+
+
+def hamming_curve(problem: HammingProblem, budgets: Sequence[float], y_name: str) -> Curve:
+    """``D*(ε)`` of a :class:`HammingProblem` at every budget (validated here; ``inf`` allowed), the
+    objective named ``y_name``.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion, MaximalLeakage, Prior
+    >>> objective = ExpectedDistortion(Prior.uniform(2))
+    >>> hamming_curve(hamming_problem(MaximalLeakage(), objective), [0.0], objective.label).y.tolist()
+    [0.5]
+    """
+    label = problem.notion.label
+    values = [as_budget(budget, f"budget for {label}", infinite=True) for budget in budgets]
+    results = tuple(solve_hamming(problem, budget) for budget in values)
+    y = np.array([result.objective if result.success else np.nan for result in results])
+    return Curve(np.array(values), y, "epsilon", y_name, label, results)
 
 
 # --- privacy–distortion functions (PUT paper, Definition 4) -----------------------------------------

@@ -177,28 +177,6 @@ def test_number_lists_accept_any_iterable_and_a_validator():
     assert v.as_number_list((x for x in [-1.0]), "limits", v.as_finite) == [-1.0]
 
 
-def test_notions_objectives_and_limits():
-    from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage
-
-    dp, ml, cost = DifferentialPrivacy(), MaximalLeakage(), ExpectedDistortion([0.5, 0.5])
-    assert v.as_notions(dp) == [dp] and v.as_notions((dp, ml)) == [dp, ml]
-    assert v.as_objective(cost) is cost
-    assert v.as_limit_pairs([(cost, 1)]) == [(cost, 1.0)] and v.as_limit_pairs(()) == []
-    cases = [
-        (lambda: v.as_notions(None), "notions must be a non-empty sequence, got None"),
-        (lambda: v.as_notions(DifferentialPrivacy), r"got the class itself: call it, e.g. DifferentialPrivacy\(...\)"),
-        (lambda: v.as_notions([dp, "dp"]), r"notions\[1\] must be an instance of PrivacyNotion, got 'dp' of type str"),
-        (lambda: v.as_objective(dp), "objective must be an instance of Objective, got <DifferentialPrivacy dp>"),
-        (lambda: v.as_limit_pairs([cost]), r"limits\[0\] must be a \(quantity, limit\) pair"),
-        (lambda: v.as_limit_pairs([(cost, math.inf)]), r"limits\[0\]\[1\] must be finite"),
-        (lambda: v.as_limit_pairs([(1.0, cost)]), r"limits\[0\]\[0\] must be an instance of Objective"),
-    ]
-    for call, match in cases:
-        with pytest.raises(MechDesignError, match=match):
-            call()
-    assert v.as_notions([]) == []  # no privacy constraint: a rate–distortion problem with a limit
-
-
 def test_choices_options_executors_callables_and_time_limits():
     assert v.as_solver(None) is None and v.as_solver("HiGHS") == "highs"
     assert v.as_options(None) is None and v.as_options({"max_iters": 5}) == {"max_iters": 5}
@@ -218,20 +196,6 @@ def test_choices_options_executors_callables_and_time_limits():
     for call, match in cases:
         with pytest.raises(MechDesignError, match=match):
             call()
-
-
-def test_single_notions_and_lists_of_objectives():
-    from mechdesign import ExpectedDistortion, MaximalLeakage
-
-    ml, cost = MaximalLeakage(), ExpectedDistortion([1.0])
-    assert v.as_notion(ml) is ml and v.as_objectives(()) == [] and v.as_objectives([cost]) == [cost]
-    with pytest.raises(MechDesignError, match=r"notion must be an instance of PrivacyNotion, got \[\]"):
-        v.as_notion([])
-    with pytest.raises(MechDesignError, match=r"limits\[0\] must be an instance of Objective, got 0.5"):
-        v.as_objectives([0.5])
-    assert v.as_objectives(None) == [] and v.as_limit_pairs(None) == []
-    with pytest.raises(MechDesignError, match="limits must be a non-empty sequence, got 5"):
-        v.as_objectives(5)
 
 
 @pytest.mark.parametrize("call, error, match", [

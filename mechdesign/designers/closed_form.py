@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
-from .._validate import as_budget
 from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
@@ -470,37 +469,16 @@ def design_hamming(problem: HammingProblem, budgets: Union[float, Sequence[float
     return solve_hamming(problem, single_budget(budgets, problem.notion.label))
 
 
-def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> "Curve | None":
-    """``D*(ε)`` from the closed form at every budget (``None`` when no closed form applies).
-
-    The prior is sorted once; each point costs ``O(n)`` and carries its own certified :class:`Result`.
-
-    Examples
-    --------
-    >>> from mechdesign import Prior
-    >>> curve = closed_form_curve(MaximalLeakage(), ExpectedDistortion(Prior([0.5, 0.3, 0.2])), [0.0, math.log(2)])
-    >>> curve.y.round(6).tolist(), curve.success
-    ([0.5, 0.2], True)
-    """
-    problem = hamming_problem(notion, objective)
-    return None if problem is None else hamming_curve(problem, budgets, objective.label)
-
-
-def hamming_curve(problem: HammingProblem, budgets: Sequence[float], y_name: str) -> "Curve":
-    """``D*(ε)`` of a :class:`HammingProblem` at every budget (validated here; ``inf`` allowed), the
-    objective named ``y_name``.
+def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> Curve | None:
+    """Moved to :func:`mechdesign.curves.closed_form_curve` (issue 33: the curve builders live with
+    :class:`~mechdesign.curves.Curve`); this name stays for one release.
 
     Examples
     --------
     >>> from mechdesign import Prior
-    >>> objective = ExpectedDistortion(Prior.uniform(2))
-    >>> hamming_curve(hamming_problem(MaximalLeakage(), objective), [0.0], objective.label).y.tolist()
+    >>> closed_form_curve(MaximalLeakage(), ExpectedDistortion(Prior([0.5, 0.5])), [0.0]).y.tolist()
     [0.5]
     """
-    from ..curves import Curve
+    from .. import curves
 
-    label = problem.notion.label
-    values = [as_budget(budget, f"budget for {label}", infinite=True) for budget in budgets]
-    results = tuple(solve_hamming(problem, budget) for budget in values)
-    y = np.array([result.objective if result.success else np.nan for result in results])
-    return Curve(np.array(values), y, "epsilon", y_name, label, results)
+    return curves.closed_form_curve(notion, objective, budgets)

@@ -23,7 +23,7 @@ from .._lazy import cvxpy as cp
 import numpy as np
 
 from .._numeric import exp_budget
-from .._validate import as_budget
+from .._validate import as_budget, as_instance, as_sequence
 from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import LinearRelaxation
@@ -313,3 +313,35 @@ class PrivacyNotion(ABC):
             raise ShapeMismatchError(
                 f"{self.label} is defined on {self.n_inputs} inputs, but the mechanism has {n_inputs}"
             )
+
+
+# --- the design arguments of this kind, validated (the boundary of design(), curves, designers) ---------
+
+
+def as_notion(notion: Any, name: str = "notion") -> PrivacyNotion:
+    """One :class:`PrivacyNotion` instance (not a class, not a list), else a :class:`MechDesignError` naming it.
+
+    Examples
+    --------
+    >>> from mechdesign import MaximalLeakage
+    >>> as_notion(MaximalLeakage())
+    <MaximalLeakage maximal_leakage>
+    """
+    return as_instance(notion, PrivacyNotion, name)
+
+
+def as_notions(notions: Any, name: str = "notions") -> list[PrivacyNotion]:
+    """One :class:`PrivacyNotion` or a sequence of them (empty: no privacy
+    constraint, e.g. a rate–distortion problem with a limit), as a list.
+
+    Examples
+    --------
+    >>> from mechdesign import DifferentialPrivacy
+    >>> as_notions(DifferentialPrivacy())
+    [<DifferentialPrivacy dp>]
+    """
+    if isinstance(notions, (PrivacyNotion, type)):
+        return [as_notion(notions, name)]
+    if isinstance(notions, (list, tuple)) and not notions:
+        return []
+    return [as_notion(notion, f"{name}[{index}]") for index, notion in enumerate(as_sequence(notions, name))]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from .._lazy import cvxpy as cp
 import numpy as np
 
-from ..exceptions import ShapeMismatchError
+from .._validate import _short, as_finite, as_instance, as_sequence
+from ..exceptions import MechDesignError, ShapeMismatchError
 from ..mechanism import MechanismLike, as_mechanism
 from ..relaxation import ObjectiveMinorant
 
@@ -103,3 +104,50 @@ class Objective(ABC):
                 f"{self.label} applies to {self.shape[0]}×{self.shape[1]} mechanisms, got "
                 f"{shape[0]}×{shape[1]}"
             )
+
+
+# --- the design arguments of this kind, validated (the boundary of design(), curves, designers) ---------
+
+
+def as_objective(objective: Any, name: str = "objective") -> Objective:
+    """An :class:`Objective` instance (distortion, mutual information, …).
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion
+    >>> as_objective(ExpectedDistortion([0.5, 0.5])).label
+    'expected_distortion'
+    """
+    return as_instance(objective, Objective, name)
+
+
+def as_objectives(objectives: Any, name: str = "limits") -> list[Objective]:
+    """A possibly empty sequence of :class:`Objective` instances (``None``: none).
+
+    Examples
+    --------
+    >>> as_objectives(())
+    []
+    """
+    if objectives is None or isinstance(objectives, (list, tuple)) and not objectives:
+        return []
+    return [as_objective(item, f"{name}[{index}]") for index, item in enumerate(as_sequence(objectives, name))]
+
+
+def as_limit_pairs(limits: Any, name: str = "limits") -> list[tuple[Objective, float]]:
+    """``(objective, finite limit)`` pairs (the ``limits`` of :func:`~mechdesign.solve.design`); ``None``: none.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion
+    >>> [(quantity.label, value) for quantity, value in as_limit_pairs([(ExpectedDistortion([1.0]), 0.5)])]
+    [('expected_distortion', 0.5)]
+    """
+    if limits is None or isinstance(limits, (list, tuple)) and not limits:
+        return []
+    pairs = []
+    for index, pair in enumerate(as_sequence(limits, name)):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise MechDesignError(f"{name}[{index}] must be a (quantity, limit) pair, got {_short(pair)}")
+        pairs.append((as_objective(pair[0], f"{name}[{index}][0]"), as_finite(pair[1], f"{name}[{index}][1]")))
+    return pairs
