@@ -102,11 +102,17 @@ OBJECTIVES: dict[str, Callable[[Prior], Objective]] = {
 
 
 def _parse_prior(text: str | None, n: int | None) -> Prior | None:
+    """The prior of ``--prior P1,P2,…`` (or uniform over ``--n``). Whole-number counts that sum to more than
+    one (``--prior 30,10,5``) are normalized, with a notice on standard error saying so."""
     if text is not None:
         try:
             values = [float(v) for v in text.split(",")]
         except ValueError as exc:
             raise MechDesignError(f"--prior must be comma-separated numbers, got {text!r}") from exc
+        total = math.fsum(values)
+        if math.isfinite(total) and total > 1 and all(v >= 0 and v.is_integer() for v in values):
+            print(f"mechdesign: notice: --prior: counts (total {total:,.0f}), normalized", file=sys.stderr)
+            values = [v / total for v in values]
         return Prior(values)
     return Prior.uniform(as_positive_int(n, "--n")) if n is not None else None
 

@@ -658,3 +658,15 @@ def test_curve_output_must_not_be_the_public_input(tmp_path, capsys):
     code, _, err = _run(["curve", "--values", "1", "--prior-from", public, "--column", "edu",
                          "--out", str(tmp_path / "pub")], capsys)
     assert code == 2 and "is also an input file" in err and (tmp_path / "pub.csv").read_text() == "edu\ny\nx\n"
+
+
+def test_prior_counts_are_normalized_with_a_notice(capsys):
+    """Issue 29: --prior takes counts (whole numbers summing to more than 1), normalized with a notice."""
+    code, counted, err = _run(["design", "--epsilon", "1", "--prior", "3,1", "--json"], capsys)
+    assert code == 0 and "--prior: counts (total 4), normalized" in err
+    code, given, _ = _run(["design", "--epsilon", "1", "--prior", "0.75,0.25", "--json"], capsys)
+    counted, given = _design_result(counted), _design_result(given)
+    counted.pop("solve_time"), given.pop("solve_time")
+    assert counted == given
+    code, _, err = _run(["design", "--epsilon", "1", "--prior", "0.5,0.6"], capsys)
+    assert code == 2 and "prior sums to 1.1" in err
