@@ -1,0 +1,428 @@
+"""Metric differential privacy (d-privacy; geo-indistinguishability for locations).
+
+Chatzikokolakis, Andrés, Bordenabe & Palamidessi, "Broadening the scope of differential privacy
+using metrics" (PETS 2013), Definition 1; Andrés et al., "Geo-indistinguishability" (CCS 2013): a
+mechanism ``Q`` is ε-d-private for a metric ``d`` on its inputs if
+
+``Q[x, y] <= e^{ε d(x, x')} Q[x', y]`` for every output ``y`` and every pair of inputs ``x, x'``.
+
+The budget ε is *per unit of distance* (per kilometre for great-circle distances): local DP is the
+discrete metric, DP on counts the line metric ``|x − x'|``, geo-indistinguishability the Euclidean
+metric on a set of locations.
+
+A metric may be given as a matrix, as points with a norm (Euclidean, Manhattan, or great-circle on
+latitude/longitude in degrees, in kilometres), or as a weighted graph (its shortest-path metric). For a
+graph the constraints on the **edges alone are exact**:
+
+*Proof.* Let ``d`` be the shortest-path metric of a connected graph with positive edge weights. Every
+edge ``{u, v}`` is a pair, so the all-pairs condition implies the edge condition with ``d(u, v)``.
+Conversely, suppose ``Q[u, y] <= e^{ε d(u, v)} Q[v, y]`` on every edge (both directions). For inputs
+``x, x'`` take a shortest path ``x = v_0, …, v_k = x'``; each of its edges is itself a shortest path
+(a subpath of a shortest path is one), so ``Σ_i d(v_{i-1}, v_i) = d(x, x')``, and chaining the edge
+conditions gives ``Q[x, y] <= e^{ε Σ_i d(v_{i-1}, v_i)} Q[x', y] = e^{ε d(x, x')} Q[x', y]``. ∎
+
+The same chaining shows that the measure (the least ε) over the edges equals the measure over all
+pairs. ``tests/privacy/test_metric.py`` checks both on random graphs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .._lazy import LazyFunction
+from .._lazy import cvxpy as cp
+from .._lazy import scipy_sparse as sp
+import numpy as np
+
+from .._numeric import exp_budget
+from .._validate import as_choice, as_positive_budget, as_positive_int, as_real_array, as_real_vector
+from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from ..relaxation import LinearRelaxation, linear_rows, pairwise_rows
+from .base import PrivacyNotion, parameter_label
+from .dp import pairwise_log_ratios
+
+shortest_path = LazyFunction("scipy.sparse.csgraph", "shortest_path")
+
+#: Relative tolerance (to the largest distance) of the symmetry and triangle-inequality checks: distances
+#: computed in floating point (a norm, a sum of edge weights) may miss exactness by a few ulps.
+METRIC_RTOL = 1e-12
+#: The mean Earth radius (IUGG), in kilometres, of great-circle distances.
+EARTH_RADIUS_KM = 6371.0088
+#: The norms of :meth:`MetricDifferentialPrivacy.from_points`.
+NORMS = ("euclidean", "manhattan", "great-circle")
+#: Largest number of log-ratios one block of :meth:`MetricDifferentialPrivacy.measure` holds at once.
+MEASURE_BLOCK = 1 << 22
+
+
+def _triangle_violation(distances: np.ndarray, tolerance: float) -> tuple[int, int, int] | None:
+    """The first triple ``(i, j, k)`` with ``d[i, k] > d[i, j] + d[j, k] + tolerance``, or ``None``."""
+    for j in range(distances.shape[0]):
+        excess = distances - (distances[:, j, None] + distances[None, j, :])
+        worst = int(np.argmax(excess))
+        if excess.flat[worst] > tolerance:
+            i, k = divmod(worst, distances.shape[0])
+            return i, j, k
+    return None
+
+
+def as_distance_matrix(values: Any, name: str = "distance", *, check_triangle: bool = True) -> np.ndarray:
+    """Validate a metric on ``n`` points given as an ``(n, n)`` matrix (a copy, as float).
+
+    Parameters
+    ----------
+    values
+        The distances.
+    name
+        The argument's name in error messages.
+    check_triangle
+        Whether to check the triangle inequality (``O(n³)``; a metric built from a norm or a graph
+        satisfies it by construction).
+
+    Returns
+    -------
+    numpy.ndarray
+        The matrix.
+
+    Raises
+    ------
+    InvalidBudgetError
+        For a non-finite or negative entry, a non-square or asymmetric matrix, a nonzero diagonal, a
+        zero distance between distinct points, or a broken triangle inequality (naming the triple).
+
+    Examples
+    --------
+    >>> as_distance_matrix([[0, 1], [1, 0]])
+    array([[0., 1.],
+           [1., 0.]])
+    >>> as_distance_matrix([[0, 1, 3], [1, 0, 1], [3, 1, 0]])
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: distance breaks the triangle inequality: d[0, 2] = 3 > d[0, 1] + d[1, 2] = 2
+    """
+    matrix = as_real_array(values, name, 2, InvalidBudgetError)
+    n = matrix.shape[0]
+    if matrix.shape != (n, n):
+        raise InvalidBudgetError(f"{name} must be a square matrix, got shape {matrix.shape}")
+    if (matrix < 0).any():
+        i, j = (int(k) for k in np.argwhere(matrix < 0)[0])
+        raise InvalidBudgetError(f"{name} has a negative entry {matrix[i, j]!r} at [{i}, {j}]")
+    if (np.diag(matrix) != 0).any():
+        i = int(np.flatnonzero(np.diag(matrix))[0])
+        raise InvalidBudgetError(f"{name} must be 0 on the diagonal, got d[{i}, {i}] = {matrix[i, i]!r}")
+    tolerance = METRIC_RTOL * float(matrix.max())
+    asymmetric = np.abs(matrix - matrix.T) > tolerance
+    if asymmetric.any():
+        i, j = (int(k) for k in np.argwhere(asymmetric)[0])
+        raise InvalidBudgetError(f"{name} must be symmetric, got d[{i}, {j}] = {matrix[i, j]!r} and "
+                                 f"d[{j}, {i}] = {matrix[j, i]!r}")
+    zero = (matrix == 0) & ~np.eye(n, dtype=bool)
+    if zero.any():
+        i, j = sorted(int(k) for k in np.argwhere(zero)[0])
+        raise InvalidBudgetError(f"{name} puts distinct points {i} and {j} at distance 0: they must be treated as "
+                                 "one location (merge them)")
+    if check_triangle:
+        triple = _triangle_violation(matrix, tolerance)
+        if triple is not None:
+            i, j, k = triple
+            raise InvalidBudgetError(
+                f"{name} breaks the triangle inequality: d[{i}, {k}] = {matrix[i, k]:g} > d[{i}, {j}] + d[{j}, {k}] "
+                f"= {matrix[i, j] + matrix[j, k]:g}")
+    return (matrix + matrix.T) / 2
+
+
+def point_distances(points: Any, norm: str = "euclidean", name: str = "points") -> np.ndarray:
+    """The ``(n, n)`` distances between ``points`` under ``norm`` (one of :data:`NORMS`).
+
+    ``points`` is ``(n, k)`` (``(n,)`` for points on a line); for ``"great-circle"`` it is ``(n, 2)`` latitude
+    and longitude in degrees and the distances are in kilometres (haversine on a sphere of radius
+    :data:`EARTH_RADIUS_KM`).
+
+    Examples
+    --------
+    >>> point_distances([[0, 0], [3, 4]])
+    array([[0., 5.],
+           [5., 0.]])
+    >>> float(point_distances([[0, 0], [3, 4]], "manhattan")[0, 1])
+    7.0
+    >>> round(float(point_distances([[0, 0], [0, 1]], "great-circle")[0, 1]), 3)  # one degree along the equator
+    111.195
+    """
+    norm = as_choice(norm, NORMS, "norm")
+    array = as_real_array(points, name, None, InvalidBudgetError)
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2:
+        raise InvalidBudgetError(f"{name} must be a 1-D or 2-D array, got shape {array.shape}")
+    if norm == "great-circle":
+        if array.shape[1] != 2 or (np.abs(array[:, 0]) > 90).any() or (np.abs(array[:, 1]) > 180).any():
+            raise InvalidBudgetError(f"{name} must be (n, 2) latitudes in [-90, 90] and longitudes in [-180, 180] "
+                                     f"(degrees) for the great-circle norm, got shape {array.shape}")
+        latitude, longitude = np.radians(array[:, 0]), np.radians(array[:, 1])
+        half = (np.sin((latitude[:, None] - latitude[None, :]) / 2) ** 2
+                + np.cos(latitude[:, None]) * np.cos(latitude[None, :])
+                * np.sin((longitude[:, None] - longitude[None, :]) / 2) ** 2)
+        return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(half, 0.0, 1.0)))
+    difference = np.abs(array[:, None, :] - array[None, :, :])
+    return np.sqrt((difference ** 2).sum(axis=2)) if norm == "euclidean" else difference.sum(axis=2)
+
+
+def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
+    """The ``width · height`` points of a grid, row by row: point ``r · width + c`` is ``(c, r) · spacing``.
+
+    Examples
+    --------
+    >>> grid_points(2, 2).tolist()
+    [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+    """
+    width, height = as_positive_int(width, "width"), as_positive_int(height, "height")
+    spacing = as_positive_budget(spacing, "spacing")
+    rows, columns = np.divmod(np.arange(width * height), width)
+    return np.column_stack([columns, rows]).astype(float) * spacing
+
+
+class MetricDifferentialPrivacy(PrivacyNotion):
+    """ε-d-privacy for a metric ``d`` on the inputs, ε per unit of distance (module docstring).
+
+    Parameters
+    ----------
+    distance
+        The ``(n, n)`` metric (validated: :func:`as_distance_matrix`).
+    unit
+        The unit of distance, shown in the label (budgets are per unit).
+    points
+        The inputs' coordinates, when the metric comes from them (:meth:`from_points`); used by the
+        location mechanisms and the default quality loss.
+    edges
+        Constraint pairs ``(K, 2)`` that imply all the others (a graph's edges, :meth:`from_graph`);
+        ``None``: every pair.
+
+    Notes
+    -----
+    The constraint scale is ``e^{ε D}`` with ``D`` the largest constraint distance, so a budget whose
+    ``ε D`` overflows float64 is refused for constraints exactly as ``e^ε`` is for local DP; a
+    pair at distance ``d`` is constrained with ``e^{ε d}``. cvxpy budget parameters are refused: the
+    constraints are not affine in one parameter.
+
+    Examples
+    --------
+    Randomized response on 2 points at distance 2 is ``log(3) / 2``-d-private per unit:
+
+    >>> notion = MetricDifferentialPrivacy([[0, 2], [2, 0]], unit="km")
+    >>> notion.label, round(notion.measure([[0.75, 0.25], [0.25, 0.75]]) * 2, 12) == round(math.log(3), 12)
+    ('metric-dp(per km)', True)
+    """
+
+    name = "metric-dp"
+    reference = ("Chatzikokolakis et al., Broadening the scope of differential privacy using metrics (PETS 2013), "
+                 "Definition 1; Andrés et al., Geo-indistinguishability (CCS 2013)")
+
+    def __init__(self, distance: Any, *, unit: str = "unit", points: Any = None, edges: Any = None,
+                 _validated: bool = False) -> None:
+        self.distances = np.asarray(distance, dtype=float) if _validated else as_distance_matrix(distance)
+        self.n_inputs = self.distances.shape[0]
+        if not isinstance(unit, str) or not unit:
+            raise InvalidBudgetError(f"unit must be a non-empty string, got {unit!r}")
+        self.unit = unit
+        self.points = None if points is None else np.asarray(points, dtype=float)
+        if self.points is not None and len(self.points) != self.n_inputs:
+            raise ShapeMismatchError(f"points has {len(self.points)} rows but the distance is on {self.n_inputs} inputs")
+        if edges is None:
+            first, second = np.triu_indices(self.n_inputs, 1)
+        else:
+            first, second = np.asarray(edges, dtype=np.int64).T
+        self._first, self._second = first, second
+        #: Whether the constraints hold every pair (``False`` for a graph: its edges).
+        self.has_all_pairs = edges is None
+        self._pair_distances = self.distances[first, second]
+        self.largest_distance = float(self._pair_distances.max()) if first.size else 1.0
+
+    @classmethod
+    def from_points(cls, points: Any, norm: str = "euclidean", *, unit: str | None = None) -> MetricDifferentialPrivacy:
+        """The metric of ``points`` under ``norm`` (:func:`point_distances`; great-circle distances in km).
+
+        Raises
+        ------
+        InvalidBudgetError
+            For bad coordinates or two points at distance 0.
+
+        Examples
+        --------
+        >>> notion = MetricDifferentialPrivacy.from_points([[0, 0], [3, 4], [6, 8]])
+        >>> notion.distances[0].tolist(), notion.label
+        ([0.0, 5.0, 10.0], 'metric-dp(per unit)')
+        >>> MetricDifferentialPrivacy.from_points([[48.85, 2.35], [51.51, -0.13]], "great-circle").unit
+        'km'
+        """
+        distances = point_distances(points, norm)
+        points = as_real_array(points, "points", None, InvalidBudgetError)
+        unit = ("km" if norm == "great-circle" else "unit") if unit is None else unit
+        return cls(as_distance_matrix(distances, f"{norm} distance of points", check_triangle=False), unit=unit,
+                   points=points if points.ndim == 2 else points[:, None], _validated=True)
+
+    @classmethod
+    def grid(cls, width: int, height: int, *, spacing: float = 1.0, norm: str = "euclidean",
+             unit: str = "unit") -> MetricDifferentialPrivacy:
+        """A ``width × height`` grid of locations (:func:`grid_points`) under ``norm``.
+
+        Examples
+        --------
+        >>> round(float(MetricDifferentialPrivacy.grid(3, 2).distances[0, 5]), 6)  # (0, 0) to (2, 1)
+        2.236068
+        """
+        return cls.from_points(grid_points(width, height, spacing), norm, unit=unit)
+
+    @classmethod
+    def from_graph(cls, edges: Any, weights: Any, n_inputs: int, *, unit: str = "unit") -> MetricDifferentialPrivacy:
+        """The shortest-path metric of a connected graph with positive edge ``weights``; constraints on its edges.
+
+        Parameters
+        ----------
+        edges
+            ``(K, 2)`` index pairs (undirected).
+        weights
+            ``(K,)`` positive lengths.
+        n_inputs
+            Number of vertices.
+
+        Raises
+        ------
+        InvalidBudgetError
+            For a bad edge, a non-positive or non-finite weight, or a disconnected graph.
+
+        Examples
+        --------
+        The path 0 – 1 – 2 with unit lengths is the line metric:
+
+        >>> notion = MetricDifferentialPrivacy.from_graph([(0, 1), (1, 2)], [1, 1], 3)
+        >>> notion.distances[0].tolist(), notion.constraint_pairs()[0].tolist()
+        ([0.0, 1.0, 2.0], [0, 1])
+        """
+        n = as_positive_int(n_inputs, "n_inputs")
+        pairs = np.asarray(edges)
+        if (pairs.ndim != 2 or pairs.shape[1] != 2 or not np.issubdtype(pairs.dtype, np.integer)
+                or pairs.size == 0 or pairs.min() < 0 or pairs.max() >= n or (pairs[:, 0] == pairs[:, 1]).any()):
+            raise InvalidBudgetError(f"edges must be a (K, 2) array of distinct vertex indices in [0, {n}), got "
+                                     f"{edges!r}"[:200])
+        lengths = as_real_vector(weights, "weights")
+        if lengths.shape != (len(pairs),) or (lengths <= 0).any():
+            raise InvalidBudgetError(f"weights must be {len(pairs)} positive finite lengths, got {weights!r}"[:200])
+        adjacency = sp.coo_matrix((lengths, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
+        distances = shortest_path(adjacency, directed=False)
+        if not np.isfinite(distances).all():
+            i, j = (int(k) for k in np.argwhere(~np.isfinite(distances))[0])
+            raise InvalidBudgetError(f"the graph is not connected: vertices {i} and {j} have no path between them")
+        unique = np.unique(np.sort(pairs, axis=1), axis=0)
+        return cls(distances, unit=unit, edges=unique, _validated=True)
+
+    @property
+    def label(self) -> str:
+        """``metric-dp(per <unit>)``: budgets are per unit of distance.
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 1], [1, 0]], unit="m").label
+        'metric-dp(per m)'
+        """
+        return parameter_label(self.name, f"per {self.unit}")
+
+    def constraint_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The unordered pairs the constraints use (a graph's edges, else all pairs) and their distances.
+
+        Examples
+        --------
+        >>> first, second, distance = MetricDifferentialPrivacy([[0, 1], [1, 0]]).constraint_pairs()
+        >>> first.tolist(), second.tolist(), distance.tolist()
+        ([0], [1], [1.0])
+        """
+        return self._first, self._second, self._pair_distances
+
+    def scaled_budget(self, budget: float) -> float:
+        """``e^{ε D}``, ``D`` the largest constraint distance (``inf`` past the float range).
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).scaled_budget(0.5) == math.e
+        True
+        """
+        return exp_budget(budget * self.largest_distance)
+
+    def scaled_budget_excess(self, budget: float) -> float:
+        """``expm1(ε D)``.
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).scaled_budget_excess(1e-20)
+        2e-20
+        """
+        return math.expm1(budget * self.largest_distance)
+
+    def budget_from_scaled(self, value: float) -> float:
+        """``max(0, log(value) / D)``.
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).budget_from_scaled(math.e)
+        0.5
+        """
+        return max(0.0, math.log(value) / self.largest_distance) if value > 0 else 0.0
+
+    def pair_scales(self, budget: float) -> np.ndarray:
+        """``e^{ε d}`` of every constraint pair (:meth:`constraint_pairs`).
+
+        Raises
+        ------
+        InvalidBudgetError
+            When ``e^{ε D}`` overflows float64.
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).pair_scales(math.log(3) / 2).round(12).tolist()
+        [3.0]
+        """
+        self.finite_scaled_budget(budget)
+        return np.exp(budget * self._pair_distances)
+
+    def _ordered(self, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        scales = self.pair_scales(budget)
+        return (np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first]),
+                np.concatenate([scales, scales]))
+
+    def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
+        if not isinstance(scaled, (int, float)):
+            raise MechDesignError(f"{self.label} takes a number as budget, not a cvxpy parameter: its pairs are "
+                                  "constrained by e^(ε d), which is not affine in one parameter")
+        if not self._first.size:
+            return []
+        first, second, scales = self._ordered(self.budget_from_scaled(scaled))
+        return [Q[first, :] <= cp.multiply(scales[:, None], Q[second, :])]
+
+    def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
+        """The constraints themselves (an LP): one row per ordered constraint pair and output.
+
+        Examples
+        --------
+        >>> notion = MetricDifferentialPrivacy([[0, 2], [2, 0]])
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+        >>> relaxation = notion.relaxation([matrix], math.log(3) / 2 + 1e-12)
+        >>> relaxation.rows_q.shape, bool(np.all(relaxation.rows_q @ matrix.ravel() <= relaxation.rhs))
+        ((4, 4), True)
+        """
+        shape = points[0].shape
+        first, second, scales = self._ordered(budget)
+        entries = pairwise_rows(shape, first, second, 0.0)  # S[first, y] alone
+        partners = pairwise_rows(shape, second, first, 0.0)  # S[second, y] alone
+        rows = entries - sp.diags(np.repeat(scales, shape[1])) @ partners
+        return linear_rows(rows, np.zeros(rows.shape[0]))
+
+    def _measure(self, matrix: np.ndarray) -> float:
+        used = matrix.max(axis=0) > 0
+        if (matrix[:, used].min(axis=0) <= 0).any():
+            return math.inf  # a zero beside a positive entry: no finite distance allows it
+        columns = matrix[:, used]
+        worst, block = 0.0, max(1, MEASURE_BLOCK // max(1, columns.shape[1]))
+        for start in range(0, self._first.size, block):
+            first, second = self._first[start:start + block], self._second[start:start + block]
+            ratios = np.abs(pairwise_log_ratios(columns, first, second)).max(axis=1, initial=0.0)
+            worst = max(worst, float((ratios / self._pair_distances[start:start + block]).max(initial=0.0)))
+        return worst
