@@ -31,15 +31,7 @@ from .exceptions import MechDesignError
 from .mechanism import Mechanism
 from .memory import check_array
 from .priors import Prior
-from .privacy import (
-    ApproximateDifferentialPrivacy,
-    DifferentialPrivacy,
-    MaximalLeakage,
-    MutualInformationPrivacy,
-    PointwiseMaximalLeakage,
-    PrivacyNotion,
-)
-from .privacy import MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation
+from .privacy import PrivacyNotion
 from .progress import terminal_progress
 from .registry import cli_names, prior_notions
 from .solve import METHODS, design
@@ -58,40 +50,10 @@ PRINTED_ENTRIES = 10_000
 NotionFactory = Callable[[argparse.Namespace, "Prior | None"], PrivacyNotion]
 
 
-def _require_prior(prior: Prior | None, notion: str) -> Prior:
-    if prior is None:
-        raise MechDesignError(f"notion {notion!r} needs a prior: pass --prior")
-    return prior
-
-
-def _require_delta(args: argparse.Namespace) -> float:
-    if args.delta is None:
-        raise MechDesignError("notion 'approx-dp' needs --delta")
-    return args.delta
-
-
-def _require_alpha(args: argparse.Namespace, notion: str) -> float:
-    if getattr(args, "alpha", None) is None:
-        raise MechDesignError(f"notion {notion!r} needs --alpha (an order > 1)")
-    return args.alpha
-
-
-#: How to build each notion offered on the command line from the parsed arguments and prior.
-_BUILDERS: dict[type[PrivacyNotion], NotionFactory] = {
-    DifferentialPrivacy: lambda args, prior: DifferentialPrivacy(),
-    ApproximateDifferentialPrivacy: lambda args, prior: ApproximateDifferentialPrivacy(_require_delta(args),
-                                                                                       args.variant),
-    MaximalLeakage: lambda args, prior: MaximalLeakage(),
-    MutualInformationPrivacy: lambda args, prior: MutualInformationPrivacy(_require_prior(prior, "mutual-information")),
-    PointwiseMaximalLeakage: lambda args, prior: PointwiseMaximalLeakage(_require_prior(prior, "pml")),
-    MaximalInformation: lambda args, prior: MaximalInformation(_require_prior(prior, "max-information")),
-    RenyiDifferentialPrivacy: lambda args, prior: RenyiDifferentialPrivacy(_require_alpha(args, "renyi-dp")),
-    SibsonMutualInformation: lambda args, prior: SibsonMutualInformation(
-        _require_alpha(args, "sibson-mi"), _require_prior(prior, "sibson-mi")),
-}
-#: Command-line notion names (the ``cli_name`` each notion declares in :mod:`mechdesign.registry`) and
-#: how to build each.
-NOTIONS: dict[str, NotionFactory] = {name: _BUILDERS[cls] for name, cls in cli_names().items()}
+#: Command-line notion names and how to build each from the parsed arguments and prior: the notion class's
+#: own ``cli_name`` and :meth:`~mechdesign.privacy.base.PrivacyNotion.from_command_line`
+#: (:func:`mechdesign.registry.cli_names`).
+NOTIONS: dict[str, NotionFactory] = {name: cls.from_command_line for name, cls in cli_names().items()}
 
 #: Command-line objective names and how to build each from the prior.
 OBJECTIVES: dict[str, Callable[[Prior], Objective]] = {
@@ -395,13 +357,7 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     values = _parse_values(args)
     if args.mode == "distortion":
         values = [to_nats(value, args.units) for value in values]
-    prefix = _output_prefix(args.out)
-    sources = [path for path in (args.prior_from, args.categories_from) if path is not None]
-    if sources:
-        from .files import check_output_paths
-
-        check_output_paths({f"--out ({suffix})": prefix.with_name(prefix.name + suffix) for suffix in (".csv", ".png")},
-                           inputs=sources)
+    prefix = _output_prefix(args.out, [path for path in (args.prior_from, args.categories_from) if path is not None])
     if args.no_prior_knowledge:
         given = [option for option, value in (("--prior", args.prior), ("--prior-from", args.prior_from),
                                               ("--categories", args.categories),
@@ -457,14 +413,17 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     return 0 if curve.success else 1
 
 
-def _output_prefix(text: str) -> Path:
-    """The ``--out`` prefix of ``curve``: ``PREFIX.csv`` and ``PREFIX.png`` must both be writable files."""
+def _output_prefix(text: str, inputs: Sequence[str]) -> Path:
+    """The ``--out`` prefix of ``curve``: ``PREFIX.csv`` and ``PREFIX.png`` must both be writable files,
+    neither of them one of the ``inputs`` the command reads."""
+    from .files import check_output_paths
+
     prefix = Path(text)
     if text.endswith(("/", os.sep)) or prefix.is_dir() or not prefix.name or prefix.name in (".", ".."):
         raise MechDesignError(f"--out is a file prefix (writes PREFIX.csv and PREFIX.png), got the directory {text!r}; "
                               f"e.g. --out {os.path.join(text, 'curve')}")
-    for suffix in (".csv", ".png"):
-        _check_writable(prefix.with_name(prefix.name + suffix), "--out")
+    check_output_paths({f"--out ({suffix})": prefix.with_name(prefix.name + suffix) for suffix in (".csv", ".png")},
+                       inputs=inputs)
     return prefix
 
 
