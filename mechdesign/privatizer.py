@@ -61,10 +61,11 @@ from .files import (
     record_from_result,
     write_envelope,
 )
-from .frequency import FrequencyEstimate, estimate_frequencies
+from .frequency import FrequencyEstimate, estimate_frequencies, estimate_from_tally
 from .mechanism import Mechanism
 from .mechanisms.estimation import EstimationMechanism, ReportBudget, estimation_mechanism, is_listed
 from .mechanisms.oracles import FrequencyOracle, RandomizedResponse
+from .parallel import is_dask_collection, privatize_partitions, tally_partitions
 from .priors import L1Ball, Prior, as_prior
 from .privacy import DifferentialPrivacy, PointwiseMaximalLeakage, PrivacyNotion
 from .randomness import release_rng
@@ -369,7 +370,7 @@ class Privatizer:
         self.privacy_spent_ = ledger.pure_epsilon()
         return self
 
-    def transform(self, X: Any) -> np.ndarray:
+    def transform(self, X: Any) -> Any:
         """Privatize ``X``: one output label per value, an object array of the shape of ``X``.
 
         Draws from the operating system's entropy unless ``random_state`` is set (then it warns
@@ -377,6 +378,10 @@ class Privatizer:
         lookup) before anything is drawn.
 
         Raises :class:`~mechdesign.exceptions.UnknownCategoryError` for a value that is not a category.
+
+        A Dask Series or DataFrame is privatized partition by partition on the workers
+        (:func:`~mechdesign.parallel.privatize_partitions`): the result is a lazy Dask collection of the
+        same partitions, each drawn from the operating system's entropy where it runs.
 
         Examples
         --------
@@ -386,17 +391,10 @@ class Privatizer:
         (dtype('O'), True)
         """
         self._check_fitted()
+        if is_dask_collection(X):
+            return privatize_partitions(self, X)
         table = self._check_table(as_table(X, "X"))
-        codes = [encode_values(table.values[:, j], index_of(self.categories_[j]), _column_label(name))
-                 for j, name in enumerate(self.get_feature_names_out())]
-        rng = release_rng(self.random_state)
-        result = np.empty(table.values.shape, dtype=object)
-        for j, column in enumerate(codes):
-            mechanism = self.mechanisms_[j]
-            if isinstance(mechanism, FrequencyOracle):  # labelled report by report (its outputs may not be listed)
-                result[:, j] = mechanism.labels(mechanism.privatize(column, rng), tuple(self.categories_[j]))
-            else:
-                result[:, j] = as_labels(self.outputs_[j])[mechanism.sample(column, rng)]
+        result = self._privatized(table, release_rng(self.random_state))
         if self._output_container() == "pandas":
             import pandas  # the container asked for
 
@@ -422,6 +420,10 @@ class Privatizer:
         Raises :class:`~mechdesign.exceptions.NotEstimableError` when the mechanism does not
         determine some categories (then fit with ``objective="estimation"``).
 
+        A Dask Series or DataFrame is counted partition by partition on the workers and only the counts
+        are gathered (:func:`~mechdesign.parallel.tally_partitions`): the estimate is the one of the
+        same labels in memory.
+
         Examples
         --------
         >>> privatizer = Privatizer("dp", 50.0, categories=["x", "y"]).fit(["x", "y"])
@@ -429,18 +431,44 @@ class Privatizer:
         [0.75, 0.25]
         """
         self._check_fitted()
-        table = self._check_table(as_table(X_private, "X_private"))
-        estimates = []
-        for j, name in enumerate(self.get_feature_names_out()):
-            mechanism = self.mechanisms_[j]
-            if isinstance(mechanism, FrequencyOracle):
-                outputs = mechanism.reports_from_labels(table.values[:, j], tuple(self.categories_[j]),
-                                                        _column_label(name, "X_private"))
-            else:
-                outputs = encode_values(table.values[:, j], index_of(self.outputs_[j]),
-                                        _column_label(name, "X_private"), kind="output of the mechanism")
-            estimates.append(estimate_frequencies(outputs, self.mechanisms_[j], tuple(self.categories_[j])))
+        if is_dask_collection(X_private):
+            tallies = tally_partitions(self, X_private)
+        else:
+            tallies = self._tallies(self._check_table(as_table(X_private, "X_private")))
+        if tallies[0][1] == 0:
+            raise MechDesignError("X_private has no rows: no privatized records to estimate frequencies from")
+        estimates = [estimate_from_tally(counts, total, self.mechanisms_[j], tuple(self.categories_[j]))
+                     for j, (counts, total) in enumerate(tallies)]
         return estimates[0] if len(estimates) == 1 else estimates
+
+    def _privatized(self, table: Table, rng: np.random.Generator | None) -> np.ndarray:
+        """The output labels of a checked table (an object array of its shape), every value encoded first."""
+        codes = [encode_values(table.values[:, j], index_of(self.categories_[j]), _column_label(name))
+                 for j, name in enumerate(self.get_feature_names_out())]
+        result = np.empty(table.values.shape, dtype=object)
+        for j, column in enumerate(codes):
+            mechanism = self.mechanisms_[j]
+            if isinstance(mechanism, FrequencyOracle):  # labelled report by report (its outputs may not be listed)
+                result[:, j] = mechanism.labels(mechanism.privatize(column, rng), tuple(self.categories_[j]))
+            else:
+                result[:, j] = as_labels(self.outputs_[j])[mechanism.sample(column, rng)]
+        return result
+
+    def _tallies(self, table: Table) -> list[tuple[np.ndarray, int]]:
+        """Per column of a checked table of privatized labels, its additive counts and rows
+        (:func:`~mechdesign.frequency.estimate_from_tally`): summed over parts, those of the whole."""
+        tallies = []
+        for j, name in enumerate(self.get_feature_names_out()):
+            mechanism, label = self.mechanisms_[j], _column_label(name, "X_private")
+            if isinstance(mechanism, FrequencyOracle):
+                reports = mechanism.reports_from_labels(table.values[:, j], tuple(self.categories_[j]), label)
+                counts = mechanism.tally(reports)
+            else:
+                outputs = encode_values(table.values[:, j], index_of(self.outputs_[j]), label,
+                                        kind="output of the mechanism")
+                counts = np.bincount(outputs, minlength=mechanism.n_outputs)
+            tallies.append((counts, table.values.shape[0]))
+        return tallies
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Names of the privatized columns: those of the input (each column keeps its name).
