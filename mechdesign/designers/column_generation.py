@@ -336,11 +336,11 @@ class OutputGeneration(ABC):
 
     def _extended_basis(self, master: WarmLinearProgram) -> highspy.HighsBasis:
         """The previous restricted LP's basis carried over to the enlarged output set: old columns and
-        rows keep their status, new columns start at their lower bound 0 and new rows' slacks are basic
-        (a primal feasible basis: the new outputs carry no mass)."""
+        rows keep their status, new ones take :meth:`_fresh_column_status` and :meth:`_fresh_row_status`
+        (by default at their lower bound 0 and basic slacks: a primal feasible basis, the new outputs carry
+        no mass)."""
         extended = highspy.HighsBasis()
-        for name, blocks_index, fresh in (("col_status", 0, highspy.HighsBasisStatus.kLower),
-                                          ("row_status", 1, highspy.HighsBasisStatus.kBasic)):
+        for name, blocks_index in (("col_status", 0), ("row_status", 1)):
             old_keys = _labels(self._layout(self._master_outputs, self._master)[blocks_index], self.weights.shape)
             new_keys = _labels(self._layout(self.outputs, master)[blocks_index], self.weights.shape)
             old_status = list(getattr(self._master.highs.getBasis(), name))
@@ -348,7 +348,8 @@ class OutputGeneration(ABC):
             found = np.searchsorted(old_keys, new_keys, sorter=order)
             found = np.minimum(found, old_keys.size - 1)
             matched = old_keys[order[found]] == new_keys
-            fresh_status = self._fresh_column_status(master) if blocks_index == 0 else [fresh] * new_keys.size
+            fresh_status = (self._fresh_column_status(master) if blocks_index == 0
+                            else self._fresh_row_status(master))
             setattr(extended, name, [old_status[order[i]] if hit else fresh_status[j]
                                      for j, (i, hit) in enumerate(zip(found, matched))])
         extended.valid = True
@@ -357,6 +358,10 @@ class OutputGeneration(ABC):
     def _fresh_column_status(self, master: WarmLinearProgram) -> list:
         """The status of every column of ``master`` that is new to it: at its lower bound 0."""
         return [highspy.HighsBasisStatus.kLower] * master.highs.getNumCol()
+
+    def _fresh_row_status(self, master: WarmLinearProgram) -> list:
+        """The status of every row of ``master`` that is new to it: basic (its slack)."""
+        return [highspy.HighsBasisStatus.kBasic] * master.highs.getNumRow()
 
     def solve(self, epsilon: float, *, limits: Sequence[float] | None = None, cold: bool = False) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, validated) and the caps' values ``limits`` (one per cap, solved units;
@@ -453,6 +458,34 @@ class LdpColumnGeneration(OutputGeneration):
     def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         per_mass = staircase_per_mass(weights - multipliers[:, None], epsilon)
         return staircase_bound(multipliers, per_mass), per_mass
+
+    def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
+        # Each entering output's staircase S = {x : a_xy < 0} is remembered: its entries u[x, y] start basic.
+        before = self.outputs
+        grew = super()._grow(reduced, duals, epsilon)
+        entering = np.setdiff1d(self.outputs, before)
+        inputs, which = np.nonzero(self._reduced_weights(duals)[:, entering] < 0.0)
+        self._staircase = (inputs, entering[which])
+        return grew
+
+    def _staircase_slots(self, master: WarmLinearProgram) -> np.ndarray:
+        """Positions ``x k + j`` (``k`` outputs held, ``j`` the output's place among them) of the entering
+        outputs' staircase entries in ``master``'s block ``u`` (and in its block of rows ``u <= c``)."""
+        inputs, outputs = self._staircase
+        return inputs * self.outputs.size + np.searchsorted(self.outputs, outputs)
+
+    def _fresh_column_status(self, master: WarmLinearProgram) -> list:
+        # The staircase entries u[x, y] basic (at c_y = 0), the rest at 0: entering c_y then moves the
+        # whole staircase column, one pivot instead of one per entry.
+        status = np.full(master.highs.getNumCol(), highspy.HighsBasisStatus.kLower, dtype=object)
+        status[self.outputs.size + self._staircase_slots(master)] = highspy.HighsBasisStatus.kBasic
+        return status.tolist()
+
+    def _fresh_row_status(self, master: WarmLinearProgram) -> list:
+        # Their rows u[x, y] − c_y <= 0 at the bound (the basis keeps its size).
+        status = np.full(master.highs.getNumRow(), highspy.HighsBasisStatus.kBasic, dtype=object)
+        status[2 * self.weights.shape[0] + self._staircase_slots(master)] = highspy.HighsBasisStatus.kUpper
+        return status.tolist()
 
     violation = LdpLinearProgram.violation
 

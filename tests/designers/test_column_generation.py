@@ -166,6 +166,32 @@ def test_curves_keep_the_outputs_and_agree_with_cold_solves():
                                       abs=PATH_AGREEMENT_ATOL)
 
 
+class _PlainBasisLdp(LdpColumnGeneration):
+    """Local DP column generation whose entering outputs start with every entry at 0 (the base class's basis)."""
+
+    _fresh_column_status = column_generation.OutputGeneration._fresh_column_status
+    _fresh_row_status = column_generation.OutputGeneration._fresh_row_status
+
+
+def test_ldp_entering_staircases_start_basic_and_save_pivots():
+    # An entering output's entries u[x, y] with a negative reduced cost start basic (their rows u <= c at the
+    # bound), so its floor c_y moves the whole staircase: the same certified optimum in fewer simplex
+    # iterations than from every entry at 0 (n = 200, random cost: 1,633 against 2,749 at ε = 1), on a curve too.
+    prior, cost = _instance(200, "random", seed=3)
+    weights = prior[:, None] * cost
+    epsilon = 1.0
+    staircase, plain = LdpColumnGeneration(weights).solve(epsilon), _PlainBasisLdp(weights).solve(epsilon)
+    assert staircase.value == pytest.approx(plain.value, abs=PATH_AGREEMENT_ATOL)
+    assert staircase.value - staircase.lower_bound <= GAP_RTOL * max(1.0, abs(staircase.value))
+    assert staircase.iterations < 0.8 * plain.iterations
+    warm = LdpColumnGeneration(weights)
+    for budget in [0.4, 3.0]:
+        solution = warm.solve(budget)
+        assert solution.value == pytest.approx(_PlainBasisLdp(weights).solve(budget).value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
+        assert warm.violation(solution.matrix, budget) < 1e-8
+
+
 @pytest.mark.parametrize("delta", [0.0, 0.005, 0.02, 0.2])
 def test_approx_dp_curve_keeps_the_entries_and_agrees_with_the_dense_lp(delta):
     # Entries Q[x, y] <= δ enter at their upper bound and the re-solves run the dual simplex, across
