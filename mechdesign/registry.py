@@ -1,14 +1,24 @@
 """The capability table: what each privacy notion offers beyond the protocol, in one place.
 
 The analogue of cvxpy's canonicalizer table. A notion module defines the notion (constraints, numpy
-measure, relaxation, ε scale through ``scaled_budget``/``budget_from_scaled``); this table says which
-special paths apply to it, and every dispatcher reads it instead of switching on types:
+measure, relaxation, ε scale through ``scaled_budget``/``budget_from_scaled``) **and its definitional
+facts, as class attributes** of :class:`~mechdesign.privacy.base.PrivacyNotion` (so they cannot drift
+from the class):
 
-* ``cli_name`` — the command-line ``--notion`` name (:mod:`mechdesign.cli`, ``Privatizer``);
-* ``from_prior`` — how to build it from a (learned) prior (``Privatizer``, ``mechdesign privatize``);
+* ``cli_name`` / ``cli_parameters`` — the command-line ``--notion`` name and what its builder
+  :meth:`~mechdesign.privacy.base.PrivacyNotion.from_command_line` needs (:mod:`mechdesign.cli`);
+* ``designed_from_prior`` — built from a (learned) prior alone (``Privatizer``, ``mechdesign privatize``);
 * ``composition`` — PUT Lemma 16, ``ε(Q^{⊗n})`` is ε or n ε
   (:func:`~mechdesign.mechanisms.global_framework.parallel_composition_factor`);
-* ``leakage_expression`` — ε*(D) by direct minimization (:func:`~mechdesign.curves.privacy_distortion`);
+* the leakage expression — derived, never declared: the class overrides ``leakage_expression``
+  (:meth:`~mechdesign.privacy.base.PrivacyNotion.has_leakage_expression`; ε*(D) is then minimized
+  directly by :func:`~mechdesign.curves.privacy_distortion`, else bisected).
+
+This module derives a :class:`Capabilities` record of any notion class from those attributes
+(:func:`capabilities`), lists the notion classes the package offers (:data:`NOTION_CLASSES`, in
+command-line order) and holds the **solver-side map** — which fast path of the solver layer applies to
+which notion class, as import paths ``"module:attribute"`` (:data:`SOLVER_PATHS`):
+
 * ``warm_lp`` — the warm-started HiGHS LP for expected distortion
   (:func:`~mechdesign.direct.direct_program_class`, design method ``"direct-lp"``);
 * ``column_generation`` — the same LP by generating outputs
@@ -18,21 +28,18 @@ special paths apply to it, and every dispatcher reads it instead of switching on
 * ``hamming_closed_form`` — its closed form for Hamming cost
   (:func:`~mechdesign.designers.closed_form.hamming_problem`, design method ``"closed-form"``).
 
-The ε → constraint scale is the notion's own
-:meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget` / ``budget_from_scaled``; the warm LPs
-read it from the notion.
+Those paths are imported by :func:`resolve` only when a solver-layer dispatcher asks, so this module
+imports nothing from the solver layer: definitions (the global framework) read it without importing
+solvers, and ``import mechdesign`` stays light. ``warm_lp``, ``column_generation`` and
+``hamming_closed_form`` apply to the mapped class exactly (a subclass may change the constraints;
+:func:`solver_capability`); the column cone, like the class attributes, also to subclasses. Each
+builder may still decline a notion whose parameters it does not cover (local DP needs every pair of
+inputs neighbouring; the PML LP one prior): see the builders' own ``applies_to``.
 
-The solver-layer entries (``warm_lp``, ``column_generation``, ``column_cone``, ``hamming_closed_form``) are import paths
-``"module:attribute"``, imported by :func:`resolve` only when a solver-layer dispatcher asks, so this
-module imports nothing from the solver layer: definitions (the global framework) read it without
-importing solvers, and ``import mechdesign`` stays light. Those paths apply to the registered class
-exactly (a subclass may change the constraints); the definitional facts (``composition``, the column
-cone) also to subclasses. Each builder may still decline a notion whose parameters it does not cover
-(local DP needs every pair of inputs neighbouring; the PML LP one prior): see the builders' own
-``applies_to``.
-
-To add a capability to a notion, add or edit its :data:`REGISTRY` entry (tests/test_registry.py checks
-that every path resolves and that ``leakage_expression`` agrees with the notion's method).
+To add a notion: set its class attributes in its module, export it (``mechdesign/privacy/__init__.py``,
+``mechdesign/__init__.py``) and, if it is offered on the command line, add its class to
+:data:`NOTION_CLASSES`; each fast path it has is one :data:`SOLVER_PATHS` entry (tests/test_registry.py
+checks every path resolves and every command-line notion builds).
 """
 
 from __future__ import annotations
@@ -56,11 +63,13 @@ from .privacy import (
 )
 
 NotionOrClass = Union[PrivacyNotion, type]
+SolverField = Literal["warm_lp", "column_generation", "column_cone", "hamming_closed_form"]
 
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What one notion class offers (module docstring: which dispatcher reads which field).
+    """What one notion class offers, derived by :func:`capabilities` (module docstring: which
+    dispatcher reads which field).
 
     Attributes
     ----------
@@ -99,40 +108,43 @@ class Capabilities:
     hamming_closed_form: str | None = None
 
 
+#: The notion classes offered on the command line and to the ``Privatizer``, in command-line order (their
+#: ``cli_name``; every other notion still works everywhere through :func:`~mechdesign.solve.design`).
+NOTION_CLASSES: tuple[type[PrivacyNotion], ...] = (
+    DifferentialPrivacy, ApproximateDifferentialPrivacy, MaximalLeakage, MutualInformationPrivacy,
+    PointwiseMaximalLeakage, MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation,
+)
+
 _COLUMNS = "mechdesign.designers.extreme_columns"
 _GENERATION = "mechdesign.designers.column_generation"
 
-#: The table, one entry per notion class with capabilities (notions absent here have none: SML and the
-#: summary-statistic notions have their own designers).
-REGISTRY: tuple[Capabilities, ...] = (
-    Capabilities(DifferentialPrivacy, "dp", lambda prior: DifferentialPrivacy(), "same",
-                 warm_lp="mechdesign.direct:LdpLinearProgram", column_generation=f"{_GENERATION}:LdpColumnGeneration",
-                 column_cone=f"{_COLUMNS}:local_dp_cone",
-                 hamming_closed_form="mechdesign.designers.closed_form:LOCAL_DP"),
-    Capabilities(ApproximateDifferentialPrivacy, "approx-dp", warm_lp="mechdesign.direct:ApproximateDpLinearProgram",
-                 column_generation=f"{_GENERATION}:ApproximateDpColumnGeneration"),
-    Capabilities(MaximalLeakage, "maximal-leakage", lambda prior: MaximalLeakage(), "additive",
-                 leakage_expression=True, warm_lp="mechdesign.direct:MaximalLeakageLinearProgram",
-                 column_generation=f"{_GENERATION}:MaximalLeakageColumnGeneration",
-                 column_cone=f"{_COLUMNS}:maximal_leakage_cone",
-                 hamming_closed_form="mechdesign.designers.closed_form:MAXIMAL_LEAKAGE"),
-    Capabilities(MutualInformationPrivacy, "mutual-information", MutualInformationPrivacy, "additive",
-                 leakage_expression=True),
-    Capabilities(PointwiseMaximalLeakage, "pml", PointwiseMaximalLeakage,
-                 warm_lp="mechdesign.direct:PmlLinearProgram", column_generation=f"{_GENERATION}:PmlColumnGeneration",
-                 column_cone=f"{_COLUMNS}:pml_cone"),
-    Capabilities(MaximalInformation, "max-information", composition="additive",
-                 column_cone=f"{_COLUMNS}:maximal_information_cone"),
-    Capabilities(RenyiDifferentialPrivacy, "renyi-dp", composition="same", leakage_expression=True),
-    Capabilities(SibsonMutualInformation, "sibson-mi", composition="additive", leakage_expression=True),
-)
-
-_BY_CLASS: dict[type, Capabilities] = {entry.notion: entry for entry in REGISTRY}
+#: The solver-side map: per notion class, the import path of each fast path the solver layer has for it
+#: (notions absent here are designed through cvxpy; SML and the summary-statistic notions have their
+#: own designers).
+SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
+    DifferentialPrivacy: {
+        "warm_lp": "mechdesign.direct:LdpLinearProgram", "column_generation": f"{_GENERATION}:LdpColumnGeneration",
+        "column_cone": f"{_COLUMNS}:local_dp_cone",
+        "hamming_closed_form": "mechdesign.designers.closed_form:LOCAL_DP"},
+    ApproximateDifferentialPrivacy: {
+        "warm_lp": "mechdesign.direct:ApproximateDpLinearProgram",
+        "column_generation": f"{_GENERATION}:ApproximateDpColumnGeneration"},
+    MaximalLeakage: {
+        "warm_lp": "mechdesign.direct:MaximalLeakageLinearProgram",
+        "column_generation": f"{_GENERATION}:MaximalLeakageColumnGeneration",
+        "column_cone": f"{_COLUMNS}:maximal_leakage_cone",
+        "hamming_closed_form": "mechdesign.designers.closed_form:MAXIMAL_LEAKAGE"},
+    PointwiseMaximalLeakage: {
+        "warm_lp": "mechdesign.direct:PmlLinearProgram", "column_generation": f"{_GENERATION}:PmlColumnGeneration",
+        "column_cone": f"{_COLUMNS}:pml_cone"},
+    MaximalInformation: {"column_cone": f"{_COLUMNS}:maximal_information_cone"},
+}
 
 
-def capabilities(notion: NotionOrClass, *, exact: bool = False) -> Capabilities | None:
-    """The entry of ``notion`` (an instance or a class): its own class's, or with ``exact=False`` that
-    of its nearest registered base class; ``None`` if there is none.
+def capabilities(notion: NotionOrClass, *, exact: bool = False) -> Capabilities:
+    """The capabilities of ``notion`` (an instance or a class): the definitional facts from its class
+    attributes; the solver paths of its own class in :data:`SOLVER_PATHS`, or with ``exact=False`` of its
+    nearest mapped base class.
 
     Examples
     --------
@@ -140,13 +152,18 @@ def capabilities(notion: NotionOrClass, *, exact: bool = False) -> Capabilities 
     'additive'
     >>> class Custom(DifferentialPrivacy):
     ...     pass
-    >>> capabilities(Custom).cli_name, capabilities(Custom, exact=True)
-    ('dp', None)
+    >>> capabilities(Custom).cli_name, capabilities(Custom).warm_lp is None, capabilities(Custom, exact=True).warm_lp
+    ('dp', False, None)
     """
     cls = notion if isinstance(notion, type) else type(notion)
-    if exact:
-        return _BY_CLASS.get(cls)
-    return next((_BY_CLASS[base] for base in cls.__mro__ if base in _BY_CLASS), None)
+    bases = (cls,) if exact else cls.__mro__
+    paths = next((SOLVER_PATHS[base] for base in bases if base in SOLVER_PATHS), {})
+    return Capabilities(cls, cls.cli_name, cls.from_prior if cls.designed_from_prior else None, cls.composition,
+                        cls.has_leakage_expression(), **paths)
+
+
+#: One record per class of :data:`NOTION_CLASSES`, in that order.
+REGISTRY: tuple[Capabilities, ...] = tuple(capabilities(cls, exact=True) for cls in NOTION_CLASSES)
 
 
 def cli_names() -> dict[str, type[PrivacyNotion]]:
@@ -185,8 +202,7 @@ def resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-def solver_capability(notion: PrivacyNotion,
-                      field: Literal["warm_lp", "column_generation", "hamming_closed_form"]) -> Any:
+def solver_capability(notion: PrivacyNotion, field: SolverField) -> Any:
     """The resolved solver-layer builder ``field`` registered for the notion's exact class, or ``None``.
 
     Examples
@@ -196,6 +212,5 @@ def solver_capability(notion: PrivacyNotion,
     >>> solver_capability(RenyiDifferentialPrivacy(2.0), "warm_lp") is None
     True
     """
-    entry = capabilities(notion, exact=True)
-    path = None if entry is None else getattr(entry, field)
+    path = SOLVER_PATHS.get(type(notion), {}).get(field)
     return None if path is None else resolve(path)

@@ -1,9 +1,15 @@
-"""Hypothesis strategies shared by the tests: random mechanisms, priors and budgets."""
+"""Hypothesis strategies and instances shared by the tests: random mechanisms, priors and budgets; every notion."""
 
 from __future__ import annotations
 
+import argparse
+from typing import Any
+
 import numpy as np
 from hypothesis import strategies as st
+
+from mechdesign.privacy.base import PrivacyNotion
+from mechdesign.registry import NOTION_CLASSES
 
 
 @st.composite
@@ -43,3 +49,13 @@ def priors_and_matrix(sizes: st.SearchStrategy[int] = st.integers(2, 5), priors:
 
 
 budgets = st.floats(0.0, 3.0)
+
+
+#: Command-line options that build every command-line notion (any δ, variant and order will do).
+NOTION_OPTIONS = argparse.Namespace(delta=0.1, variant="pointwise", alpha=2.0)
+
+
+def every_notion(prior: Any) -> list[PrivacyNotion]:
+    """One instance of every notion class the package offers (:data:`mechdesign.registry.NOTION_CLASSES`),
+    each built by its own command-line builder under ``prior``: the one list of notions tests enumerate."""
+    return [cls.from_command_line(NOTION_OPTIONS, prior) for cls in NOTION_CLASSES]

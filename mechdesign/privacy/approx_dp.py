@@ -177,6 +177,8 @@ class ApproximateDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """
 
     name = "approx_dp"
+    cli_name = "approx-dp"
+    cli_parameters = ("delta", "variant")
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(2); Dwork & Roth, Definition 2.4"
 
     def __init__(

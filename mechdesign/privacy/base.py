@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, Literal, Union
 
 from .._lazy import cvxpy as cp
 import numpy as np
@@ -82,6 +82,11 @@ class BudgetParameter:
 Budget = Union[float, BudgetParameter]
 
 
+#: What the command line must be given for a parameter of :attr:`PrivacyNotion.cli_parameters`, where
+#: it is not simply the option ``--<parameter>``.
+COMMAND_LINE_NEEDS = {"prior": "a prior: pass --prior", "alpha": "--alpha (an order > 1)"}
+
+
 class PrivacyNotion(ABC):
     """Base class of every privacy notion.
 
@@ -95,12 +100,37 @@ class PrivacyNotion(ABC):
         Whether the notion is defined relative to an input distribution.
     is_linear
         Whether the constraints are linear for a fixed budget (the design is then an LP).
+
+    Capabilities — the definitional facts dispatchers read (:mod:`mechdesign.registry` derives its table
+    from them, so they cannot drift from the class; a subclass inherits them):
+
+    cli_name
+        Its ``--notion`` name on the command line (and in ``Privatizer(notion=...)``); ``None``: not
+        offered there. Declared on the class itself (a subclass is not offered under its base's name).
+    cli_parameters
+        The constructor's positional arguments the command line supplies, in order: ``"prior"`` (the
+        ``--prior``, or source set), or the name of an option (``"alpha"`` is ``--alpha``); built by
+        :meth:`from_command_line`.
+    designed_from_prior
+        Whether a :class:`~mechdesign.privatizer.Privatizer` may build it from a (learned) prior alone
+        (then ``cli_parameters`` holds at most ``"prior"``).
+    composition
+        PUT Lemma 16 for the product mechanism ``Q^{⊗n}``: ``"same"`` (its loss is the local loss: DP,
+        Rényi DP) or ``"additive"`` (``n`` times it); ``None``: not covered by the lemma.
+
+    Whether it has a leakage expression is not declared but derived: :meth:`has_leakage_expression`
+    (it overrides :meth:`leakage_expression`). A new notion sets these lines and nothing else outside
+    its module but its exports (docs/architecture.md, "How to add a privacy notion").
     """
 
     name: ClassVar[str]
     reference: ClassVar[str]
     needs_prior: ClassVar[bool] = False
     is_linear: ClassVar[bool] = True
+    cli_name: ClassVar[str | None] = None
+    cli_parameters: ClassVar[tuple[str, ...]] = ()
+    designed_from_prior: ClassVar[bool] = False
+    composition: ClassVar[Literal["same", "additive"] | None] = None
 
     #: Size of the input alphabet fixed by the notion's own parameters (prior, neighbours), if any.
     n_inputs: int | None = None
@@ -178,6 +208,59 @@ class PrivacyNotion(ABC):
         (1.0, 0.0)
         """
         return max(0.0, math.log(value)) if value > 0 else 0.0
+
+    @classmethod
+    def has_leakage_expression(cls) -> bool:
+        """Whether the class implements :meth:`leakage_expression` (overrides it), so that ``ε*(D)`` is
+        minimized directly rather than bisected (:func:`~mechdesign.curves.privacy_distortion`).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, MaximalLeakage
+        >>> MaximalLeakage.has_leakage_expression(), DifferentialPrivacy.has_leakage_expression()
+        (True, False)
+        """
+        return cls.leakage_expression is not PrivacyNotion.leakage_expression
+
+    @classmethod
+    def from_command_line(cls, options: Any, prior: Any = None) -> PrivacyNotion:
+        """The notion built from command-line ``options`` (an ``argparse.Namespace`` or any object with
+        the options of :attr:`cli_parameters` as attributes) and ``prior`` (a prior or source set).
+
+        A missing option or prior is a :class:`MechDesignError` naming what to pass.
+
+        Examples
+        --------
+        >>> from argparse import Namespace
+        >>> from mechdesign import Prior, RenyiDifferentialPrivacy, SibsonMutualInformation
+        >>> SibsonMutualInformation.from_command_line(Namespace(alpha=2.0), Prior([0.5, 0.5]))
+        <SibsonMutualInformation sibson_mi(alpha=2)>
+        >>> RenyiDifferentialPrivacy.from_command_line(Namespace(alpha=None))
+        Traceback (most recent call last):
+        mechdesign.exceptions.MechDesignError: notion 'renyi-dp' needs --alpha (an order > 1)
+        """
+        values = [prior if parameter == "prior" else getattr(options, parameter, None)
+                  for parameter in cls.cli_parameters]
+        for parameter, value in zip(cls.cli_parameters, values):
+            if value is None:
+                needed = COMMAND_LINE_NEEDS.get(parameter, f"--{parameter.replace('_', '-')}")
+                raise MechDesignError(f"notion {cls.cli_name!r} needs {needed}")
+        return cls(*values)
+
+    @classmethod
+    def from_prior(cls, prior: Any) -> PrivacyNotion:
+        """The notion built from ``prior`` alone, for the notions :attr:`designed_from_prior` (the others:
+        a :class:`MechDesignError`).
+
+        Examples
+        --------
+        >>> from mechdesign import PointwiseMaximalLeakage, Prior
+        >>> PointwiseMaximalLeakage.from_prior(Prior([0.5, 0.5]))
+        <PointwiseMaximalLeakage pml>
+        """
+        if not cls.designed_from_prior:
+            raise MechDesignError(f"{cls.__name__} is not built from a prior alone")
+        return cls.from_command_line(None, prior)
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression | None:
         """A convex ``f(Q)`` whose value ``v`` gives the least budget ``budget_from_leakage(v)`` that ``Q``

@@ -142,6 +142,9 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """
 
     name = "dp"
+    cli_name = "dp"
+    designed_from_prior = True
+    composition = "same"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(1)"
 
     def __init__(self, neighbours: Any = None, n_inputs: int | None = None) -> None:

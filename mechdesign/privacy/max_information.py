@@ -48,6 +48,9 @@ class MaximalInformation(OnSourceSet, PrivacyNotion):
     """
 
     name = "max_information"
+    cli_name = "max-information"
+    cli_parameters = ("prior",)
+    composition = "additive"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(3) and proof of Theorem 6 (1.7)"
     needs_prior = True
 

@@ -30,6 +30,9 @@ class MaximalLeakage(PrivacyNotion):
     """
 
     name = "maximal_leakage"
+    cli_name = "maximal-leakage"
+    designed_from_prior = True
+    composition = "additive"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(4); Issa et al. 2020, Theorem 1"
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:

@@ -47,6 +47,10 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
     """
 
     name = "mutual_information"
+    cli_name = "mutual-information"
+    cli_parameters = ("prior",)
+    designed_from_prior = True
+    composition = "additive"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(7)"
     needs_prior = True
     is_linear = False

@@ -58,6 +58,9 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
     """
 
     name = "pml"
+    cli_name = "pml"
+    cli_parameters = ("prior",)
+    designed_from_prior = True
     reference = "Grosse et al., Privacy Mechanism Design based on Empirical Distributions, Def. 1, eqs. (1), (5), Cor. 1"
     needs_prior = True
 

@@ -111,6 +111,9 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     """
 
     name = "renyi_dp"
+    cli_name = "renyi-dp"
+    cli_parameters = ("alpha",)
+    composition = "same"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(5); Mironov 2017, Definition 4"
     is_linear = False
 

@@ -93,6 +93,9 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
     """
 
     name = "sibson_mi"
+    cli_name = "sibson-mi"
+    cli_parameters = ("alpha", "prior")
+    composition = "additive"
     reference = "Zhong & Bu, Privacy-Utility Trade-Off, Definition 3(6); Verdú 2015, eq. (47)"
     needs_prior = True
     is_linear = False
