@@ -157,12 +157,19 @@ def _relaxation_lp(minorant: ObjectiveMinorant, relaxation: LinearRelaxation, sh
 
 
 def multiplier_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxation, shape: tuple[int, int],
-                           multipliers: np.ndarray) -> float:
+                           multipliers: np.ndarray, row_multipliers: np.ndarray | None = None) -> float:
     """The bound of :func:`relaxation_lower_bound` at given multipliers of the relaxation's rows, without an LP:
     :func:`lp_lower_bound` with ``y = −multipliers`` on the relaxation's rows (``multipliers >= 0`` for rows
     ``<= rhs``, e.g. a solver's for the same constraints) and, on the unit row sums, the best ``y`` for them:
     ``u_x = min_y d_xy`` over the reduced costs ``d`` of row ``x``'s entries (the bound is concave in ``u_x``
     with slope ``1 − #{y : d_xy < u_x}``).
+
+    A multiplier given as NaN is unknown (a solver that hides an epigraph variable, e.g. cvxpy's ``max``, gives
+    none for the rows ``S[x, y] <= M_y`` that define it): such a row with one mechanism entry, of coefficient
+    ``a > 0``, gets ``max(0, −d) / a`` for that entry's reduced cost ``d`` at the other multipliers, which zeroes
+    a negative ``d`` (at an optimum these are the KKT multipliers: the entries at the column maximum carry the
+    column's multiplier); other unknown rows get 0. With ``row_multipliers`` (the solver's of the unit row sums,
+    in HiGHS's sign) the bound at them, so repaired, is also computed, and the larger bound is returned.
 
     Valid for any multipliers, tight when they are optimal ones: for an LP notion the relaxation is the
     problem itself, so the multipliers of a solver that solved it (in the same row order) certify its point
@@ -185,13 +192,50 @@ def multiplier_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     0.25
     >>> multiplier_lower_bound(minorant, relaxation, (2, 2), np.zeros(8))  # valid, loose
     0.0
+
+    Pointwise maximal leakage ``log 1.5`` under the uniform prior (rows ``S[x, y] <= M_y``, then
+    ``M_y <= 1.5 P·S[:, y]``): randomized response is optimal with the multipliers 1/2 of the second rows and
+    1/8 of the row sums; the first rows' are unknown, and repaired to 1/2 at the diagonal entries, 0 elsewhere:
+
+    >>> from mechdesign import PointwiseMaximalLeakage
+    >>> minorant = ExpectedDistortion(Prior([0.5, 0.5])).minorant(response)
+    >>> rows = PointwiseMaximalLeakage([0.5, 0.5]).relaxation([response], math.log(1.5))
+    >>> unknown = np.array([np.nan] * 4 + [0.5, 0.5])
+    >>> round(multiplier_lower_bound(minorant, rows, (2, 2), unknown, np.full(2, 0.125)), 12)
+    0.25
     """
     n, m = shape
     costs, matrix, row_lower, row_upper, col_lower, col_upper = _relaxation_lp(minorant, relaxation, shape)
-    duals = np.concatenate([np.zeros(n), -np.asarray(multipliers, dtype=float)])
-    reduced = costs[: n * m] - matrix[:, : n * m].T @ duals
+    given = -np.asarray(multipliers, dtype=float)
+    unknown = np.isnan(given)
+    duals = np.concatenate([np.zeros(n), np.where(unknown, 0.0, given)])
+    reduced = costs[: n * m] - _transposed_product(matrix, duals)[: n * m]
     duals[:n] = reduced.reshape(n, m).min(axis=1)
-    return minorant.constant + lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals)
+    best = lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals)
+    if row_multipliers is not None:
+        duals[:n] = row_multipliers
+        if unknown.any():
+            _repair_unknown(relaxation, unknown, costs[: n * m], matrix, duals)
+        best = max(best, lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals))
+    return minorant.constant + best
+
+
+def _repair_unknown(relaxation: LinearRelaxation, unknown: np.ndarray, entry_costs: np.ndarray,
+                    matrix: sp.csr_matrix, duals: np.ndarray) -> None:
+    """Set, in place, the duals (HiGHS's sign, after the ``n`` row sums) of the ``unknown`` rows of ``relaxation``
+    with one mechanism entry of positive coefficient to ``−max(0, −d) / a`` (:func:`multiplier_lower_bound`); an
+    entry in several such rows is repaired in the first."""
+    rows_q = relaxation.rows_q
+    counts = np.diff(rows_q.indptr)
+    single = np.flatnonzero(unknown & (counts == 1))
+    entries, coefficients = rows_q.indices[rows_q.indptr[single]], rows_q.data[rows_q.indptr[single]]
+    keep = coefficients > 0
+    single, entries, coefficients = single[keep], entries[keep], coefficients[keep]
+    entries, first = np.unique(entries, return_index=True)
+    single, coefficients = single[first], coefficients[first]
+    offset = duals.size - unknown.size
+    reduced = entry_costs[entries] - _transposed_product(matrix, duals)[entries]
+    duals[offset + single] = np.minimum(reduced, 0.0) / coefficients
 
 
 #: Weight of the uniform mechanism mixed into a solution before linearizing (gradients finite).
@@ -274,7 +318,8 @@ def limit_relaxation(quantity: Any, matrix: np.ndarray, limit: float) -> LinearR
 def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
                        limits: Sequence[tuple[Any, float]], matrix: np.ndarray,
                        target: float | None = None,
-                       multipliers: Sequence[np.ndarray | None] | None = None) -> tuple[float | None, str]:
+                       multipliers: Sequence[np.ndarray | None] | None = None,
+                       row_multipliers: np.ndarray | None = None) -> tuple[float | None, str]:
     """A certified lower bound on ``min objective`` s.t. every notion within its budget and every limit.
 
     Parameters
@@ -295,6 +340,9 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         the relaxations' rows (``None`` for a block without): for an LP they are tried first
         (:func:`multiplier_lower_bound`, no LP solved); a block whose size is not its relaxation's gets 0.
         Then, if the target is not reached, the relaxation LP by Clarabel, then by HiGHS.
+    row_multipliers
+        The solver's multipliers of the unit row sums (HiGHS's sign), with ``multipliers``: the rows the solver
+        gave none for are repaired at them (:func:`multiplier_lower_bound`).
 
     Returns
     -------
@@ -337,7 +385,8 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         relaxation = stack([minorant.relaxation, *blocks, *limit_blocks], matrix.size)
         if linear and multipliers is not None:
             best = max(best, multiplier_lower_bound(minorant, relaxation, matrix.shape,
-                                                    _stacked_multipliers(minorant, [*blocks, *limit_blocks], multipliers)))
+                                                    _stacked_multipliers(minorant, [*blocks, *limit_blocks], multipliers),
+                                                    row_multipliers))
             if target is not None and best >= target:
                 break
         bound, minimizer = relaxation_lower_bound(minorant, relaxation, matrix.shape,
@@ -353,14 +402,26 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
 def _stacked_multipliers(minorant: ObjectiveMinorant, blocks: Sequence[LinearRelaxation],
                          multipliers: Sequence[np.ndarray | None]) -> np.ndarray:
     """Multipliers for the rows of ``stack([minorant.relaxation, *blocks])``: 0 on the objective's own rows,
-    each block's given ones where their size is the block's (a limit's one multiplier on its last row, after its
-    quantity's own rows), else 0."""
+    each block's given ones where their size is the block's; fewer given than the block's rows go on its last rows
+    and its first are unknown (NaN, :func:`multiplier_lower_bound`): a limit's one multiplier after its quantity's
+    own rows, the rows of a notion's constraints after the rows ``S[x, y] <= M_y`` of the epigraph variables
+    its cvxpy constraints hide (``cp.max``: maximal information, PML over a set); else 0.
+
+    Examples
+    --------
+    >>> from mechdesign import ExpectedDistortion, MaximalInformation, Prior
+    >>> response = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> minorant = ExpectedDistortion(Prior([0.5, 0.5])).minorant(response)
+    >>> block = MaximalInformation(Prior([0.5, 0.5])).relaxation([response], 0.5)  # 4 + 2 rows
+    >>> _stacked_multipliers(minorant, [block], [np.array([0.5, 0.5])]).tolist()
+    [nan, nan, nan, nan, 0.5, 0.5]
+    """
     parts = [np.zeros(minorant.relaxation.rhs.size)]
     for block, given in zip(blocks, multipliers):
         size = block.rhs.size
         given = None if given is None else np.asarray(given, dtype=float).ravel()
-        if given is not None and given.size == 1 < size:  # a limit: its row is the last
-            given = np.concatenate([np.zeros(size - 1), given])
+        if given is not None and given.size < size:
+            given = np.concatenate([np.full(size - given.size, np.nan), given])
         parts.append(given if given is not None and given.size == size else np.zeros(size))
     return np.concatenate(parts)
 

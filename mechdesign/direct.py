@@ -134,7 +134,8 @@ def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     >>> staircase_lower_bound(weights, math.log(3), np.zeros(2))
     0.0
     """
-    return staircase_bound(multipliers, staircase_per_mass(weights - multipliers[:, None], epsilon))
+    per_mass = staircase_per_mass(weights - multipliers[:, None], epsilon)
+    return float(math.fsum(multipliers) + multipliers.size * min(0.0, float(per_mass.min())))
 
 
 def staircase_bound(multipliers: np.ndarray, per_mass: np.ndarray) -> float:
@@ -327,9 +328,11 @@ class WarmLinearProgram(ABC):
     def _change_coefficients(self, rows: np.ndarray, columns: np.ndarray, slots: np.ndarray,
                              values: np.ndarray | float) -> None:
         """Set the entries ``(rows[i], columns[i])`` (at ``slots``, from :meth:`_slots`) in HiGHS and in numpy."""
-        values = np.broadcast_to(np.asarray(values, dtype=float), np.shape(rows))
-        for row, column, value in zip(rows.tolist(), columns.tolist(), values.tolist()):
-            self.highs.changeCoeff(row, column, value)
+        values = np.asarray(values, dtype=float)
+        listed = values.tolist() if values.ndim else [float(values)] * rows.size
+        change = self.highs.changeCoeff
+        for row, column, value in zip(rows.tolist(), columns.tolist(), listed):
+            change(row, column, value)
         self._matrix.data[slots] = values
 
     def _set_row_upper(self, rows: np.ndarray, upper: np.ndarray) -> None:
@@ -429,9 +432,9 @@ class WarmLinearProgram(ABC):
         if not outcome.solved:
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()
-        values = self.column_values = np.asarray(solution.col_value)
-        duals = np.asarray(solution.row_dual)
-        value = float(self.highs.getInfo().objective_function_value)
+        values = self.column_values = np.array(solution.col_value, dtype=float)
+        duals = np.array(solution.row_dual, dtype=float)
+        value = float(self.highs.getObjectiveValue())
         safe = self._lower_bound(duals, epsilon, value - TIGHT_BOUND_RTOL * max(1.0, abs(value))) if bound else -math.inf
         return DirectSolution(self._mechanism(values, epsilon), value, safe, iterations, status, duals,
                               values[self.penalty_columns])
@@ -900,8 +903,10 @@ def highs_option_error(options: Mapping[str, Any] | None) -> str | None:
     >>> highs_option_error({"presolve": "maybe"})
     "HiGHS rejects presolve='maybe' (an unknown option, or a value of the wrong type or out of range)"
     """
+    if not options:
+        return None  # no instance to build (a curve's problem asks once per curve)
     highs = quiet_highs()
-    for name, value in (options or {}).items():
+    for name, value in options.items():
         if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             return f"HiGHS rejects {name}={value!r} (an unknown option, or a value of the wrong type or out of range)"
     return None

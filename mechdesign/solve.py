@@ -320,6 +320,7 @@ class _Candidate:
     exceeded: list[str]
     note: str
     value: float = math.nan  # the solved objective's value (computed once)
+    measured: tuple[dict[str, float], dict[str, float]] | None = None  # the notions' and limits' (computed once)
 
     @property
     def private(self) -> bool:
@@ -529,6 +530,22 @@ class DesignProblem:
         budget_values = self._as_values(budgets, self.notion_labels, "budget",
                                         lambda value, name: as_budget(value, name, infinite=True))
         limit_values = self._as_values(limits, self.limit_labels, "limit", as_finite)
+        return self.solve_validated(budget_values, limit_values,
+                                    None if threshold is None else as_finite(threshold, "threshold"))
+
+    def solve_validated(self, budget_values: list[float], limit_values: list[float],
+                        threshold: float | None = None) -> Result:
+        """:meth:`solve` at values already validated (one budget per notion, ``as_budget(..., infinite=True)``; one
+        finite limit per limited quantity; a finite threshold or ``None``): what a curve calls at every point, its
+        budgets validated once for the whole curve.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])), method="direct-lp")
+        >>> round(problem.solve_validated([math.log(3)], []).objective, 9)
+        0.25
+        """
         budget_map = dict(zip(self.notion_labels, budget_values))
         limit_map = dict(zip(self.limit_labels, limit_values))
         start = time.perf_counter()
@@ -541,7 +558,7 @@ class DesignProblem:
         solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
         candidates: list[_Candidate] = []
         best_bound, bound_note = -math.inf, ""
-        decision = None if threshold is None else as_finite(threshold, "threshold") / self.unit
+        decision = None if threshold is None else threshold / self.unit
         for run in self._attempts():
             attempt = run(solved, solved_limits)
             candidate = self._candidate(attempt, budget_map, limit_map)
@@ -564,7 +581,7 @@ class DesignProblem:
                     list(zip(self.solved_limits, solved_limits)), candidate.mechanism.matrix,
                     target=target if decision is None else min(target, decision + gap_tolerance(decision)),
                     # A bisection decides on the bound's last digits: the LP's, not the solver's multipliers'.
-                    multipliers=attempt.multipliers if decision is None else None)
+                    multipliers=attempt.multipliers if decision is None else None, row_multipliers=attempt.row_multipliers)
                 bound = max(bound if bound is not None else -math.inf,
                             certified if certified is not None else -math.inf)
             if capped_note:  # a bound at the smaller budget is no bound at the budget asked
@@ -728,15 +745,18 @@ class DesignProblem:
     def _candidate(self, attempt: _Attempt, budgets: dict[str, float], limits: dict[str, float]) -> _Candidate:
         if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
             return _Candidate(attempt, None, [], "")
-        checked: list[tuple[np.ndarray, Mechanism]] = []  # each matrix certify_mechanism measured, validated once
+        # Each matrix certify_mechanism measured: validated and measured once (the result reports the measures).
+        checked: list[tuple[np.ndarray, Mechanism, tuple[dict[str, float], dict[str, float]]]] = []
 
         def exceeded(matrix: np.ndarray) -> list[str]:
-            checked.append((matrix, Mechanism(matrix)))
-            return self._exceeded(checked[-1][1], budgets, limits)
+            mechanism = Mechanism(matrix)
+            checked.append((matrix, mechanism, self._measures(mechanism)))
+            return self._exceeded(checked[-1][2], budgets, limits)
 
         matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), exceeded)
-        mechanism = next((mechanism for held, mechanism in checked if held is matrix), None) or Mechanism(matrix)
-        return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism))
+        _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
+        mechanism = mechanism or Mechanism(matrix)
+        return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism), measured)
 
     def _best_value(self, candidates: list[_Candidate]) -> float | None:
         """The least solved objective of the private candidates (``None`` if there is none)."""
@@ -761,39 +781,45 @@ class DesignProblem:
             return self._result(best.mechanism, bound if math.isfinite(bound) else None,
                                 "optimal" if optimal else "suboptimal", True,
                                 note + best.attempt.note + best.note + capped_note, best.attempt.method,
-                                best.attempt.solver, budgets, limits, start, best.attempt)
+                                best.attempt.solver, budgets, limits, start, best.attempt, best.measured)
         claimed = [c for c in candidates if c.mechanism is not None]
         if claimed:
             last = claimed[-1]
             message = (f"{last.attempt.solver} reported {last.attempt.status} but the mechanism fails: "
                        + "; ".join(last.exceeded))
             return self._result(last.mechanism, None, "inaccurate", False, message, last.attempt.method,
-                                last.attempt.solver, budgets, limits, start, last.attempt)
+                                last.attempt.solver, budgets, limits, start, last.attempt, last.measured)
         return self._failure(candidates[-1].attempt, candidates, budgets, limits, start)
 
     def _result(self, matrix: np.ndarray | Mechanism, bound: float | None, status: str, success: bool, message: str,
                 method: str, solver: str, budgets: dict[str, float], limits: dict[str, float], start: float,
-                attempt: _Attempt | None = None) -> Result:
-        """A :class:`Result` in the caller's units (objective re-computed with the original objective)."""
+                attempt: _Attempt | None = None,
+                measures: tuple[dict[str, float], dict[str, float]] | None = None) -> Result:
+        """A :class:`Result` in the caller's units (objective re-computed with the original objective; ``measures``:
+        :meth:`_measures` of ``matrix`` where already computed)."""
         mechanism = as_mechanism(matrix)
         objective = self.objective.value(mechanism)
         bound = None if bound is None else bound * self.unit
-        measured = {label: n.measure(mechanism) for label, n in zip(self.notion_labels, self.notions)}
-        measured_limits = {label: q.value(mechanism) for label, q in zip(self.limit_labels, self.limits)}
+        measured, measured_limits = measures or self._measures(mechanism)
         return Result(mechanism, objective, status, success, message, measured, budgets, limits, measured_limits,
                       None if attempt is None else attempt.max_violation, solver, time.perf_counter() - start,
                       None if attempt is None else attempt.iterations, None, bound,
                       optimality_gap(objective, bound), method, self.unit)
 
-    def _exceeded(self, matrix: Mechanism, budgets: dict[str, float], limits: dict[str, float]) -> list[str]:
-        """Descriptions of every budget or limit that ``matrix`` exceeds beyond tolerance."""
+    def _measures(self, mechanism: Mechanism) -> tuple[dict[str, float], dict[str, float]]:
+        """Every notion's measure and every limited quantity's value (caller's units) of ``mechanism``."""
+        return ({label: notion.measure(mechanism) for label, notion in zip(self.notion_labels, self.notions)},
+                {label: quantity.value(mechanism) for label, quantity in zip(self.limit_labels, self.limits)})
+
+    def _exceeded(self, measures: tuple[dict[str, float], dict[str, float]], budgets: dict[str, float],
+                  limits: dict[str, float]) -> list[str]:
+        """Descriptions of every budget or limit that a mechanism of :meth:`_measures` ``measures`` exceeds beyond
+        tolerance."""
         problems = []
-        for label, notion in zip(self.notion_labels, self.notions):
-            value = notion.measure(matrix)
+        for label, value in measures[0].items():
             if value > budgets[label] + BUDGET_ATOL:
                 problems.append(f"{label} measured {value:.9g} > budget {budgets[label]:.9g}")
-        for label, quantity in zip(self.limit_labels, self.limits):
-            value = quantity.value(matrix)
+        for label, value in measures[1].items():
             if value > limits[label] + LIMIT_ATOL * max(1.0, abs(limits[label])):
                 problems.append(f"{label} = {value:.9g} > limit {limits[label]:.9g}")
         return problems

@@ -323,7 +323,7 @@ def run_highs(highs: highspy.Highs) -> SolveOutcome:
     """
     highs.run()
     status = highs.getModelStatus()
-    iterations = int(highs.getInfo().simplex_iteration_count)
+    iterations = int(highs.getInfoValue("simplex_iteration_count")[1])  # one value: getInfo() copies them all
     if status == highspy.HighsModelStatus.kOptimal:
         return SolveOutcome(OPTIMAL, iterations=iterations)
     return SolveOutcome("solver_error", f"highs returned status {highs.modelStatusToString(status)!r}", iterations)

@@ -280,6 +280,45 @@ def test_lps_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatc
         assert result.gap <= GAP_RTOL * max(1.0, abs(result.objective))
 
 
+@pytest.mark.parametrize("notion", LP_NOTIONS, ids=lambda n: n.label)
+@pytest.mark.parametrize("epsilon", [0.0, 0.4, 2.0])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_repaired_multiplier_bound_is_below_the_optimum_whatever_the_multipliers(notion, epsilon, seed):
+    """Unknown (NaN) multipliers repaired at given row-sum multipliers (``multiplier_lower_bound``): still the safe
+    bound, never above the optimum, at random multipliers, random unknown rows and random row-sum multipliers."""
+    matrix = np.full((4, 4), 0.25)
+    _, minorant, relaxation = _relaxation(notion, matrix, epsilon)
+    rng = np.random.default_rng(seed)
+    multipliers = rng.exponential(size=relaxation.rhs.size)
+    multipliers[rng.random(multipliers.size) < 0.5] = np.nan
+    bound = multiplier_lower_bound(minorant, relaxation, (4, 4), multipliers, rng.normal(size=4))
+    assert bound <= _optimum(notion, epsilon) + ROUND_OFF
+
+
+@pytest.mark.parametrize("notion", LP_NOTIONS[6:], ids=lambda n: n.label)
+@pytest.mark.parametrize("solver", ["highs", "clarabel"])
+def test_epigraph_notions_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatch, notion, solver):
+    """Issue 31 (item 1): maximal information and PML over a set of priors (cvxpy's ``max`` hides the epigraph
+    variable ``M_y`` of the relaxation's rows ``S[x, y] <= M_y``, so the solver gives no multipliers for those rows)
+    are certified from the solver's multipliers of ``M_y <= e^ε P_k·S[:, y]`` and of the row sums, the hidden rows'
+    repaired in numpy — no LP solved (any LP solve by the certificate fails the test), to GAP_RTOL, with a limit
+    too."""
+    import mechdesign.certificate as certificate
+
+    def no_lp(*args, **kwargs):
+        raise AssertionError("the certificate solved an LP")
+
+    monkeypatch.setattr(certificate, "solve_highs_lp", no_lp)
+    monkeypatch.setattr(certificate, "solve_clarabel_lp", no_lp)
+    objective = ExpectedDistortion(SKEWED, np.arange(16.0).reshape(4, 4) % 5)
+    other = ExpectedDistortion(SKEWED, (np.arange(16.0).reshape(4, 4) * 7) % 3)
+    for epsilon in (0.3, 0.6):
+        for limits in ([], [(other, 0.9)]):
+            result = design(notion, epsilon, objective, limits=limits, method="cvxpy", solver=solver)
+            assert (result.method, result.status) == ("cvxpy", "optimal"), result.message
+            assert result.gap <= GAP_RTOL * max(1.0, abs(result.objective))
+
+
 def test_the_relaxation_by_clarabel_stands_when_it_reaches_the_target_else_highs_runs(monkeypatch):
     """``interior_target``: Clarabel's bound is the answer when it reaches the target (HiGHS not run); a target
     above the optimum cannot be reached, so HiGHS runs and the larger bound is returned."""
