@@ -38,7 +38,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications", (
         "mechdesign.checks", "mechdesign.files", "mechdesign.categorical", "mechdesign.privatizer",
         "mechdesign.frequency", "mechdesign.accounting", "mechdesign.parallel", "mechdesign.demo",
-        "mechdesign.datasets", "mechdesign.data", "mechdesign.schemas", "mechdesign.cli", "mechdesign.deploy_cli")),
+        "mechdesign.datasets", "mechdesign.data", "mechdesign.schemas", "mechdesign.csv_columns", "mechdesign.cli",
+        "mechdesign.deploy_cli")),
     ("public API", ("mechdesign",)),
 )
 #: The one prefix that covers only itself: a new module is in no layer until it is given one above.
