@@ -76,9 +76,10 @@ DEPARTURES: dict[tuple[str, str], str] = {
 }
 
 
-def module_name(path: Path) -> str:
-    """``mechdesign/privacy/sml.py`` → ``mechdesign.privacy.sml`` (a package is named by its folder)."""
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    """``mechdesign/privacy/sml.py`` → ``mechdesign.privacy.sml`` (a package is named by its folder), for a
+    file of ``package``."""
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -120,7 +121,8 @@ def layer_of(module: str) -> int:
 
 def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
     """Module → the package modules it imports (itself left out), over every ``.py`` file of ``package``."""
-    paths = {module_name(path): path for path in sorted(package.rglob("*.py"))}
+    package = package.resolve()
+    paths = {module_name(path, package): path for path in sorted(package.rglob("*.py"))}
     modules = set(paths)
     return {name: {defining_module(imported, modules)
                    for imported in imported_names(path.read_text(encoding="utf-8"), name, path.name == "__init__.py")}
