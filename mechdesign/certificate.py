@@ -215,9 +215,52 @@ def multiplier_lower_bound(minorant: ObjectiveMinorant, relaxation: LinearRelaxa
     if row_multipliers is not None:
         duals[:n] = row_multipliers
         if unknown.any():
+            _repair_hinges(relaxation, unknown, costs, matrix, row_upper, col_upper, duals, shape)
             _repair_unknown(relaxation, unknown, costs[: n * m], matrix, duals)
         best = max(best, lp_lower_bound(costs, matrix, row_lower, row_upper, col_lower, col_upper, duals))
     return minorant.constant + best
+
+
+def _repair_hinges(relaxation: LinearRelaxation, unknown: np.ndarray, costs: np.ndarray, matrix: sp.csr_matrix,
+                   row_upper: np.ndarray, col_upper: np.ndarray, duals: np.ndarray, shape: tuple[int, int]) -> None:
+    """Set, in place, the duals (HiGHS's sign) of the row sums and of the ``unknown`` rows of ``relaxation`` with
+    several mechanism entries and one auxiliary of its own (no other unknown row has it), e.g. hockey-stick's
+    hinges ``S[a, y] − e^ε S[b, y] − h <= 0`` (cvxpy's ``pos`` hides ``h``), to the best ones with the other rows'
+    multipliers fixed: ``max Σ_x u_x − Σ_i ν_i rhs_i − Σ_j ub_j max(0, −d_j)`` over the mechanism's entries'
+    reduced costs ``d`` (``ub``: their upper bounds), free ``u`` and ``0 <= ν_i <= d_h / c_i`` — the auxiliary's
+    reduced cost ``d_h`` at the fixed multipliers over its coefficient ``−c_i``, so that it stays ``>= 0`` — an LP
+    over the rows' multipliers alone, much smaller than the relaxation (one row per entry). Unchanged when HiGHS
+    fails; any multipliers give a valid bound (:func:`lp_lower_bound`)."""
+    n, m = shape
+    offset = n
+    rows_q, rows_aux = relaxation.rows_q, relaxation.rows_aux
+    candidates = np.flatnonzero(unknown & (np.diff(rows_q.indptr) >= 2) & (np.diff(rows_aux.indptr) == 1))
+    if not candidates.size:
+        return
+    aux = rows_aux.indices[rows_aux.indptr[candidates]]
+    coefficients = rows_aux.data[rows_aux.indptr[candidates]]
+    owners = np.bincount(rows_aux[np.flatnonzero(unknown)].indices, minlength=relaxation.n_aux)
+    keep = (coefficients < 0) & (owners[aux] == 1) & (relaxation.aux_lower[aux] == 0)
+    candidates, aux, coefficients = candidates[keep], aux[keep], coefficients[keep]
+    if not candidates.size:
+        return
+    held = duals.copy()
+    held[:n] = 0.0
+    reduced = costs - _transposed_product(matrix, held)
+    caps = np.maximum(reduced[n * m + aux], 0.0) / -coefficients
+    # Columns: ν (candidates), e (entries), u (row sums); rows: −(A_νᵀ ν)_j − e_j + u_x(j) <= d_j, one per entry.
+    hinges = rows_q[candidates].T.tocsr()  # (n m, candidates)
+    entries = n * m
+    lp_matrix = sp.hstack([-hinges, -sp.identity(entries), sp.kron(sp.identity(n), np.ones((m, 1)))]).tocsr()
+    lp_costs = np.concatenate([relaxation.rhs[candidates], col_upper[:entries], -np.ones(n)])
+    outcome, values, _ = solve_highs_lp(
+        lp_costs, lp_matrix, np.full(entries, -np.inf), reduced[:entries],
+        np.concatenate([np.zeros(candidates.size + entries), np.full(n, -np.inf)]),
+        np.concatenate([caps, np.full(entries, np.inf), np.full(n, np.inf)]), (CERTIFICATE_HIGHS_OPTIONS,))
+    if values is None:
+        return
+    duals[:n] = values[-n:]
+    duals[offset + candidates] = -np.clip(values[: candidates.size], 0.0, caps)
 
 
 def _repair_unknown(relaxation: LinearRelaxation, unknown: np.ndarray, entry_costs: np.ndarray,

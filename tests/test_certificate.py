@@ -319,6 +319,29 @@ def test_epigraph_notions_on_the_cvxpy_path_are_certified_by_their_own_multiplie
             assert result.gap <= GAP_RTOL * max(1.0, abs(result.objective))
 
 
+@pytest.mark.parametrize("solver", ["highs", "clarabel"])
+@pytest.mark.parametrize("n", [4, 9])
+def test_hockey_stick_on_the_cvxpy_path_is_certified_without_its_relaxation_lp(monkeypatch, solver, n):
+    """Issue 31 (item 1): hockey-stick (ε, δ)-DP through cvxpy (``pos`` hides the hinges ``h`` of the rows
+    ``S[a, y] − e^ε S[b, y] − h <= 0``) is certified from the solver's multipliers of ``Σ_y h <= δ``, the hinges'
+    found by an LP over them alone (one row per entry) — the relaxation LP is never solved (its solve fails the
+    test) — to GAP_RTOL, with a limit too."""
+    import mechdesign.certificate as certificate
+
+    def no_relaxation_lp(*args, **kwargs):
+        raise AssertionError("the certificate solved the relaxation LP")
+
+    monkeypatch.setattr(certificate, "relaxation_lower_bound", no_relaxation_lp)
+    rng = np.random.default_rng(n)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    objective, other = ExpectedDistortion(prior, rng.random((n, n))), ExpectedDistortion(prior, rng.random((n, n)))
+    notion = ApproximateDifferentialPrivacy(0.05, "hockey_stick")
+    for limits in ([], [(other, 0.5)]):
+        result = design(notion, 0.7, objective, limits=limits, method="cvxpy", solver=solver)
+        assert (result.method, result.status) == ("cvxpy", "optimal"), result.message
+        assert result.gap <= GAP_RTOL * max(1.0, abs(result.objective))
+
+
 def test_the_relaxation_by_clarabel_stands_when_it_reaches_the_target_else_highs_runs(monkeypatch):
     """``interior_target``: Clarabel's bound is the answer when it reaches the target (HiGHS not run); a target
     above the optimum cannot be reached, so HiGHS runs and the larger bound is returned."""
