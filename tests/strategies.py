@@ -51,7 +51,8 @@ def priors_and_matrix(sizes: st.SearchStrategy[int] = st.integers(2, 5), priors:
 budgets = st.floats(0.0, 3.0)
 
 
-#: Command-line options that build every command-line notion (any δ, variant and order will do).
+#: Command-line options that build every command-line notion (any δ, variant and order will do); a notion
+#: whose ``cli_parameters`` name another option adds a value for it here.
 NOTION_OPTIONS = argparse.Namespace(delta=0.1, variant="pointwise", alpha=2.0)
 
 
