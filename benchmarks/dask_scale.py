@@ -3,7 +3,7 @@
 Sections (``--section``, default both), markdown tables with the 1-minute load average beside every row
 (the machine is shared):
 
-* ``check`` — ``--check-rows`` synthetic rows (Zipf over ``--k`` categories) in ``--partition-rows``
+* ``check`` — ``--check-rows`` synthetic rows (Zipf over ``--k`` categories) in ``--check-partition-rows``
   partitions, seeded (test mode): the Dask labels against the in-memory ``Privatizer.transform`` of each
   partition with the stream the Dask path gives it (``mechdesign.parallel.partition_generator``), and the
   Dask counts (summed on the workers) against the in-memory estimate's; then, unseeded, privatize +
@@ -15,7 +15,7 @@ Sections (``--section``, default both), markdown tables with the 1-minute load a
   after, and the largest ``|p̂_x − p_x| / standard error`` against the generating distribution.
 
 Usage: ``python benchmarks/dask_scale.py [--section check|scale] [--rows 100000000] [--k 4] [--epsilon 1]
-[--partition-rows 1000000] [--check-rows 1000000] [--workers 2] [--repeats 3]``
+[--partition-rows 1000000] [--check-rows 1000000] [--check-partition-rows 100000] [--workers 2] [--repeats 3]``
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ def check(args: argparse.Namespace) -> None:
 
     names = categories(args.k)
     privatizer = Privatizer("dp", args.epsilon, categories=names).fit(names)
-    parts = args.check_rows // args.partition_rows
-    data = dd.from_map(synthetic_partition, range(parts), rows=args.partition_rows, k=args.k)
+    parts = args.check_rows // args.check_partition_rows
+    data = dd.from_map(synthetic_partition, range(parts), rows=args.check_partition_rows, k=args.k)
     local, client = cluster(args.workers)
     try:
         with warnings.catch_warnings():
@@ -124,7 +124,7 @@ def check(args: argparse.Namespace) -> None:
             expected = []
             for number in range(parts):
                 privatizer.set_params(random_state=partition_generator(entropy, number))
-                expected.extend(privatizer.transform(synthetic_partition(number, args.partition_rows, args.k)
+                expected.extend(privatizer.transform(synthetic_partition(number, args.check_partition_rows, args.k)
                                                      .tolist()).tolist())
             privatizer.set_params(random_state=None)
             in_memory = privatizer.estimate_frequencies(expected)
@@ -140,7 +140,7 @@ def check(args: argparse.Namespace) -> None:
               f"in-memory counts {counts.tolist() if counts.size <= 16 else f'({counts.size} counts)'}, "
               f"{by_dask.n_samples:,} rows")
         print(f"\n| path | privatize + estimate, {args.check_rows:,} rows (s) | load |\n|---|---:|---:|")
-        rows = [synthetic_partition(number, args.partition_rows, args.k) for number in range(parts)]
+        rows = [synthetic_partition(number, args.check_partition_rows, args.k) for number in range(parts)]
         column = np.concatenate([part.to_numpy(dtype=object) for part in rows])
         for _ in range(args.repeats):
             start = time.perf_counter()
@@ -187,6 +187,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10**8)
     parser.add_argument("--check-rows", type=int, default=10**6)
     parser.add_argument("--partition-rows", type=int, default=10**6)
+    parser.add_argument("--check-partition-rows", type=int, default=10**5)
     parser.add_argument("--k", type=int, default=4)
     parser.add_argument("--epsilon", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)

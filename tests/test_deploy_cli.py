@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import mechdesign.csv_columns as csv_columns
 import mechdesign.deploy_cli as deploy_cli
 from mechdesign.cli import main
 from mechdesign.files import load_record
@@ -174,7 +175,7 @@ def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, new
     """Small chunks, split by numpy (quoted fields with line breaks included) until a blank line, then parsed by
     the csv module, read what the csv module reads; progress is told the bytes read after every chunk;
     privatize changes only the column."""
-    monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(csv_columns, "CHUNK_BYTES", 64)
     lines = ["id,education,note"] + [f"{i},{EDUCATION[i % 3]},plain text {i}" for i in range(30)]
     lines += [f'{i},{EDUCATION[i % 3]},"a, ""quoted""{newline}line"' for i in range(30, 50)] + ["", "50,Masters,"]
     data = tmp_path / "data.csv"
@@ -182,11 +183,11 @@ def test_chunks_stream_the_file_with_progress(tmp_path, capsys, monkeypatch, new
     with open(data, newline="") as handle:
         expected = list(csv.DictReader(handle))
     seen = []
-    with deploy_cli.CsvColumn(data, "education") as column:
+    with csv_columns.CsvColumn(data, "education") as column:
         chunks = list(column.chunks(lambda done, total, text: seen.append((done, total, text))))
     assert [value for chunk in chunks for value in chunk.texts] == [row["education"] for row in expected]
     assert [chunk.first for chunk in chunks] == list(np.cumsum([1] + [chunk.count for chunk in chunks[:-1]]))
-    assert {type(chunk) for chunk in chunks} == {deploy_cli.LinesChunk, deploy_cli.Chunk} and len(chunks) > 5
+    assert {type(chunk) for chunk in chunks} == {csv_columns.LinesChunk, csv_columns.Chunk} and len(chunks) > 5
     assert seen[-1][0] == seen[-1][1] == data.stat().st_size and seen[-1][2] == "reading: 51 rows"
     mechanism = _designed(tmp_path, capsys)
     out = tmp_path / "out.csv"
@@ -214,22 +215,6 @@ def test_a_field_with_text_after_its_closing_quote_is_read_as_the_csv_module_rea
     code, _, _ = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out",
                        tmp_path / "o.csv"], capsys)
     assert code == 0 and len(_column(tmp_path / "o.csv")) == 2 and set(_column(tmp_path / "o.csv")) <= set(EDUCATION)
-
-
-@pytest.mark.parametrize("content", [
-    'id,education,height\n0,HS-grad,5\'11"\n1,Masters,6\'1"\n2,"Bachelors",1\n',  # quotes within unquoted fields
-    'id,education,height\n0,HS-grad,"5\'11\n1,Masters,6\n',  # an unterminated quote
-    'id,education,height\n\n0,HS-grad,1\n\n1,Masters,2\n\n',  # blank lines
-    'id,education,height\r\n0,HS-grad,"1\r\n2"\r\n1,Masters,2',  # \r\n, a quoted line break, no final one
-])
-def test_every_chunk_reads_what_the_csv_module_reads(tmp_path, monkeypatch, content):
-    monkeypatch.setattr(deploy_cli, "CHUNK_BYTES", 16)
-    data = tmp_path / "data.csv"
-    data.write_text(content, newline="")
-    with open(data, newline="") as handle:
-        expected = [row["education"] for row in csv.DictReader(handle)]
-    with deploy_cli.CsvColumn(data, "education") as column:
-        assert [value for chunk in column.chunks() for value in chunk.texts] == expected
 
 
 def test_mechanism_options_conflict_with_design_options(tmp_path, capsys):
@@ -343,11 +328,11 @@ def test_repeated_output_labels_are_refused(tmp_path, capsys):
 def test_labels_are_written_apart_in_a_csv():
     """H1: output labels must be told apart in the CSV, not only in Python (1 and "1" are both written 1)."""
     outputs = ["a|b", "c", ("a", "b|c"), ("a|b", "c"), ("a", "b", "c"), "a\\|b"]
-    assert len(deploy_cli.label_lookup(outputs, "outputs", deploy_cli.output_text)) == len(outputs)
+    assert len(csv_columns.label_lookup(outputs, "outputs", csv_columns.output_text)) == len(outputs)
     with pytest.raises(deploy_cli.MechDesignError, match="cannot be told apart"):
-        deploy_cli.label_lookup([1, "1"], "categories")
+        csv_columns.label_lookup([1, "1"], "categories")
     with pytest.raises(deploy_cli.MechDesignError, match="blank label"):
-        deploy_cli.label_lookup(["a", " "], "categories")
+        csv_columns.label_lookup(["a", " "], "categories")
 
 
 def test_categories_holding_the_separator_are_estimated_right(tmp_path, capsys):
@@ -654,32 +639,6 @@ def test_design_privatize_estimate_account_on_adult_from_the_command_line(tmp_pa
     assert report["pure_epsilon"] == pytest.approx(4.0, abs=1e-9)
 
 
-VALUES = ["a", "ab", "abc", "b", "ba", "é", "x y", "q,r", 'say "hi"', "two\nlines", " a"]
-
-
-@given(st.lists(st.sampled_from(VALUES), min_size=1, max_size=40), st.integers(0, 2),
-       st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]), st.sampled_from(["\n", "\r\n"]))
-def test_records_split_by_numpy_read_as_the_csv_module_reads_them(values, index, quoting, newline):
-    """numpy's split (quotes, quoted commas and line breaks, \\r\\n) and its fixed-width keys (padded with NUL
-    bytes: labels that are prefixes of others) give the values the csv module reads; an unknown value gives None."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "data.csv"
-        with open(path, "w", newline="") as handle:
-            writer = csv.writer(handle, quoting=quoting, lineterminator=newline)
-            writer.writerow(["c0", "c1", "c2"])
-            writer.writerows([value if j == index else f"{j}{value}" for j in range(3)] for value in values)
-        with deploy_cli.CsvColumn(path, f"c{index}") as data:
-            [chunk] = list(data.chunks())
-    assert isinstance(chunk, deploy_cli.LinesChunk) and chunk.texts == values
-    for known in (VALUES, ["ab", "abc", "ba", "x y", "q,r"]):
-        labels = deploy_cli.CsvLabels(known, "categories")
-        expected = deploy_cli.encode_chunk(values, labels.lookup)
-        got = chunk.codes(labels)
-        assert (got is None and expected is None) or got.tolist() == expected.tolist()
-
-
 ORACLES = {
     "randomized-response": lambda: RandomizedResponse(4, 2.0),
     "subset-selection": lambda: SubsetSelection(4, 1.0, 2),
@@ -726,7 +685,7 @@ def test_an_oracle_too_large_to_list_is_written_reported_and_accounted(tmp_path,
                        ",".join(categories), "--out", out], capsys)
     record = load_record(out.with_suffix(".mechanism.json"))
     assert code == 0 and record.outputs is None and isinstance(record.mechanism, SubsetSelection)
-    reports = [deploy_cli.split_report(text) for text in _column(out)]
+    reports = [csv_columns.split_report(text) for text in _column(out)]
     assert all(len(report) == record.mechanism.subset_size and set(report) <= set(categories) for report in reports)
     code, printed, _ = _run(["estimate", out, "--column", "education", "--mechanism",
                              out.with_suffix(".mechanism.json"), "--json"], capsys)
