@@ -839,28 +839,3 @@ def as_rng(value: Any, name: str = "rng") -> np.random.Generator:
     except (TypeError, ValueError) as exc:
         raise MechDesignError(f"{name} must be None, a non-negative integer seed or a numpy Generator, "
                               f"got {_short(value)}") from exc
-
-
-#: Validators that moved next to their base classes (issue 33: this module imports nothing above it), by
-#: name → their module; read through :func:`__getattr__` until every caller imports them from there
-#: (tests/test_layers.py lists these two imports as departures, with the callers that still need them).
-_MOVED = {"as_notion": "privacy", "as_notions": "privacy",
-          "as_objective": "utility", "as_objectives": "utility", "as_limit_pairs": "utility"}
-
-
-def __getattr__(name: str) -> Any:
-    """The validators of :data:`_MOVED`, from :mod:`mechdesign.privacy.base` / :mod:`mechdesign.utility.base`.
-
-    Examples
-    --------
-    >>> from mechdesign.privacy.base import as_notion
-    >>> __getattr__("as_notion") is as_notion
-    True
-    """
-    if _MOVED.get(name) == "privacy":
-        from .privacy import base as privacy_base
-        return getattr(privacy_base, name)
-    if _MOVED.get(name) == "utility":
-        from .utility import base as utility_base
-        return getattr(utility_base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

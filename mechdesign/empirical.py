@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ._numeric import exp_budget
-from ._validate import as_budget, as_flag, as_objective, as_solver, call_user
+from ._validate import as_budget, as_flag, as_solver, call_user
 from .mechanism import Mechanism
 from .priors import L1Ball, Prior
 from .privacy.pml import PointwiseMaximalLeakage
 from .privacy.pml_analysis import leakage_capacity
 from .solve import Result, design
 from .theory.pml import cor2_leakage_bound
-from .utility.base import Objective
+from .utility.base import Objective, as_objective
 from .utility.distortion import ExpectedDistortion
 
 ObjectiveSpec = Union[Objective, Callable[[Prior], Objective], None]

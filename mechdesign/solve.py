@@ -28,10 +28,6 @@ import numpy as np
 from ._validate import (
     as_budget,
     as_finite,
-    as_limit_pairs,
-    as_notions,
-    as_objective,
-    as_objectives,
     as_options,
     as_solver,
 )
@@ -43,7 +39,7 @@ from .direct import (WarmLinearProgram, check_highs_options, column_generation_c
 from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism, as_mechanism
 from .memory import check_memory
-from .privacy.base import BudgetParameter, PrivacyNotion
+from .privacy.base import BudgetParameter, PrivacyNotion, as_notions
 from .solvers import (INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy,
                       solver_option_names, unknown_solver_options)
 from .result import (
@@ -58,7 +54,7 @@ from .result import (
     mix_with_constant,
     optimality_gap,
 )
-from .utility.base import Objective
+from .utility.base import Objective, as_limit_pairs, as_objective, as_objectives
 
 #: Largest constraint scale (``e^ε`` for most notions) a budget is solved at: beyond it, the budget
 #: is reduced to where it is reached (still within the budget asked; see DesignProblem's notes).

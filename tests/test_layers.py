@@ -55,11 +55,6 @@ DEPARTURES: dict[tuple[str, str], str] = {
     ("mechdesign.privacy.coverage", "mechdesign.solvers"):
         "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
     # Transitional (issue 33), each to be removed by the change named, in a file owned elsewhere this session:
-    ("mechdesign._validate", "mechdesign.privacy.base"):
-        "TRANSITIONAL: as_notion(s) moved to privacy/base.py; _validate.__getattr__ serves the old name until "
-        "solve.py, empirical.py and designers/extreme_columns.py import it from there",
-    ("mechdesign._validate", "mechdesign.utility.base"):
-        "TRANSITIONAL: as_objective(s)/as_limit_pairs moved to utility/base.py; as above (solve.py, empirical.py)",
     ("mechdesign.designers.closed_form", "mechdesign.curves"):
         "TRANSITIONAL: the deprecated name closed_form_curve (moved to curves.py) until designers/__init__.py "
         "re-exports it from curves and tests/designers/test_closed_form.py imports it there",

@@ -45,10 +45,10 @@ import highspy
 import numpy as np
 from .._lazy import scipy_sparse as sparse
 
-from .._validate import as_budget, as_notion, as_positive_int
+from .._validate import as_budget, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError, ShapeMismatchError, SolverFailedError
 from ..mechanism import Mechanism
-from ..privacy.base import PrivacyNotion
+from ..privacy.base import PrivacyNotion, as_notion
 from ..privacy.pml import support_of
 from ..priors import L1Ball, PriorLike
 from ..memory import check_memory

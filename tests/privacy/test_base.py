@@ -3,7 +3,6 @@
 import pytest
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage
-from mechdesign import _validate
 from mechdesign.exceptions import MechDesignError
 from mechdesign.privacy.base import as_notion, as_notions
 
@@ -25,11 +24,3 @@ def test_notions_are_instances_one_or_many():
 def test_anything_else_is_a_named_error(call, match):
     with pytest.raises(MechDesignError, match=match):
         call()
-
-
-def test_the_old_names_in_validate_are_the_same_functions():
-    """Issue 33: the validators moved out of _validate.py (which imports nothing above it); callers not yet
-    moved read them there."""
-    assert _validate.as_notion is as_notion and _validate.as_notions is as_notions
-    with pytest.raises(AttributeError, match="has no attribute 'as_nothing'"):
-        _validate.as_nothing

@@ -5,7 +5,6 @@ import math
 import pytest
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion
-from mechdesign import _validate
 from mechdesign.exceptions import MechDesignError
 from mechdesign.utility.base import as_limit_pairs, as_objective, as_objectives
 
@@ -28,9 +27,3 @@ def test_objectives_and_limits():
 def test_anything_else_is_a_named_error(call, match):
     with pytest.raises(MechDesignError, match=match):
         call()
-
-
-def test_the_old_names_in_validate_are_the_same_functions():
-    """Issue 33: moved out of _validate.py; callers not yet moved read them there."""
-    assert (_validate.as_objective, _validate.as_objectives, _validate.as_limit_pairs) == (
-        as_objective, as_objectives, as_limit_pairs)
