@@ -20,7 +20,8 @@ import tracemalloc
 import numpy as np
 
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, Prior, design
-from mechdesign.designers import closed_form_curve, closed_form_design
+from mechdesign.curves import closed_form_curve
+from mechdesign.designers import closed_form_design
 
 EPSILON = 1.0
 NOTIONS = {"local DP": DifferentialPrivacy, "maximal leakage": MaximalLeakage}

@@ -55,9 +55,6 @@ DEPARTURES: dict[tuple[str, str], str] = {
     ("mechdesign.privacy.coverage", "mechdesign.solvers"):
         "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
     # Transitional (issue 33), each to be removed by the change named, in a file owned elsewhere this session:
-    ("mechdesign.designers.closed_form", "mechdesign.curves"):
-        "TRANSITIONAL: the deprecated name closed_form_curve (moved to curves.py) until designers/__init__.py "
-        "re-exports it from curves and tests/designers/test_closed_form.py imports it there",
     ("mechdesign.checks.optimum", "mechdesign"):
         "TRANSITIONAL: 'from .. import DesignProblem' goes through the public API; import it from ..solve",
     ("mechdesign.checks.pml", "mechdesign"):

@@ -38,7 +38,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -51,9 +51,6 @@ from ..structured import KeepOrRedraw
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
 from .certified import single_budget
-
-if TYPE_CHECKING:
-    from ..curves import Curve
 
 #: Budgets above this are designed at this value: ``e^{−ε}`` is then still a normal double (1e-300),
 #: so randomized response keeps positive off-diagonal entries and measures finite ε <= the budget. The
@@ -468,17 +465,3 @@ def design_hamming(problem: HammingProblem, budgets: Union[float, Sequence[float
     """
     return solve_hamming(problem, single_budget(budgets, problem.notion.label))
 
-
-def closed_form_curve(notion: PrivacyNotion, objective: Objective, budgets: Sequence[float]) -> Curve | None:
-    """Moved to :func:`mechdesign.curves.closed_form_curve` (issue 33: the curve builders live with
-    :class:`~mechdesign.curves.Curve`); this name stays for one release.
-
-    Examples
-    --------
-    >>> from mechdesign import Prior
-    >>> closed_form_curve(MaximalLeakage(), ExpectedDistortion(Prior([0.5, 0.5])), [0.0]).y.tolist()
-    [0.5]
-    """
-    from .. import curves
-
-    return curves.closed_form_curve(notion, objective, budgets)

@@ -24,7 +24,8 @@ from mechdesign import (
     WorstCaseDistortion,
     design,
 )
-from mechdesign.designers import closed_form_curve, closed_form_design
+from mechdesign.curves import closed_form_curve
+from mechdesign.designers import closed_form_design
 from mechdesign.designers import closed_form
 from mechdesign.designers.closed_form import (
     local_dp_multipliers,
@@ -222,6 +223,17 @@ def test_curve_matches_single_designs():
     singles = [closed_form_design(DifferentialPrivacy(), b, objective).objective for b in budgets]
     assert curve.y.tolist() == singles
 
+
+
+def test_the_old_name_in_designers_warns_and_is_the_curves_function():
+    """Issue 33: closed_form_curve moved to mechdesign.curves; mechdesign.designers serves it for one release
+    with a DeprecationWarning, and any other missing name is still an AttributeError."""
+    import mechdesign.designers as designers
+
+    with pytest.warns(DeprecationWarning, match="import it from mechdesign.curves"):
+        assert designers.closed_form_curve is closed_form_curve
+    with pytest.raises(AttributeError, match="has no attribute 'closed_form_curves'"):
+        designers.closed_form_curves
 
 def test_problems_without_a_closed_form_return_none():
     prior = Prior([0.5, 0.3, 0.2])
