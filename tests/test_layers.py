@@ -55,10 +55,6 @@ DEPARTURES: dict[tuple[str, str], str] = {
     ("mechdesign.privacy.coverage", "mechdesign.solvers"):
         "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
     # Transitional (issue 33), each to be removed by the change named, in a file owned elsewhere this session:
-    ("mechdesign.checks.optimum", "mechdesign"):
-        "TRANSITIONAL: 'from .. import DesignProblem' goes through the public API; import it from ..solve",
-    ("mechdesign.checks.pml", "mechdesign"):
-        "TRANSITIONAL: 'from .. import design' goes through the public API; import it from ..solve",
     ("mechdesign.curves", "mechdesign.files"):
         "TRANSITIONAL: Curve.save writes through files.atomic_output while files.py loads curves: "
         "atomic_output (and check_output_paths) belong in a foundation module both import",

@@ -11,7 +11,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 
-from .. import DesignProblem
+from ..solve import DesignProblem
 from ..curves import MAX_BUDGET, PrivacyDistortion, _PrivacyDistortionSolver  # the solver keeps the certified brackets
 from ..exceptions import MechDesignError
 from ..privacy.base import PrivacyNotion

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .._lazy import scipy_stats as stats
-from .. import design
+from ..solve import design
 from ..mechanisms import additive, k_singular_mechanism
 from ..mechanisms import pml as pml_mechanisms
 from ..priors import L1Ball, Prior
