@@ -43,12 +43,13 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ._validate import as_budget, as_failure_probability
+from ._validate import as_budget, as_failure_probability, as_positive_int
 from .exceptions import MechDesignError, NotEstimableError, UnknownCategoryError
 from .csv_columns import (
     Chunk,
@@ -398,22 +399,125 @@ def replaced_together(directory: Path) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def release_generator(seed: int | None) -> np.random.Generator | None:
-    """The generator a release draws from: the operating system's entropy, or with ``--seed`` a seeded one
-    (and :data:`~mechdesign.randomness.SEEDED_NOTICE` on standard error).
+def release_entropy(seed: int | None) -> list[int] | None:
+    """What a release's chunks draw from: ``None``, the operating system's entropy (each chunk where it is
+    privatized), or with ``--seed`` the entropy the chunks' streams are spawned from — chunk ``i`` of the file
+    draws from the ``i``-th (:func:`~mechdesign.parallel.partition_generator`), so a seeded release is the same
+    for every ``--jobs`` — and :data:`~mechdesign.randomness.SEEDED_NOTICE` on standard error.
 
     Examples
     --------
-    >>> release_generator(None) is None
+    >>> release_entropy(None) is None
     True
     """
-    from .randomness import SEEDED_NOTICE, SeededReleaseWarning, release_rng
+    from .parallel import seed_entropy
+    from .randomness import SEEDED_NOTICE, SeededReleaseWarning
 
     if seed is None:
         return None
-    generator = _quietly(SeededReleaseWarning, release_rng, seed, "--seed")
+    entropy = _quietly(SeededReleaseWarning, seed_entropy, seed, "--seed")
     print(SEEDED_NOTICE, file=sys.stderr)
-    return generator
+    return entropy
+
+
+class ChunkWork:
+    """What privatizing or counting one chunk of a column needs, sent once to every worker process of ``--jobs``.
+
+    Parameters
+    ----------
+    record
+        The mechanism file's :class:`~mechdesign.files.MechanismRecord`.
+    source
+        Where it was read from, for errors.
+    entropy
+        :func:`release_entropy`'s: ``None`` (the operating system's entropy) or a seeded release's.
+
+    Examples
+    --------
+    >>> from mechdesign.files import MechanismRecord
+    >>> from mechdesign import randomized_response
+    >>> work = ChunkWork(MechanismRecord(randomized_response(2, 50.0), ["a", "b"], ["a", "b"]), "m.json")
+    >>> chunk = Chunk(1, [["a"], ["b"], ["c"]], 0)
+    >>> work.privatized(chunk, 0) is None, work.tally(Chunk(1, [["a"], ["b"], ["b"]], 0), 0).tolist()
+    (True, [1, 2])
+    """
+
+    def __init__(self, record: Any, source: str, entropy: list[int] | None = None) -> None:
+        self.record, self.source, self.entropy = record, source, entropy
+
+    @cached_property
+    def outputs(self) -> OutputColumn:
+        """How the outputs are written and counted (built where the work runs)."""
+        return OutputColumn(self.record, self.source)
+
+    @cached_property
+    def categories(self) -> CsvLabels:
+        """The mechanism's categories as CSV fields."""
+        return CsvLabels(self.outputs.inputs, f"{self.source}: categories")
+
+    def privatized(self, chunk: Chunk | LinesChunk, number: int) -> bytes | None:
+        """Chunk ``number`` of the file with its column privatized, or ``None`` if a value is not a category."""
+        from .parallel import partition_generator
+
+        codes = chunk.codes(self.categories)
+        if codes is None:
+            return None
+        generator = None if self.entropy is None else partition_generator(self.entropy, number)
+        return self.outputs.privatized(chunk, codes, generator)
+
+    def tally(self, chunk: Chunk | LinesChunk, number: int) -> np.ndarray | None:
+        """The counts of the chunk's outputs, or ``None`` when a listed mechanism has no such output."""
+        return self.outputs.tally(chunk)
+
+
+#: Chunks read ahead per worker process of ``--jobs`` (bounds the memory held: a few chunks per worker).
+CHUNKS_IN_FLIGHT = 2
+_WORKER: ChunkWork | None = None
+
+
+def chunk_results(chunks: Iterator[Chunk | LinesChunk], work: ChunkWork, task: str, jobs: int,
+                  skip: Any = lambda: False) -> Iterator[tuple[Chunk | LinesChunk, Any]]:
+    """Every chunk with ``work.<task>(chunk, number)``, in the order of the file: in this process for ``jobs``
+    1, else in ``jobs`` worker processes (started by ``spawn``), at most :data:`CHUNKS_IN_FLIGHT` chunks per
+    worker read ahead. A chunk read while ``skip()`` is true is not sent (its result is ``None``).
+
+    Examples
+    --------
+    >>> from mechdesign.files import MechanismRecord
+    >>> from mechdesign import randomized_response
+    >>> work = ChunkWork(MechanismRecord(randomized_response(2, 1.0), ["a", "b"], ["a", "b"]), "m.json")
+    >>> chunks = [Chunk(1, [["a"], ["b"]], 0), Chunk(3, [["b"]], 0)]
+    >>> [result.tolist() for _, result in chunk_results(iter(chunks), work, "tally", 1)]
+    [[1, 1], [0, 1]]
+    """
+    if jobs == 1:
+        for number, chunk in enumerate(chunks):
+            yield chunk, None if skip() else getattr(work, task)(chunk, number)
+        return
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+                             initargs=(work,)) as pool:
+        pending: deque = deque()
+        for number, chunk in enumerate(chunks):
+            pending.append((chunk, None if skip() else pool.submit(_in_worker, task, chunk, number)))
+            while len(pending) > CHUNKS_IN_FLIGHT * jobs:
+                first, future = pending.popleft()
+                yield first, None if future is None else future.result()
+        while pending:
+            first, future = pending.popleft()
+            yield first, None if future is None else future.result()
+
+
+def _start_worker(work: ChunkWork) -> None:
+    global _WORKER
+    _WORKER = work
+
+
+def _in_worker(task: str, chunk: Chunk | LinesChunk, number: int) -> Any:
+    return getattr(_WORKER, task)(chunk, number)
 
 
 def _quietly(category: type[Warning], function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -423,14 +527,15 @@ def _quietly(category: type[Warning], function: Any, *args: Any, **kwargs: Any) 
         return function(*args, **kwargs)
 
 
-def _write_release(data: CsvColumn, record: Any, generator: np.random.Generator | None, out: Path,
-                  mechanism_out: Path, progress: Progress | None = None) -> dict[str, Any]:
+def _write_release(data: CsvColumn, record: Any, entropy: list[int] | None, out: Path, mechanism_out: Path,
+                   progress: Progress | None = None, jobs: int = 1) -> dict[str, Any]:
     """Privatize ``data``'s column with ``record``'s mechanism into ``out``, and the record into ``mechanism_out``.
 
     Both are written to temporary files and replaced together (:func:`replaced_together`), the
     mechanism file first; its ``deployment["release"]`` holds the CSV's name, column, row count and
     SHA-256. A value that is not a category of the record, or missing, is an error after the whole
-    file is read, and nothing is written.
+    file is read, and nothing is written. The chunks are privatized by ``jobs`` processes
+    (:func:`chunk_results`) and written in the order of the file.
 
     Returns
     -------
@@ -439,9 +544,8 @@ def _write_release(data: CsvColumn, record: Any, generator: np.random.Generator 
     """
     from .files import atomic_output, save
 
-    outputs = OutputColumn(record, "the mechanism")
-    categories = CsvLabels(outputs.inputs, "the mechanism's categories")
-    check, digest = ValueCheck(categories.lookup), hashlib.sha256()
+    work = ChunkWork(record, "the mechanism", entropy)
+    check, digest = ValueCheck(work.categories.lookup), hashlib.sha256()
     with ExitStack() as replacing:
         with atomic_output(out, "wb") as handle:
 
@@ -450,12 +554,12 @@ def _write_release(data: CsvColumn, record: Any, generator: np.random.Generator 
                 digest.update(encoded)
 
             write(data.header_line)
-            for chunk in data.chunks(progress, "privatize"):
-                codes = None if check else chunk.codes(categories)
-                if codes is None:  # from here on only the values are checked, and the error lists them all
+            for chunk, privatized in chunk_results(data.chunks(progress, "privatize"), work, "privatized", jobs,
+                                                   skip=check.__bool__):
+                if privatized is None:  # from here on only the values are checked, and the error lists them all
                     check.add(chunk.texts, chunk.first)
-                    continue
-                write(outputs.privatized(chunk, codes, generator))
+                elif not check:
+                    write(privatized)
             if check:
                 raise check.error(data, "category of the mechanism",
                                   "declare every value the column may hold; nothing was written")
@@ -631,10 +735,11 @@ def _cmd_privatize(args: argparse.Namespace) -> int:
     mechanism_out = Path(args.mechanism_out) if args.mechanism_out is not None else out.with_suffix(".mechanism.json")
     inputs = [path for path in (args.file, args.mechanism, args.categories_from, args.prior_from) if path is not None]
     check_output_paths({"--out": out, "--mechanism-out": mechanism_out}, inputs=inputs)
-    generator = release_generator(args.seed)
+    jobs = as_positive_int(args.jobs, "--jobs")
+    entropy = release_entropy(args.seed)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
         record = _loaded_record(args) if args.mechanism is not None else _designed_record(args, progress)
-        release = _write_release(data, record, generator, out, mechanism_out, progress)
+        release = _write_release(data, record, entropy, out, mechanism_out, progress, jobs)
     source = f"the mechanism of {args.mechanism}" if args.mechanism is not None else "a mechanism designed now"
     print(f"privatized {release['rows']:,} values of {args.column!r} ({record.mechanism.n_inputs} categories) with "
           f"{source}: {_describe(record)}")
@@ -683,17 +788,18 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     from .cli import strict_json
     from .files import load_record
 
-    outputs = OutputColumn(load_record(args.mechanism), args.mechanism)
+    jobs = as_positive_int(args.jobs, "--jobs")
+    work = ChunkWork(load_record(args.mechanism), args.mechanism)
+    outputs = work.outputs
     counts, total = outputs.zero(), 0
     check = ValueCheck(outputs.listed.lookup if outputs.listed is not None else None)
     with terminal_progress(args.quiet) as progress, CsvColumn(Path(args.file), args.column) as data:
-        for chunk in data.chunks(progress, "estimate"):
-            found = None if check else outputs.tally(chunk)
+        for chunk, found in chunk_results(data.chunks(progress, "estimate"), work, "tally", jobs, skip=check.__bool__):
             if found is None:
                 check.add(chunk.texts, chunk.first)
-                continue
-            counts += found
-            total += chunk.count
+            elif not check:
+                counts += found
+                total += chunk.count
         if check:
             raise check.error(data, "output of the mechanism",
                               f"estimate reads a column privatized with the mechanism of {args.mechanism}")
@@ -869,6 +975,8 @@ def _add_deploy_commands(commands: Any) -> None:
                            "its frequencies that holds the true prior with probability 1 - delta")
     p_private.add_argument("--seed", type=int, help="seed of the privatization: reproducible by anyone who knows it, "
                            "for tests only (default: the operating system's entropy)")
+    p_private.add_argument("--jobs", type=int, default=1, metavar="N", help="privatize the file's chunks in N "
+                           "processes (the output is the same file; with --seed, the same for every N)")
     p_private.add_argument("--out", required=True, help="output CSV (the column replaced by its privatized values)")
     p_private.add_argument("--mechanism-out", help="where to write the mechanism file of the release (default: OUT "
                            "with suffix .mechanism.json)")
@@ -879,6 +987,7 @@ def _add_deploy_commands(commands: Any) -> None:
     p_estimate.add_argument("file", help="CSV file written by `mechdesign privatize` (streamed)")
     p_estimate.add_argument("--column", required=True, help="the privatized column to estimate frequencies of")
     p_estimate.add_argument("--mechanism", required=True, help="the mechanism file it was privatized with")
+    p_estimate.add_argument("--jobs", type=int, default=1, metavar="N", help="count the file's chunks in N processes")
     p_estimate.add_argument("--json", action="store_true", help=JSON_HELP)
     _add_quiet_option(p_estimate)
     p_estimate.set_defaults(run=_cmd_estimate)

@@ -74,10 +74,11 @@ def partition_generator(entropy: Any, number: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(number,)))
 
 
-def seed_entropy(random_state: Any) -> list[int] | None:
+def seed_entropy(random_state: Any, name: str = "random_state") -> list[int] | None:
     """The entropy the partitions' streams are spawned from: ``None`` (each partition draws from the
     operating system where it runs) unless ``random_state`` is set, then :data:`SEED_WORDS` words drawn
-    from it, with a :class:`~mechdesign.randomness.SeededReleaseWarning`.
+    from it, with a :class:`~mechdesign.randomness.SeededReleaseWarning` (``name``: the argument's name in
+    messages).
 
     Examples
     --------
@@ -93,13 +94,13 @@ def seed_entropy(random_state: Any) -> list[int] | None:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        generator = release_rng(random_state)
+        generator = release_rng(random_state, name)
     from .randomness import SeededReleaseWarning
 
     warnings.warn(SeededReleaseWarning(
-        "random_state is set: every partition of the Dask collection draws from a stream spawned from the seed "
-        "(partition i from the i-th), so the release is reproducible by anyone who knows it; for tests only "
-        "(leave random_state=None: each partition then draws from the operating system's entropy where it runs)"),
+        f"{name} is set: every partition (of a Dask collection, or chunk of a file) draws from a stream spawned from "
+        f"the seed (partition i from the i-th), so the release is reproducible by anyone who knows it; for tests only "
+        f"(leave {name}=None: each partition then draws from the operating system's entropy where it runs)"),
         stacklevel=3)
     return generator.integers(0, 2**63, size=SEED_WORDS).tolist()
 
