@@ -8,13 +8,17 @@ Sections (``--section``, default both), markdown tables with the 1-minute load a
   partition with the stream the Dask path gives it (``mechdesign.parallel.partition_generator``), and the
   Dask counts (summed on the workers) against the in-memory estimate's; then, unseeded, privatize +
   estimate of the same rows in memory and through the cluster, alternating, ``--repeats`` times;
+* ``jobs`` — ``mechdesign privatize`` and ``mechdesign estimate`` of a CSV file of ``--csv-rows`` synthetic
+  rows (an id, the column, a text column) with ``--jobs 1`` and ``--jobs 2``, alternating, ``--repeats``
+  times (wall-clock of the command, interpreter start included); first, seeded, the two write the same
+  bytes and print the same estimate;
 * ``scale`` — ``--rows`` synthetic rows generated on the workers (``dask.dataframe.from_map``, one
   partition of ``--partition-rows`` at a time; the client never holds them), privatized and estimated in
   one graph: wall-clock, peak resident memory of the client and the workers (the sum of their RSS, sampled
   every 0.2 s; the workers' own peak is bounded by the cluster's ``memory_limit``), the load before and
   after, and the largest ``|p̂_x − p_x| / standard error`` against the generating distribution.
 
-Usage: ``python benchmarks/dask_scale.py [--section check|scale] [--rows 100000000] [--k 4] [--epsilon 1]
+Usage: ``python benchmarks/dask_scale.py [--section check|jobs|scale] [--csv-rows 2000000] [--rows 100000000] [--k 4] [--epsilon 1]
 [--partition-rows 1000000] [--check-rows 1000000] [--check-partition-rows 100000] [--workers 2] [--repeats 3]``
 """
 
@@ -155,6 +159,51 @@ def check(args: argparse.Namespace) -> None:
         local.close()
 
 
+def cli(*argv: object, cwd: Path) -> tuple[float, str]:
+    """Wall-clock seconds and standard output of one ``mechdesign`` command."""
+    import subprocess
+
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "mechdesign.cli", *map(str, argv), "--quiet"], cwd=cwd,
+                          capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, done.stdout
+
+
+def jobs(args: argparse.Namespace) -> None:
+    import hashlib
+    import tempfile
+
+    names = categories(args.k)
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        rng = np.random.default_rng(0)
+        codes = rng.choice(args.k, args.csv_rows, p=zipf(args.k))
+        with open(work / "data.csv", "w") as handle:
+            handle.write("id,x,note\n")
+            handle.writelines(f"{i},{names[code]},row {i}\n" for i, code in enumerate(codes.tolist()))
+        design = ["--epsilon", args.epsilon, "--categories", ",".join(names)]
+        seeded = {}
+        for count in (1, 2):
+            cli("privatize", "data.csv", "--column", "x", *design, "--out", f"s{count}.csv", "--seed", 3, "--jobs",
+                count, cwd=work)
+            printed = cli("estimate", f"s{count}.csv", "--column", "x", "--mechanism", f"s{count}.mechanism.json",
+                          "--json", "--jobs", count, cwd=work)[1]
+            seeded[count] = (hashlib.sha256((work / f"s{count}.csv").read_bytes()).hexdigest(), printed)
+        size = (work / "data.csv").stat().st_size
+        print(f"\n### --jobs: {args.csv_rows:,} rows ({size / 2**20:.0f} MB), k = {args.k}, ε = {args.epsilon}\n")
+        print(f"- seeded, --jobs 1 and --jobs 2 write the same bytes and print the same estimate: "
+              f"{seeded[1] == seeded[2]}")
+        print("\n| command | --jobs | wall (s) | load |\n|---|---:|---:|---:|")
+        for _ in range(args.repeats):
+            for count in (1, 2):
+                elapsed = cli("privatize", "data.csv", "--column", "x", *design, "--out", f"o{count}.csv", "--jobs",
+                              count, cwd=work)[0]
+                print(f"| privatize | {count} | {elapsed:.2f} | {load()} |")
+                elapsed = cli("estimate", f"o{count}.csv", "--column", "x", "--mechanism", f"o{count}.mechanism.json",
+                              "--jobs", count, cwd=work)[0]
+                print(f"| estimate | {count} | {elapsed:.2f} | {load()} |")
+
+
 def scale(args: argparse.Namespace) -> None:
     import dask.dataframe as dd
 
@@ -183,7 +232,8 @@ def scale(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--section", choices=["check", "scale"])
+    parser.add_argument("--section", choices=["check", "jobs", "scale"])
+    parser.add_argument("--csv-rows", type=int, default=2 * 10**6)
     parser.add_argument("--rows", type=int, default=10**8)
     parser.add_argument("--check-rows", type=int, default=10**6)
     parser.add_argument("--partition-rows", type=int, default=10**6)
@@ -196,6 +246,8 @@ def main() -> None:
     print(f"python {' '.join(sys.argv)}  (2 cores shared with other jobs; load = 1-minute load average)")
     if args.section in (None, "check"):
         check(args)
+    if args.section in (None, "jobs"):
+        jobs(args)
     if args.section in (None, "scale"):
         scale(args)
 
