@@ -494,3 +494,24 @@ def test_budget_zero_is_a_valid_release_with_nothing_to_estimate():
     zero = Privatizer("dp", 0.0, categories=LETTERS).fit(SKEWED)
     assert zero.result_.objective == math.inf and zero.result_.certified
     assert DifferentialPrivacy().measure(zero.mechanism_) == 0.0 and "budget 0" in zero.result_.message
+
+
+def test_the_privatizer_and_account_record_a_large_oracle_by_one_rule(tmp_path):
+    """Issue 34 item 2: Privatizer.ledger_ and `mechdesign account` share record_release: an oracle whose
+    matrix has more than LEDGER_DENSE_ENTRIES entries is recorded by its ε, a smaller one by its matrix."""
+    from mechdesign.deploy_cli import account_ledger
+    from mechdesign.files import record_from_result, save
+    from mechdesign.privatizer import LEDGER_DENSE_ENTRIES
+
+    for size in (3, 300):
+        categories = [f"c{i}" for i in range(size)]
+        privatizer = Privatizer("dp", 1.0, categories=categories).fit(categories)
+        mechanism = privatizer.mechanism_
+        large = mechanism.size * mechanism.n_outputs > LEDGER_DENSE_ENTRIES
+        assert large == (size == 300)
+        path = save(record_from_result(privatizer.result_, inputs=categories, outputs=privatizer.output_labels_),
+                    tmp_path / f"m{size}.json")
+        [entry] = account_ledger([(path, 2)]).entries
+        [released] = privatizer.ledger_.entries
+        assert (entry.mechanism is None) == (released.mechanism is None) == large
+        assert entry.epsilon == released.epsilon and entry.uses == 2 and released.uses == 1
