@@ -29,7 +29,7 @@ from ._validate import (
 )
 from .designers.closed_form import HammingProblem, hamming_problem, solve_hamming
 from .exceptions import InvalidBudgetError
-from .files import atomic_output
+from .outputs import atomic_output
 from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion, as_notion

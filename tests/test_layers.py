@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundations", (
         "mechdesign.exceptions", "mechdesign._validate", "mechdesign._numeric", "mechdesign._lazy",
         "mechdesign._threads", "mechdesign._version", "mechdesign.memory", "mechdesign.units",
-        "mechdesign.progress", "mechdesign.randomness", "mechdesign.mechanism", "mechdesign.structured",
+        "mechdesign.progress", "mechdesign.outputs", "mechdesign.randomness", "mechdesign.mechanism", "mechdesign.structured",
         "mechdesign.priors", "mechdesign.relaxation", "mechdesign.result")),
     ("definitions", (
         "mechdesign.privacy", "mechdesign.utility", "mechdesign.mechanisms", "mechdesign.theory",
@@ -55,9 +55,6 @@ DEPARTURES: dict[tuple[str, str], str] = {
     ("mechdesign.privacy.coverage", "mechdesign.solvers"):
         "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
     # Transitional (issue 33), each to be removed by the change named, in a file owned elsewhere this session:
-    ("mechdesign.curves", "mechdesign.files"):
-        "TRANSITIONAL: Curve.save writes through files.atomic_output while files.py loads curves: "
-        "atomic_output (and check_output_paths) belong in a foundation module both import",
     ("mechdesign.deploy_cli", "mechdesign.cli"):
         "TRANSITIONAL: the command helpers both use (_parse_prior, strict_json, JSON_HELP, _add_quiet_option) "
         "belong in a module below both (cli.py imports deploy_cli to register its commands)",
