@@ -26,19 +26,20 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_delta, as_order, as_positive_int, check_count
+from ._validate import as_delta, as_order, check_count
 from .exceptions import MechDesignError
 from .mechanism import Mechanism
 from .memory import check_array
 from .priors import Prior
 from .privacy import PrivacyNotion
 from .progress import terminal_progress
-from .registry import cli_names, prior_notions
+from .registry import cli_names
 from .solve import METHODS, design
 from .solvers import solves_running
 from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
+from .command_line import JSON_HELP, _add_quiet_option, _parse_prior, strict_json
 from .deploy_cli import _add_deploy_commands
 from .units import UNITS, from_nats, to_nats
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
@@ -61,22 +62,6 @@ OBJECTIVES: dict[str, Callable[[Prior], Objective]] = {
     "worst-case-input": lambda prior: WorstCaseInputDistortion(prior.size),
     "mutual-information": MutualInformation,
 }
-
-
-def _parse_prior(text: str | None, n: int | None) -> Prior | None:
-    """The prior of ``--prior P1,P2,…`` (or uniform over ``--n``). Whole-number counts that sum to more than
-    one (``--prior 30,10,5``) are normalized, with a notice on standard error saying so."""
-    if text is not None:
-        try:
-            values = [float(v) for v in text.split(",")]
-        except ValueError as exc:
-            raise MechDesignError(f"--prior must be comma-separated numbers, got {text!r}") from exc
-        total = math.fsum(values)
-        if math.isfinite(total) and total > 1 and all(v >= 0 and v.is_integer() for v in values):
-            print(f"mechdesign: notice: --prior: counts (total {total:,.0f}), normalized", file=sys.stderr)
-            values = [v / total for v in values]
-        return Prior(values)
-    return Prior.uniform(as_positive_int(n, "--n")) if n is not None else None
 
 
 def _read_text(path: Path) -> str:
@@ -150,44 +135,6 @@ def _check_directory(directory: Path, option: str) -> None:
         raise MechDesignError(f"{option}: {directory} is not a directory")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise MechDesignError(f"{option}: directory {directory} is not writable")
-
-
-def strict_json(payload: dict[str, Any]) -> str:
-    """``payload`` as strict JSON: every non-finite number becomes ``null``, explained in ``"non_finite"``.
-
-    ``"non_finite"`` maps the dotted path of each such value to its text (``"inf"``, ``"-inf"``,
-    ``"nan"``); it is present only when there is one. No ``Infinity``/``NaN`` token is ever printed.
-
-    Examples
-    --------
-    >>> print(strict_json({"dp": float("inf"), "ml": 0.5}))
-    {
-      "dp": null,
-      "ml": 0.5,
-      "non_finite": {
-        "dp": "inf"
-      }
-    }
-    """
-    reasons: dict[str, str] = {}
-    clean = _nulls_for_non_finite(payload, "", reasons)
-    if reasons:
-        clean["non_finite"] = reasons
-    return json.dumps(clean, indent=2, allow_nan=False)
-
-
-def _nulls_for_non_finite(value: Any, path: str, reasons: dict[str, str]) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        reasons[path] = str(value)
-        return None
-    if isinstance(value, dict):
-        return {key: _nulls_for_non_finite(item, f"{path}.{key}" if path else str(key), reasons)
-                for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_nulls_for_non_finite(item, f"{path}[{index}]", reasons) for index, item in enumerate(value)]
-    return value
 
 
 def _format_matrix(matrix: np.ndarray) -> str:
@@ -574,25 +521,18 @@ class _Parser(argparse.ArgumentParser):
         raise MechDesignError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
-
 #: Help text of options shared by several subcommands.
 NOTION_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maximal-leakage, mutual-information, "
                "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi (default: %(default)s)")
 VARIANT_HELP = ("approx-dp form: pointwise (Q[x,y] <= e^ε Q[x',y] + δ) or hockey_stick "
                 "(hockey-stick divergence <= δ) (default: %(default)s)")
 SOLVER_HELP = "convex solver to use (default: HiGHS for linear programs, Clarabel for conic ones)"
-JSON_HELP = "print machine-readable JSON (always in nats) instead of text"
 UNITS_HELP = ("units of information for budgets read and leakages printed or plotted (default: %(default)s; "
               "JSON and CSV outputs are always in nats)")
-QUIET_HELP = "no progress bar (one is drawn on standard error only when it is a terminal)"
 
 
 def _add_units_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--units", choices=UNITS, default="nats", help=UNITS_HELP)
-
-
-def _add_quiet_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quiet", "-q", action="store_true", help=QUIET_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:

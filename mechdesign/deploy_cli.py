@@ -196,7 +196,7 @@ def parse_prior(text: str, categories: Sequence[Any] | None) -> Any:
     mechdesign.exceptions.ShapeMismatchError: --prior has 2 entries (one per category), expected 3
     """
     from ._validate import check_count
-    from .cli import _parse_prior
+    from .command_line import _parse_prior
 
     prior = _parse_prior(text, None)
     if categories is not None:
@@ -785,7 +785,7 @@ def frequency_estimate(counts: np.ndarray, mechanism: Any, categories: Sequence[
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
-    from .cli import strict_json
+    from .command_line import strict_json
     from .files import load_record
 
     jobs = as_positive_int(args.jobs, "--jobs")
@@ -895,7 +895,7 @@ def account_ledger(usages: Sequence[tuple[Path, int]]) -> Any:
 
 def _cmd_account(args: argparse.Namespace) -> int:
     from .accounting import AccountReport, epsilon_delta_curve
-    from .cli import strict_json
+    from .command_line import strict_json
     from .files import check_output_paths
 
     usages = [parse_usage(text) for text in args.files]
@@ -947,7 +947,7 @@ def plot_curve(curve: Any, path: Path) -> Path:
 
 
 def _add_deploy_commands(commands: Any) -> None:
-    from .cli import JSON_HELP, _add_quiet_option
+    from .command_line import JSON_HELP, _add_quiet_option
 
     p_private = commands.add_parser("privatize", help="privatize a CSV column with a designed mechanism")
     p_private.add_argument("file", help="CSV file with a header row (UTF-8), streamed: any number of rows")

@@ -26,8 +26,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundations", (
         "mechdesign.exceptions", "mechdesign._validate", "mechdesign._numeric", "mechdesign._lazy",
         "mechdesign._threads", "mechdesign._version", "mechdesign.memory", "mechdesign.units",
-        "mechdesign.progress", "mechdesign.outputs", "mechdesign.randomness", "mechdesign.mechanism", "mechdesign.structured",
-        "mechdesign.priors", "mechdesign.relaxation", "mechdesign.result")),
+        "mechdesign.progress", "mechdesign.outputs", "mechdesign.randomness", "mechdesign.mechanism",
+        "mechdesign.structured", "mechdesign.priors", "mechdesign.relaxation", "mechdesign.result")),
     ("definitions", (
         "mechdesign.privacy", "mechdesign.utility", "mechdesign.mechanisms", "mechdesign.theory",
         "mechdesign.source_classes", "mechdesign.parameter_spaces", "mechdesign.tabular",
@@ -38,8 +38,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications", (
         "mechdesign.checks", "mechdesign.files", "mechdesign.categorical", "mechdesign.privatizer",
         "mechdesign.frequency", "mechdesign.accounting", "mechdesign.parallel", "mechdesign.demo",
-        "mechdesign.datasets", "mechdesign.data", "mechdesign.schemas", "mechdesign.csv_columns", "mechdesign.cli",
-        "mechdesign.deploy_cli")),
+        "mechdesign.datasets", "mechdesign.data", "mechdesign.schemas", "mechdesign.csv_columns",
+        "mechdesign.command_line", "mechdesign.cli", "mechdesign.deploy_cli")),
     ("public API", ("mechdesign",)),
 )
 #: The one prefix that covers only itself: a new module is in no layer until it is given one above.
@@ -54,10 +54,6 @@ DEPARTURES: dict[tuple[str, str], str] = {
         "worst-case leakage over a source set, bracketed with Clarabel candidates (hull_maximum)",
     ("mechdesign.privacy.coverage", "mechdesign.solvers"):
         "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
-    # Transitional (issue 33), each to be removed by the change named, in a file owned elsewhere this session:
-    ("mechdesign.deploy_cli", "mechdesign.cli"):
-        "TRANSITIONAL: the command helpers both use (_parse_prior, strict_json, JSON_HELP, _add_quiet_option) "
-        "belong in a module below both (cli.py imports deploy_cli to register its commands)",
 }
 
 
