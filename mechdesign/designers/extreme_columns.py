@@ -335,7 +335,7 @@ def extreme_columns(notion: PrivacyNotion, budget: float, n_inputs: int,
     n = as_positive_int(n_inputs, "n_inputs")
     notion.check_shape(n)
     entry = capabilities(notion)
-    if entry is None or entry.column_cone is None:
+    if entry.column_cone is None:
         raise MechDesignError(f"no exact extreme-column LP for {notion!r}: it is not column-separable "
                               "(supported: local DP, PML, robust PML, maximal information, maximal leakage)")
     if notion.measure(np.eye(n)) <= epsilon:

@@ -22,9 +22,8 @@ from .._validate import as_finite, as_positive_int
 from ..exceptions import MechDesignError, ProblemTooLargeError
 from ..mechanism import Mechanism, MechanismLike, as_mechanism
 from ..priors import Prior, PriorLike, as_prior
-from ..privacy.base import PrivacyNotion
+from ..privacy.base import PrivacyNotion, as_notion
 from ..privacy.neighbours import Neighbours
-from ..registry import capabilities
 
 #: Largest product alphabet ``m^n`` built (a mechanism on it has ``m^{2n}`` entries).
 MAX_PRODUCT_ALPHABET = 4096
@@ -174,7 +173,7 @@ def parallel_composition_factor(notion: PrivacyNotion, n: int) -> int:
     (1, 3)
     """
     individuals = as_positive_int(n, "n")
-    entry = capabilities(notion)  # the composition rule each notion declares in mechdesign.registry
-    if entry is None or entry.composition is None:
+    composition = as_notion(notion).composition  # the rule each notion class declares (privacy/base.py)
+    if composition is None:
         raise MechDesignError(f"PUT Lemma 16 does not cover {notion.label}")
-    return 1 if entry.composition == "same" else individuals
+    return 1 if composition == "same" else individuals
