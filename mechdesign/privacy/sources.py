@@ -15,17 +15,37 @@ class OnSourceSet:
     name: str
     source_set: SourceSet
     n_inputs: int | None
+    #: The one prior of a singleton :attr:`source_set`, with the set it belongs to (kept by :attr:`prior`).
+    _single_prior: tuple[SourceSet, Prior] | None = None
 
     def _set_source(self, source: Any) -> None:
         self.source_set = as_source_set(source)
         self.n_inputs = self.source_set.size
+        if isinstance(source, Prior):  # validated already: kept as it is (its values are the set's one point)
+            self._single_prior = (self.source_set, source)
 
     @property
     def prior(self) -> Prior:
-        """The prior, when the notion has exactly one."""
-        if len(self.source_set) != 1:
-            raise AttributeError(f"{self.label} is defined on a source set of {len(self.source_set)} priors")
-        return Prior(self.source_set.extreme_points[0])
+        """The prior, when the notion has exactly one: the same :class:`~mechdesign.priors.Prior` at every
+        access (the one the notion was given, else built once from the set's point).
+
+        Examples
+        --------
+        >>> from mechdesign import MaximalInformation, PointwiseMaximalLeakage
+        >>> prior = Prior([0.25, 0.75])
+        >>> MaximalInformation(prior).prior is prior
+        True
+        >>> notion = PointwiseMaximalLeakage([0.5, 0.5])
+        >>> notion.prior is notion.prior, notion.prior
+        (True, Prior([0.5 0.5]))
+        """
+        source_set = self.source_set
+        if len(source_set) != 1:
+            raise AttributeError(f"{self.label} is defined on a source set of {len(source_set)} priors")
+        kept = self._single_prior
+        if kept is None or kept[0] is not source_set:
+            kept = self._single_prior = (source_set, Prior(source_set.extreme_points[0]))
+        return kept[1]
 
     @property
     def label(self) -> str:
