@@ -165,7 +165,9 @@ def cli(*argv: object, cwd: Path) -> tuple[float, str]:
 
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "mechdesign.cli", *map(str, argv), "--quiet"], cwd=cwd,
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"mechdesign {' '.join(map(str, argv))} exited {done.returncode}: {done.stderr}")
     return time.perf_counter() - start, done.stdout
 
 
