@@ -42,32 +42,28 @@ from mechdesign.certificate import (
 from mechdesign.relaxation import ObjectiveMinorant, interior_point, linear_rows, stack
 from mechdesign.result import GAP_RTOL
 
+from .strategies import every_notion
+
 SKEWED = Prior([0.4, 0.3, 0.2, 0.1])
 #: A bound may exceed a feasible objective only by float round-off.
 ROUND_OFF = 1e-12
 #: Gap of an LP relaxation's bound to the LP optimum (HiGHS at 1e-10 tolerances).
 LP_BOUND_ATOL = 1e-9
 
-LP_NOTIONS = [
-    DifferentialPrivacy(),
-    DifferentialPrivacy([(0, 1), (1, 2), (2, 3)], n_inputs=4),
-    ApproximateDifferentialPrivacy(0.05),
-    ApproximateDifferentialPrivacy(0.05, "hockey_stick"),
-    MaximalLeakage(),
-    PointwiseMaximalLeakage(SKEWED),
-    MaximalInformation(SKEWED),
-    PointwiseMaximalLeakage(SourceSet([[0.5, 0.5, 0, 0], [0.1, 0.2, 0.3, 0.4]])),
-]
-CONVEX_NOTIONS = [
-    RenyiDifferentialPrivacy(2),
-    RenyiDifferentialPrivacy(4),
-    SibsonMutualInformation(2, SKEWED),
-    MutualInformationPrivacy(SKEWED),
-    MutualInformationPrivacy(SourceSet([[0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5]])),
-]
+#: One instance of every offered notion (tests/strategies.py); the lists below add other parameters.
+OFFERED = every_notion(SKEWED)
+#: LPs whose cvxpy constraints have a warm LP's structure or are the relaxation's rows: every offered linear
+#: notion but maximal information, and local DP on a graph.
+ROW_NOTIONS = [notion for notion in OFFERED if notion.is_linear and not isinstance(notion, MaximalInformation)] + [
+    DifferentialPrivacy([(0, 1), (1, 2), (2, 3)], n_inputs=4)]
+#: LPs over an epigraph (cvxpy's max hides M_y): maximal information, and PML over a set of priors.
+EPIGRAPH_NOTIONS = [notion for notion in OFFERED if isinstance(notion, MaximalInformation)] + [
+    PointwiseMaximalLeakage(SourceSet([[0.5, 0.5, 0, 0], [0.1, 0.2, 0.3, 0.4]]))]
+LP_NOTIONS = ROW_NOTIONS + [ApproximateDifferentialPrivacy(0.05, "hockey_stick")] + EPIGRAPH_NOTIONS
 #: Convex notions whose designs at n = 4, ε = 1 are certified optimal (tangent planes plus, for
-#: mutual information under one prior, Blahut's dual).
-CERTIFIED_CONVEX_NOTIONS = CONVEX_NOTIONS[:4]
+#: mutual information under one prior, Blahut's dual): every offered convex notion, and Rényi order 4.
+CERTIFIED_CONVEX_NOTIONS = [notion for notion in OFFERED if not notion.is_linear] + [RenyiDifferentialPrivacy(4)]
+CONVEX_NOTIONS = CERTIFIED_CONVEX_NOTIONS + [MutualInformationPrivacy(SourceSet([[0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5]]))]
 #: Largest gap left by the cutting planes where they do not certify (measured 2e-6).
 UNCERTIFIED_GAP_ATOL = 1e-4
 
@@ -256,9 +252,7 @@ def _optimum(notion, epsilon):
     return design(notion, epsilon, _relaxation(notion, np.full((4, 4), 0.25), epsilon)[0]).objective
 
 
-@pytest.mark.parametrize("notion", [DifferentialPrivacy(), DifferentialPrivacy([(0, 1), (1, 2), (2, 3)], n_inputs=4),
-                                    ApproximateDifferentialPrivacy(0.05), MaximalLeakage(), PointwiseMaximalLeakage(SKEWED)],
-                         ids=lambda n: n.label)
+@pytest.mark.parametrize("notion", ROW_NOTIONS, ids=lambda n: n.label)
 @pytest.mark.parametrize("solver", ["highs", "clarabel"])
 def test_lps_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatch, notion, solver):
     """Issue 31 (item 1): an LP notion is certified from the cvxpy solver's multipliers, no second LP solved
@@ -295,7 +289,7 @@ def test_a_repaired_multiplier_bound_is_below_the_optimum_whatever_the_multiplie
     assert bound <= _optimum(notion, epsilon) + ROUND_OFF
 
 
-@pytest.mark.parametrize("notion", LP_NOTIONS[6:], ids=lambda n: n.label)
+@pytest.mark.parametrize("notion", EPIGRAPH_NOTIONS, ids=lambda n: n.label)
 @pytest.mark.parametrize("solver", ["highs", "clarabel"])
 def test_epigraph_notions_on_the_cvxpy_path_are_certified_by_their_own_multipliers(monkeypatch, notion, solver):
     """Issue 31 (item 1): maximal information and PML over a set of priors (cvxpy's ``max`` hides the epigraph
