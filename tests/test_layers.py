@@ -5,8 +5,9 @@ level, inside functions and under ``if TYPE_CHECKING`` alike — with relative i
 imported name mapped to the package module that defines it (``from .privacy import DifferentialPrivacy``
 is an import of the package ``mechdesign.privacy``). Every module belongs to exactly one layer of
 :data:`LAYERS`; a module imports only from its own layer or below, and the whole import graph has no
-cycle. The only exceptions are the edges of :data:`DEPARTURES`, each with its reason (docs/architecture.md,
-"Known departures"), and each checked to still exist.
+cycle. The only exceptions are the three edges of :data:`DEPARTURES` (measures that are optimization problems
+calling ``solvers.py``, which imports nothing of the package), each with its reason (docs/architecture.md,
+"Layers"), and each checked to still exist.
 """
 
 from __future__ import annotations
