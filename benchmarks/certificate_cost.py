@@ -9,6 +9,9 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
 * ``cvxpy-100``, ``cvxpy-200``: local DP through cvxpy (``method="cvxpy"``; a tree without ``method=``:
   ``solver="clarabel"``, which was its cvxpy path), and the seconds of its certificate (``design_lower_bound``
   and, where it exists, ``DesignProblem._pricing_bound``).
+* ``maxinfo-100``, ``pmlset-100``, ``hockey-20``: the same through cvxpy (Clarabel) for the LP notions without a
+  warm LP — maximal information under the prior, PML over a set of three priors (the prior, it shifted by one
+  input, the uniform one), hockey-stick (ε, δ = 0.05)-DP — with their certificate's seconds and share.
 * ``clarabel-100``: ``solver="clarabel"`` as the caller writes it (the cvxpy path before issue 31, the direct
   LP's interior point after).
 * ``nocap-100``, ``cap-100``, ``binding-100``: no cap, a cap on a second random distortion 0.05 above its value
@@ -23,8 +26,9 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
 
 Run::
 
-    git worktree add ../a57 a57bcdc     # before certification
-    git worktree add ../pre31 20036d5   # before issue 31
+    mkdir ../a57 ../pre31
+    git archive a57bcdc | tar -x -C ../a57     # before certification
+    git archive 20036d5 | tar -x -C ../pre31   # before issue 31
     PYTHONPATH=. python benchmarks/certificate_cost.py --tree a57=../a57 --tree pre31=../pre31 --tree now=.
 
 (``--cases`` picks cases, ``--repeats`` the repetitions.) Results in benchmarks/RESULTS.md.
@@ -43,8 +47,8 @@ from typing import Any
 
 import numpy as np
 
-CASES = ("cvxpy-100", "cvxpy-200", "clarabel-100", "nocap-100", "cap-100", "binding-100", "curve-30",
-         "direct-100", "generation-300")
+CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
+         "binding-100", "curve-30", "direct-100", "generation-300")
 
 
 def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
@@ -56,16 +60,18 @@ def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
 
 
 class _Clock:
-    """Seconds spent inside ``owner.name`` (wrapped in place): wall-clock, and this process's CPU."""
+    """Seconds spent inside ``owner.name`` (wrapped in place): wall-clock, and this process's CPU; with ``then``,
+    inside ``then(result)`` too (e.g. reading what the call returned)."""
 
-    def __init__(self, owner: Any, name: str) -> None:
+    def __init__(self, owner: Any, name: str, then: Any = None) -> None:
         self.seconds = self.cpu = 0.0
         original = getattr(owner, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             start, cpu = time.perf_counter(), time.process_time()
             try:
-                return original(*args, **kwargs)
+                result = original(*args, **kwargs)
+                return result if then is None else then(result)
             finally:
                 self.seconds += time.perf_counter() - start
                 self.cpu += time.process_time() - cpu
@@ -73,9 +79,34 @@ class _Clock:
         setattr(owner, name, timed)
 
 
+class _SolutionRead:
+    """A HiGHS solution whose columns' values and rows' duals are read at once (highspy builds a list at each read
+    of these attributes: the reading is then timed with the call)."""
+
+    def __init__(self, solution: Any) -> None:
+        self.col_value, self.row_dual, self._solution = solution.col_value, solution.row_dual, solution
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._solution, name)
+
+
 def _summary(result: Any) -> dict[str, Any]:
     return {"status": result.status, "method": getattr(result, "method", "?"), "gap": getattr(result, "gap", None),
             "objective": result.objective}
+
+
+def _notion(kind: str, prior: np.ndarray) -> Any:
+    """The notion of a cvxpy case (``kind``) under the problem's ``prior``."""
+    from mechdesign import (ApproximateDifferentialPrivacy, DifferentialPrivacy, MaximalInformation,
+                            PointwiseMaximalLeakage, Prior, SourceSet)
+
+    if kind == "maxinfo":
+        return MaximalInformation(Prior(prior))
+    if kind == "pmlset":
+        return PointwiseMaximalLeakage(SourceSet([prior, np.roll(prior, 1), np.full(prior.size, 1 / prior.size)]))
+    if kind == "hockey":
+        return ApproximateDifferentialPrivacy(0.05, "hockey_stick")
+    return DifferentialPrivacy()
 
 
 def run_case(case: str) -> dict[str, Any]:
@@ -94,12 +125,13 @@ def run_case(case: str) -> dict[str, Any]:
     kind, n = case.rsplit("-", 1)
     n = int(n)
     objective, other = _problem(n)
-    if kind == "cvxpy":
+    if kind in ("cvxpy", "maxinfo", "pmlset", "hockey"):
         clocks = [_Clock(solve_module, "design_lower_bound")] if hasattr(solve_module, "design_lower_bound") else []
         if hasattr(solve_module.DesignProblem, "_pricing_bound"):
             clocks.append(_Clock(solve_module.DesignProblem, "_pricing_bound"))
         start = time.perf_counter()
-        result = design(DifferentialPrivacy(), 1.0, objective, **({"method": "cvxpy"} if named else {"solver": "clarabel"}))
+        result = design(_notion(kind, objective.prior.probabilities), 1.0, objective,
+                        **({"method": "cvxpy", "solver": "clarabel"} if named else {"solver": "clarabel"}))
         out.update(seconds=time.perf_counter() - start, certificate=sum(clock.seconds for clock in clocks),
                    **_summary(result))
     elif kind == "clarabel":
@@ -117,11 +149,14 @@ def run_case(case: str) -> dict[str, Any]:
         result = design(DifferentialPrivacy(), 1.0, objective, limits=limits)
         out.update(seconds=time.perf_counter() - start, **_summary(result))
     elif kind == "curve":
+        api = [_Clock(highspy.Highs, name) for name in ("changeCoeff", "changeColsCost", "changeRowsBounds",
+                                                         "passModel", "getInfo", "getInfoValue")]
+        api.append(_Clock(highspy.Highs, "getSolution", _SolutionRead))
         highs.cpu = 0.0
         start, cpu = time.perf_counter(), time.process_time()
         curve = trace_curve(DifferentialPrivacy(), objective, np.linspace(0.1, 5.0, 50))
         out.update(seconds=time.perf_counter() - start, highs=highs.seconds, cpu=time.process_time() - cpu,
-                   outside_cpu=time.process_time() - cpu - highs.cpu,
+                   outside_cpu=time.process_time() - cpu - highs.cpu, api_cpu=sum(clock.cpu for clock in api),
                    status="optimal" if all(r.status == "optimal" for r in curve.results) else "not all optimal")
     elif not named:  # direct / generation need method= (from 20036d5's ancestors on)
         out.update(seconds=float("nan"), status="n/a (no method= in this tree)")
@@ -157,7 +192,8 @@ def main() -> None:
         return
     trees = [tree.split("=", 1) for tree in args.tree] or [["now", "."]]
     print(f"load average at start: {os.getloadavg()}; trees: {trees}")
-    print("| case | tree | best s (others) | certificate s (share of the rest) | HiGHS s | status, method, gap | load |")
+    print("| case | tree | best s (others) | certificate s (share of the rest) | HiGHS s | status, method, gap, objective "
+          "| load |")
     print("|---|---|---|---|---|---|---|")
     for case in args.cases:
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in trees}
@@ -178,10 +214,13 @@ def main() -> None:
             if "cpu" in best:  # CPU seconds (median of the repetitions) and their part outside HiGHS
                 median = sorted(runs[name], key=lambda run: run["cpu"])[len(runs[name]) // 2]
                 highs += f"; CPU {median['cpu']:.3f}, outside HiGHS {median['outside_cpu']:.3f} (median)"
-            gap = best.get("gap")
+                if "api_cpu" in median:
+                    highs += (f", of which HiGHS's other calls (coefficients, costs, model, solution read) "
+                              f"{median['api_cpu']:.3f}")
+            gap, objective = best.get("gap"), best.get("objective")
             print(f"| {case} | {name} | {best['seconds']:.3f} ({others}) | {share} | {highs} | {best['status']}, "
-                  f"{best.get('method', '')}, {'' if gap is None else f'{gap:.1e}'} | {best['load']:.2f} |",
-                  flush=True)
+                  f"{best.get('method', '')}, {'' if gap is None else f'{gap:.1e}'}"
+                  f"{'' if objective is None else f', objective {objective:.10f}'} | {best['load']:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -247,3 +247,27 @@ def test_privacy_distortion_curve(tmp_path):
     assert isinstance(privacy_distortion(MaximalLeakage(), 0.2, ExpectedDistortion(prior)), PrivacyDistortion)
     rows = list(csv.DictReader(curve.to_csv(tmp_path / "curve.csv").open()))  # first point failed
     assert rows[0]["success"] == "False" and rows[0]["measured[dp]"] == "" and rows[1]["measured[dp]"] != ""
+
+
+def test_curve_points_are_validated_once_and_measured_once(monkeypatch):
+    """Issue 31 (item 3): a curve's points do per-point work only for what changes — each budget validated once for
+    the whole curve (not again by DesignProblem.solve), each point's mechanism measured once (its check against
+    the budget and its Result share the measure; before, twice), the design certified "optimal" at every point."""
+    import mechdesign.solve as solve_module
+
+    validated = []
+    original = solve_module.as_budget
+    monkeypatch.setattr(solve_module, "as_budget", lambda *args, **kwargs: validated.append(1) or original(*args, **kwargs))
+    measured = []
+    measure = DifferentialPrivacy._measure
+    monkeypatch.setattr(DifferentialPrivacy, "_measure", lambda self, matrix: measured.append(1) or measure(self, matrix))
+    rng = np.random.default_rng(0)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(6))), rng.random((6, 6)))
+    budgets = np.linspace(0.1, 3.0, 12)
+    curve = trace_curve(DifferentialPrivacy(), objective, budgets, method="direct-lp")
+    assert curve.optimal and not validated
+    # One measure per point, plus the unconstrained optimum's and its mix's (once per problem).
+    assert len(measured) == budgets.size + 2
+    monkeypatch.setattr(DifferentialPrivacy, "_measure", measure)
+    assert np.allclose(curve.y, [design(DifferentialPrivacy(), b, objective, method="direct-lp").objective
+                                 for b in budgets], rtol=0, atol=1e-9)

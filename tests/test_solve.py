@@ -155,6 +155,23 @@ def test_problem_is_dpp_and_re_solves():
     assert first.objective > second.objective
 
 
+@pytest.mark.parametrize("method", ["direct-lp", "cvxpy"])
+def test_solve_validated_is_solve_without_the_validation(method):
+    """Issue 31 (item 3): ``solve_validated`` (what curves call, their budgets validated once) answers as ``solve``
+    does — same mechanism, bound, measures and status, with a limit too; ``solve`` still names a bad budget."""
+    rng = np.random.default_rng(3)
+    prior = Prior(rng.dirichlet(np.ones(5)))
+    objective, other = ExpectedDistortion(prior, rng.random((5, 5))), ExpectedDistortion(prior, rng.random((5, 5)))
+    for budget, limit in ((0.3, 0.9), (1.1, 0.4)):  # each on a problem of its own (a re-solve may start warm)
+        checked = DesignProblem(MaximalLeakage(), objective, [other], method=method).solve(budget, [limit])
+        fast = DesignProblem(MaximalLeakage(), objective, [other], method=method).solve_validated([budget], [limit])
+        assert (checked.status, checked.measured, checked.measured_limits, checked.bound) == (
+            fast.status, fast.measured, fast.measured_limits, fast.bound)
+        assert np.array_equal(checked.mechanism.matrix, fast.mechanism.matrix)
+    with pytest.raises(InvalidBudgetError, match="budget for maximal_leakage"):
+        DesignProblem(MaximalLeakage(), objective, [other], method=method).solve(-1.0, [0.5])
+
+
 def test_choose_solver_and_clean_mechanism():
     assert choose_solver(True, 100) == "highs" and choose_solver(False, 100) == "clarabel"
     assert choose_solver(True, 10**6) == "clarabel"
