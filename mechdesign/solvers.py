@@ -373,8 +373,10 @@ def highs_model(costs: np.ndarray, matrix: sp.spmatrix, row_lower: np.ndarray, r
     lp.col_lower_, lp.col_upper_ = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
     lp.row_lower_, lp.row_upper_ = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = columns.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = columns.indices.astype(np.int32)
+    # Index vectors as lists: highspy copies a list of ints 2–9× faster than an integer array (no fast path for
+    # them, unlike float arrays): 4,000 indices 82 against 749 µs, 40,000 5.7 against 11.0 ms.
+    lp.a_matrix_.start_ = columns.indptr.tolist()
+    lp.a_matrix_.index_ = columns.indices.tolist()
     lp.a_matrix_.value_ = columns.data
     return lp
 
