@@ -45,7 +45,7 @@ from ..direct import HIGHS_OPTIONS
 from ..exceptions import MechDesignError, ShapeMismatchError
 from ..privacy.metric import MetricDifferentialPrivacy
 from ..result import Result
-from ..solvers import highs_model, quiet_highs, run_highs
+from ..solvers import highs_model, quiet_highs, run_highs, solve_highs_lp
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result
 
@@ -58,8 +58,10 @@ METHODS = ("exact", "spanner")
 SEPARATION_LOG_ATOL = 1e-9
 #: Master entries below this are zeros of the simplex (not basic), whose pairs the separation skips.
 ENTRY_FLOOR = 1e-13
-#: Outputs that enter the master per pricing round, at most.
-OUTPUT_BATCH = 64
+#: A pattern enters the master when its reduced cost is below ``-PRICE_RTOL`` times the largest weight.
+PRICE_RTOL = 1e-12
+#: A vertex's entries within this of 1 are its points ``T`` (:func:`transport_pricing`).
+VERTEX_ATOL = 1e-9
 #: Passes of the flow that covers an output's deficits (:func:`output_bound`).
 FLOW_PASSES = 12
 #: The design stops when the certified bound is within this fraction of ``max(unit, |value|)`` of the master's
@@ -113,32 +115,102 @@ def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PAS
     return float(math.fsum(r[r < 0]))
 
 
-class _Master:
-    """The master LP: the columns of the outputs in ``self.outputs`` (block ``j`` holds output ``outputs[j]``'s
-    ``n`` entries), the unit row sums, and the pair rows found so far, in one warm HiGHS model."""
+def transport_pricing(reduced: np.ndarray, scales: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """``min r · q`` over the d-privacy cone within the unit box, exactly, by its dual: the largest part of the
+    deficits ``r_x < 0`` a flow covers from the surpluses ``r_{x'} > 0`` at ``e^{ε d(x, x')}`` a unit.
 
-    def __init__(self, weights: np.ndarray, log_scales: np.ndarray, edges: np.ndarray | None,
-                 outputs: np.ndarray) -> None:
-        self.weights, self.log_scales, self.edges = weights, log_scales, edges
+    The flow is HiGHS's, made feasible in numpy; its bound term ``Σ_x min(0, r'_x)`` (``r'``: the reduced costs
+    after the flow) is a valid lower bound whatever its accuracy. The minimizing vertex ``e^{-ε d(·, T)}`` comes from
+    the flow LP's duals.
+
+    Parameters
+    ----------
+    reduced
+        ``r``, ``(n,)``.
+    scales
+        ``e^{ε d}``, ``(n, n)``.
+
+    Returns
+    -------
+    term, column
+        The bound term (``<= 0``) and the minimizing vertex, made exactly a member of the cone by
+        :func:`cone_closure` (``None`` when no input has a deficit).
+
+    Examples
+    --------
+    A deficit of 1 at input 0 against a surplus of 1 at input 1, at ``e^{ε d} = 2``: half is covered,
+    and the vertex is ``q = (1, 1/2)``, ``T = {0}``:
+
+    >>> term, column = transport_pricing(np.array([-1.0, 1.0]), np.array([[1.0, 2.0], [2.0, 1.0]]))
+    >>> term, column.tolist()
+    (-0.5, [1.0, 0.5])
+    """
+    deficit, surplus = np.flatnonzero(reduced < 0), np.flatnonzero(reduced > 0)
+    if not deficit.size:
+        return 0.0, None
+    if not surplus.size:
+        return float(math.fsum(reduced[deficit])), np.ones(reduced.size)
+    a, b = deficit.size, surplus.size
+    rates = scales[np.ix_(deficit, surplus)]
+    index = np.arange(a * b)
+    matrix = sp.csr_matrix((np.concatenate([np.ones(a * b), rates.ravel()]),
+                            (np.concatenate([index // b, a + index % b]), np.concatenate([index, index]))),
+                           shape=(a + b, a * b))
+    upper = np.concatenate([-reduced[deficit], reduced[surplus]])
+    outcome, flow, duals = solve_highs_lp(-np.ones(a * b), matrix, np.full(a + b, -np.inf), upper, np.zeros(a * b),
+                                          np.full(a * b, np.inf), (HIGHS_OPTIONS,))
+    if flow is None:
+        return output_bound(reduced, scales), None
+    flow = np.maximum(flow.reshape(a, b), 0.0)
+    flow *= np.minimum(1.0, upper[:a] / np.maximum(flow.sum(axis=1), np.finfo(float).tiny))[:, None]
+    drawn = (rates * flow).sum(axis=0)
+    flow *= np.minimum(1.0, upper[a:] / np.maximum(drawn, np.finfo(float).tiny))[None, :]
+    after = np.array(reduced, dtype=float)
+    after[deficit] += flow.sum(axis=1)
+    after[surplus] -= (rates * flow).sum(axis=0)
+    q = np.ones(reduced.size)  # inputs of zero reduced cost are free: the closure below sets them
+    q[deficit] = 1.0 + duals[:a]  # 1 − α, α = −dual (HiGHS's duals of ≤ rows in a minimization are ≤ 0)
+    q[surplus] = -duals[a:]
+    return float(math.fsum(after[after < 0])), cone_closure(np.clip(q, 0.0, 1.0), scales)
+
+
+def cone_closure(q: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """The largest vector below ``q`` in the d-privacy cone: ``min_z q_z e^{ε d(·, z)}`` (its logarithm is the
+    least of ε-Lipschitz functions, hence ε-Lipschitz).
+
+    Examples
+    --------
+    >>> cone_closure(np.array([1.0, 0.1]), np.array([[1.0, 2.0], [2.0, 1.0]])).tolist()
+    [0.2, 0.1]
+    """
+    return (scales * q[None, :]).min(axis=1)
+
+
+class _Master:
+    """The master LP over columns of the d-privacy cone: column ``(y, q)`` puts ``q`` in output ``y``'s column at
+    cost ``W[:, y] · q``; rows are the unit row sums. One warm HiGHS model; the mechanism is rebuilt in numpy from
+    the exact columns."""
+
+    def __init__(self, weights: np.ndarray) -> None:
+        self.weights = weights
         self.n = weights.shape[0]
-        self.outputs = np.zeros(0, dtype=np.int64)
-        self.pair_rows: list[np.ndarray] = []  # (x, x', block) triples
+        self.patterns: list[tuple[int, np.ndarray]] = []
         self.highs = quiet_highs(HIGHS_OPTIONS)
         ones = np.ones(self.n)
         self.highs.passModel(highs_model(np.zeros(0), sp.csr_matrix((self.n, 0)), ones, ones, np.zeros(0), np.zeros(0)))
-        self.add_outputs(outputs)
 
-    def add_outputs(self, outputs: np.ndarray) -> None:
-        """Append the columns of ``outputs`` (entries in ``[0, 1]``, one in each row sum)."""
-        n, k = self.n, len(outputs)
-        costs = self.weights[:, outputs].T.ravel()
-        starts = np.arange(n * k, dtype=np.int32)
-        rows = np.tile(np.arange(n, dtype=np.int32), k)
-        self.highs.addCols(n * k, costs, np.zeros(n * k), np.ones(n * k), n * k, starts, rows, np.ones(n * k))
-        self.outputs = np.concatenate([self.outputs, np.asarray(outputs, dtype=np.int64)])
+    def add(self, patterns: list[tuple[int, np.ndarray]]) -> None:
+        """Append ``(output, column)`` patterns (entries below :data:`ENTRY_FLOOR` left out of HiGHS's copy,
+        whose row sums they move by less than its tolerance)."""
+        block = np.column_stack([column for _, column in patterns])
+        costs = np.einsum("ij,ij->j", self.weights[:, [y for y, _ in patterns]], block)
+        columns = sp.csc_matrix(np.where(block >= ENTRY_FLOOR, block, 0.0))
+        self.highs.addCols(len(patterns), costs, np.zeros(len(patterns)), np.full(len(patterns), np.inf), columns.nnz,
+                           columns.indptr[:-1].astype(np.int32), columns.indices.astype(np.int32), columns.data)
+        self.patterns += patterns
 
     def solve(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """Solve (warm): the master's columns ``(n, k)``, the row duals and the value."""
+        """Solve (warm): the patterns' weights, the row duals and the value."""
         outcome = run_highs(self.highs)
         if not outcome.solved:
             self.highs.clearSolver()
@@ -146,98 +218,51 @@ class _Master:
             if not outcome.solved:
                 raise MechDesignError(f"the metric-DP master LP failed: {outcome.note}")
         solution = self.highs.getSolution()
-        columns = np.asarray(solution.col_value).reshape(len(self.outputs), self.n).T
-        return columns, np.asarray(solution.row_dual), float(self.highs.getInfo().objective_function_value)
+        return (np.asarray(solution.col_value), np.asarray(solution.row_dual),
+                float(self.highs.getInfo().objective_function_value))
 
-    def separate(self, columns: np.ndarray) -> int:
-        """Add the most violated pair row of every (input, master column); the number added."""
-        found = []
-        for block in np.flatnonzero(columns.max(axis=0) > ENTRY_FLOOR):
-            q = columns[:, block]
-            with np.errstate(divide="ignore"):
-                logs = np.log(np.where(q > ENTRY_FLOOR, q, 0.0))
-            if self.edges is None:
-                slack = self.log_scales + logs[None, :]  # log(e^{ε d(x, x')} q_x') for every x, x'
-                partner = slack.argmin(axis=1)
-                with np.errstate(invalid="ignore"):  # -inf - -inf: a zero entry against a zero is no violation
-                    excess = logs - slack[np.arange(self.n), partner]
-                inputs = np.flatnonzero(excess > SEPARATION_LOG_ATOL)
-                partners = partner[inputs]
-            else:
-                first, second, log_scale = self.edges
-                both_first, both_second = np.concatenate([first, second]), np.concatenate([second, first])
-                with np.errstate(invalid="ignore"):
-                    excess = logs[both_first] - logs[both_second] - np.concatenate([log_scale, log_scale])
-                hit = excess > SEPARATION_LOG_ATOL
-                inputs, partners = both_first[hit], both_second[hit]
-            if inputs.size:
-                found.append(np.column_stack([inputs, partners, np.full(inputs.size, block)]))
-        if not found:
-            return 0
-        triples = np.concatenate(found)
-        self.pair_rows.append(triples)
-        count = len(triples)
-        columns_of = triples[:, 2] * self.n
-        scale = np.exp(self.log_scales[triples[:, 0], triples[:, 1]])
-        indices = np.column_stack([columns_of + triples[:, 0], columns_of + triples[:, 1]]).ravel().astype(np.int32)
-        values = np.column_stack([np.ones(count), -scale]).ravel()
-        self.highs.addRows(count, np.full(count, -highspy.kHighsInf), np.zeros(count), 2 * count,
-                           np.arange(0, 2 * count, 2, dtype=np.int32), indices, values)
-        return count
-
-    def bound(self, duals: np.ndarray) -> float:
-        """The safe bound of the master LP at ``duals`` (:func:`~mechdesign.certificate.lp_lower_bound`)."""
-        n, k = self.n, len(self.outputs)
-        triples = np.concatenate(self.pair_rows) if self.pair_rows else np.zeros((0, 3), dtype=np.int64)
-        count = len(triples)
-        sums = sp.csr_matrix((np.ones(n * k), (np.tile(np.arange(n), k), np.arange(n * k))), shape=(n, n * k))
-        scale = np.exp(self.log_scales[triples[:, 0], triples[:, 1]])
-        rows = np.repeat(np.arange(count), 2)
-        columns = np.column_stack([triples[:, 2] * n + triples[:, 0], triples[:, 2] * n + triples[:, 1]]).ravel()
-        pairs = sp.csr_matrix((np.column_stack([np.ones(count), -scale]).ravel(), (rows, columns)), shape=(count, n * k))
-        matrix = sp.vstack([sums, pairs]).tocsc()
-        lower = np.concatenate([np.ones(n), np.full(count, -np.inf)])
-        upper = np.concatenate([np.ones(n), np.zeros(count)])
-        costs = self.weights[:, self.outputs].T.ravel()
-        return lp_lower_bound(costs, matrix, lower, upper, np.zeros(n * k), np.ones(n * k), duals)
+    def mechanism(self, weights: np.ndarray, m: int) -> np.ndarray:
+        """``Q[:, y] = Σ λ_{y, q} q`` over the patterns in use."""
+        matrix = np.zeros((self.n, m))
+        for (y, column), weight in zip(self.patterns, weights):
+            if weight > 0:
+                matrix[:, y] += weight * column
+        return matrix
 
 
-def _lazy_design(weights: np.ndarray, log_scales: np.ndarray, edges: tuple | None, time_limit: float | None,
-                 progress: Callable[[int, int, str], Any] | None, start: float
-                 ) -> tuple[np.ndarray, float, np.ndarray, int, str]:
-    """Output generation with lazy pair rows (module docstring): the mechanism, its certified bound, the row-sum
-    duals, the rounds and how it ended."""
+def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: float | None,
+                    progress: Callable[[int, int, str], Any] | None, start: float
+                    ) -> tuple[np.ndarray, float, np.ndarray, int, str]:
+    """Column generation over the cone's vertices, priced exactly (module docstring): the mechanism, its certified
+    bound, the row-sum duals, the rounds and how it ended."""
     n, m = weights.shape
     scales = np.exp(log_scales)
-    first = np.array([int(np.argmin(weights.sum(axis=0)))])  # the best constant mechanism's output
-    master = _Master(weights, log_scales, edges, first)
-    rounds, bound, ending = 0, -math.inf, "certified"
+    master = _Master(weights)
+    master.add([(int(np.argmin(weights.sum(axis=0))), np.ones(n))])  # the best constant mechanism
+    scale = float(np.abs(weights).max())
+    rounds, ending, bound = 0, "certified", -math.inf
     while True:
         rounds += 1
-        columns, duals, value = master.solve()
-        if master.separate(columns):
-            if time_limit is not None and time.perf_counter() - start > time_limit:
-                ending = f"stopped at the time limit of {time_limit:g} s with pair rows still violated"
-                break
-            continue
-        u = duals[:n]
-        reduced = weights - u[:, None]
-        outside = np.setdiff1d(np.arange(m), master.outputs)
-        candidates = outside[reduced[:, outside].min(axis=0) < 0]
-        terms = np.array([output_bound(reduced[:, y], scales) for y in candidates])
-        bound = master.bound(duals) + float(math.fsum(terms))
+        values, duals, value = master.solve()
+        reduced = weights - duals[:, None]
+        terms, found = [], []
+        for y in np.flatnonzero(reduced.min(axis=0) < 0):
+            term, column = transport_pricing(reduced[:, y], scales)
+            terms.append(term)
+            if column is not None and reduced[:, y] @ column < -PRICE_RTOL * scale:
+                found.append((int(y), column))
+        bound = max(bound, float(math.fsum(duals)) + float(math.fsum(terms)))
         if progress is not None:
-            progress(len(master.outputs), m, f"metric-DP design: {len(master.outputs)} outputs, gap {value - bound:.2e}")
-        if value - bound <= STOP_RTOL * max(abs(value), float(np.abs(weights).max())) or not candidates.size:
+            progress(rounds, rounds + 1, f"metric-DP design: {len(master.patterns)} patterns, gap {value - bound:.2e}")
+        if value - bound <= STOP_RTOL * max(abs(value), scale) or not found:
+            if value - bound > STOP_RTOL * max(abs(value), scale):
+                ending = "no pattern enters, but the flow bound leaves a gap"
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:
             ending = f"stopped at the time limit of {time_limit:g} s"
             break
-        order = np.argsort(terms)[:OUTPUT_BATCH]
-        master.add_outputs(candidates[order[terms[order] < 0]] if (terms[order] < 0).any() else candidates[order])
-    matrix = np.zeros((n, m))
-    matrix[:, master.outputs] = columns
-    return matrix, bound, duals[:n], rounds, ending
+        master.add(found)
+    return master.mechanism(values, m), bound, duals, rounds, ending
 
 
 def spanner_distances(notion: MetricDifferentialPrivacy, neighbours: int = SPANNER_NEIGHBOURS
@@ -329,21 +354,17 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     weights = objective.prior.probabilities[:, None] * objective.cost
     if method == "spanner":
         edges, distances, dilation = spanner_distances(notion)
-        log_scales = epsilon * distances / dilation
-        pair_logs = log_scales[edges[:, 0], edges[:, 1]]
-        matrix, _, duals, rounds, ending = _lazy_design(weights, log_scales, (edges[:, 0], edges[:, 1], pair_logs),
-                                                        time_limit, progress, start)
+        matrix, _, duals, rounds, ending = _pattern_design(weights, epsilon * distances / dilation, time_limit,
+                                                           progress, start)
         bound = dual_bound(weights, duals, np.exp(epsilon * notion.distances))
         work = (f"spanner mechanism: {len(edges)} edges of the {SPANNER_NEIGHBOURS}-nearest-neighbour graph at ε/δ, "
                 f"dilation δ = {dilation:.6g} ({rounds} rounds, {ending}); bound on the optimum from the "
                 "spanner LP's row-sum duals")
         return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-spanner",
                                 solver="highs", iterations=rounds)
-    first, second, pair_distances = notion.constraint_pairs()
-    edges = None if notion.has_all_pairs else (first, second, epsilon * pair_distances)
-    matrix, bound, _, rounds, ending = _lazy_design(weights, epsilon * notion.distances, edges, time_limit, progress,
-                                                 start)
-    work = f"output generation with lazy pair rows ({rounds} rounds, {ending})"
+    matrix, bound, _, rounds, ending = _pattern_design(weights, epsilon * notion.distances, time_limit, progress,
+                                                       start)
+    work = f"column generation over the cone's vertices ({rounds} rounds, {ending})"
     return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-lazy",
                             solver="highs", iterations=rounds)
 
