@@ -40,6 +40,7 @@ from .checks import CHECKS, run_check
 from .checks.formats import FORMATS, format_rows
 from .checks.plots import plots_directory, write_plots
 from .command_line import JSON_HELP, _add_quiet_option, _parse_prior, strict_json
+from .outputs import check_output_directory, check_output_paths
 from .deploy_cli import _add_deploy_commands
 from .units import UNITS, from_nats, to_nats
 from .utility import ExpectedDistortion, MutualInformation, WorstCaseInputDistortion
@@ -120,30 +121,13 @@ def _load_mechanism_file(path: Path) -> tuple[Mechanism, Any]:
     return Mechanism(matrix), None
 
 
-def _check_writable(path: Path, option: str) -> Path:
-    """Refuse, before any work, an output ``path`` that cannot be written as a file."""
-    from .files import check_output_paths
-
-    return check_output_paths({option: path})[option]
-
-
-def _check_directory(directory: Path, option: str) -> None:
-    """Refuse an output directory that is missing, is a file, or is not writable."""
-    if not directory.exists():
-        raise MechDesignError(f"{option}: directory {directory} does not exist")
-    if not directory.is_dir():
-        raise MechDesignError(f"{option}: {directory} is not a directory")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise MechDesignError(f"{option}: directory {directory} is not writable")
-
-
 def _format_matrix(matrix: np.ndarray) -> str:
     return "\n".join("  " + " ".join(f"{v:9.6f}" for v in row) for row in matrix)
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
     from .deploy_cli import design_inputs
-    from .files import check_output_paths, envelope_text, mechanism_payload, record_from_result, result_payload, save
+    from .files import envelope_text, mechanism_payload, record_from_result, result_payload, save
 
     sources = [path for path in (args.categories_from, args.prior_from) if path is not None]
     out = None if args.out is None else check_output_paths({"--out": args.out}, inputs=sources)["--out"]
@@ -363,8 +347,6 @@ def _cmd_curve(args: argparse.Namespace) -> int:
 def _output_prefix(text: str, inputs: Sequence[str]) -> Path:
     """The ``--out`` prefix of ``curve``: ``PREFIX.csv`` and ``PREFIX.png`` must both be writable files,
     neither of them one of the ``inputs`` the command reads."""
-    from .files import check_output_paths
-
     prefix = Path(text)
     if text.endswith(("/", os.sep)) or prefix.is_dir() or not prefix.name or prefix.name in (".", ".."):
         raise MechDesignError(f"--out is a file prefix (writes PREFIX.csv and PREFIX.png), got the directory {text!r}; "
@@ -395,10 +377,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise MechDesignError(f"--out: {out} exists and is not a directory")
     existing = next(parent for parent in (out, *out.parents) if parent.exists())
-    _check_directory(existing, "--out")
+    check_output_directory(existing, "--out")
     for name in ("curve.csv", "curve.png"):
         if (out / name).exists():
-            _check_writable(out / name, "--out")
+            check_output_paths({"--out": out / name})
     run_demo(out)
     return 0
 

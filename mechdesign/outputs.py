@@ -140,6 +140,41 @@ def same_file(first: str | Path, second: str | Path) -> bool:
     return False
 
 
+def check_output_directory(directory: str | Path, option: str) -> Path:
+    """Refuse, before any work, an output ``directory`` that is missing, is not a directory or is not writable.
+
+    Parameters
+    ----------
+    directory
+        Where outputs will be written.
+    option
+        The option that names it (as the user typed it, e.g. ``"--out"``); errors name it.
+
+    Returns
+    -------
+    Path
+        ``directory`` as a path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_output_directory(folder, "--out") == folder
+    True
+    >>> check_output_directory(folder / "missing", "--out")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: --out: directory ...missing does not exist
+    """
+    directory = Path(directory)
+    if not directory.exists():
+        raise MechDesignError(f"{option}: directory {directory} does not exist")
+    if not directory.is_dir():
+        raise MechDesignError(f"{option}: {directory} is not a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise MechDesignError(f"{option}: directory {directory} is not writable")
+    return directory
+
+
 def check_output_paths(outputs: Mapping[str, str | Path],
                        inputs: Sequence[str | Path] = ()) -> dict[str, Path]:
     """Refuse, before any work, output paths that cannot be written or that would clobber each other.
@@ -178,13 +213,7 @@ def check_output_paths(outputs: Mapping[str, str | Path],
             raise MechDesignError(f"{option}: {path} is not a regular file")
         if path.exists() and not os.access(path, os.W_OK):
             raise MechDesignError(f"{option}: {path} exists and is not writable")
-        directory = path.parent
-        if not directory.exists():
-            raise MechDesignError(f"{option}: directory {directory} does not exist")
-        if not directory.is_dir():
-            raise MechDesignError(f"{option}: {directory} is not a directory")
-        if not os.access(directory, os.W_OK | os.X_OK):
-            raise MechDesignError(f"{option}: directory {directory} is not writable")
+        check_output_directory(path.parent, option)
     named = list(paths.items())
     for index, (option, path) in enumerate(named):
         for other_option, other in named[:index]:
