@@ -224,3 +224,60 @@ def test_a_starved_start_at_the_largest_slope_is_fed():
     round_off = ROUND_OFF * abs(point.intercept)  # b ≈ s D + R: its round-off grows with the slope (here 1e6)
     assert math.isfinite(point.intercept)
     assert -round_off <= point.rate - (point.intercept - solver.max_slope * point.distortion) <= 1e-10 + round_off
+
+
+# The rate–distortion curve by Newton's method (distortion_rate_curve) against Blahut–Arimoto's
+# (mechdesign.utility.rate_distortion.rate_distortion_curve), the closed form, and its own certificate.
+
+CURVE_SLOPES = list(np.linspace(0.0, 10.0, 26) * math.log(2))  # dit's β = 0 … 10 bits⁻¹ (benchmarks/mi_curve_dit.py)
+
+
+@pytest.mark.parametrize("m", [4, 16, 64])
+def test_newton_curve_is_certified_and_brackets_blahut_arimotos(m):
+    # Zipf source, Hamming distortion, in an unsorted order of slopes: every point within the 1e-9 target of
+    # its own dual line, a valid channel of the rate and distortion it reports, and each of Blahut–Arimoto's
+    # points above every Newton dual line (and vice versa): both are on the same certified curve. A bound of 0
+    # (rate 0) is Blahut's line clamped, not a line through other distortions.
+    from mechdesign.utility.rate_distortion import GAP_TOL, rate_distortion_curve
+    from mechdesign.designers.blahut_arimoto import distortion_rate_curve
+
+    zipf = 1.0 / np.arange(1, m + 1)
+    prior = zipf / zipf.sum()
+    slopes = CURVE_SLOPES[::2] + CURVE_SLOPES[1::2]
+    newton, blahut = distortion_rate_curve(prior, slopes), rate_distortion_curve(prior, slopes)
+    for slope, point in zip(slopes, newton):
+        assert point.slope == slope and point.gap <= GAP_TOL
+        matrix = point.mechanism.matrix
+        assert point.rate == pytest.approx(mutual_information(prior, matrix), abs=ROUND_OFF)
+        assert point.distortion == pytest.approx(float(prior @ (matrix * hamming_cost(m)).sum(axis=1)), abs=ROUND_OFF)
+    lines = [(point, other) for ours, theirs in zip(newton, blahut) for point, other in
+             ((ours, blahut), (theirs, newton)) if point.lower_bound > 0]  # a bound clamped at 0 is no line
+    for point, others in lines:
+        for other in others:
+            assert other.rate >= point.lower_bound - point.slope * (other.distortion - point.distortion) - ROUND_OFF
+
+
+def test_newton_curve_matches_the_uniform_closed_form_and_leaves_zero_mass_inputs_out():
+    # Uniform m-ary source with Hamming distortion: R(D) = log m − h(D) − D log(m − 1) at every point; an input
+    # of mass 0 appended changes neither rate nor distortion (its row is uniform).
+    from mechdesign.designers.blahut_arimoto import distortion_rate_curve
+
+    m = 5
+    for point in distortion_rate_curve(np.full(m, 1 / m), [0.5, 2.0, 6.0]):
+        d = point.distortion
+        assert point.rate == pytest.approx(math.log(m) - binary_entropy(d) - d * math.log(m - 1), abs=CLOSED_FORM_ATOL)
+    prior = np.append(np.full(m, 1 / m), 0.0)
+    cost = 1.0 - np.eye(m + 1)
+    padded = distortion_rate_curve(prior, [2.0], cost)[0]
+    plain = distortion_rate_curve(np.full(m, 1 / m), [2.0], cost[:m])[0]
+    assert padded.mechanism.matrix[m].tolist() == [1 / (m + 1)] * (m + 1)
+    assert padded.rate == pytest.approx(plain.rate, abs=ROUND_OFF)
+    assert padded.distortion == pytest.approx(plain.distortion, abs=ROUND_OFF)
+
+
+@pytest.mark.parametrize("slopes, rate_gap", [([1.0, -0.5], 1e-9), ([math.inf], 1e-9), ([1.0], 0.0)])
+def test_newton_curve_refuses_bad_slopes_and_gaps(slopes, rate_gap):
+    from mechdesign.designers.blahut_arimoto import distortion_rate_curve
+
+    with pytest.raises(MechDesignError, match="slopes|rate_gap"):
+        distortion_rate_curve([0.5, 0.5], slopes, rate_gap=rate_gap)
