@@ -33,6 +33,7 @@ import math
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Union
@@ -461,8 +462,14 @@ class Privatizer:
         for j, name in enumerate(self.get_feature_names_out()):
             mechanism, label = self.mechanisms_[j], _column_label(name, "X_private")
             if isinstance(mechanism, FrequencyOracle):
-                reports = mechanism.reports_from_labels(table.values[:, j], tuple(self.categories_[j]), label)
-                counts = mechanism.tally(reports)
+                counts = None
+                if self.outputs_[j] is not None:  # listed labels: one dictionary lookup each
+                    with suppress(MechDesignError):  # else (labels read back as lists, say) label by label
+                        counts = mechanism.tally(mechanism.index_reports(encode_values(
+                            table.values[:, j], index_of(self.outputs_[j]), label, kind="output of the mechanism")))
+                if counts is None:
+                    counts = mechanism.tally(mechanism.reports_from_labels(table.values[:, j],
+                                                                           tuple(self.categories_[j]), label))
             else:
                 outputs = encode_values(table.values[:, j], index_of(self.outputs_[j]), label,
                                         kind="output of the mechanism")

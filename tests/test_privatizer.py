@@ -515,3 +515,19 @@ def test_the_privatizer_and_account_record_a_large_oracle_by_one_rule(tmp_path):
         [released] = privatizer.ledger_.entries
         assert (entry.mechanism is None) == (released.mechanism is None) == large
         assert entry.epsilon == released.epsilon and entry.uses == 2 and released.uses == 1
+
+
+def test_listed_labels_are_counted_by_lookup_and_lists_label_by_label():
+    """Issue 34: estimate_frequencies counts listed oracle labels by one dictionary lookup each; labels read
+    back as lists (a subset report after a round trip through JSON or Parquet) are counted label by label,
+    to the same counts."""
+    categories = [f"c{i}" for i in range(16)]
+    privatizer = Privatizer("dp", 1.0, categories=categories, random_state=0)
+    with pytest.warns(SeededReleaseWarning):
+        private = privatizer.fit(categories).transform(categories * 20)
+    assert privatizer.outputs_[0] is not None and isinstance(private[0], tuple)
+    as_lists = np.empty(private.size, dtype=object)  # one column whose labels are lists
+    for index, label in enumerate(private):
+        as_lists[index] = list(label)
+    by_tuples, by_lists = privatizer.estimate_frequencies(private), privatizer.estimate_frequencies(as_lists)
+    assert np.array_equal(by_tuples.estimate, by_lists.estimate) and by_tuples.n_samples == 320
