@@ -12,13 +12,17 @@ Sections (``--section``, default both), markdown tables with the 1-minute load a
   rows (an id, the column, a text column) with ``--jobs 1`` and ``--jobs 2``, alternating, ``--repeats``
   times (wall-clock of the command, interpreter start included); first, seeded, the two write the same
   bytes and print the same estimate;
+* ``labels`` — the counts ``Privatizer.estimate_frequencies`` takes of 10⁶ labels of an oracle whose outputs
+  are listed (k ∈ {4, 16}, ε = ``--epsilon``): by one dictionary lookup per label (``Privatizer._tallies``)
+  against label by label (``reports_from_labels``, the way before), alternating, ``--repeats`` times, the
+  counts checked equal first;
 * ``scale`` — ``--rows`` synthetic rows generated on the workers (``dask.dataframe.from_map``, one
   partition of ``--partition-rows`` at a time; the client never holds them), privatized and estimated in
   one graph: wall-clock, peak resident memory of the client and the workers (the sum of their RSS, sampled
   every 0.2 s; the workers' own peak is bounded by the cluster's ``memory_limit``), the load before and
   after, and the largest ``|p̂_x − p_x| / standard error`` against the generating distribution.
 
-Usage: ``python benchmarks/dask_scale.py [--section check|jobs|scale] [--csv-rows 2000000] [--rows 100000000] [--k 4] [--epsilon 1]
+Usage: ``python benchmarks/dask_scale.py [--section check|jobs|labels|scale] [--csv-rows 2000000] [--rows 100000000] [--k 4] [--epsilon 1]
 [--partition-rows 1000000] [--check-rows 1000000] [--check-partition-rows 100000] [--workers 2] [--repeats 3]``
 """
 
@@ -206,6 +210,29 @@ def jobs(args: argparse.Namespace) -> None:
                 print(f"| estimate | {count} | {elapsed:.2f} | {load()} |")
 
 
+def labels(args: argparse.Namespace) -> None:
+    print(f"\n### Counting listed labels, 10⁶ labels, ε = {args.epsilon}\n")
+    print("| k | oracle | label by label (s) | by lookup (s) | load |\n|---:|---|---:|---:|---:|")
+    for k in (4, 16):
+        names = categories(k)
+        privatizer = Privatizer("dp", args.epsilon, categories=names).fit(names)
+        oracle = privatizer.mechanism_
+        private = privatizer.transform(np.asarray(names, dtype=object)[np.random.default_rng(0).integers(0, k, 10**6)])
+        table = as_table(private, "X_private")
+
+        def by_label():
+            return oracle.tally(oracle.reports_from_labels(private, tuple(names), "X_private"))
+
+        assert np.array_equal(by_label(), privatizer._tallies(table)[0][0])
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            by_label()
+            baseline = time.perf_counter() - start
+            start = time.perf_counter()
+            privatizer._tallies(table)
+            print(f"| {k} | {oracle.name} | {baseline:.2f} | {time.perf_counter() - start:.2f} | {load()} |")
+
+
 def scale(args: argparse.Namespace) -> None:
     import dask.dataframe as dd
 
@@ -234,7 +261,7 @@ def scale(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--section", choices=["check", "jobs", "scale"])
+    parser.add_argument("--section", choices=["check", "jobs", "labels", "scale"])
     parser.add_argument("--csv-rows", type=int, default=2 * 10**6)
     parser.add_argument("--rows", type=int, default=10**8)
     parser.add_argument("--check-rows", type=int, default=10**6)
@@ -250,6 +277,8 @@ def main() -> None:
         check(args)
     if args.section in (None, "jobs"):
         jobs(args)
+    if args.section in (None, "labels"):
+        labels(args)
     if args.section in (None, "scale"):
         scale(args)
 
