@@ -106,16 +106,16 @@ def as_distance_matrix(values: Any, name: str = "distance", *, check_triangle: b
         raise InvalidBudgetError(f"{name} must be a square matrix, got shape {matrix.shape}")
     if (matrix < 0).any():
         i, j = (int(k) for k in np.argwhere(matrix < 0)[0])
-        raise InvalidBudgetError(f"{name} has a negative entry {matrix[i, j]!r} at [{i}, {j}]")
+        raise InvalidBudgetError(f"{name} has a negative entry {float(matrix[i, j])!r} at [{i}, {j}]")
     if (np.diag(matrix) != 0).any():
         i = int(np.flatnonzero(np.diag(matrix))[0])
-        raise InvalidBudgetError(f"{name} must be 0 on the diagonal, got d[{i}, {i}] = {matrix[i, i]!r}")
+        raise InvalidBudgetError(f"{name} must be 0 on the diagonal, got d[{i}, {i}] = {float(matrix[i, i])!r}")
     tolerance = METRIC_RTOL * float(matrix.max())
     asymmetric = np.abs(matrix - matrix.T) > tolerance
     if asymmetric.any():
         i, j = (int(k) for k in np.argwhere(asymmetric)[0])
-        raise InvalidBudgetError(f"{name} must be symmetric, got d[{i}, {j}] = {matrix[i, j]!r} and "
-                                 f"d[{j}, {i}] = {matrix[j, i]!r}")
+        raise InvalidBudgetError(f"{name} must be symmetric, got d[{i}, {j}] = {float(matrix[i, j])!r} and "
+                                 f"d[{j}, {i}] = {float(matrix[j, i])!r}")
     zero = (matrix == 0) & ~np.eye(n, dtype=bool)
     if zero.any():
         i, j = sorted(int(k) for k in np.argwhere(zero)[0])

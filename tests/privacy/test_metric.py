@@ -1,0 +1,163 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from mechdesign.privacy.metric import EARTH_RADIUS_KM, MetricDifferentialPrivacy, as_distance_matrix, point_distances
+
+from ..strategies import stochastic_matrices
+from .protocol import assert_constraints_match_measure, assert_post_processing_does_not_increase
+
+
+def brute_force_measure(distances, matrix):
+    """max over ordered pairs and outputs of log(Q[x, y] / Q[x', y]) / d(x, x'), written out."""
+    worst = 0.0
+    n, m = matrix.shape
+    for x in range(n):
+        for other in range(n):
+            for y in range(m):
+                if x == other or matrix[x, y] == 0:
+                    continue
+                if matrix[other, y] == 0:
+                    return math.inf
+                worst = max(worst, math.log(matrix[x, y] / matrix[other, y]) / distances[x, other])
+    return worst
+
+
+def test_hand_computed_measure():
+    notion = MetricDifferentialPrivacy([[0, 2], [2, 0]], unit="km")
+    assert notion.measure([[0.75, 0.25], [0.25, 0.75]]) == pytest.approx(math.log(3) / 2, abs=1e-12)
+    assert notion.measure(np.eye(2)) == math.inf
+    assert notion.measure(np.full((2, 3), 1 / 3)) == 0.0
+    assert notion.label == "metric-dp(per km)"
+
+
+@settings(max_examples=25)
+@given(stochastic_matrices(n_inputs=st.integers(2, 5), n_outputs=st.integers(2, 4)), st.integers(0, 2**32 - 1))
+def test_measure_equals_brute_force(matrix, seed):
+    points = np.random.default_rng(seed).normal(size=(matrix.shape[0], 2))
+    notion = MetricDifferentialPrivacy.from_points(points)
+    assert notion.measure(matrix) == pytest.approx(brute_force_measure(notion.distances, matrix), rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=20)
+@given(st.integers(0, 2**32 - 1))
+def test_graph_edges_are_exact(seed):
+    """The shortest-path metric's measure over the edges equals the all-pairs measure (module docstring's proof)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 8))
+    edges = [(i, i + 1) for i in range(n - 1)] + [tuple(sorted(rng.choice(n, 2, replace=False))) for _ in range(n)]
+    edges = sorted(set(edges))
+    weights = rng.uniform(0.2, 3.0, len(edges))
+    graph = MetricDifferentialPrivacy.from_graph(edges, weights, n)
+    full = MetricDifferentialPrivacy(graph.distances)
+    assert not graph.has_all_pairs and full.has_all_pairs
+    matrix = rng.dirichlet(np.ones(4), size=n)
+    assert graph.measure(matrix) == pytest.approx(full.measure(matrix), rel=1e-12)
+    assert graph.measure(matrix) == pytest.approx(brute_force_measure(graph.distances, matrix), rel=1e-9)
+
+
+def test_graph_constraints_are_those_of_its_edges_and_match_the_measure():
+    graph = MetricDifferentialPrivacy.from_graph([(0, 1), (1, 2), (2, 3)], [1.0, 2.0, 0.5], 4)
+    assert graph.distances[0, 3] == 3.5
+    assert len(graph.constraint_pairs()[0]) == 3
+    matrix = np.random.default_rng(1).dirichlet(np.ones(3), size=4)
+    assert_constraints_match_measure(graph, matrix)
+
+
+@settings(max_examples=15, deadline=None)
+@given(stochastic_matrices(n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 3)))
+def test_constraints_match_measure(matrix):
+    notion = MetricDifferentialPrivacy.from_points(np.arange(matrix.shape[0], dtype=float) * 0.7)
+    assert_constraints_match_measure(notion, matrix)
+
+
+@settings(max_examples=15, deadline=None)
+@given(stochastic_matrices(n_inputs=st.integers(2, 4), n_outputs=st.integers(2, 3)), st.data())
+def test_post_processing_never_increases(matrix, data):
+    notion = MetricDifferentialPrivacy.from_points(np.arange(matrix.shape[0], dtype=float))
+    channel = data.draw(stochastic_matrices(n_inputs=st.just(matrix.shape[1])))
+    assert_post_processing_does_not_increase(notion, matrix, channel)
+
+
+def test_relaxation_is_the_constraints():
+    notion = MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0])
+    matrix = np.random.default_rng(0).dirichlet(np.ones(3), size=3)
+    budget = notion.measure(matrix)
+    relaxation = notion.relaxation([matrix], budget + 1e-9)
+    assert relaxation.rows_q.shape == (3 * 2 * 3, 9)
+    assert np.all(relaxation.rows_q @ matrix.ravel() <= relaxation.rhs + 1e-12)
+    tight = notion.relaxation([matrix], budget * 0.99)
+    assert np.any(tight.rows_q @ matrix.ravel() > tight.rhs)
+
+
+def test_norms():
+    assert point_distances([[0, 0], [3, 4]])[0, 1] == 5.0
+    assert point_distances([[0, 0], [3, 4]], "manhattan")[0, 1] == 7.0
+    paris, london = (48.8566, 2.3522), (51.5074, -0.1278)
+    # the spherical law of cosines, an independent formula
+    (a, b), (c, d) = np.radians(paris), np.radians(london)
+    expected = EARTH_RADIUS_KM * math.acos(math.sin(a) * math.sin(c) + math.cos(a) * math.cos(c) * math.cos(b - d))
+    notion = MetricDifferentialPrivacy.from_points([paris, london], "great-circle")
+    assert notion.distances[0, 1] == pytest.approx(expected, rel=1e-9)
+    assert notion.unit == "km" and notion.label == "metric-dp(per km)"
+    with pytest.raises(InvalidBudgetError, match="latitudes"):
+        point_distances([[91.0, 0.0], [0.0, 0.0]], "great-circle")
+    with pytest.raises(MechDesignError, match="norm"):
+        point_distances([[0, 0], [1, 1]], "chebyshev")
+
+
+def test_grid():
+    notion = MetricDifferentialPrivacy.grid(3, 2, spacing=2.0)
+    assert notion.n_inputs == 6 and notion.points[4].tolist() == [2.0, 2.0]
+    assert notion.distances[0, 5] == pytest.approx(2 * math.sqrt(5))
+
+
+@pytest.mark.parametrize("distance, message", [
+    ([[0, -1], [-1, 0]], "negative entry -1.0 at \\[0, 1\\]"),
+    ([[0, np.inf], [np.inf, 0]], "non-finite entry inf"),
+    ([[0, np.nan], [1, 0]], "non-finite entry nan"),
+    ([[0, 1], [2, 0]], "must be symmetric, got d\\[0, 1\\] = 1.0 and d\\[1, 0\\] = 2.0"),
+    ([[1, 1], [1, 0]], "0 on the diagonal, got d\\[0, 0\\] = 1.0"),
+    ([[0, 0, 1], [0, 0, 1], [1, 1, 0]], "distinct points 0 and 1 at distance 0"),
+    ([[0, 1, 3], [1, 0, 1], [3, 1, 0]], "triangle inequality: d\\[0, 2\\] = 3 > d\\[0, 1\\] \\+ d\\[1, 2\\] = 2"),
+    ([[0, 1, 2]], "square"),
+    ("far", "numeric"),
+])
+def test_bad_metrics_are_named_errors(distance, message):
+    with pytest.raises(InvalidBudgetError, match=message):
+        as_distance_matrix(distance)
+
+
+def test_other_bad_input():
+    with pytest.raises(InvalidBudgetError, match="distinct points 0 and 1"):
+        MetricDifferentialPrivacy.from_points([[1.0, 1.0], [1.0, 1.0]])
+    with pytest.raises(ShapeMismatchError, match="points has 3 rows"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]], points=np.zeros((3, 2)))
+    with pytest.raises(ShapeMismatchError, match="defined on 2 inputs"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]]).measure(np.full((3, 2), 0.5))
+    with pytest.raises(InvalidBudgetError, match="not connected: vertices 0 and 2"):
+        MetricDifferentialPrivacy.from_graph([(0, 1)], [1.0], 3)
+    with pytest.raises(InvalidBudgetError, match="positive finite lengths"):
+        MetricDifferentialPrivacy.from_graph([(0, 1)], [0.0], 2)
+    with pytest.raises(InvalidBudgetError, match="edges"):
+        MetricDifferentialPrivacy.from_graph([(0, 0)], [1.0], 2)
+    with pytest.raises(InvalidBudgetError, match="unit"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]], unit="")
+
+
+def test_budget_overflow_follows_the_budget_rule():
+    """ε·d past e^709.78 is refused for constraints (as e^ε is for local DP), at the largest distance."""
+    import cvxpy as cp
+    notion = MetricDifferentialPrivacy([[0, 100], [100, 0]])
+    assert notion.scaled_budget(8.0) == math.inf and notion.scaled_budget(7.0) == math.exp(700.0)
+    with pytest.raises(InvalidBudgetError, match="too large for constraints"):
+        notion.constraints(cp.Variable((2, 2)), 8.0)
+    with pytest.raises(InvalidBudgetError, match="too large for constraints"):
+        notion.pair_scales(8.0)
+    with pytest.raises(MechDesignError, match="not a cvxpy parameter"):
+        notion.constraints(cp.Variable((2, 2)), notion.parameter())
+    assert notion.budget_from_scaled(math.exp(50.0)) == pytest.approx(0.5)
