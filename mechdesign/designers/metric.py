@@ -288,7 +288,7 @@ def spanner_distances(notion: MetricDifferentialPrivacy, neighbours: int = SPANN
     n = d.shape[0]
     k = min(as_positive_int(neighbours, "neighbours"), n - 1)
     while True:
-        nearest = np.argsort(d, axis=1)[:, 1:k + 1]
+        nearest = np.argsort(d, axis=1, kind="stable")[:, 1:k + 1]
         edges = np.unique(np.sort(np.column_stack([np.repeat(np.arange(n), k), nearest.ravel()]), axis=1), axis=0)
         graph = sp.coo_matrix((d[edges[:, 0], edges[:, 1]], (edges[:, 0], edges[:, 1])), shape=(n, n)).tocsr()
         distances = shortest_path(graph, directed=False)

@@ -1,0 +1,141 @@
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from mechdesign import ExpectedDistortion, Prior
+from mechdesign.designers.metric import (
+    cone_closure,
+    design_metric_dp,
+    dual_bound,
+    output_bound,
+    spanner_distances,
+    transport_pricing,
+)
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+
+def full_lp(weights, distances, epsilon):
+    """The whole LP, every ordered pair and output a row (what qif solves), by scipy's HiGHS."""
+    n, m = weights.shape
+    rows, columns, values, k = [], [], [], 0
+    for y in range(m):
+        for x in range(n):
+            for other in range(n):
+                if x != other:
+                    rows += [k, k]
+                    columns += [x * m + y, other * m + y]
+                    values += [1.0, -math.exp(epsilon * distances[x, other])]
+                    k += 1
+    pairs = sp.csr_matrix((values, (rows, columns)), shape=(k, n * m))
+    sums = sp.kron(sp.eye(n), np.ones((1, m)))
+    result = linprog(weights.ravel(), A_ub=pairs, b_ub=np.zeros(k), A_eq=sums, b_eq=np.ones(n), bounds=(0, None),
+                     method="highs")
+    return result.fun
+
+
+@pytest.mark.parametrize("width, epsilon, seed", [(3, 0.3, 1), (4, 1.0, 2), (4, 0.1, 3)])
+def test_exact_design_is_the_full_lp_optimum(width, epsilon, seed):
+    notion = MetricDifferentialPrivacy.grid(width, width)
+    prior = np.random.default_rng(seed).dirichlet(np.full(width * width, 0.5))
+    result = design_metric_dp(notion, epsilon, prior=Prior(prior))
+    assert result.status == "optimal" and result.method == "metric-lazy"
+    assert result.objective == pytest.approx(full_lp(prior[:, None] * notion.distances, notion.distances, epsilon),
+                                             abs=1e-9)
+    assert notion.measure(result.mechanism) <= epsilon + 1e-9
+    assert result.bound <= result.objective + 1e-12
+
+
+def test_any_cost_and_a_graph_metric():
+    notion = MetricDifferentialPrivacy.from_graph([(0, 1), (1, 2), (2, 3), (0, 3), (1, 3)], [1, 2, 1, 3, 1.5], 4)
+    rng = np.random.default_rng(4)
+    prior, cost = rng.dirichlet(np.ones(4)), rng.uniform(0, 1, (4, 3))
+    result = design_metric_dp(notion, 0.7, ExpectedDistortion(Prior(prior), cost))
+    assert result.status == "optimal" and result.mechanism.matrix.shape == (4, 3)
+    assert result.objective == pytest.approx(full_lp(prior[:, None] * cost, notion.distances, 0.7), abs=1e-9)
+
+
+def test_spanner_mechanism_is_private_and_not_better_than_the_optimum():
+    notion = MetricDifferentialPrivacy.grid(4, 4)
+    prior = Prior(np.random.default_rng(5).dirichlet(np.ones(16)))
+    exact = design_metric_dp(notion, 0.5, prior=prior)
+    spanner = design_metric_dp(notion, 0.5, prior=prior, method="spanner")
+    assert spanner.method == "metric-spanner" and spanner.success and spanner.status in ("optimal", "suboptimal")
+    assert notion.measure(spanner.mechanism) <= 0.5 + 1e-9
+    assert spanner.objective >= exact.objective - 1e-12
+    assert spanner.bound <= exact.objective + 1e-12  # a bound on the true optimum, not on the spanner LP
+
+
+def test_spanner_dilation_is_exact():
+    notion = MetricDifferentialPrivacy.grid(5, 5)
+    edges, distances, dilation = spanner_distances(notion, 4)  # every unit edge of the grid is among them
+    off = ~np.eye(25, dtype=bool)
+    assert dilation == pytest.approx(math.sqrt(2))
+    assert np.all(distances[off] <= dilation * notion.distances[off] + 1e-12)
+
+
+def pricing_lp(reduced, scales):
+    """min r · q over q in the cone within the unit box, every pair a row."""
+    n = reduced.size
+    rows, columns, values, k = [], [], [], 0
+    for x in range(n):
+        for other in range(n):
+            if x != other:
+                rows += [k, k]
+                columns += [x, other]
+                values += [1.0, -scales[x, other]]
+                k += 1
+    result = linprog(reduced, A_ub=sp.csr_matrix((values, (rows, columns)), shape=(k, n)), b_ub=np.zeros(k),
+                     bounds=(0, 1), method="highs")
+    return result.fun
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_transport_pricing_is_exact(seed):
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    scales = np.exp(0.5 * notion.distances)
+    reduced = np.random.default_rng(seed).normal(size=9) + 0.3 * seed  # from many deficits to none
+    term, column = transport_pricing(reduced, scales)
+    assert term == pytest.approx(pricing_lp(reduced, scales), abs=1e-9)
+    assert output_bound(reduced, scales) <= term + 1e-12  # the greedy flow is a weaker valid bound
+    if column is None:  # every deficit covered: q = 0 is the minimum
+        assert term == 0.0
+    else:
+        assert reduced @ column == pytest.approx(term, abs=1e-9)  # the entering column attains it
+        assert np.all(column[:, None] <= scales * column[None, :] * (1 + 1e-12))  # in the cone
+
+
+def test_cone_closure_is_the_largest_member_below():
+    scales = np.exp(MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0]).distances)
+    q = cone_closure(np.array([1.0, 0.01, 1.0]), scales)
+    assert q.tolist() == pytest.approx([math.e * 0.01, 0.01, math.e ** 2 * 0.01])
+    assert np.array_equal(cone_closure(q, scales), q)
+
+
+def test_dual_bound_at_the_optimal_duals_is_the_optimum():
+    weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    scales = np.array([[1.0, 3.0], [3.0, 1.0]])
+    assert dual_bound(weights, np.array([0.125, 0.125]), scales) == pytest.approx(0.25)
+    assert dual_bound(weights, np.array([0.2, 0.2]), scales) < 0.25
+
+
+def test_bad_input():
+    notion = MetricDifferentialPrivacy.grid(2, 2)
+    prior = Prior.uniform(4)
+    with pytest.raises(MechDesignError, match="MetricDifferentialPrivacy"):
+        design_metric_dp(object(), 1.0, prior=prior)
+    with pytest.raises(MechDesignError, match="objective or a prior"):
+        design_metric_dp(notion, 1.0)
+    with pytest.raises(MechDesignError, match="4 rows .*expected 3"):
+        design_metric_dp(notion, 1.0, prior=Prior.uniform(3))
+    with pytest.raises(ShapeMismatchError, match="the objective has 3 inputs"):
+        design_metric_dp(notion, 1.0, ExpectedDistortion(Prior.uniform(3)))
+    with pytest.raises(InvalidBudgetError, match="too large for constraints"):
+        design_metric_dp(notion, 600.0, prior=prior)
+    with pytest.raises(InvalidBudgetError):
+        design_metric_dp(notion, -1.0, prior=prior)
+    with pytest.raises(MechDesignError, match="method"):
+        design_metric_dp(notion, 1.0, prior=prior, method="fast")
