@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, SibsonMutualInformation, design
+from mechdesign import DesignProblem, ExpectedDistortion, Prior, RenyiDifferentialPrivacy, SibsonMutualInformation, design
 from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours, product_mechanism
 from mechdesign.privacy.column_dual import (
     KKT_TOLERANCE,
@@ -134,3 +134,24 @@ def test_no_kkt_point_where_the_solver_point_does_not_reveal_the_support():
     costs = objective.minorant(result.mechanism.matrix).grad_q.reshape(10, 10)
     assert kkt_point(costs, result.mechanism.matrix, lambda q: notion.column_terms(q, 1.0)) is None
     assert result.status == "optimal"
+
+
+@pytest.mark.slow
+def test_a_face_of_optima_near_zero_budget_is_certified():
+    """Issue 32 item 4: Rényi DP on PUT's {1,2}^4 at ε = 1.0002e-6 (a step of the bisection of ε*(1.999)), where every
+    pair is active and the optima form a face. Clarabel's first point: Newton's multipliers solve the KKT equations
+    to 5e-12 but two are negative (−0.039), and the bound without them was 1.7e-4 short; refitted nonnegative ones
+    make it tight. The same problem re-solved: plain Newton steps from that point move the multipliers by 10 and the
+    residual to 1e20 (no bound, then minutes of HiGHS on the tangent-plane LP); damped steps reach the KKT point."""
+    m, n, epsilon = 2, 4, 1.000240445137024e-06
+    notion = RenyiDifferentialPrivacy(2.0, neighbours=hamming_neighbours(m, n))
+    objective = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n))
+    problem = DesignProblem(notion, objective)
+    terms = lambda q: notion.column_terms(q, epsilon)  # noqa: E731
+    for threshold in (1.999 * (1 + 1e-9), None):
+        matrix = problem.solve(epsilon, threshold=threshold).mechanism.matrix
+        costs = objective.minorant(matrix).grad_q.reshape(matrix.shape)
+        point = kkt_point(costs, matrix, terms)
+        assert point is not None and np.all(point.multipliers >= 0)
+        value = float(np.sum(costs * point.matrix))
+        assert column_dual_bound(costs, matrix, terms) == pytest.approx(value, abs=1e-9)

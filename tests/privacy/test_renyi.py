@@ -246,3 +246,21 @@ def test_refined_relaxation_near_zero_budget_stays_well_conditioned():
     result = design(notion, 1e-11, ExpectedDistortion(Prior.uniform(9), cost=hamming_distances(3, 2)),
                     solver="clarabel")
     assert result.success and result.gap < 1e-5
+
+
+@pytest.mark.parametrize("m, n", [(3, 2), (2, 3)])
+def test_the_relaxation_at_zero_budget_is_exact(m, n):
+    """Issue 32 item 4: at ε = 0 neighbours' rows are equal (D_α(p ‖ q) = 0 only for p = q), an LP. On PUT's
+    {1..m}^n under the uniform prior the optimum is the constant mechanism, expected Hamming distance n (m − 1) / m:
+    the certificate is that value (the tangent planes at equal rows left 2.8e-4 on {1,2,3}^2 and bound 0 on {1,2}^3,
+    and took HiGHS minutes on {1,2,3}^3, the first step of every bisection of ε*(D))."""
+    from mechdesign.certificate import design_lower_bound
+    from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours
+
+    notion = RenyiDifferentialPrivacy(2.0, neighbours=hamming_neighbours(m, n))
+    objective = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n))
+    constant = np.zeros((m**n, m**n))
+    constant[:, 0] = 1.0
+    bound, _ = design_lower_bound(objective, [(notion, 0.0)], [], constant)
+    assert bound == pytest.approx(n * (m - 1) / m, abs=1e-12)
+    assert objective.value(constant) == pytest.approx(n * (m - 1) / m, abs=1e-12)
