@@ -456,7 +456,7 @@ class LdpColumnGeneration(OutputGeneration):
                 [(3, inputs, None), (4, inputs, None), (5, inputs, outputs), *cap_rows])
 
     def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
-        per_mass = staircase_per_mass(weights - multipliers[:, None], epsilon)
+        per_mass = negative_staircase_prices(weights - multipliers[:, None], epsilon)
         return staircase_bound(multipliers, per_mass), per_mass
 
     def _grow(self, reduced: np.ndarray, duals: np.ndarray, epsilon: float) -> bool:
@@ -610,7 +610,7 @@ class ApproximateDpColumnGeneration(OutputGeneration):
 
     def _pricing(self, multipliers: np.ndarray, weights: np.ndarray, epsilon: float) -> tuple[float, np.ndarray]:
         reduced = weights - multipliers[:, None]
-        per_mass = staircase_per_mass(reduced, epsilon)
+        per_mass = negative_staircase_prices(reduced, epsilon)
         bound = staircase_bound(multipliers, per_mass) + self.delta * math.fsum(np.minimum(reduced, 0.0).ravel())
         return bound, per_mass
 
@@ -800,6 +800,30 @@ class PmlColumnGeneration(OutputGeneration):
 
     scale = PmlLinearProgram.scale
     violation = PmlLinearProgram.violation
+
+
+def negative_staircase_prices(reduced: np.ndarray, epsilon: float) -> np.ndarray:
+    """Per column, :func:`~mechdesign.direct.staircase_per_mass` (the cheapest staircase column's reduced cost per
+    unit mass) where it may be negative, 0 where it is not: the same pricing bound and the same entering outputs,
+    with the sort only over the columns that need it.
+
+    A column's staircases all have non-negative reduced costs exactly when the least of them,
+    ``Σ_x a_x + α Σ_x min(a_x, 0)`` (``S = {x : a_x < 0}``; no sort), is; columns where it is not clearly
+    positive (beyond ``1e-9 Σ_x |a_x|``, far above its round-off) are sorted exactly. Near the optimum few are
+    (n = 2000, random cost: the last rounds sort 0–2 % of the columns).
+
+    Examples
+    --------
+    >>> reduced = np.array([[-1.0, 1.0], [-0.1, 2.0]])
+    >>> negative_staircase_prices(reduced, math.log(3)).tolist()   # (−1.1 − 2) / 4; the second column 0
+    [-0.775, 0.0]
+    """
+    cheapest = reduced.sum(axis=0) + math.expm1(epsilon) * np.minimum(reduced, 0.0).sum(axis=0)
+    maybe_negative = np.flatnonzero(cheapest <= 1e-9 * np.abs(reduced).sum(axis=0))
+    prices = np.zeros(reduced.shape[1])
+    if maybe_negative.size:
+        prices[maybe_negative] = np.minimum(staircase_per_mass(reduced[:, maybe_negative], epsilon), 0.0)
+    return prices
 
 
 def _entries_per_row(delta: float) -> int:

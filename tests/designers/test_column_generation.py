@@ -39,6 +39,7 @@ from mechdesign.designers.column_generation import (
     _complementary_columns,
     _most_negative_per_row,
     knapsack_vertices,
+    negative_staircase_prices,
 )
 from mechdesign.direct import (
     COLUMN_GENERATION_MIN_INPUTS,
@@ -49,6 +50,7 @@ from mechdesign.direct import (
     PmlLinearProgram,
     WarmLinearProgram,
     direct_program_class,
+    staircase_per_mass,
 )
 from mechdesign.exceptions import ProblemTooLargeError
 from mechdesign.result import GAP_RTOL
@@ -220,6 +222,16 @@ def test_approx_dp_entries_enter_at_most_one_over_delta_per_row_and_round():
     assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
     assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, abs(solution.value))
     assert generated.violation(solution.matrix, 0.5) < 1e-8
+
+
+@given(st.integers(1, 12), st.integers(1, 12), st.floats(-3.0, 3.0), st.sampled_from([0.0, 1e-9, 0.3, 1.0, 5.0, 12.0]),
+       st.integers(0, 2**32 - 1))
+def test_negative_staircase_prices_are_the_exact_prices_where_negative(n, m, shift, epsilon, seed):
+    # The sort is skipped only for columns whose every staircase has a non-negative reduced cost: the prices
+    # (hence the pricing bound and the entering outputs) are min(0, staircase_per_mass) to round-off.
+    reduced = np.random.default_rng(seed).normal(size=(n, m)) + shift
+    exact = np.minimum(staircase_per_mass(reduced, epsilon), 0.0)
+    np.testing.assert_allclose(negative_staircase_prices(reduced, epsilon), exact, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 7, 9])
