@@ -46,11 +46,11 @@ from ..privacy.base import PrivacyNotion
 from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..registry import solver_capability
-from ..result import BUDGET_ATOL, Result, is_certified_optimal, optimality_gap
+from ..result import Result
 from ..structured import KeepOrRedraw
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
-from .certified import single_budget
+from .certified import mechanism_result, single_budget
 
 #: Budgets above this are designed at this value: ``e^{−ε}`` is then still a normal double (1e-300),
 #: so randomized response keeps positive off-diagonal entries and measures finite ε <= the budget. The
@@ -400,21 +400,15 @@ def solve_hamming(problem: HammingProblem, epsilon: float) -> Result:
     form = closed_form_of(problem)
     label = problem.notion.label
     mechanism = form.mechanism(problem, epsilon)
-    measured = form.measure(mechanism)
     objective = mechanism.expected_hamming_distortion(problem.prior, problem.scale)
     bound = form.lower_bound(problem, epsilon, form.multipliers(problem, epsilon))
-    common = dict(measured={label: measured}, budgets={label: epsilon}, bound=bound,
-                  gap=optimality_gap(objective, bound), method="closed-form", unit=problem.scale)
-    if measured > epsilon + BUDGET_ATOL:
-        return Result(mechanism, objective, "inaccurate", False,
-                      f"closed form {form.name}: {label} measured {measured:.9g} > budget {epsilon:.9g}",
-                      solve_time=time.perf_counter() - start, **common)
-    certified = is_certified_optimal(objective, bound, problem.scale)
-    message = (f"closed form: {form.name}; budget re-measured and respected; "
-               + (f"optimality gap {common['gap']:.1e} certified" if certified
-                  else f"dual bound {bound:.12g} leaves a gap of {common['gap']:.3g}, above GAP_RTOL"))
-    return Result(mechanism, objective, "optimal" if certified else "suboptimal", True, message,
-                  solve_time=time.perf_counter() - start, **common)
+    work = f"closed form: {form.name}"
+    return mechanism_result(
+        mechanism, objective, bound, work, start, measured={label: form.measure(mechanism)},
+        budgets={label: epsilon}, unit=problem.scale, method="closed-form",
+        verdict=lambda certified, gap: f"{work}; budget re-measured and respected; " + (
+            f"optimality gap {gap:.1e} certified" if certified
+            else f"dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL"))
 
 
 def closed_form_design(
