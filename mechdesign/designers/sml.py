@@ -42,11 +42,12 @@ from ..direct import HIGHS_OPTIONS
 from ..mechanism import Mechanism
 from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret, measure_sml
 from ..progress import Progress, report
-from ..result import BUDGET_ATOL, Result, clean_mechanism, is_certified_optimal, optimality_gap
+from ..result import BUDGET_ATOL, Result, clean_mechanism
 from ..solve import design
 from ..solvers import quiet_highs, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion, WorstCaseDistortion
+from .certified import failure_result, mechanism_result
 
 logger = logging.getLogger(__name__)
 
@@ -242,36 +243,32 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
     common: dict = dict(budgets={label: budget}, solver="highs", method="constraint-generation")
     for round_number in range(1, max_rounds + 1):
         raw, _, bound = program.solve()
-        common.update(iterations=round_number, solve_time=time.perf_counter() - start)
         if raw is None:
-            return Result(None, None, "solver_error", False,
-                          f"highs returned status {program.highs.modelStatusToString(program.highs.getModelStatus())!r}",
-                          **common)
+            return failure_result("solver_error", f"highs returned status "
+                                  f"{program.highs.modelStatusToString(program.highs.getModelStatus())!r}", start,
+                                  iterations=round_number, **common)
         mechanism = Mechanism(clean_mechanism(raw))
         found = measure_sml(mechanism, secret, time_limit=time_limit)
-        common.update(measured={label: found.value}, solve_time=time.perf_counter() - start)
         report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
                f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g})")
         rounds = f"constraint generation: {round_number} rounds, {len(working)} of {secret.n_selections} selections"
+        common.update(measured={label: found.value}, iterations=round_number)
         if not found.exact:
-            return Result(mechanism, None, "inaccurate", False, f"separation MILP stopped by its time limit "
-                          f"({rounds}; SML in [{found.value:.9g}, {found.upper:.9g}])", **common)
+            return mechanism_result(mechanism, None, None, rounds, start, problems=[
+                f"separation MILP stopped by its time limit (SML in [{found.value:.9g}, {found.upper:.9g}])"], **common)
         if found.value <= budget + BUDGET_ATOL:
-            value = objective.value(mechanism)
-            gap = optimality_gap(value, bound)
-            certified = is_certified_optimal(value, bound, objective.unit)
-            message = (f"{rounds}; exact SML re-measured and within the budget; "
-                       + (f"optimality gap {gap:.1e} certified by the LP dual bound" if certified
-                          else f"the LP dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL"))
-            return Result(mechanism, value, "optimal" if certified else "suboptimal", True, message,
-                          bound=bound, gap=gap, **common)
+            return mechanism_result(
+                mechanism, objective.value(mechanism), bound, rounds, start, unit=objective.unit,
+                verdict=lambda certified, gap: f"{rounds}; exact SML re-measured and within the budget; " + (
+                    f"optimality gap {gap:.1e} certified by the LP dual bound" if certified
+                    else f"the LP dual bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL"), **common)
         if (working == found.selection).all(axis=1).any():
-            return Result(mechanism, None, "inaccurate", False, f"the most violated selection is already in the "
-                          f"working set (SML {found.value:.9g} > budget {budget:.9g}): tolerance too loose", **common)
+            return mechanism_result(mechanism, None, None, rounds, start, problems=[
+                "the most violated selection is already in the working set: tolerance too loose"], **common)
         working = np.vstack([working, found.selection])
         program.add_selections(found.selection[None, :])
-    return Result(mechanism, None, "inaccurate", False, f"constraint generation did not converge in {max_rounds} rounds",
-                  **common)
+    return mechanism_result(mechanism, None, None, rounds, start,
+                            problems=[f"constraint generation did not converge in {max_rounds} rounds"], **common)
 
 
 class _WorkingSetSML(StatisticMaximalLeakage):
