@@ -26,6 +26,7 @@ from ..privacy.summary import SummaryStatisticPrivacy
 from ..relaxation import ObjectiveMinorant, entry_index, linear_rows, stack
 from ..result import BUDGET_ATOL, Result, clean_mechanism
 from ..solvers import solve_cvxpy
+from .certified import failure_result, mechanism_result
 
 #: Two distances closer than this are one distortion threshold.
 THRESHOLD_ATOL = 1e-12
@@ -159,37 +160,34 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     budgets = {notion.label: T}
     floor = notion.prior_vulnerability()
     if T < floor - BUDGET_ATOL:
-        return Result(None, None, "infeasible", False,
-                      f"infeasible: T = {T:.9g} is below {floor:.9g}, the success of an attacker who sees nothing",
-                      budgets=budgets, solver=solver, solve_time=time.perf_counter() - start, smallest_feasible=floor)
+        return failure_result("infeasible", f"infeasible: T = {T:.9g} is below {floor:.9g}, the success of an "
+                              "attacker who sees nothing", start, budgets=budgets, solver=solver, smallest_feasible=floor)
     low, high, best, solves = 0, grid.size - 1, None, 0
     while low <= high:
         middle = (low + high) // 2
         try:
             _, matrix = minimum_privacy(notion, grid[middle], solver)
         except SolverFailedError as failure:  # a failed LP decides nothing: never read as "not reached"
-            return Result(None, None, "solver_error", False, f"{failure}; the bisection cannot continue",
-                          budgets=budgets, solver=solver, solve_time=time.perf_counter() - start,
-                          iterations=solves, method="bisection")
+            return failure_result("solver_error", f"{failure}; the bisection cannot continue", start,
+                                  budgets=budgets, solver=solver, iterations=solves, method="bisection")
         solves += 1
         if matrix is not None and notion.measure(matrix) <= T + BUDGET_ATOL:
             best, high = matrix, middle - 1
         else:
             low = middle + 1
-    elapsed = time.perf_counter() - start
     if best is None:
-        return Result(None, None, "inaccurate", False, "no threshold's LP solution re-measured within the budget",
-                      budgets=budgets, solver=solver, solve_time=elapsed, iterations=solves)
+        return failure_result("inaccurate", "no threshold's LP solution re-measured within the budget", start,
+                              budgets=budgets, solver=solver, iterations=solves)
     mechanism = Mechanism(best)
-    measured = {notion.label: notion.measure(mechanism)}
     distortion = SupportDistortion(notion.space).value(mechanism)
     # Δ takes only the grid's values: the optimum is certified when the next smaller one is proven out of
     # reach (its least attacker success, bounded below in numpy, exceeds T).
     below = grid[grid < distortion - THRESHOLD_ATOL]
     bound = distortion if below.size == 0 or minimum_privacy_lower_bound(notion, below[-1]) > T + BUDGET_ATOL else None
-    verdict = ("optimal worst-case distortion" if bound is not None else
-               "suboptimal: the next smaller distortion could not be proven out of reach; worst-case distortion")
-    return Result(mechanism, distortion, "optimal" if bound is not None else "suboptimal", True,
-                  f"{verdict} by bisection over {grid.size} thresholds ({solves} LPs); privacy re-measured and respected",
-                  measured, budgets, solver=solver, solve_time=elapsed, iterations=solves, bound=bound,
-                  gap=None if bound is None else 0.0, method="bisection")
+    return mechanism_result(
+        mechanism, distortion, bound, f"worst-case distortion by bisection over {grid.size} thresholds", start,
+        measured={notion.label: notion.measure(mechanism)}, budgets=budgets, solver=solver, iterations=solves,
+        method="bisection",
+        verdict=lambda certified, _: ("optimal worst-case distortion" if certified else "suboptimal: the next smaller "
+                                      "distortion could not be proven out of reach; worst-case distortion")
+        + f" by bisection over {grid.size} thresholds ({solves} LPs); privacy re-measured and respected")
