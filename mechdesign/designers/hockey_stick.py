@@ -60,7 +60,7 @@ from ..result import Result, clean_mechanism, is_certified_optimal
 from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion
-from .certified import certified_result, single_budget
+from .certified import certified_result, failure_result, single_budget
 
 #: A pair's cut is added when its divergence exceeds δ by more than this; rounds stop when none does.
 CUT_TOLERANCE = 1e-9
@@ -430,9 +430,8 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     raw, rounds, stopped = _cut_rounds(program, CUTS_PER_INPUT * n, time_limit)
     if raw is None and not stopped:
         status = program.highs.modelStatusToString(program.highs.getModelStatus())
-        return Result(None, None, "solver_error", False, f"highs returned status {status!r} in round {rounds}: a "
-                      "solver failure (the constant mechanism is always feasible)", iterations=rounds,
-                      solve_time=time.perf_counter() - start, **common)
+        return failure_result("solver_error", f"highs returned status {status!r} in round {rounds}: a solver failure "
+                              "(the constant mechanism is always feasible)", start, iterations=rounds, **common)
     bound = program.lower_bound() if program.highs.getSolution().dual_valid else -math.inf
     work = (f"constraint generation: {rounds} rounds, {np.count_nonzero(program.pair_row >= 0)} pairs, "
             f"{program.hinges} hinge terms held" + (f" ({stopped})" if stopped else ""))
@@ -448,9 +447,8 @@ def design_hockey_stick(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
         raw = leak_restriction(weights, scale, notion.delta)
         restricted = None if raw is None else clean_mechanism(raw)
     if restricted is None:
-        return Result(None, None, "solver_error", False, f"{work}; HiGHS failed on the restriction LP too (a solver "
-                      "failure: the constant mechanism is always feasible)", iterations=rounds,
-                      solve_time=time.perf_counter() - start, **common)
+        return failure_result("solver_error", f"{work}; HiGHS failed on the restriction LP too (a solver failure: the "
+                              "constant mechanism is always feasible)", start, iterations=rounds, **common)
     return certified_result(notion, budget, objective, restricted, max(bound, sandwich_bound) * objective.unit,
                             work + "; the mechanism is leak_restriction's (ε-DP plus a private leak of δ per row); "
                             "bound: the better of the working-set LP's and the pointwise multipliers'", start,
