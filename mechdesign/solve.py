@@ -33,6 +33,7 @@ from ._validate import (
 )
 from .certificate import design_lower_bound
 from .designers import blahut_arimoto, hockey_stick
+from .designers.certified import exceeded, failure_result, mechanism_result
 from .designers.closed_form import design_hamming, hamming_problem
 from .direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
                      direct_program_class, highs_option_error)
@@ -43,7 +44,6 @@ from .privacy.base import BudgetParameter, PrivacyNotion, as_notions
 from .solvers import (INFEASIBLE, INFEASIBLE_INACCURATE, OPTIMAL, OPTIMAL_INACCURATE, largest_violation, solve_cvxpy,
                       solver_option_names, unknown_solver_options)
 from .result import (
-    BUDGET_ATOL,
     GAP_RTOL,
     LIMIT_ATOL,
     Result,
@@ -52,7 +52,6 @@ from .result import (
     gap_tolerance,
     is_certified_optimal,
     mix_with_constant,
-    optimality_gap,
 )
 from .utility.base import Objective, as_limit_pairs, as_objective, as_objectives
 
@@ -549,8 +548,7 @@ class DesignProblem:
         shortcut = None if self.limits else self._unconstrained_optimum(budget_values)
         if shortcut is not None:
             matrix, bound, note = shortcut
-            return self._result(matrix, bound, "optimal", True, note, "unconstrained-optimum", "", budget_map,
-                                limit_map, start)
+            return self._result(matrix, bound, True, note, "unconstrained-optimum", "", budget_map, limit_map, start)
         solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
         candidates: list[_Candidate] = []
         best_bound, bound_note = -math.inf, ""
@@ -744,12 +742,13 @@ class DesignProblem:
         # Each matrix certify_mechanism measured: validated and measured once (the result reports the measures).
         checked: list[tuple[np.ndarray, Mechanism, tuple[dict[str, float], dict[str, float]]]] = []
 
-        def exceeded(matrix: np.ndarray) -> list[str]:
+        def misses(matrix: np.ndarray) -> list[str]:
             mechanism = Mechanism(matrix)
-            checked.append((matrix, mechanism, self._measures(mechanism)))
-            return self._exceeded(checked[-1][2], budgets, limits)
+            measured, measured_limits = self._measures(mechanism)
+            checked.append((matrix, mechanism, (measured, measured_limits)))
+            return exceeded(measured, budgets, measured_limits, limits)
 
-        matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), exceeded)
+        matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), misses)
         _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
         mechanism = mechanism or Mechanism(matrix)
         return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism), measured)
@@ -774,58 +773,46 @@ class DesignProblem:
                                         if math.isfinite(bound) else "no lower bound could be computed")
                 skipped = "".join(c.attempt.note for c in candidates if c.attempt.status == NOT_TRIED)
                 note = f"suboptimal: {reason}; every budget re-measured and respected{tries}{skipped}"
-            return self._result(best.mechanism, bound if math.isfinite(bound) else None,
-                                "optimal" if optimal else "suboptimal", True,
+            return self._result(best.mechanism, bound if math.isfinite(bound) else None, optimal,
                                 note + best.attempt.note + best.note + capped_note, best.attempt.method,
                                 best.attempt.solver, budgets, limits, start, best.attempt, best.measured)
         claimed = [c for c in candidates if c.mechanism is not None]
         if claimed:
             last = claimed[-1]
-            message = (f"{last.attempt.solver} reported {last.attempt.status} but the mechanism fails: "
-                       + "; ".join(last.exceeded))
-            return self._result(last.mechanism, None, "inaccurate", False, message, last.attempt.method,
-                                last.attempt.solver, budgets, limits, start, last.attempt, last.measured)
+            return self._result(last.mechanism, None, False,
+                                f"{last.attempt.solver} reported {last.attempt.status} but the mechanism fails",
+                                last.attempt.method, last.attempt.solver, budgets, limits, start, last.attempt,
+                                last.measured)
         return self._failure(candidates[-1].attempt, candidates, budgets, limits, start)
 
-    def _result(self, matrix: np.ndarray | Mechanism, bound: float | None, status: str, success: bool, message: str,
+    def _result(self, matrix: np.ndarray | Mechanism, bound: float | None, certified: bool, message: str,
                 method: str, solver: str, budgets: dict[str, float], limits: dict[str, float], start: float,
                 attempt: _Attempt | None = None,
                 measures: tuple[dict[str, float], dict[str, float]] | None = None) -> Result:
-        """A :class:`Result` in the caller's units (objective re-computed with the original objective; ``measures``:
-        :meth:`_measures` of ``matrix`` where already computed)."""
+        """The certified :class:`Result` (:func:`~mechdesign.designers.certified.mechanism_result`) in the caller's
+        units: objective re-computed with the original objective, ``certified`` judged in the solved units,
+        ``message`` the whole message of a private result and what precedes the exceeded budgets of one that is
+        not (``measures``: :meth:`_measures` of ``matrix`` where already computed)."""
         mechanism = as_mechanism(matrix)
-        objective = self.objective.value(mechanism)
-        bound = None if bound is None else bound * self.unit
         measured, measured_limits = measures or self._measures(mechanism)
-        return Result(mechanism, objective, status, success, message, measured, budgets, limits, measured_limits,
-                      None if attempt is None else attempt.max_violation, solver, time.perf_counter() - start,
-                      None if attempt is None else attempt.iterations, None, bound,
-                      optimality_gap(objective, bound), method, self.unit)
+        return mechanism_result(
+            mechanism, self.objective.value(mechanism), None if bound is None else bound * self.unit, message, start,
+            measured=measured, budgets=budgets, measured_limits=measured_limits, limits=limits, unit=self.unit,
+            certified=certified, verdict=lambda *_: message, method=method, solver=solver,
+            max_violation=None if attempt is None else attempt.max_violation,
+            iterations=None if attempt is None else attempt.iterations)
 
     def _measures(self, mechanism: Mechanism) -> tuple[dict[str, float], dict[str, float]]:
         """Every notion's measure and every limited quantity's value (caller's units) of ``mechanism``."""
         return ({label: notion.measure(mechanism) for label, notion in zip(self.notion_labels, self.notions)},
                 {label: quantity.value(mechanism) for label, quantity in zip(self.limit_labels, self.limits)})
 
-    def _exceeded(self, measures: tuple[dict[str, float], dict[str, float]], budgets: dict[str, float],
-                  limits: dict[str, float]) -> list[str]:
-        """Descriptions of every budget or limit that a mechanism of :meth:`_measures` ``measures`` exceeds beyond
-        tolerance."""
-        problems = []
-        for label, value in measures[0].items():
-            if value > budgets[label] + BUDGET_ATOL:
-                problems.append(f"{label} measured {value:.9g} > budget {budgets[label]:.9g}")
-        for label, value in measures[1].items():
-            if value > limits[label] + LIMIT_ATOL * max(1.0, abs(limits[label])):
-                problems.append(f"{label} = {value:.9g} > limit {limits[label]:.9g}")
-        return problems
-
     def _failure(self, attempt: _Attempt, candidates: list[_Candidate], budgets: dict[str, float],
                  limits: dict[str, float], start: float) -> Result:
         """No attempt gave a mechanism: infeasible only when proven, never unbounded (the objectives here
         are bounded below); otherwise a solver error naming every attempt."""
-        common = dict(budgets=budgets, limits=limits, solver=attempt.solver, solve_time=time.perf_counter() - start,
-                      iterations=attempt.iterations, method=attempt.method)
+        common = dict(budgets=budgets, limits=limits, solver=attempt.solver, iterations=attempt.iterations,
+                      method=attempt.method)
         statuses = "; ".join(f"{c.attempt.solver} ({c.attempt.method}): {c.attempt.status}"
                              + (f" — {c.attempt.note}" if c.attempt.note else "") for c in candidates)
         if any(c.attempt.status in (INFEASIBLE, INFEASIBLE_INACCURATE) for c in candidates) and self.limits:
@@ -836,11 +823,10 @@ class DesignProblem:
                     message = (f"infeasible: {label} limit {limits[label]:.9g} is below the smallest value "
                                f"{smallest.objective:.9g} any mechanism within the budgets reaches (certified lower "
                                f"bound {smallest.bound:.9g})")
-                    return Result(None, None, "infeasible", False, message, smallest_feasible=smallest.objective,
-                                  **common)
-        return Result(None, None, "solver_error", False,
-                      f"no solver attempt gave a usable solution ({statuses}); every notion admits the constant "
-                      "mechanism, so this is a solver failure, not infeasibility", **common)
+                    return failure_result("infeasible", message, start, smallest_feasible=smallest.objective, **common)
+        return failure_result("solver_error", f"no solver attempt gave a usable solution ({statuses}); every notion "
+                              "admits the constant mechanism, so this is a solver failure, not infeasibility", start,
+                              **common)
 
     def _smallest_feasible_limit(self, budget_values: list[float]) -> Result | None:
         """With a single limit, the least value of the limited quantity within the budgets (certified)."""

@@ -57,14 +57,18 @@ def mechanism_result(mechanism: Mechanism, value: float | None, bound: float | N
                      measured: Mapping[str, float], budgets: Mapping[str, float],
                      measured_limits: Mapping[str, float] | None = None, limits: Mapping[str, float] | None = None,
                      problems: Sequence[str] = (), unit: float = 1.0, note: str = "",
-                     verdict: Callable[[bool, float | None], str] | None = None, **fields: Any) -> Result:
+                     verdict: Callable[[bool, float | None], str] | None = None, certified: bool | None = None,
+                     **fields: Any) -> Result:
     """The certified :class:`Result` of a mechanism already measured (by the notions' own ``measure``).
 
     ``"inaccurate"`` when a measured value exceeds its budget or limit (:func:`exceeded`) or ``problems``
     (the caller's own reasons) is not empty; otherwise ``"optimal"`` when ``bound`` (certified, in the
     objective's units) is within ``GAP_RTOL · max(unit, |value|)`` of ``value``, else ``"suboptimal"``.
-    ``work`` says how the mechanism was found; ``verdict(certified, gap)``, if given, writes the message of a
-    private result instead of the standard one, and ``note`` (e.g. a repair's) ends it. ``fields`` are further
+    ``certified``, if given, is the caller's own verdict on the gap, judged in the scale it solved in
+    (:func:`~mechdesign.solve.design` solves the objective divided by its unit), where recomputing it here
+    in the caller's units could differ in the last bit at the tolerance. ``work`` says how the mechanism was
+    found; ``verdict(certified, gap)``, if given, writes the message of a private result instead of the
+    standard one, and ``note`` (e.g. a repair's) ends it. ``fields`` are further
     :class:`Result` fields (``method``, ``solver``, ``iterations``, ``max_violation``); ``solve_time`` is
     measured from ``start``.
 
@@ -80,7 +84,7 @@ def mechanism_result(mechanism: Mechanism, value: float | None, bound: float | N
     """
     problems = exceeded(measured, budgets, measured_limits, limits) + list(problems)
     gap = optimality_gap(value, bound)
-    certified = not problems and is_certified_optimal(value, bound, unit)
+    certified = not problems and (is_certified_optimal(value, bound, unit) if certified is None else certified)
     if problems:
         message = f"{work}; " + "; ".join(problems)
     elif verdict is not None:
