@@ -445,6 +445,11 @@ class ChunkWork:
     def __init__(self, record: Any, source: str, entropy: list[int] | None = None) -> None:
         self.record, self.source, self.entropy = record, source, entropy
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The record, source and entropy only (a worker builds the labels itself): a small pickle, written to
+        a starting worker without waiting for it."""
+        return {"record": self.record, "source": self.source, "entropy": self.entropy}
+
     @cached_property
     def outputs(self) -> OutputColumn:
         """How the outputs are written and counted (built where the work runs)."""
@@ -478,8 +483,9 @@ _WORKER: ChunkWork | None = None
 def chunk_results(chunks: Iterator[Chunk | LinesChunk], work: ChunkWork, task: str, jobs: int,
                   skip: Any = lambda: False) -> Iterator[tuple[Chunk | LinesChunk, Any]]:
     """Every chunk with ``work.<task>(chunk, number)``, in the order of the file: in this process for ``jobs``
-    1, else in ``jobs`` worker processes (started by ``spawn``), at most :data:`CHUNKS_IN_FLIGHT` chunks per
-    worker read ahead. A chunk read while ``skip()`` is true is not sent (its result is ``None``).
+    1, else in ``jobs`` worker processes (started by ``spawn``, with Ctrl-C ignored: the command handles it and
+    ends the pool, no worker prints a traceback), at most :data:`CHUNKS_IN_FLIGHT` chunks per worker read
+    ahead. A chunk read while ``skip()`` is true is not sent (its result is ``None``).
 
     Examples
     --------
@@ -502,7 +508,17 @@ def chunk_results(chunks: Iterator[Chunk | LinesChunk], work: ChunkWork, task: s
                              initargs=(work,)) as pool:
         pending: deque = deque()
         for number, chunk in enumerate(chunks):
-            pending.append((chunk, None if skip() else pool.submit(_in_worker, task, chunk, number)))
+            if skip():
+                future = None
+            elif number < jobs:  # may start a worker, which inherits Ctrl-C ignored (for the few ms of its start)
+                held = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    future = pool.submit(_in_worker, task, chunk, number)
+                finally:
+                    signal.signal(signal.SIGINT, held)
+            else:
+                future = pool.submit(_in_worker, task, chunk, number)
+            pending.append((chunk, future))
             while len(pending) > CHUNKS_IN_FLIGHT * jobs:
                 first, future = pending.popleft()
                 yield first, None if future is None else future.result()

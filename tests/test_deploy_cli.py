@@ -785,3 +785,26 @@ def test_jobs_bad_input_is_named_and_nothing_is_written(tmp_path, capsys, monkey
     code, _, err = _run(["privatize", data, "--column", "education", "--mechanism", mechanism, "--out", out,
                          "--jobs", "2", "--quiet"], capsys)
     assert code == 2 and "['Doctorate']" in err and "first on data row 301" in err and not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when", ["starting", "writing"])
+def test_ctrl_c_ends_a_jobs_run_with_one_line(tmp_path, capsys, when):
+    """Issue 34 item 2: Ctrl-C (SIGINT to the whole process group) while --jobs workers start or work ends the
+    run with the one error line — no worker prints a traceback (they start with SIGINT ignored) — and leaves
+    the old files."""
+    data = _big_file(tmp_path / "data.csv", 400_000)
+    mechanism = _designed(tmp_path, capsys)
+    out = tmp_path / "private.csv"
+    out.write_text("old csv\n")
+    process = subprocess.Popen(_command("privatize", data, "--column", "education", "--mechanism", mechanism,
+                                        "--out", out, "--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while when == "writing" and not list(tmp_path.glob(".private.csv.*.tmp")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(1.0 if when == "starting" else 0.5)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and err.strip() == "mechdesign: error: interrupted"
+    assert out.read_text() == "old csv\n" and not (tmp_path / "private.mechanism.json").exists()
