@@ -1,0 +1,147 @@
+"""Metric DP (issue 35): the certified design against qif's one-LP design, and its scaling.
+
+Each run is a child process (its peak memory is the child's VmHWM), printed with its seconds and the machine's
+1-minute load average beside it.
+
+* ``qif``: W × W grids, Euclidean metric and loss, ε per unit in ``--epsilons``, priors ``uniform`` and
+  ``clusters`` (three city-like Gaussian clusters on the grid, seed 35). Per case, qif's
+  ``d_privacy.min_loss_given_d`` (every pair a row of one LP) and ``design_metric_dp`` run one after the other in
+  the same invocation; the report gives both expected losses, |Δ optimum| (qif's answer is checked first:
+  its mechanism re-measured by ``MetricDifferentialPrivacy.measure``), and the time ratio.
+* ``scale``: ``design_metric_dp`` exact and spanner at W × W for W in ``--widths``: seconds, peak memory, certified
+  gap, and the spanner's loss relative to the optimum.
+
+Run::
+
+    PYTHONPATH=. python benchmarks/metric_dp.py qif --width 8 --epsilons 0.1 0.5 1 --priors uniform clusters
+    PYTHONPATH=. python benchmarks/metric_dp.py scale --widths 4 6 8 --epsilon 0.5 --time-limit 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+SEED = 35
+
+
+def grid_prior(width: int, kind: str) -> np.ndarray:
+    """``uniform`` or ``clusters``: three Gaussian clusters (centres and spreads drawn with :data:`SEED`) plus 5 %
+    uniform background."""
+    n = width * width
+    if kind == "uniform":
+        return np.full(n, 1.0 / n)
+    rng = np.random.default_rng(SEED)
+    rows, columns = np.divmod(np.arange(n), width)
+    density = np.full(n, 0.05 / n)
+    for _ in range(3):
+        centre = rng.uniform(0, width - 1, 2)
+        spread = rng.uniform(0.08, 0.2) * width
+        bump = np.exp(-((columns - centre[0]) ** 2 + (rows - centre[1]) ** 2) / (2 * spread ** 2))
+        density += rng.uniform(0.2, 0.4) * bump / bump.sum()
+    return density / density.sum()
+
+
+def peak_memory() -> int:
+    """This process's peak resident memory in bytes (VmHWM)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def one(arguments: argparse.Namespace) -> None:
+    """Run one design in this (child) process and print its JSON line."""
+    from mechdesign import Prior
+    from mechdesign.designers.metric import design_metric_dp
+    from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+    notion = MetricDifferentialPrivacy.grid(arguments.width, arguments.width)
+    prior = grid_prior(arguments.width, arguments.prior)
+    start = time.perf_counter()
+    if arguments.tool == "qif":
+        import qif
+
+        metric = qif.metric.from_distance_matrix(notion.distances)
+        matrix = qif.mechanism.d_privacy.min_loss_given_d(prior, notion.n_inputs, qif.metric.scale(metric,
+                                                          arguments.epsilon), metric)
+        seconds = time.perf_counter() - start
+        loss = float((prior[:, None] * matrix * notion.distances).sum())
+        answer = {"objective": loss, "measured": notion.measure(np.clip(matrix, 0, None)
+                                                                / np.clip(matrix, 0, None).sum(axis=1, keepdims=True))}
+    else:
+        result = design_metric_dp(notion, arguments.epsilon, prior=Prior(prior), method=arguments.tool,
+                                  time_limit=arguments.time_limit)
+        seconds = time.perf_counter() - start
+        answer = {"objective": result.objective, "status": result.status, "gap": result.gap, "bound": result.bound,
+                  "measured": result.measured[notion.label]}
+    print(json.dumps({**answer, "seconds": seconds, "peak_bytes": peak_memory(), "load": os.getloadavg()[0]}))
+
+
+def child(tool: str, width: int, epsilon: float, prior: str, time_limit: float | None) -> dict:
+    """One run in a fresh interpreter."""
+    command = [sys.executable, __file__, "one", "--tool", tool, "--width", str(width), "--epsilon", str(epsilon),
+               "--prior", prior] + ([] if time_limit is None else ["--time-limit", str(time_limit)])
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def against_qif(arguments: argparse.Namespace) -> None:
+    print("| grid | prior | ε per unit | qif loss | ours | status | |Δ optimum| | qif measured ε | qif s (load) "
+          "| ours s (load) | ratio |")
+    for epsilon in arguments.epsilons:
+        for prior in arguments.priors:
+            baseline = child("qif", arguments.width, epsilon, prior, None)
+            ours = child("exact", arguments.width, epsilon, prior, arguments.time_limit)
+            print(f"| {arguments.width}×{arguments.width} | {prior} | {epsilon:g} | {baseline['objective']:.12g} | "
+                  f"{ours['objective']:.12g} | {ours['status']} | {abs(baseline['objective'] - ours['objective']):.1e} | "
+                  f"{baseline['measured']:.9g} | {baseline['seconds']:.1f} ({baseline['load']:.1f}) | "
+                  f"{ours['seconds']:.1f} ({ours['load']:.1f}) | {baseline['seconds'] / ours['seconds']:.2f} |",
+                  flush=True)
+
+
+def scale(arguments: argparse.Namespace) -> None:
+    print("| grid | prior | ε per unit | exact s (load) | peak MB | status | gap | spanner s (load) | spanner peak MB "
+          "| spanner loss / optimum |")
+    for width in arguments.widths:
+        for prior in arguments.priors:
+            exact = child("exact", width, arguments.epsilon, prior, arguments.time_limit)
+            spanner = child("spanner", width, arguments.epsilon, prior, arguments.time_limit)
+            print(f"| {width}×{width} | {prior} | {arguments.epsilon:g} | {exact['seconds']:.1f} ({exact['load']:.1f}) | "
+                  f"{exact['peak_bytes'] / 2**20:.0f} | {exact['status']} | {exact['gap']:.1e} | "
+                  f"{spanner['seconds']:.1f} ({spanner['load']:.1f}) | {spanner['peak_bytes'] / 2**20:.0f} | "
+                  f"{spanner['objective'] / exact['objective']:.4f} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("one")
+    run.add_argument("--tool", choices=["qif", "exact", "spanner"], required=True)
+    run.add_argument("--width", type=int, required=True)
+    run.add_argument("--epsilon", type=float, required=True)
+    run.add_argument("--prior", choices=["uniform", "clusters"], required=True)
+    run.add_argument("--time-limit", type=float)
+    compare = commands.add_parser("qif")
+    compare.add_argument("--width", type=int, default=8)
+    compare.add_argument("--epsilons", type=float, nargs="+", default=[0.1, 0.5, 1.0])
+    compare.add_argument("--priors", nargs="+", default=["uniform", "clusters"])
+    compare.add_argument("--time-limit", type=float)
+    sizes = commands.add_parser("scale")
+    sizes.add_argument("--widths", type=int, nargs="+", default=[10, 20, 30, 45])
+    sizes.add_argument("--epsilon", type=float, default=0.5)
+    sizes.add_argument("--priors", nargs="+", default=["clusters"])
+    sizes.add_argument("--time-limit", type=float, default=100.0)
+    arguments = parser.parse_args()
+    {"one": one, "qif": against_qif, "scale": scale}[arguments.command](arguments)
+
+
+if __name__ == "__main__":
+    main()
