@@ -162,7 +162,7 @@ class MutualInformationPrivacy(OnSourceSet, PrivacyNotion):
     def _measure(self, matrix: np.ndarray) -> float:
         points = self.source_set.extreme_points
         if len(points) == 1:
-            return mutual_information(Prior(points[0]), matrix)
+            return mutual_information(self.prior, matrix)
         return max(0.0, worst_case_mutual_information(points, matrix).upper)
 
 

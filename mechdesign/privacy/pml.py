@@ -30,7 +30,7 @@ from typing import Any
 from .._lazy import cvxpy as cp
 import numpy as np
 
-from ..priors import L1Ball, PriorSet, SourceSet, as_prior_set
+from ..priors import L1Ball, Prior, PriorSet, SourceSet, as_prior_set
 from ..relaxation import LinearRelaxation, column_ceiling, column_ceiling_under_priors, column_specific_weight_rows
 from ..structured import worst_log_ratio
 from .base import PrivacyNotion
@@ -67,6 +67,8 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
     def __init__(self, prior: Any) -> None:
         self.prior_set: PriorSet = as_prior_set(prior)
         self.n_inputs = self.prior_set.size
+        if isinstance(prior, Prior):  # validated already: kept as it is (OnSourceSet.prior)
+            self._single_prior = (self.prior_set, prior)
         self._support = support_of(self.prior_set)
 
     @property
