@@ -77,6 +77,11 @@ INFEASIBILITY_OPTIONS = ({"solver": "ipm"}, {"presolve": "on", "simplex_strategy
 #: staircase bound is computed only below it): 1e-5 of the gap tolerance, and HiGHS's duals give 1e-13–1e-15.
 TIGHT_BOUND_RTOL = 1e-12
 
+#: Local DP's LP holds its objective divided by ``α = e^ε − 1`` from this ``α`` on (below it, undivided: ``α = 0`` at
+#: ε = 0), so that a new budget changes ``m`` costs, not ``n m + m`` (:meth:`LdpLinearProgram._set_budget`); HiGHS's
+#: dual tolerance is divided with it, so the simplex stops where it would unscaled.
+COST_SCALE_MIN = 1e-3
+
 #: Peak bytes per mechanism entry ``n m`` of the dense direct LPs: 0.41–0.43 kB per nonzero measured at
 #: n = 150–200 (numpy temporaries included) times their ``4 n m`` nonzeros, rounded up
 #: (benchmarks/scaling.py, benchmarks/RESULTS.md).
@@ -103,7 +108,8 @@ class DirectSolution:
         HiGHS's model status (``"Optimal"`` on success; for :meth:`WarmLinearProgram.solve_interior`, the
         :class:`~mechdesign.solvers.SolveOutcome` status).
     row_duals
-        The solve's row multipliers in HiGHS's convention (``None`` if it failed).
+        The solve's row multipliers in HiGHS's sign convention, of ``Σ W∘Q`` (the model's times its
+        ``objective_scale``; ``None`` if it failed).
     slacks
         The elastic caps' slacks ``s_k`` (a program built with ``penalty``; empty otherwise, ``None`` if it
         failed): positive where the point exceeds a cap.
@@ -254,7 +260,12 @@ class WarmLinearProgram(ABC):
         self._matrix = sp.csc_matrix(full)
         self._matrix.sort_indices()
         self._costs = np.zeros(total)
-        self._costs[self.penalty_columns] = penalty if penalty is not None else 0.0
+        #: The elastic caps' cost (true units; the model holds it divided by :attr:`objective_scale`).
+        self.penalty = penalty if penalty is not None else 0.0
+        self._costs[self.penalty_columns] = self.penalty
+        #: The model's objective times this is ``Σ W∘Q`` (its costs, and so its duals, are divided by it: see
+        #: :meth:`_set_objective_scale`); 1 unless a subclass scales its costs with the budget.
+        self.objective_scale = 1.0
         self._row_lower = np.concatenate([row_lower, np.zeros(t), np.full(k, -highspy.kHighsInf)]).astype(float)
         self._row_upper = np.concatenate([row_upper, np.zeros(t), np.full(k, highspy.kHighsInf)]).astype(float)
         self._col_lower = np.zeros(total)
@@ -267,7 +278,9 @@ class WarmLinearProgram(ABC):
         self._col_lower[self.scaled_columns], self._col_upper[self.scaled_columns] = -reach, reach
         self._scale_rows = self.limit_rows[scaled]
         self._scale_slots = self._slots(self._scale_rows, self.scaled_columns)
-        self.highs = quiet_highs({**HIGHS_OPTIONS, **(options or {})})
+        settings = {**HIGHS_OPTIONS, **(options or {})}
+        self._dual_tolerance = float(settings.get("dual_feasibility_tolerance", HIGHS_OPTIONS["dual_feasibility_tolerance"]))
+        self.highs = quiet_highs(settings)
         self.highs.passModel(highs_model(self._costs, self._matrix, self._row_lower, self._row_upper,
                                          self._col_lower, self._col_upper))
 
@@ -356,15 +369,29 @@ class WarmLinearProgram(ABC):
         self._col_upper = np.concatenate([self._col_upper, upper])
 
     def _held_lp(self) -> tuple[np.ndarray, sp.csc_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The LP HiGHS holds (at the budget last set): costs, matrix, row bounds and column bounds."""
+        """The LP HiGHS holds (at the budget last set): costs, matrix, row bounds and column bounds (its objective
+        is ``Σ W∘Q`` divided by :attr:`objective_scale`)."""
         return self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower, self._col_upper
 
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf) -> float:
-        """A certified lower bound on the optimum from the row duals: the safe LP bound over the model
-        HiGHS holds (:func:`~mechdesign.certificate.lp_lower_bound`); a subclass with other bounds tries them
-        only while the bound is below ``enough``."""
-        return lp_lower_bound(self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
-                              self._upper_bounds(epsilon), row_duals)
+        """A certified lower bound on the optimum from the row duals (of ``Σ W∘Q``, not divided by
+        :attr:`objective_scale`): the safe LP bound over the model HiGHS holds
+        (:func:`~mechdesign.certificate.lp_lower_bound`) at the duals in its units, scaled back; a subclass with
+        other bounds tries them only while the bound is below ``enough``."""
+        scale = self.objective_scale
+        return scale * lp_lower_bound(self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
+                                      self._upper_bounds(epsilon), row_duals / scale)
+
+    def _set_objective_scale(self, scale: float) -> None:
+        """Hold the objective divided by ``scale > 0`` from now on: the elastic caps' cost and HiGHS's dual
+        feasibility tolerance are divided with it (the same tolerance on ``Σ W∘Q``'s reduced costs, so the simplex
+        stops where it did unscaled); the subclass writes its own costs."""
+        if scale == self.objective_scale:
+            return
+        self.objective_scale = scale
+        self.highs.setOptionValue("dual_feasibility_tolerance", self._dual_tolerance / scale)
+        if self.penalty_columns.size:
+            self.set_penalty(self.penalty)
 
     def _set_costs(self, costs: np.ndarray) -> None:
         """Set the costs of the first ``costs.size`` columns."""
@@ -383,7 +410,8 @@ class WarmLinearProgram(ABC):
         [10000.0]
         """
         columns = self.penalty_columns
-        self._costs[columns] = penalty
+        self.penalty = penalty
+        self._costs[columns] = penalty / self.objective_scale
         self.highs.changeColsCost(columns.size, columns.astype(np.int32), self._costs[columns])
 
     def _prepare(self, epsilon: float, limits: Sequence[float] | None) -> None:
@@ -435,6 +463,9 @@ class WarmLinearProgram(ABC):
         values = self.column_values = np.array(solution.col_value, dtype=float)
         duals = np.array(solution.row_dual, dtype=float)
         value = float(self.highs.getObjectiveValue())
+        if self.objective_scale != 1.0:  # back to Σ W∘Q's units
+            duals *= self.objective_scale
+            value *= self.objective_scale
         safe = self._lower_bound(duals, epsilon, value - TIGHT_BOUND_RTOL * max(1.0, abs(value))) if bound else -math.inf
         return DirectSolution(self._mechanism(values, epsilon), value, safe, iterations, status, duals,
                               values[self.penalty_columns])
@@ -468,9 +499,10 @@ class WarmLinearProgram(ABC):
         if values is None:
             return DirectSolution(None, math.nan, -math.inf, iterations, outcome.note)
         self.column_values = values
+        duals = duals * self.objective_scale
         safe = self._lower_bound(duals, epsilon) if bound else -math.inf
-        return DirectSolution(self._mechanism(values, epsilon), float(costs @ values), safe, iterations, outcome.status,
-                              duals, values[self.penalty_columns])
+        return DirectSolution(self._mechanism(values, epsilon), self.objective_scale * float(costs @ values), safe,
+                              iterations, outcome.status, duals, values[self.penalty_columns])
 
 
 def _row_sums(n: int, m: int) -> sp.coo_matrix:
@@ -509,6 +541,8 @@ class LdpLinearProgram(WarmLinearProgram):
         #: The costs at e^ε − 1 = 1 (c: Σ_x W[x, y]; u: W; r: 0); the part of u scales with the budget.
         self._unit_costs = np.concatenate([self.weights.sum(axis=0), self.weights.ravel(), np.zeros(n)])
         self._unit_upper = np.ones(self._unit_costs.size)
+        #: The factor on u's costs ``W`` held in the model (``(e^ε − 1) / objective_scale``; ``nan``: none written).
+        self._u_factor = math.nan
         self._budget_rows, self._budget_columns = np.arange(n), m + k + np.arange(n)
         self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
 
@@ -518,12 +552,21 @@ class LdpLinearProgram(WarmLinearProgram):
         return bool(notion.neighbours.is_complete)
 
     def _set_budget(self, epsilon: float) -> None:
+        # The objective is held divided by α = e^ε − 1 (:data:`COST_SCALE_MIN` and above): u's costs stay W and
+        # only c's m costs Σ_x W[x, y] / α change with the budget, not the n m + m of Σ_y c_y Σ_x W + α Σ W∘u.
         n, m = self.weights.shape
         excess = self.notion.scaled_budget_excess(epsilon)
         self._change_coefficients(self._budget_rows, self._budget_columns, self._budget_slots, excess)
-        costs = self._unit_costs.copy()
+        scale = excess if excess >= COST_SCALE_MIN else 1.0
+        self._set_objective_scale(scale)
+        factor = excess / scale
+        if factor == self._u_factor:
+            self._set_costs(self._unit_costs[:m] / scale)
+            return
+        costs = self._unit_costs / scale
         costs[m:m + n * m] *= excess
         self._set_costs(costs)
+        self._u_factor = factor
 
     def _mechanism(self, values: np.ndarray, epsilon: float) -> np.ndarray:
         n, m = self.weights.shape
