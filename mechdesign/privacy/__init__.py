@@ -5,6 +5,7 @@ from .base import BudgetParameter, PrivacyNotion
 from .dp import DifferentialPrivacy
 from .max_information import MaximalInformation
 from .maximal_leakage import MaximalLeakage
+from .metric import MetricDifferentialPrivacy
 from .mutual_information import MutualInformationPrivacy
 from .neighbours import Neighbours
 from .pml import PointwiseMaximalLeakage
@@ -22,6 +23,7 @@ __all__ = [
     "LpNormPrivacy",
     "MaximalInformation",
     "MaximalLeakage",
+    "MetricDifferentialPrivacy",
     "MutualInformationPrivacy",
     "Neighbours",
     "PointwiseMaximalLeakage",
