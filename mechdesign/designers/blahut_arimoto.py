@@ -171,12 +171,13 @@ class SlopeSolver:
         start[kept] = q[kept]
         return start / start.sum()
 
-    def solve(self, slope: float, start: np.ndarray, rate_gap: float) -> SlopePoint:
+    def solve(self, slope: float, start: np.ndarray, rate_gap: float, kernel: np.ndarray | None = None) -> SlopePoint:
         """Newton on the support of ``q`` from ``start`` until ``log max_y c_y <= rate_gap`` (or the cap).
 
         The support starts as the outputs of ``start`` with at least :data:`SUPPORT_FRACTION` of its largest
-        mass (a neighbouring slope's support: few outputs); pricing adds the outputs it lacks."""
-        kernel = shifted_kernel(self.cost, slope)
+        mass (a neighbouring slope's support: few outputs); pricing adds the outputs it lacks. ``kernel`` is
+        the slope's :func:`~mechdesign.utility.rate_distortion.shifted_kernel` if the caller has it."""
+        kernel = shifted_kernel(self.cost, slope) if kernel is None else kernel
         p = self.p
         support = np.flatnonzero(start >= SUPPORT_FRACTION * start.max())
         q, support = self._feed(kernel, start[support] / start[support].sum(), support)
@@ -216,11 +217,12 @@ class SlopeSolver:
         q = np.concatenate([q, np.full(entering.size, ENTRY_MASS * q.mean())])
         return q / q.sum(), np.concatenate([support, entering])
 
-    def channel(self, point: SlopePoint) -> np.ndarray:
-        """The channel ``q_y K[x, y] / Z_x`` of ``point`` (``n × m``)."""
+    def channel(self, point: SlopePoint, kernel: np.ndarray | None = None) -> np.ndarray:
+        """The channel ``q_y K[x, y] / Z_x`` of ``point`` (``n × m``; ``kernel`` as for :meth:`solve`)."""
         support = np.flatnonzero(point.output)
         matrix = np.zeros(self.cost.shape)
-        matrix[:, support] = self._columns(shifted_kernel(self.cost, point.slope), point.output, support)
+        kernel = shifted_kernel(self.cost, point.slope) if kernel is None else kernel
+        matrix[:, support] = self._columns(kernel, point.output, support)
         return matrix
 
     def _columns(self, kernel: np.ndarray, q: np.ndarray, support: np.ndarray) -> np.ndarray:
@@ -398,16 +400,16 @@ def distortion_rate_curve(prior: PriorLike, slopes: Sequence[float], cost: Any =
     solver = SlopeSolver(p[used], matrix[used])
     points: dict[int, RateDistortionPoint] = {}
     start: np.ndarray | None = None
-    with single_blas_thread():  # many small factorizations (mechdesign/_threads.py)
-        for index in sorted(range(len(values)), key=values.__getitem__):
-            slope = values[index]
-            point = solver.solve(slope, solver.warm_start(slope) if start is None else start, rate_gap)
-            start = point.output
-            channel = np.full(matrix.shape, 1.0 / matrix.shape[1])
-            channel[used] = solver.channel(point)
-            points[index] = RateDistortionPoint(slope, point.distortion, point.rate,
-                                                max(point.intercept - slope * point.distortion, 0.0),
-                                                Mechanism(channel), point.steps)
+    for index in sorted(range(len(values)), key=values.__getitem__):
+        slope = values[index]
+        kernel = shifted_kernel(solver.cost, slope)
+        point = solver.solve(slope, solver.warm_start(slope) if start is None else start, rate_gap, kernel)
+        start = point.output
+        channel = np.full(matrix.shape, 1.0 / matrix.shape[1])
+        channel[used] = solver.channel(point, kernel)
+        points[index] = RateDistortionPoint(slope, point.distortion, point.rate,
+                                            max(point.intercept - slope * point.distortion, 0.0),
+                                            Mechanism(channel), point.steps)
     return [points[index] for index in range(len(values))]
 
 
