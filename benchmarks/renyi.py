@@ -15,14 +15,18 @@ printed side by side as it ends, with the load average.
 * Global framework (issue 32 item 4): PUT Theorem 7(5), Rényi α = 2 on {1..m}^n, uniform prior, Hamming distance,
   ``ε*(D)`` at D = 0.2 by ``checks.optimum.privacy_distortion_values`` (what theory-check runs) against the exact
   value, Q_D's budget (docs/errata.md, PUT entry 10), and its time; (m, n) = (2, 2), (3, 2), (2, 3), (2, 4), (3, 3).
-  A third column runs the new tree with the solver's point replaced by its polished KKT point
-  (``privacy.column_dual.kkt_point``) before it is re-measured — a hook proposed for mechdesign/solve.py, applied
-  from outside (``polished_global_case``).
+  A third column runs the new tree with two changes proposed for mechdesign/solve.py and mechdesign/curves.py,
+  applied from outside (``polished_global_case``).
+* Near α = 1 (``near-one``): Rényi α = 1.01 on the simplex, m = 3, ``ε*(D)`` at D = 0.05 and 0.3 against PUT
+  Proposition 8(5)'s value (issue 32: 1.2e-6 above it with ``success=True``).
 * Large designs: Sibson α = 2 under one prior (seed 1) at n = 100, ε = 1, random and Hamming costs: status, gap, the
   whole solve and the certificate alone.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|large]`` (every section
-by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
+* The full PUT grid (``grid``, only when named): ``MECHDESIGN_FULL_GRID=1 pytest -q -m slow tests/checks/test_put.py``
+  in the baseline's tree (its own tests) then in the working tree, wall time and load average.
+
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|grid]`` (every
+section but ``grid`` by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
 
@@ -38,12 +42,13 @@ import time
 
 import numpy as np
 
-#: The commit the new path is compared with by default: main before issue 32 item 4 (`71498cc` before the branch
-#: `renyi2`, `d73c01b` before `renyi`).
-BASELINE = "fa40515"
+#: The commit the new path is compared with by default: main before issue 32's Rényi work (`fa40515` before the
+#: column terms' dual, `71498cc` before the branch `renyi2`, `d73c01b` before `renyi`).
+BASELINE = "20036d5"
 CERTIFICATE_CASES = [(n, 2.0, 1.0) for n in (10, 20, 30)]
 ACCURACY_CASES = [(m, 4.0, eps) for m in (3, 5) for eps in (3.0, 4.0, 6.0, 8.0)]
 GLOBAL_CASES = [(m, n, 0.2) for m, n in ((2, 2), (3, 2), (2, 3), (2, 4), (3, 3))]
+NEAR_ONE_CASES = [(3, 1.01, D) for D in (0.05, 0.3)]
 LARGE_CASES = [("random", 100, 1.0), ("hamming", 100, 1.0)]
 
 
@@ -74,29 +79,71 @@ def accuracy_case(m: int, alpha: float, epsilon: float) -> dict:
     return {"status": result.status, "objective": result.objective, "gap": result.gap, "total": result.solve_time}
 
 
+def _found(found: tuple) -> dict:
+    """``checks.optimum.certified_privacy_distortion``'s answer at one D: ``(ε*, certified, bracket width)`` (the
+    baseline's has no width)."""
+    return {"epsilon": found[0], "certified": found[1], "width": found[2] if len(found) > 2 else None}
+
+
 def global_case(m: int, n: int, D: float) -> dict:
     from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy
-    from mechdesign.checks.optimum import privacy_distortion_values
+    from mechdesign.checks.optimum import certified_privacy_distortion
     from mechdesign.mechanisms.global_framework import hamming_distances, hamming_neighbours
     from mechdesign.theory import put
 
     notion = RenyiDifferentialPrivacy(2.0, neighbours=hamming_neighbours(m, n))
     objective = ExpectedDistortion(Prior.uniform(m**n), cost=hamming_distances(m, n))
     start = time.perf_counter()
-    value, = privacy_distortion_values(notion, objective, [D])
-    return {"epsilon": value.epsilon, "exact": put.thm7_renyi_dp_privacy_bounds(m, n, D, 2.0)[1], "method": value.method,
-            "width": value.bracket[1] - value.bracket[0], "total": time.perf_counter() - start}
+    found, = certified_privacy_distortion(notion, objective, [D])
+    return {**_found(found), "exact": put.thm7_renyi_dp_privacy_bounds(m, n, D, 2.0)[1],
+            "total": time.perf_counter() - start}
+
+
+def near_one_case(m: int, alpha: float, D: float) -> dict:
+    """Rényi DP of order ``alpha`` on the simplex (worst-case Hamming distortion, every pair of inputs neighbours):
+    ``ε*(D)`` against PUT Proposition 8(5)'s value (its upper bound, docs/errata.md PUT entry 9)."""
+    from mechdesign import RenyiDifferentialPrivacy, SourceSet, WorstCaseDistortion
+    from mechdesign.checks.optimum import certified_privacy_distortion
+    from mechdesign.theory import put
+
+    start = time.perf_counter()
+    found, = certified_privacy_distortion(RenyiDifferentialPrivacy(alpha), WorstCaseDistortion(SourceSet.simplex(m)),
+                                          [D])
+    return {**_found(found), "exact": put.prop8_renyi_dp_privacy_bounds(m, D, alpha)[1],
+            "total": time.perf_counter() - start}
 
 
 def polished_global_case(m: int, n: int, D: float) -> dict:
-    """:func:`global_case` with the solver's point replaced by its polished KKT point before it is re-measured — the
-    hook proposed for ``DesignProblem._candidate`` (mechdesign/solve.py), applied here from outside."""
+    """:func:`global_case` with the two changes proposed for files outside issue 32 item 4's, applied here from
+    outside: the solver's point replaced by its polished KKT point before it is re-measured
+    (``DesignProblem._candidate``, mechdesign/solve.py), and the direct method's ε the re-measured leakage of the
+    solver's mechanism where that is larger than the epigraph's value (``_PrivacyDistortionSolver._direct``,
+    mechdesign/curves.py: Clarabel's cone residuals leave the epigraph 1.0e-5 nats below its own point's leakage on
+    {1,2,3}^3, so the certificate at that ε failed and ε*(D) was bisected from scratch)."""
     import dataclasses
 
-    from mechdesign import solve
+    from mechdesign import curves, solve
     from mechdesign.privacy.column_dual import kkt_point
     from mechdesign.result import clean_mechanism
 
+    def direct(self, limit):
+        problem, parameter = self._direct_program()
+        parameter.value = limit
+        if not curves.solve_cvxpy(problem, "clarabel").solved:
+            return self._bisection(limit)
+        epsilon = self.notion.budget_from_leakage(float(problem.value))
+        matrix = next(v for v in problem.variables() if v.shape == self.objective.shape).value
+        if matrix is not None:  # the change: the solver's own point re-measured
+            epsilon = max(epsilon, self.notion.measure(clean_mechanism(matrix)))
+        found = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
+        if not found.success:
+            return self._bisection(limit)
+        below = epsilon - curves.DIRECT_PROBE
+        if below > 0 and self._reaches(below, limit, ties=False):
+            return self._bisection(limit, below)
+        return found
+
+    curves._PrivacyDistortionSolver._direct = direct
     candidate = solve.DesignProblem._candidate
 
     def polished(self, attempt, budgets, limits):
@@ -137,6 +184,30 @@ def large_case(cost: str, n: int, epsilon: float) -> dict:
 
 #: A case still running after this many seconds is reported as such (the baseline can take minutes).
 CASE_SECONDS = 1200
+#: The full PUT grid still running after this many seconds is reported as such (issue 32: 31 minutes at 20036d5).
+GRID_SECONDS = 3600
+
+
+def grid(path: str) -> dict:
+    """The full PUT grid's slow tests (``MECHDESIGN_FULL_GRID=1 pytest -m slow tests/checks/test_put.py``) in the
+    tree at ``path``: wall time, pytest's summary line and the load average before and after."""
+    environment = {**os.environ, "PYTHONPATH": path, "MECHDESIGN_FULL_GRID": "1"}
+    before = os.getloadavg()
+    start = time.perf_counter()
+    try:
+        output = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "slow", "-p", "no:cacheprovider",
+                                 "tests/checks/test_put.py"], cwd=path, env=environment, capture_output=True,
+                                text=True, timeout=GRID_SECONDS).stdout
+        summary = output.strip().splitlines()[-1]
+    except subprocess.TimeoutExpired:
+        summary = f"still running after {GRID_SECONDS} s"
+    return {"seconds": time.perf_counter() - start, "summary": summary, "load": (before, os.getloadavg())}
+
+
+def _grid_row(label: str, result: dict) -> str:
+    before, after = result["load"]
+    return (f"| {label} | {result['seconds']:.0f} | {result['summary']} | {before[0]:.1f} / {before[1]:.1f} → "
+            f"{after[0]:.1f} / {after[1]:.1f} |")
 
 
 def measure(path: str, kind: str, case: tuple) -> dict | None:
@@ -174,10 +245,25 @@ def _accuracy_row(case: tuple, old: dict | None, new: dict | None) -> str:
 def _global_row(case: tuple, *results: dict | None) -> str:
     m, n, D = case
     exact = next((r["exact"] for r in results if r), math.nan)
-    cells = [f"{r['epsilon']:.10f} ({r['epsilon'] - exact:+.1e}), {r['method']}" if r else f"> {CASE_SECONDS} s"
+    cells = [_epsilon_cell(r, exact) if r else f"> {CASE_SECONDS} s"
              for r in results]
     totals = [f"{r['total']:.1f}" if r else "–" for r in results]
     return f"| {m} | {n} | {D:g} | {exact:.10f} | {' | '.join(cells)} | {' / '.join(totals)} |"
+
+
+def _epsilon_cell(result: dict, exact: float) -> str:
+    """ε*(D), its error against the exact value, whether its certificate is "optimal", and its bracket's width."""
+    return (f"{result['epsilon']:.10f} ({result['epsilon'] - exact:+.1e}), "
+            f"{'certified' if result['certified'] else 'not certified'}, width {_number(result['width'], '.1e')}")
+
+
+def _near_one_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    m, alpha, D = case
+    exact = next((r["exact"] for r in (old, new) if r), math.nan)
+    cells = [_epsilon_cell(r, exact) if r else f"> {CASE_SECONDS} s"
+             for r in (old, new)]
+    totals = [f"{r['total']:.1f}" if r else "–" for r in (old, new)]
+    return f"| {m} | {alpha:g} | {D:g} | {exact:.10f} | {' | '.join(cells)} | {' / '.join(totals)} |"
 
 
 def _large_row(case: tuple, old: dict | None, new: dict | None) -> str:
@@ -196,22 +282,31 @@ SECTIONS = {
                     "| n | α | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
                     "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
     "global": ("--global", GLOBAL_CASES, _global_row,
-               "| m | n | D | exact ε*(D) | before: ε*(D) (error), method | after | after + proposed hook | "
-               "time before / after / + hook (s) |", "|---|---|---|---|---|---|---|---|"),
+               "| m | n | D | exact ε*(D) | before: ε*(D) (error), certificate, bracket | after | after + proposed changes | "
+               "time before / after / + changes (s) |", "|---|---|---|---|---|---|---|---|"),
+    "near-one": ("--near-one", NEAR_ONE_CASES, _near_one_row,
+                 "| m | α | D | exact ε*(D) | before: ε*(D) (error), certificate, bracket | after | time before / after (s) |",
+                 "|---|---|---|---|---|---|---|"),
     "large": ("--large", LARGE_CASES, _large_row,
               "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
               "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
 }
 RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--global": global_case,
+        "--near-one": near_one_case,
         "--polished": polished_global_case, "--large": large_case}
 
 
 def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.TemporaryDirectory() as baseline:
-        archive = subprocess.run(["git", "-C", here, "archive", revision, "mechdesign"], check=True,
-                                 capture_output=True).stdout
+        archive = subprocess.run(["git", "-C", here, "archive", revision, "mechdesign", "tests", "pyproject.toml"],
+                                 check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
+        if "grid" in sections:  # baseline, then the working tree (the baseline takes half an hour or more)
+            print("\n| tree | seconds | pytest | load average (1 / 5 min) before → after |\n|---|---|---|---|", flush=True)
+            for label, path in ((f"before ({revision})", baseline), ("after (working tree)", here)):
+                print(_grid_row(label, grid(path)), flush=True)
+            sections = tuple(section for section in sections if section != "grid")
         for section in sections:
             kind, cases, row, header, rule = SECTIONS[section]
             print(f"\nload average: {os.getloadavg()}\n{header}\n{rule}", flush=True)
