@@ -32,7 +32,7 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
-from .designers import blahut_arimoto, hockey_stick
+from .designers import blahut_arimoto, hockey_stick, sml_cuts
 from .designers.certified import exceeded, failure_result, mechanism_result
 from .designers.closed_form import design_hamming, hamming_problem
 from .direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
@@ -896,6 +896,13 @@ METHODS: tuple[DesignMethod, ...] = (
                  "only for HiGHS",
                  lambda spec: _fast_plan(spec, direct_program_class),
                  _run_compiled, solvers=("highs", "clarabel"), takes_options=True, compiled=True),
+    DesignMethod("constraint-generation",
+                 "one StatisticMaximalLeakage whose secret has more than privacy.sml.CONSTRAINT_MAX_SELECTIONS "
+                 "selections (too many to write as constraints), an expected or worst-case distortion, and no limits "
+                 "(the most violated selection found exactly and added as a cut in one warm HiGHS model)",
+                 lambda spec: True if sml_cuts.applies(spec.notions, spec.objective, spec.limits) else None,
+                 lambda spec, choice, budgets, limit_values: sml_cuts.design_large_sml(
+                     spec.notions, budgets, spec.objective), solvers=("highs",)),
     DesignMethod("cvxpy", "a convex problem (every notion and objective of the package)",
                  lambda spec: spec, _run_compiled, solvers=("highs", "clarabel", "scs"), takes_options=True,
                  compiled=True),

@@ -723,8 +723,9 @@ class StatisticMaximalLeakage(PrivacyNotion):
     """Statistic maximal leakage ``Π <= T`` for a known secret (SML paper, eq. (2), Prop. 1).
 
     The constraints list every selection (``Σ_{θ'} max_g Q[θ_g, θ'] <= e^T``), so they are written only
-    up to ``CONSTRAINT_MAX_SELECTIONS`` selections; :func:`mechdesign.designers.sml.design_under_sml`
-    handles larger secrets by constraint generation. The measure is :func:`measure_sml` (exact; ``method`` as there).
+    up to ``CONSTRAINT_MAX_SELECTIONS`` selections; larger secrets are designed by constraint generation,
+    by :func:`~mechdesign.solve.design` for expected or worst-case distortion (method
+    ``"constraint-generation"``) and by :func:`mechdesign.designers.sml.design_under_sml` for any objective. The measure is :func:`measure_sml` (exact; ``method`` as there).
 
     Parameters
     ----------
@@ -767,7 +768,8 @@ class StatisticMaximalLeakage(PrivacyNotion):
         if count > CONSTRAINT_MAX_SELECTIONS:
             raise ProblemTooLargeError(
                 f"{self.label} has {count} selections (> {CONSTRAINT_MAX_SELECTIONS}) to write as constraints; "
-                "use mechdesign.designers.sml.design_under_sml (constraint generation)")
+                "design() generates them for an expected or worst-case distortion (method 'constraint-generation'), "
+                "design_under_sml for any objective")
         return np.concatenate(list(self.secret.selections()))
 
     def leakage_expression(self, Q: cp.Expression) -> cp.Expression:
