@@ -464,7 +464,8 @@ class LdpColumnGeneration(OutputGeneration):
         before = self.outputs
         grew = super()._grow(reduced, duals, epsilon)
         entering = np.setdiff1d(self.outputs, before)
-        inputs, which = np.nonzero(self._reduced_weights(duals)[:, entering] < 0.0)
+        weights = self._effective_weights(self._cap_multipliers(duals))[:, entering]
+        inputs, which = np.nonzero(weights - duals[: self.weights.shape[0], None] < 0.0)
         self._staircase = (inputs, entering[which])
         return grew
 
