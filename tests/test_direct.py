@@ -416,3 +416,39 @@ def test_highs_options_reach_the_direct_lp_and_a_rejected_one_is_named():
     # With no solver named, options HiGHS rejects are left to the cvxpy path (its solver's, as before issue 31).
     assert choose_method(design_spec(DifferentialPrivacy(), objective, solver_options={"max_iter": 200})
                          ).method.name == "cvxpy"
+
+
+def test_a_new_ldp_budget_writes_only_the_floor_costs_and_reports_true_units():
+    """Issue 31 (item 3): local DP's LP holds its objective divided by e^ε − 1, so a new budget (after the first)
+    writes the m costs of the floors c, not all n m + m + n; the solution's value and row duals are still those of
+    Σ W∘Q (uniform binary prior, Hamming cost, ε = log 3: value 1/4, row-sum duals 1/8 each, where the model's own
+    duals are 1/16), on both solvers, and ε = 0 (no division) solves as before."""
+    weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    program = LdpLinearProgram(weights)
+    written = []
+    change = program.highs.changeColsCost
+    program.highs.changeColsCost = lambda count, *rest: written.append(count) or change(count, *rest)
+    program.solve(0.7)
+    written.clear()
+    for solution in (program.solve(np.log(3)), program.solve_interior(np.log(3))):
+        assert solution.value == pytest.approx(0.25, abs=1e-12)
+        np.testing.assert_allclose(solution.row_duals[:2], [0.125, 0.125], atol=1e-9)
+        assert solution.lower_bound == pytest.approx(0.25, abs=1e-12)
+    assert written == [2, 2]  # two solves, m = 2 costs each (not n m + m + n = 8)
+    constant = program.solve(0.0)
+    assert program.objective_scale == 1.0 and constant.value == pytest.approx(0.5, abs=1e-12)  # constant
+    np.testing.assert_allclose(constant.matrix.sum(axis=1), 1.0)
+
+
+def test_a_scaled_ldp_lp_keeps_the_elastic_caps_cost_in_true_units():
+    """Issue 31 (item 3): with its objective divided by e^ε − 1 the elastic caps' cost is divided too, so a cap no
+    mechanism meets costs ``penalty`` per unit of slack in Σ W∘Q's units at every budget."""
+    weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    program = LdpLinearProgram(weights, limits=[weights], penalty=10.0)
+    for epsilon in (np.log(3), 2.0):
+        solution = program.solve(epsilon, limits=[0.1])
+        least = 1 / (1 + np.exp(epsilon))  # the least Hamming distortion at ε
+        assert solution.slacks[0] == pytest.approx(least - 0.1, abs=1e-9)
+        assert solution.value == pytest.approx(least + 10.0 * (least - 0.1), abs=1e-9)
+        assert solution.lower_bound <= solution.value + 1e-12
+        assert program._held_lp()[0][program.penalty_columns] * program.objective_scale == pytest.approx([10.0])
