@@ -93,3 +93,17 @@ def test_address_space_limit_is_honoured_before_allocating():
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
     assert "refused: randomized_response(6000, …) needs an estimated" in completed.stdout
+
+
+def test_cgroup_limit_files_are_found_once_and_read_at_every_check(tmp_path, monkeypatch):
+    """Issue 31 (item 3): which limit files exist is looked up once per set of cgroup directories (every design
+    checks its memory); their values are still read at every check, so a limit or usage that changes is seen."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _cgroup_tree(tmp_path, monkeypatch, {"memory.max": "1000\n", "memory.current": "100\n"})
+    monkeypatch.setattr(memory, "_cgroup_directories", lambda: [empty, tmp_path])
+    assert memory._limit_files((empty, tmp_path)) == ((tmp_path / "memory.max", tmp_path / "memory.current"),)
+    assert memory.cgroup_memory() == 900
+    (tmp_path / "memory.current").write_text("400\n")
+    (tmp_path / "memory.max").write_text("3000\n")
+    assert memory.cgroup_memory() == 2600
