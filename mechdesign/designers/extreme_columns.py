@@ -57,7 +57,8 @@ from ..registry import capabilities, resolve
 from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.information import mutual_information_utility
 from ..utility.sublinear import ColumnUtility
-from ..result import BUDGET_ATOL, Result, certify_mechanism, clean_mechanism, is_certified_optimal, optimality_gap
+from ..result import Result, certify_mechanism, clean_mechanism
+from .certified import exceeded, failure_result, mechanism_result
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
 #: utility values, LP). Measured (benchmarks/RESULTS.md): local DP at N = 18 (262,142 columns) 0.9 GB,
@@ -622,37 +623,25 @@ def maximize_sublinear_utility(notion: PrivacyNotion, budget: float, utility: Co
     try:
         weights, iterations, prices = solve_column_lp(columns, values, total_weight)
     except SolverFailedError as exc:
-        return Result(None, None, "solver_error", False, f"{exc} on {columns.shape[1]:,} candidate columns",
-                      budgets={notion.label: float(budget)}, solver="highs", solve_time=time.perf_counter() - start,
-                      method="extreme-columns")
-    elapsed = time.perf_counter() - start
+        return failure_result("solver_error", f"{exc} on {columns.shape[1]:,} candidate columns", start,
+                              budgets={notion.label: float(budget)}, solver="highs", method="extreme-columns")
     residual = float(np.max(np.abs(columns @ weights - 1.0)))
     used = weights > NEGLIGIBLE_WEIGHT * weights.max()
     matrix = clean_mechanism(columns[:, used] * weights[used])
     label = notion.label
-    matrix, exceeded, note = certify_mechanism(matrix, lambda m: _exceeds(notion, label, m, budget))
+    matrix, _, note = certify_mechanism(matrix, lambda m: exceeded({label: notion.measure(m)}, {label: budget}))
     mechanism = Mechanism(matrix)
-    measured = {label: notion.measure(mechanism)}
     objective = utility.value(matrix)
     bound = column_lp_upper_bound(columns, values, total_weight, prices)
-    common = dict(budgets={label: float(budget)}, solver="highs", solve_time=elapsed, iterations=iterations,
-                  max_violation=residual, bound=bound, gap=optimality_gap(objective, bound), method="extreme-columns")
     counts = f"{columns.shape[1]:,} candidate columns, {int(used.sum())} used"
-    if exceeded:
-        return Result(mechanism, objective, "inaccurate", False,
-                      f"the LP optimum fails the measure: {'; '.join(exceeded)} ({counts})", measured, **common)
-    if not is_certified_optimal(objective, bound):
-        return Result(mechanism, objective, "suboptimal", True,
-                      f"LP over {counts}; budget re-measured and respected{note}; the dual bound {bound:.12g} "
-                      f"leaves a gap of {common['gap']:.3g}, above GAP_RTOL", measured, **common)
-    return Result(mechanism, objective, "optimal", True,
-                  f"exact optimum over {counts}, gap {common['gap']:.1e} certified by the column LP's dual; "
-                  f"budget re-measured and respected{note}", measured, **common)
-
-
-def _exceeds(notion: PrivacyNotion, label: str, matrix: np.ndarray, budget: float) -> list[str]:
-    value = notion.measure(matrix)
-    return [f"{label} measured {value:.9g} > budget {budget:.9g}"] if value > budget + BUDGET_ATOL else []
+    return mechanism_result(
+        mechanism, objective, bound, f"LP over {counts}", start, measured={label: notion.measure(mechanism)},
+        budgets={label: float(budget)}, solver="highs", iterations=iterations, max_violation=residual,
+        method="extreme-columns",
+        verdict=lambda certified, gap: (
+            f"exact optimum over {counts}, gap {gap:.1e} certified by the column LP's dual; budget re-measured and "
+            f"respected{note}" if certified else f"LP over {counts}; budget re-measured and respected{note}; the dual "
+            f"bound {bound:.12g} leaves a gap of {gap:.3g}, above GAP_RTOL"))
 
 
 def maximize_mutual_information(notion: PrivacyNotion, budget: float, prior: PriorLike,
