@@ -1,6 +1,6 @@
 """Closed-form designers for Hamming cost (mechdesign.designers.closed_form) against the direct LP.
 
-* Side by side at n = 50 … 400: ``closed_form_design`` against ``design`` (the warm-started direct LP
+* Side by side at n = 50 … 400: ``closed_form_design`` against ``design(method="direct-lp")`` (the warm-started direct LP
   of mechdesign.direct), local DP and maximal leakage, Zipf prior, ε = 1: time, peak memory
   (tracemalloc), objective difference, certified gap.
 * The closed form alone from n = 10² to 10⁶: time, peak memory and fitted growth exponents.
@@ -13,6 +13,7 @@ Prints Markdown tables and the machine load (``uptime``). Run from the repositor
 from __future__ import annotations
 
 import argparse
+import functools
 import subprocess
 import time
 import tracemalloc
@@ -55,8 +56,9 @@ def side_by_side(sizes):
         for n in sizes:
             objective = ExpectedDistortion(zipf(n))
             closed, closed_s, closed_peak = measured(closed_form_design, notion(), EPSILON, objective)
-            general, general_s, general_peak = measured(design, notion(), EPSILON, objective)
-            assert closed.status == "optimal" and general.success
+            general, general_s, general_peak = measured(functools.partial(design, method="direct-lp"), notion(),
+                                                        EPSILON, objective)
+            assert closed.status == "optimal" and general.success and general.method == "direct-lp"
             print(f"| {name} | {n} | {closed_s:.4f} | {closed_peak / 1e6:.2f} | {general_s:.2f} | "
                   f"{general_peak / 1e6:.0f} | {general_s / closed_s:,.0f}× | "
                   f"{abs(closed.objective - general.objective):.1e} | {closed.gap:.1e} |")
