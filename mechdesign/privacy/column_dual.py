@@ -260,7 +260,7 @@ def polished_kkt_point(costs: np.ndarray, point: np.ndarray, entries: np.ndarray
             move = splu(system).solve(right)
             trial = (q + move[: index.size], mu + move[index.size: index.size + n], lam + move[index.size + n:])
             found = equations(*trial)
-            if not found[0] <= growth * best[3]:  # grown too much, or out of the terms' domain
+            if not (math.isfinite(found[0]) and found[0] <= growth * best[3]):  # out of the domain, or grown too much
                 damping, waiting = damping * NEWTON_DAMPING, waiting + 1
                 continue
             damping = max(NEWTON_REGULARIZATION, damping / NEWTON_DAMPING)
@@ -352,7 +352,9 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
     """The KKT point near the near-optimal ``matrix`` (module docstring): its support (used outputs, entries above
     :data:`SUPPORT_ENTRY` — or every positive entry of a used output where the budget needs the smaller ones) and
     active terms, multipliers fitted there (:func:`fitted_multipliers`), then polished
-    by Newton's method (:func:`polished_kkt_point`). ``None`` when ``matrix`` is outside the terms' domain, when the
+    by Newton's method (:func:`polished_kkt_point`: plain steps, then damped ones if those fail,
+    :data:`NEWTON_GROWTHS`); negative multipliers of redundant active terms are refitted nonnegative at the polished
+    point and polished again. ``None`` when ``matrix`` is outside the terms' domain, when the
     KKT system is larger than :data:`NEWTON_UNKNOWNS`, or when Newton's method does not reach
     :data:`KKT_TOLERANCE` (a support or an active set that the conic solver's point does not reveal: tiny outputs
     whose ratios it has not settled).
