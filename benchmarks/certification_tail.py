@@ -3,7 +3,7 @@
 Every design path whose ``Result`` is now built by ``mechdesign/designers/certified.py`` (closed forms, the
 direct LP and cvxpy with their repair, the unconstrained optimum, a proven-infeasible limit, hockey-stick
 cuts, Blahut–Arimoto, SML constraint generation and enumeration, the summary-privacy bisection and its
-infeasible case) is run in two trees — e.g. one made by ``git archive`` before the change and the working
+infeasible case, the extreme-column LP) is run in two trees — e.g. one made by ``git archive`` before the change and the working
 tree — each case in a fresh child process, the two trees alternating. Every field of the two results
 (status, objective, bound, gap, unit, measures, budgets, limits, message, the mechanism to 15 decimals) is
 compared; the seconds of each run are printed with the machine's 1-minute load beside them.
@@ -33,6 +33,7 @@ from mechdesign import (ApproximateDifferentialPrivacy, DifferentialPrivacy, Exp
                         MaximalLeakage, MutualInformationPrivacy, ParameterSpace, PointwiseMaximalLeakage, Prior,
                         RenyiDifferentialPrivacy, StatisticMaximalLeakage, WorstCaseInputDistortion, design)
 from mechdesign.designers.sml import design_under_sml
+from mechdesign.designers.extreme_columns import maximize_mutual_information
 from mechdesign.designers.summary import design_worst_case_distortion
 
 skew, small = Prior(np.arange(1, 13) / 78.0), Prior([0.4, 0.3, 0.2, 0.1])
@@ -56,6 +57,7 @@ CASES = {
     "sml enumerate": lambda: design_under_sml([0, 0, 1, 1, 2], 0.5, WorstCaseInputDistortion(5)),
     "summary bisection": lambda: design_worst_case_distortion(IntersectionPrivacy(space), 0.5),
     "summary infeasible": lambda: design_worst_case_distortion(IntersectionPrivacy(space), 0.1),
+    "extreme-columns MI": lambda: maximize_mutual_information(DifferentialPrivacy(), 1.0, skew),
     "sml 21 inputs, 2187 selections: design": lambda: design(StatisticMaximalLeakage(np.arange(21) % 7), 0.5,
                                                               WorstCaseInputDistortion(21)),
     "sml 21 inputs, 2187 selections: design_under_sml": lambda: design_under_sml(
@@ -79,7 +81,7 @@ print(json.dumps(dict(
     seconds=seconds, load=os.getloadavg()[0]), default=str))
 '''
 #: Cases compared field by field between the trees (the SML timing cases run in the second tree only).
-COMPARED = 14
+COMPARED = 15
 
 
 def run(root: str, case: str) -> dict:
