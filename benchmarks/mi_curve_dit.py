@@ -12,8 +12,9 @@ and Zipf sources on m ∈ {4, 16, 64} symbols), four contenders run side by side
   the closed form ``log m − h(D) − D log(m − 1)``; Zipf source, from the bracket certified by ``newton``'s points
   (``rate_distortion.bracket_distance``).
 
-Each run is a fresh child process timing only the curve (imports outside the clock); best of ``--repeats``, with
-the 1-minute load average printed beside every row (the machine is shared). dit is not a dependency of the
+Each run is a fresh child process timing only the curve (imports outside the clock), wall and CPU seconds; best of
+``--repeats``, with the range of the 1-minute load average printed beside every row (the machine is shared: CPU
+seconds depend less on it). dit is not a dependency of the
 package: install it where the children can import it (``pip install dit``; ``--dit-path DIR`` is added at the end
 of the children's ``sys.path``).
 
@@ -43,17 +44,18 @@ def child(kind: str, m: int, source: str) -> dict:
     if kind == "dit":
         from rate_distortion import dit_curve
 
+        cpu = time.process_time()
         seconds, distortions, rates = dit_curve(prior)
-        return {"seconds": seconds, "D": distortions.tolist(), "R": rates.tolist()}
+        return {"seconds": seconds, "cpu": time.process_time() - cpu, "D": distortions.tolist(), "R": rates.tolist()}
     if kind == "newton":
         from mechdesign.designers.blahut_arimoto import distortion_rate_curve as curve
     else:
         from mechdesign.utility.rate_distortion import rate_distortion_curve as curve
     curve(prior, slopes[:2])  # lazy imports (scipy.linalg) outside the clock
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     points = curve(prior, slopes)
-    seconds = time.perf_counter() - start
-    return {"seconds": seconds, **{key: [getattr(p, name) for p in points] for key, name in
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": seconds, "cpu": cpu, **{key: [getattr(p, name) for p in points] for key, name in
                                    (("D", "distortion"), ("R", "rate"), ("L", "lower_bound"), ("S", "slope"))}}
 
 
@@ -85,9 +87,9 @@ def main() -> None:
         return
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     kinds = {"newton": here, "blahut": here, **({"base": args.baseline} if args.baseline else {}), "dit": None}
-    print("| m | source | " + " | ".join(f"{k} (s)" for k in kinds) + " | dit / newton | dit / blahut | newton gap | "
-          "dit error | load |")
-    print("|---|---|" + "---|" * (len(kinds) + 5))
+    print("| m | source | " + " | ".join(f"{k} (s)" for k in kinds) + " | dit / newton | dit / blahut | "
+          "CPU: newton / dit (s) | CPU ratio | newton gap | dit error | load |")
+    print("|---|---|" + "---|" * (len(kinds) + 7))
     for m in args.sizes:
         for source, prior in sources(m).items():
             runs: dict[str, list[dict]] = {k: [] for k in kinds}
@@ -109,6 +111,8 @@ def main() -> None:
             loads = [r["load"] for k in kinds for r in runs[k]]
             print(f"| {m} | {source} | " + " | ".join(f"{best[k]['seconds']:.4f}" for k in kinds)
                   + f" | {dit['seconds'] / newton['seconds']:.0f}× | {dit['seconds'] / best['blahut']['seconds']:.0f}× "
+                  f"| {min(r['cpu'] for r in runs['newton']):.4f} / {min(r['cpu'] for r in runs['dit']):.3f} "
+                  f"| {min(r['cpu'] for r in runs['dit']) / min(r['cpu'] for r in runs['newton']):.0f}× "
                   f"| {gap:.1e} | {error:.1e} | {min(loads):.1f}–{max(loads):.1f} |", flush=True)
 
 
