@@ -53,7 +53,8 @@ restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:
 in ``benchmarks/column_generation.py``.
 
 **Restricted LPs.** They are re-solved by HiGHS's simplex from the previous round's basis (new outputs
-enter at 0), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
+enter at 0; under local DP with the entries ``u[x, y]`` of the staircase ``{x : a_xy < 0}`` basic, so that one pivot
+of the floor ``c_y`` brings the whole column: :class:`LdpColumnGeneration`), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
 faster at n = 1000 (:attr:`OutputGeneration.interior_master`): the certificate needs only the row-sum
 duals ``u``, and the bound above holds for any ``u``, so an interior point's duals serve as well as a
 vertex's (and, being central, price no worse); the rounds before the last only price, so they run to a
@@ -434,6 +435,11 @@ class OutputGeneration(ABC):
 class LdpColumnGeneration(OutputGeneration):
     """Local ε-DP on the complete relation: the restricted LP is :class:`~mechdesign.direct.LdpLinearProgram`,
     outputs priced by the cheapest staircase ray (per unit mass).
+
+    An entering output's entries ``u[x, y]`` with ``a_xy < 0`` start basic, their rows ``u <= c`` at the bound
+    (``c_y = 0``: the point does not move and the basis stays valid), so that entering ``c_y`` moves the whole
+    staircase ``c_y (1 + α 1_S)``, ``S = {x : a_xy < 0}``, in one pivot instead of one per entry: about half the
+    simplex iterations (n = 200–2000, random costs; benchmarks/notes/2026-11-27-reach.md).
 
     Examples
     --------
