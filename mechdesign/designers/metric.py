@@ -49,7 +49,7 @@ from ..privacy.metric import MetricDifferentialPrivacy
 from ..result import Result
 from ..solvers import highs_model, quiet_highs, run_highs, solve_highs_lp
 from ..utility.distortion import ExpectedDistortion
-from .certified import certified_result
+from .certified import certified_result, single_budget
 
 shortest_path = LazyFunction("scipy.sparse.csgraph", "shortest_path")
 
@@ -326,7 +326,7 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     Returns
     -------
     Result
-        ``method`` ``"metric-lazy"`` or ``"metric-spanner"``; ``"optimal"`` when the bound certifies it.
+        ``method`` ``"metric-cone"`` or ``"metric-spanner"``; ``"optimal"`` when the bound certifies it.
 
     Examples
     --------
@@ -367,8 +367,36 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     matrix, bound, _, rounds, ending = _pattern_design(weights, epsilon * notion.distances, time_limit, progress,
                                                        start)
     work = f"column generation over the cone's vertices ({rounds} rounds, {ending})"
-    return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-lazy",
+    return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-cone",
                             solver="highs", iterations=rounds)
+
+
+def applies(notions: Any, objective: Any, limits: Any) -> bool:
+    """Whether :func:`design_metric` solves the problem: one :class:`MetricDifferentialPrivacy`, an
+    :class:`~mechdesign.utility.distortion.ExpectedDistortion` on its inputs, no limits.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> notion = MetricDifferentialPrivacy.grid(2, 1)
+    >>> applies([notion], ExpectedDistortion(Prior.uniform(2)), []), applies([notion], None, [])
+    (True, False)
+    """
+    return (len(notions) == 1 and isinstance(notions[0], MetricDifferentialPrivacy) and not limits
+            and isinstance(objective, ExpectedDistortion) and objective.shape[0] == notions[0].n_inputs)
+
+
+def design_metric(notions: Any, budgets: Any, objective: ExpectedDistortion) -> Result:
+    """:func:`design_metric_dp` for a problem :func:`applies` accepts (the form of ``design()``'s methods).
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> notion = MetricDifferentialPrivacy.from_points([0.0, 1.0])
+    >>> design_metric([notion], [1.0], ExpectedDistortion(Prior.uniform(2))).method
+    'metric-cone'
+    """
+    return design_metric_dp(notions[0], single_budget(budgets, notions[0].label), objective)
 
 
 def dual_bound(weights: np.ndarray, duals: np.ndarray, scales: np.ndarray) -> float:

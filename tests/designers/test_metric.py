@@ -42,7 +42,7 @@ def test_exact_design_is_the_full_lp_optimum(width, epsilon, seed):
     notion = MetricDifferentialPrivacy.grid(width, width)
     prior = np.random.default_rng(seed).dirichlet(np.full(width * width, 0.5))
     result = design_metric_dp(notion, epsilon, prior=Prior(prior))
-    assert result.status == "optimal" and result.method == "metric-lazy"
+    assert result.status == "optimal" and result.method == "metric-cone"
     assert result.objective == pytest.approx(full_lp(prior[:, None] * notion.distances, notion.distances, epsilon),
                                              abs=1e-9)
     assert notion.measure(result.mechanism) <= epsilon + 1e-9
