@@ -106,9 +106,7 @@ def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PAS
         rate = costs[np.arange(deficit.size), cheapest]
         wanted = -r[deficit]
         drawn = np.bincount(cheapest, weights=rate * wanted, minlength=surplus.size)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            share = np.where(drawn > r[surplus], r[surplus] / drawn, 1.0)
-        flow = wanted * share[cheapest]
+        flow = wanted * _shrink(r[surplus], drawn)[cheapest]
         r[deficit] += flow
         r[surplus] -= np.bincount(cheapest, weights=rate * flow, minlength=surplus.size)
     return float(math.fsum(r[r < 0]))
@@ -161,9 +159,8 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray) -> tuple[float, n
     if flow is None:
         return output_bound(reduced, scales), None
     flow = np.maximum(flow.reshape(a, b), 0.0)
-    flow *= np.minimum(1.0, upper[:a] / np.maximum(flow.sum(axis=1), np.finfo(float).tiny))[:, None]
-    drawn = (rates * flow).sum(axis=0)
-    flow *= np.minimum(1.0, upper[a:] / np.maximum(drawn, np.finfo(float).tiny))[None, :]
+    flow *= _shrink(upper[:a], flow.sum(axis=1))[:, None]  # no deficit overfilled
+    flow *= _shrink(upper[a:], (rates * flow).sum(axis=0))[None, :]  # no surplus overdrawn
     after = np.array(reduced, dtype=float)
     after[deficit] += flow.sum(axis=1)
     after[surplus] -= (rates * flow).sum(axis=0)
@@ -171,6 +168,14 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray) -> tuple[float, n
     q[deficit] = 1.0 + duals[:a]  # 1 − α, α = −dual (HiGHS's duals of ≤ rows in a minimization are ≤ 0)
     q[surplus] = -duals[a:]
     return float(math.fsum(after[after < 0])), cone_closure(np.clip(q, 0.0, 1.0), scales)
+
+
+def _shrink(capacity: np.ndarray, load: np.ndarray) -> np.ndarray:
+    """``min(1, capacity / load)`` (1 where nothing is loaded)."""
+    share = np.ones(load.size)
+    over = load > capacity
+    share[over] = capacity[over] / load[over]
+    return share
 
 
 def cone_closure(q: np.ndarray, scales: np.ndarray) -> np.ndarray:
