@@ -409,7 +409,8 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     """
     start = time.perf_counter()
     points = [_first_point(objective, constraints, limits, matrix)]
-    blocks = [n.relaxation(points, budget) for n, budget in constraints]
+    blocks = [_notion_relaxation(n, points, budget, None if multipliers is None else block)
+              for (n, budget), block in zip(constraints, multipliers or [None] * len(constraints))]
     missing = [n.label for (n, _), block in zip(constraints, blocks) if block is None]
     missing += [q.label for q, _ in limits if q.minorant(points[0]) is None]
     if objective.minorant(points[0]) is None:
@@ -440,6 +441,15 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
             break
         points.append(interior_point(np.clip(minimizer, 0.0, None), INTERIOR_WEIGHT))
     return best, ""
+
+
+def _notion_relaxation(notion: Any, points: Sequence[np.ndarray], budget: float,
+                       multipliers: np.ndarray | None) -> LinearRelaxation | None:
+    """The notion's relaxation at ``points``; at the solver's ``multipliers`` of its constraints where it builds one
+    from them (``multiplier_relaxation``: PML over an ℓ1-ball, its priors), else its own."""
+    build = getattr(notion, "multiplier_relaxation", None)
+    relaxation = None if multipliers is None or build is None else build(points, budget, multipliers)
+    return relaxation if relaxation is not None else notion.relaxation(points, budget)
 
 
 def _stacked_multipliers(minorant: ObjectiveMinorant, blocks: Sequence[LinearRelaxation],

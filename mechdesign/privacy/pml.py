@@ -127,6 +127,45 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
             return column_ceiling(matrix.shape, self._support, -scale * rows, np.zeros(matrix.shape[1]))
         return column_ceiling_under_priors(matrix.shape, self._support, self.prior_set.extreme_points, scale)
 
+    def multiplier_relaxation(self, points: Sequence[np.ndarray], budget: float,
+                              multipliers: np.ndarray) -> LinearRelaxation | None:
+        """For an ℓ1-ball, :meth:`relaxation` with each column's prior read from the solver's multipliers ``ν`` of
+        ``λ_y + W[x, y] <= e^ε Q[x, y]`` (the last ``n m`` of ``multipliers``, this notion's constraints' in
+        order): ``ν[:, y] / Σ_x ν[x, y]`` is the inner minimum's prior at the solver's point (KKT), so the rows are
+        the ball's tangent planes there, where the minimizer at ``points[0]`` may take a wrong vertex among ties
+        (a zero column's every entry, tied maxima). Each prior is pulled into ``B_β(P̂) ∩ simplex`` (clipped at 0,
+        normalized, moved toward ``P̂`` until inside: any prior of the ball gives valid rows); a column without
+        multipliers keeps the minimizer. ``None`` for a finite source set (its relaxation is its constraints).
+
+        Examples
+        --------
+        Binary uniform center, radius 0.2, randomized response with ``1 − p = 3/4``: multipliers ``ν`` of
+        ``(0.6, 0.4)`` on both outputs (in the ball) give that prior in both columns' rows.
+
+        >>> from mechdesign.priors import L1Ball
+        >>> notion = PointwiseMaximalLeakage(L1Ball([0.5, 0.5], 0.2))
+        >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
+        >>> relaxation = notion.multiplier_relaxation([matrix], 0.5, np.r_[np.zeros(14), 0.6, 0.6, 0.4, 0.4])
+        >>> ((relaxation.rows_q.toarray()[-2:] / -math.exp(0.5)).round(12) + 0.0).tolist()   # M_y − e^ε P_y·Q[:, y] <= 0
+        [[0.6, 0.0, 0.4, 0.0], [0.0, 0.6, 0.0, 0.4]]
+        """
+        if not isinstance(self.prior_set, L1Ball):
+            return None
+        matrix = points[0]
+        ball = self.prior_set
+        priors = ball.minimizers(matrix)
+        nu = np.clip(np.asarray(multipliers, dtype=float)[-matrix.size:], 0.0, None).reshape(matrix.shape)
+        mass = nu.sum(axis=0)
+        read = np.flatnonzero(np.isfinite(mass) & (mass > 0))
+        pulled = nu[:, read] / mass[read]
+        center = ball.center.probabilities[:, None]
+        distance = np.abs(pulled - center).sum(axis=0)
+        # Strictly inside by a rounding margin: P̂ + t (P − P̂) with t ‖P − P̂‖₁ <= β (1 − 1e-12).
+        shrink = np.minimum(1.0, ball.radius * (1.0 - 1e-12) / np.maximum(distance, 1e-300))
+        priors[:, read] = center + shrink * (pulled - center)
+        rows = column_specific_weight_rows(matrix.shape, priors)
+        return column_ceiling(matrix.shape, self._support, -math.exp(budget) * rows, np.zeros(matrix.shape[1]))
+
     def _measure(self, matrix: np.ndarray) -> float:
         largest = matrix[self._support].max(axis=0)
         smallest_masses = min_output_masses(self.prior_set, matrix)
