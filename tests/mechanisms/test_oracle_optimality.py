@@ -133,9 +133,17 @@ def direct_optimum(size: int, epsilon: float, prior: np.ndarray | None = None) -
     problem = cp.Problem(cp.Minimize(cp.tr_inv(information)), [patterns @ weights == 1])
     problem.solve(solver=cp.CLARABEL)
     point = np.clip(weights.value, 0.0, None)
-    point /= (patterns @ point).max()  # rows sum to at most 1: add the constant column's remainder
+    # The interior point's rows sum to 1 within ~1e-9 and its inactive weights are ~1e-7, not 0: they
+    # are dropped and the rest corrected by least squares, leaving round-off only, so that the
+    # remainder column (not ε-LDP) is negligible and left out.
+    point[point <= 1e-6 * point.max()] = 0.0
+    support = point > 0
+    point[support] += np.linalg.lstsq(patterns[:, support], 1.0 - patterns @ point, rcond=None)[0]
+    point = np.clip(point, 0.0, None)
+    point /= (patterns @ point).max()
     matrix = np.column_stack([patterns * point, 1.0 - patterns @ point])
-    upper = blue_total_variance(matrix, probabilities)
+    assert np.abs(matrix[:, -1]).max() < 1e-12
+    upper = blue_total_variance(matrix[:, :-1], probabilities)
 
     inverse = np.linalg.inv((patterns * (point / masses)) @ patterns.T)
     squared = inverse @ inverse
