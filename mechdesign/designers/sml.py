@@ -26,10 +26,8 @@ from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret
 from ..progress import Progress, report
 from ..result import BUDGET_ATOL
 from ..solve import design
+# SelectionCutProgram and bounded_lp_dual_bound are served under this module's name too (they lived here).
 from .sml_cuts import MAX_ROUNDS, SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts, supports
-
-__all__ = ["DESIGN_ENUMERATE_MAX_SELECTIONS", "SelectionCutProgram", "bounded_lp_dual_bound", "design_by_cuts",
-           "design_under_sml", "supports"]
 
 logger = logging.getLogger(__name__)
 

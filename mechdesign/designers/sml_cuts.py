@@ -51,7 +51,8 @@ from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion, WorstCaseDistortion
 from .certified import failure_result, mechanism_result, single_budget
 
-#: Largest number of constraint-generation rounds by default (:func:`design_under_sml`, :func:`design_large_sml`).
+#: Largest number of constraint-generation rounds by default (:func:`~mechdesign.designers.sml.design_under_sml`,
+#: :func:`design_large_sml`).
 MAX_ROUNDS = 500
 
 
