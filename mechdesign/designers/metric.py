@@ -66,6 +66,9 @@ FLOW_PASSES = 12
 #: The design stops when the certified bound is within this fraction of ``max(unit, |value|)`` of the master's
 #: value (GAP_RTOL is 1e-7: the tail's re-measure and repair must still fit).
 STOP_RTOL = 1e-9
+#: Weight of the best bound's duals in the point where columns are priced (Wentges' smoothing of the master's
+#: oscillating duals).
+SMOOTHING = 0.5
 #: Neighbours of each point in the spanner mechanism's graph.
 SPANNER_NEIGHBOURS = 8
 
@@ -247,18 +250,25 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
         seeds += [(y, np.exp(-log_scales[:, y])) for y in range(n)]
     master.add(seeds)
     scale = float(np.abs(weights).max())
-    rounds, ending, bound = 0, "certified", -math.inf
+    rounds, ending, bound, best = 0, "certified", -math.inf, None
     while True:
         rounds += 1
         values, duals, value = master.solve()
-        reduced = weights - duals[:, None]
-        terms, found = [], []
-        for y in np.flatnonzero(reduced.min(axis=0) < 0):
-            term, column = transport_pricing(reduced[:, y], scales)
-            terms.append(term)
-            if column is not None and reduced[:, y] @ column < -PRICE_RTOL * scale:
-                found.append((int(y), column))
-        bound = max(bound, float(math.fsum(duals)) + float(math.fsum(terms)))
+        # Price at the duals smoothed towards those of the best bound (Wentges); if no column found there improves
+        # the master at its own duals, price at those.
+        for point in ([duals] if best is None else [SMOOTHING * best + (1 - SMOOTHING) * duals, duals]):
+            terms, found = [], []
+            reduced = weights - point[:, None]
+            for y in np.flatnonzero(reduced.min(axis=0) < 0):
+                term, column = transport_pricing(reduced[:, y], scales)
+                terms.append(term)
+                if column is not None and (weights[:, y] - duals) @ column < -PRICE_RTOL * scale:
+                    found.append((int(y), column))
+            candidate = float(math.fsum(point)) + float(math.fsum(terms))
+            if candidate > bound:
+                bound, best = candidate, point
+            if found:
+                break
         if progress is not None:
             progress(rounds, rounds + 1, f"metric-DP design: {len(master.patterns)} patterns, gap {value - bound:.2e}")
         if value - bound <= STOP_RTOL * max(abs(value), scale) or not found:
@@ -269,7 +279,7 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
             ending = f"stopped at the time limit of {time_limit:g} s"
             break
         master.add(found)
-    return master.mechanism(values, m), bound, duals, rounds, ending
+    return master.mechanism(values, m), bound, duals if best is None else best, rounds, ending
 
 
 def spanner_distances(notion: MetricDifferentialPrivacy, neighbours: int = SPANNER_NEIGHBOURS
