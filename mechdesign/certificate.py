@@ -409,8 +409,11 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     """
     start = time.perf_counter()
     points = [_first_point(objective, constraints, limits, matrix)]
-    blocks = [_notion_relaxation(n, points, budget, None if multipliers is None else block)
-              for (n, budget), block in zip(constraints, multipliers or [None] * len(constraints))]
+    relaxed = [_notion_relaxation(n, points, budget, block)
+               for (n, budget), block in zip(constraints, multipliers or [None] * len(constraints))]
+    blocks = [block for block, _ in relaxed]
+    if multipliers is not None:  # each notion's, for its relaxation's rows; then the limits'
+        multipliers = [given for _, given in relaxed] + list(multipliers[len(constraints):])
     missing = [n.label for (n, _), block in zip(constraints, blocks) if block is None]
     missing += [q.label for q, _ in limits if q.minorant(points[0]) is None]
     if objective.minorant(points[0]) is None:
@@ -443,13 +446,14 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     return best, ""
 
 
-def _notion_relaxation(notion: Any, points: Sequence[np.ndarray], budget: float,
-                       multipliers: np.ndarray | None) -> LinearRelaxation | None:
-    """The notion's relaxation at ``points``; at the solver's ``multipliers`` of its constraints where it builds one
-    from them (``multiplier_relaxation``: PML over an ℓ1-ball, its priors), else its own."""
+def _notion_relaxation(notion: Any, points: Sequence[np.ndarray], budget: float, multipliers: np.ndarray | None
+                       ) -> tuple[LinearRelaxation | None, np.ndarray | None]:
+    """The notion's relaxation at ``points`` and the solver's ``multipliers`` for its rows: where the notion builds
+    one from the multipliers of its constraints (``multiplier_relaxation``: PML over an ℓ1-ball, at their priors),
+    that one and the multipliers it gives its rows; else its own relaxation and the multipliers as given."""
     build = getattr(notion, "multiplier_relaxation", None)
-    relaxation = None if multipliers is None or build is None else build(points, budget, multipliers)
-    return relaxation if relaxation is not None else notion.relaxation(points, budget)
+    built = None if multipliers is None or build is None else build(points, budget, multipliers)
+    return built if built is not None else (notion.relaxation(points, budget), multipliers)
 
 
 def _stacked_multipliers(minorant: ObjectiveMinorant, blocks: Sequence[LinearRelaxation],

@@ -128,14 +128,17 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
         return column_ceiling_under_priors(matrix.shape, self._support, self.prior_set.extreme_points, scale)
 
     def multiplier_relaxation(self, points: Sequence[np.ndarray], budget: float,
-                              multipliers: np.ndarray) -> LinearRelaxation | None:
+                              multipliers: np.ndarray) -> tuple[LinearRelaxation, np.ndarray] | None:
         """For an ℓ1-ball, :meth:`relaxation` with each column's prior read from the solver's multipliers ``ν`` of
         ``λ_y + W[x, y] <= e^ε Q[x, y]`` (the last ``n m`` of ``multipliers``, this notion's constraints' in
         order): ``ν[:, y] / Σ_x ν[x, y]`` is the inner minimum's prior at the solver's point (KKT), so the rows are
         the ball's tangent planes there, where the minimizer at ``points[0]`` may take a wrong vertex among ties
         (a zero column's every entry, tied maxima). Each prior is pulled into ``B_β(P̂) ∩ simplex`` (clipped at 0,
         normalized, moved toward ``P̂`` until inside: any prior of the ball gives valid rows); a column without
-        multipliers keeps the minimizer. ``None`` for a finite source set (its relaxation is its constraints).
+        multipliers keeps the minimizer. With the relaxation, the multipliers of its rows ``M_y <= e^ε P_y·Q[:, y]``:
+        those of ``max_x Q[x, y] <= λ_y + P̂·W[:, y] − β μ_y`` (the first ``m``; the rows ``Q[x, y] <= M_y`` before them
+        are cvxpy's hidden epigraph, unknown: :func:`~mechdesign.certificate.multiplier_lower_bound` repairs them),
+        so the certificate may need no LP. ``None`` for a finite source set (its relaxation is its constraints).
 
         Examples
         --------
@@ -145,7 +148,9 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
         >>> from mechdesign.priors import L1Ball
         >>> notion = PointwiseMaximalLeakage(L1Ball([0.5, 0.5], 0.2))
         >>> matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
-        >>> relaxation = notion.multiplier_relaxation([matrix], 0.5, np.r_[np.zeros(14), 0.6, 0.6, 0.4, 0.4])
+        >>> relaxation, given = notion.multiplier_relaxation([matrix], 0.5, np.r_[1.0, 1.0, np.zeros(12), 0.6, 0.6, 0.4, 0.4])
+        >>> given.tolist()
+        [1.0, 1.0]
         >>> ((relaxation.rows_q.toarray()[-2:] / -math.exp(0.5)).round(12) + 0.0).tolist()   # M_y − e^ε P_y·Q[:, y] <= 0
         [[0.6, 0.0, 0.4, 0.0], [0.0, 0.6, 0.0, 0.4]]
         """
@@ -164,7 +169,8 @@ class PointwiseMaximalLeakage(OnSourceSet, PrivacyNotion):
         shrink = np.minimum(1.0, ball.radius * (1.0 - 1e-12) / np.maximum(distance, 1e-300))
         priors[:, read] = center + shrink * (pulled - center)
         rows = column_specific_weight_rows(matrix.shape, priors)
-        return column_ceiling(matrix.shape, self._support, -math.exp(budget) * rows, np.zeros(matrix.shape[1]))
+        relaxation = column_ceiling(matrix.shape, self._support, -math.exp(budget) * rows, np.zeros(matrix.shape[1]))
+        return relaxation, np.asarray(multipliers, dtype=float)[: matrix.shape[1]]
 
     def _measure(self, matrix: np.ndarray) -> float:
         largest = matrix[self._support].max(axis=0)

@@ -271,7 +271,8 @@ def test_the_multiplier_relaxation_pulls_priors_into_the_ball_and_keeps_the_mini
     notion = PointwiseMaximalLeakage(ball)
     matrix = np.array([[0.75, 0.25], [0.25, 0.75]])
     multipliers = np.r_[np.zeros(14), 1.0, 0.0, 0.0, 0.0]  # output 0: the point mass on input 0 (outside); output 1: none
-    rows = -notion.multiplier_relaxation([matrix], 0.0, multipliers).rows_q.toarray()[-2:]
+    relaxation, _ = notion.multiplier_relaxation([matrix], 0.0, multipliers)
+    rows = -relaxation.rows_q.toarray()[-2:]
     first, second = rows[0, [0, 2]], rows[1, [1, 3]]
     assert first.sum() == pytest.approx(1.0) and np.abs(first - 0.5).sum() <= 0.2 and first[0] > 0.5
     np.testing.assert_allclose(second, ball.minimizers(matrix)[:, 1])
