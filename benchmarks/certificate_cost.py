@@ -12,6 +12,8 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
 * ``maxinfo-100``, ``pmlset-100``, ``hockey-20``: the same through cvxpy (Clarabel) for the LP notions without a
   warm LP — maximal information under the prior, PML over a set of three priors (the prior, it shifted by one
   input, the uniform one), hockey-stick (ε, δ = 0.05)-DP — with their certificate's seconds and share.
+* ``pmlball-60``: PML over the ℓ1-ball of radius 0.5 around the prior (the ball's LP-dual constraints, cvxpy), the
+  same way.
 * ``clarabel-100``: ``solver="clarabel"`` as the caller writes it (the cvxpy path before issue 31, the direct
   LP's interior point after).
 * ``nocap-100``, ``cap-100``, ``binding-100``: no cap, a cap on a second random distortion 0.05 above its value
@@ -47,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
+CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "pmlball-60", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
          "binding-100", "curve-30", "direct-100", "generation-300")
 
 
@@ -104,6 +106,10 @@ def _notion(kind: str, prior: np.ndarray) -> Any:
         return MaximalInformation(Prior(prior))
     if kind == "pmlset":
         return PointwiseMaximalLeakage(SourceSet([prior, np.roll(prior, 1), np.full(prior.size, 1 / prior.size)]))
+    if kind == "pmlball":
+        from mechdesign.priors import L1Ball
+
+        return PointwiseMaximalLeakage(L1Ball(prior, 0.5))
     if kind == "hockey":
         return ApproximateDifferentialPrivacy(0.05, "hockey_stick")
     return DifferentialPrivacy()
@@ -125,7 +131,7 @@ def run_case(case: str) -> dict[str, Any]:
     kind, n = case.rsplit("-", 1)
     n = int(n)
     objective, other = _problem(n)
-    if kind in ("cvxpy", "maxinfo", "pmlset", "hockey"):
+    if kind in ("cvxpy", "maxinfo", "pmlset", "pmlball", "hockey"):
         clocks = [_Clock(solve_module, "design_lower_bound")] if hasattr(solve_module, "design_lower_bound") else []
         if hasattr(solve_module.DesignProblem, "_pricing_bound"):
             clocks.append(_Clock(solve_module.DesignProblem, "_pricing_bound"))
