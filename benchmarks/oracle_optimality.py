@@ -1,6 +1,6 @@
 """Is subset selection at its best size exactly optimal? A direct search over every ε-LDP mechanism (issue 34 item 2).
 
-For k = 2 … 6 and ε ∈ {0.1, 0.5, 1, 2, 4}, one markdown table row each, side by side in one run:
+For k = 2 … 6 (``--max-size`` for more) and ε ∈ {0.1, 0.5, 1, 2, 4}, one markdown table row each, side by side in one run:
 
 * ``best d`` and ``formula``: subset selection at the size of least exact total variance ``N · Σ_x Var(p̂_x)``
   (:meth:`~mechdesign.mechanisms.oracles.FrequencyOracle.total_variance`, the oracles' closed form);
@@ -21,7 +21,7 @@ For k = 2 … 6 and ε ∈ {0.1, 0.5, 1, 2, 4}, one markdown table row each, sid
 ``--prior zipf`` repeats the grid under a Zipf prior (exponent 1.1), where subset selection with its own
 estimator is not claimed optimal: the table shows by how much it is not.
 
-Usage: ``python benchmarks/oracle_optimality.py [--prior uniform|zipf|both]``
+Usage: ``python benchmarks/oracle_optimality.py [--prior uniform|zipf|both] [--max-size 6]``
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ from tests.mechanisms.test_oracle_optimality import (  # noqa: E402
     subset_selection_matrix,
 )
 
-SIZES = (2, 3, 4, 5, 6)
 EPSILONS = (0.1, 0.5, 1.0, 2.0, 4.0)
 
 
@@ -56,13 +55,13 @@ def zipf(size: int, exponent: float = 1.1) -> np.ndarray:
     return weights / weights.sum()
 
 
-def table(prior_name: str) -> None:
-    """Print the table of one prior."""
+def table(prior_name: str, max_size: int) -> None:
+    """Print the table of one prior for k = 2 … ``max_size``."""
     print(f"\n### Prior: {prior_name}\n")
     print("| k | ε | best d | formula | direct (upper) | direct (lower) | rel. diff | SS best-unbiased | "
           "best oracle | its variance | search (s) | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for size in SIZES:
+    for size in range(2, max_size + 1):
         for epsilon in EPSILONS:
             prior = np.full(size, 1.0 / size) if prior_name == "uniform" else zipf(size)
             best, formula = best_subset_selection(size, epsilon, prior)
@@ -82,10 +81,11 @@ def main() -> None:
     """Parse the command line and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prior", choices=("uniform", "zipf", "both"), default="both")
+    parser.add_argument("--max-size", type=int, default=6, help="the largest k (2^k − 1 extremal columns)")
     arguments = parser.parse_args()
     for prior_name in ("uniform", "zipf"):
         if arguments.prior in (prior_name, "both"):
-            table(prior_name)
+            table(prior_name, arguments.max_size)
 
 
 if __name__ == "__main__":
