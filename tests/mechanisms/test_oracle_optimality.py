@@ -50,7 +50,7 @@ from scipy.optimize import linprog
 from mechdesign.mechanisms.oracles import SubsetSelection
 
 #: Relative agreement required between subset selection's closed form and the direct search's bounds
-#: (the solver's point and the certified lower bound agree to about 1e-8 here).
+#: (they agree within 1e-7 for k <= 6 at the uniform prior; a perturbation of 1e-4 is 100 times RTOL).
 RTOL = 1e-6
 
 
@@ -161,6 +161,11 @@ def relative_gaps(size: int, epsilon: float) -> tuple[float, float]:
     """``(formula − lower, upper − formula) / formula`` for subset selection at its best size, uniform prior.
 
     Both are ``>= −RTOL`` and ``<= RTOL`` when the formula is the optimum.
+
+    Examples
+    --------
+    >>> [abs(gap) <= RTOL for gap in relative_gaps(3, 1.0)]
+    [True, True]
     """
     _, formula = best_subset_selection(size, epsilon)
     upper, lower = direct_optimum(size, epsilon)
