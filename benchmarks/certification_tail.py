@@ -54,6 +54,8 @@ CASES = {
     "blahut-arimoto": lambda: design(MutualInformationPrivacy(small), 0.3, ExpectedDistortion(small)),
     "renyi cvxpy": lambda: design(RenyiDifferentialPrivacy(2.0), 1.0, ExpectedDistortion(small)),
     "sml cuts": lambda: design_under_sml(np.arange(12) % 3, 0.5, WorstCaseInputDistortion(12), strategy="generate"),
+    "sml generic loop (solver named)": lambda: design_under_sml(np.arange(12) % 3, 0.5, WorstCaseInputDistortion(12),
+                                                                strategy="generate", solver="highs"),
     "sml enumerate": lambda: design_under_sml([0, 0, 1, 1, 2], 0.5, WorstCaseInputDistortion(5)),
     "summary bisection": lambda: design_worst_case_distortion(IntersectionPrivacy(space), 0.5),
     "summary infeasible": lambda: design_worst_case_distortion(IntersectionPrivacy(space), 0.1),
@@ -81,7 +83,7 @@ print(json.dumps(dict(
     seconds=seconds, load=os.getloadavg()[0]), default=str))
 '''
 #: Cases compared field by field between the trees (the SML timing cases run in the second tree only).
-COMPARED = 15
+COMPARED = 16
 
 
 def run(root: str, case: str) -> dict:

@@ -26,6 +26,7 @@ from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret
 from ..progress import Progress, report
 from ..result import BUDGET_ATOL
 from ..solve import design
+from .certified import mechanism_result
 # SelectionCutProgram and bounded_lp_dual_bound are served under this module's name too (they lived here).
 from .sml_cuts import MAX_ROUNDS, SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts, supports
 
@@ -123,22 +124,24 @@ def design_under_sml(
                     round_number, len(working), found.value, budget)
         report(progress, round_number, None, f"SML constraint generation round {round_number}: working set "
                f"{len(working)}, SML {found.value:.6g} (budget {budget:.6g}) nats")
-        common = dict(measured={notion.label: found.value}, budgets={notion.label: budget},
-                      iterations=round_number, solve_time=time.perf_counter() - start)
+        rounds = f"constraint generation: {round_number} rounds, {len(working)} of {secret.n_selections} selections"
+        # The working set is a relaxation: its certified bound bounds the full problem too; its verdict stands.
+        common = dict(measured={notion.label: found.value}, budgets={notion.label: budget}, unit=result.unit,
+                      solver=result.solver, max_violation=result.max_violation, iterations=round_number)
         if not found.exact:
-            return dataclasses.replace(result, status="inaccurate", success=False, message=(
-                f"separation MILP stopped by its time limit after {round_number} rounds "
-                f"(SML in [{found.value:.9g}, {found.upper:.9g}])"), **common)
+            return mechanism_result(result.mechanism, result.objective, result.bound, rounds, start, method=result.method,
+                                    problems=[f"separation MILP stopped by its time limit (SML in [{found.value:.9g}, "
+                                              f"{found.upper:.9g}])"], **common)
         if found.value <= budget + BUDGET_ATOL:
-            # The working set is a relaxation: its certified bound bounds the full problem too.
-            return dataclasses.replace(result, method="constraint-generation", message=(
-                f"{result.message}; constraint generation: {round_number} rounds, {len(working)} of "
-                f"{secret.n_selections} selections; exact SML re-measured; the bound is the working set's "
-                "(a relaxation)"), **common)
+            return mechanism_result(
+                result.mechanism, result.objective, result.bound, rounds, start, method="constraint-generation",
+                problems=[] if result.success else [result.message], certified=result.status == "optimal",
+                verdict=lambda *_: f"{result.message}; {rounds}; exact SML re-measured; the bound is the working "
+                                   "set's (a relaxation)", **common)
         if (working == found.selection).all(axis=1).any():
-            return dataclasses.replace(result, status="inaccurate", success=False, message=(
-                f"the most violated selection is already in the working set (SML {found.value:.9g} > "
-                f"budget {budget:.9g}): solver tolerance too loose"), **common)
+            return mechanism_result(result.mechanism, result.objective, result.bound, rounds, start, method=result.method,
+                                    problems=["the most violated selection is already in the working set: solver "
+                                              "tolerance too loose"], **common)
         working = np.vstack([working, found.selection])
-    return dataclasses.replace(result, status="inaccurate", success=False, message=(
-        f"constraint generation did not converge in {rounds_cap} rounds"), **common)
+    return mechanism_result(result.mechanism, result.objective, result.bound, rounds, start, method=result.method,
+                            problems=[f"constraint generation did not converge in {rounds_cap} rounds"], **common)
