@@ -222,7 +222,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         """The gradient of ``a^α (scale · b)^{1−α}`` with respect to ``(a, b)`` where ``a / (scale · b) = ratio``."""
         return self.alpha * ratio ** (self.alpha - 1.0), (1.0 - self.alpha) * scale * ratio**self.alpha
 
-    def column_terms(self, matrix: np.ndarray, budget: float) -> ColumnSums:
+    def column_terms(self, matrix: np.ndarray, budget: float, scale: float | None = None) -> ColumnSums:
         """The budget as sums over outputs of convex, 1-homogeneous column terms (module docstring): for each
         ordered neighbour pair ``k = (x, x')``, ``φ_k(v) = v_x^α (e^ε v_{x'})^{1−α}`` and ``Σ_y φ_k(Q[:, y]) <= 1``,
         described at ``matrix`` (:class:`~mechdesign.privacy.column_dual.ColumnSums`).
@@ -237,6 +237,9 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
             ``(n, m)`` nonnegative matrix (any scale: the terms are 1-homogeneous).
         budget
             ε in nats.
+        scale
+            ``e^ε`` (:meth:`scaled_budget` of ``budget``) when the caller has it: a dual's many evaluations
+            at one budget scale it once.
 
         Examples
         --------
@@ -246,7 +249,7 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         ([1.0, 0.125], [1.0, 1.0])
         """
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
-        scale = self.scaled_budget(budget)
+        scale = self.scaled_budget(budget) if scale is None else scale
         n, m = matrix.shape
         numerators, denominators = matrix[first], matrix[second]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -294,7 +297,8 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         >>> round(bound, 12), round(1 - p, 12)
         (0.27639320225, 0.27639320225)
         """
-        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget))
+        scale = self.scaled_budget(budget)
+        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])

@@ -264,3 +264,19 @@ def test_the_relaxation_at_zero_budget_is_exact(m, n):
     bound, _ = design_lower_bound(objective, [(notion, 0.0)], [], constant)
     assert bound == pytest.approx(n * (m - 1) / m, abs=1e-12)
     assert objective.value(constant) == pytest.approx(n * (m - 1) / m, abs=1e-12)
+
+
+def test_the_column_dual_scales_the_budget_once(monkeypatch):
+    """Issue 33 item 4: the certificate's column terms receive the scaled budget (e^ε once per bound, not once per
+    evaluation of the terms), and the terms at a given scale are those at the budget."""
+    notion, budget = RenyiDifferentialPrivacy(2.0), math.log(2)
+    p = (1 + 1 / math.sqrt(5)) / 2
+    matrix = np.array([[p, 1 - p], [1 - p, p]])
+    given_scale = notion.column_terms(matrix, budget, notion.scaled_budget(budget))
+    assert np.array_equal(given_scale.values, notion.column_terms(matrix, budget).values)
+    calls = []
+    original = RenyiDifferentialPrivacy.scaled_budget
+    monkeypatch.setattr(RenyiDifferentialPrivacy, "scaled_budget",
+                        lambda self, value: calls.append(value) or original(self, value))
+    bound = notion.linear_objective_bound(0.5 * (1 - np.eye(2)), matrix, budget)
+    assert bound == pytest.approx(1 - p, abs=1e-12) and calls == [budget]
