@@ -8,6 +8,9 @@ Each run is a child process (its peak memory is the child's VmHWM), printed with
   ``d_privacy.min_loss_given_d`` (every pair a row of one LP) and ``design_metric_dp`` run one after the other in
   the same invocation; the report gives both expected losses, |Δ optimum| (qif's answer is checked first:
   its mechanism re-measured by ``MetricDifferentialPrivacy.measure``), and the time ratio.
+* ``baseline``: the design of a git revision (``--rev``, its ``mechdesign/designers/metric.py`` loaded as a module
+  beside the package's) and the current one, alternating, on a W × W grid with the clustered prior: rounds,
+  seconds, the optimum (both must be certified and equal).
 * ``scale``: ``design_metric_dp`` exact and spanner at W × W for W in ``--widths``: seconds, peak memory, certified
   gap, and the spanner's loss relative to the optimum.
 
@@ -15,6 +18,7 @@ Run::
 
     PYTHONPATH=. python benchmarks/metric_dp.py qif --width 8 --epsilons 0.1 0.5 1 --priors uniform clusters
     PYTHONPATH=. python benchmarks/metric_dp.py scale --widths 4 6 8 --epsilon 0.5 --time-limit 100
+    PYTHONPATH=. python benchmarks/metric_dp.py baseline --rev febd7ee --width 6 --epsilons 0.3 0.5 1
 """
 
 from __future__ import annotations
@@ -120,6 +124,36 @@ def scale(arguments: argparse.Namespace) -> None:
                   f"{spanner['objective'] / exact['objective']:.4f} |", flush=True)
 
 
+def against_revision(arguments: argparse.Namespace) -> None:
+    import importlib.util
+    import tempfile
+
+    from mechdesign import Prior
+    from mechdesign.designers import metric as current
+    from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+    source = subprocess.run(["git", "show", f"{arguments.rev}:mechdesign/designers/metric.py"], capture_output=True,
+                            text=True, check=True).stdout
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "baseline_metric.py")
+        with open(path, "w") as handle:
+            handle.write(source)
+        spec = importlib.util.spec_from_file_location("mechdesign.designers.baseline_metric", path)
+        baseline = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = baseline
+        spec.loader.exec_module(baseline)
+    notion = MetricDifferentialPrivacy.grid(arguments.width, arguments.width)
+    prior = Prior(grid_prior(arguments.width, "clusters"))
+    print("| grid | ε per unit | design | status | optimum | gap | rounds | s (load) |")
+    for epsilon in arguments.epsilons:
+        for name, module in ((arguments.rev, baseline), ("current", current)):
+            start = time.perf_counter()
+            result = module.design_metric_dp(notion, epsilon, prior=prior)
+            seconds = time.perf_counter() - start
+            print(f"| {arguments.width}×{arguments.width} | {epsilon:g} | {name} | {result.status} | {result.objective:.12f} "
+                  f"| {result.gap:.1e} | {result.iterations} | {seconds:.1f} ({os.getloadavg()[0]:.1f}) |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -139,8 +173,12 @@ def main() -> None:
     sizes.add_argument("--epsilon", type=float, default=0.5)
     sizes.add_argument("--priors", nargs="+", default=["clusters"])
     sizes.add_argument("--time-limit", type=float, default=100.0)
+    revision = commands.add_parser("baseline")
+    revision.add_argument("--rev", required=True)
+    revision.add_argument("--width", type=int, default=6)
+    revision.add_argument("--epsilons", type=float, nargs="+", default=[0.3, 0.5, 1.0])
     arguments = parser.parse_args()
-    {"one": one, "qif": against_qif, "scale": scale}[arguments.command](arguments)
+    {"one": one, "qif": against_qif, "scale": scale, "baseline": against_revision}[arguments.command](arguments)
 
 
 if __name__ == "__main__":
