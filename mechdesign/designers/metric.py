@@ -19,9 +19,9 @@ unit row sums couple the columns. :func:`design_metric_dp` solves it by
   (``n² m`` pair rows) together with ``u``; ``Σ u + Σ_y Σ_x min(0, r'_{xy})`` is a rigorous lower bound
   (:func:`dual_bound`), and the design stops when it meets the master's value.
 
-Measured (benchmarks/notes/2026-11-27-metric-dp.md): certified optima equal to the full LP's on small grids;
-the master's duals converge slowly (one column per output and round), so the design does not reach
-thousands of locations.
+Columns are priced at the master's duals smoothed towards those of the best bound so far (Wentges), which
+damps their oscillation. Measured (benchmarks/notes/2026-11-27-metric-dp.md): certified optima equal to the
+full LP's and qif's; the 8 × 8 grid in 11–500 s by ε; the design does not reach thousands of locations.
 
 The **spanner mechanism** (Bordenabe, Chatzikokolakis & Palamidessi, "Optimal geo-indistinguishable
 mechanisms for location privacy", CCS 2014) constrains only the edges of a graph ``G`` at ``ε / δ``,
