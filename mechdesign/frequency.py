@@ -77,6 +77,29 @@ class FrequencyEstimate:
                 for name in ("estimate", "standard_error", "projected")}
 
 
+
+def category_names(categories: Sequence[Any] | None, size: int) -> tuple:
+    """The names of a mechanism's ``size`` inputs: ``categories`` as a tuple, or the indices when ``None``.
+
+    Examples
+    --------
+    >>> category_names(None, 2), category_names(["a", "b"], 2)
+    ((0, 1), ('a', 'b'))
+    >>> category_names(True, 2)
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: categories must be a sequence of names (one per input of the mechanism), got True
+    """
+    if categories is None:
+        return tuple(range(size))
+    if isinstance(categories, type) or not hasattr(categories, "__len__") \
+            or not hasattr(categories, "__iter__") or getattr(categories, "ndim", 1) != 1:
+        raise MechDesignError("categories must be a sequence of names (one per input of the mechanism), got "
+                              f"{_short(categories)}")
+    names = tuple(categories)
+    check_count(len(names), size, "categories", "names (one per input of the mechanism)")
+    return names
+
+
 def estimator_matrix(mechanism: MechanismLike, categories: Sequence[Any] | None = None) -> np.ndarray:
     """The left inverse ``A = Q⁺`` (``m × n``, ``Q A = I``) of an estimable mechanism (a frequency
     oracle's own closed-form left inverse, :meth:`~mechdesign.mechanisms.oracles.FrequencyOracle.estimator_matrix`).
@@ -99,12 +122,10 @@ def estimator_matrix(mechanism: MechanismLike, categories: Sequence[Any] | None 
     [[1.5, -0.5], [-0.5, 1.5]]
     """
     if isinstance(mechanism, FrequencyOracle):
-        if categories is not None:
-            check_count(len(categories), mechanism.size, "categories", "names (one per input of the mechanism)")
+        category_names(categories, mechanism.size)
         return mechanism.estimator_matrix()
     matrix = as_mechanism(mechanism).matrix
-    names = list(range(matrix.shape[0])) if categories is None else list(categories)
-    check_count(len(names), matrix.shape[0], "categories", "names (one per input of the mechanism)")
+    names = list(category_names(categories, matrix.shape[0]))
     inverse = np.linalg.pinv(matrix)
     recovered = np.abs(matrix @ inverse - np.eye(matrix.shape[0])).max(axis=0) <= RECOVERY_ATOL
     if not recovered.all():
@@ -187,8 +208,7 @@ def estimate_from_tally(tally: Any, n_reports: int, mechanism: MechanismLike,
     [0.75, 0.25]
     """
     if isinstance(mechanism, FrequencyOracle):
-        names = tuple(range(mechanism.size)) if categories is None else tuple(categories)
-        check_count(len(names), mechanism.size, "categories", "names (one per input of the mechanism)")
+        names = category_names(categories, mechanism.size)
         estimate, standard_error = mechanism.estimate(tally, n_reports)
         return FrequencyEstimate(names, estimate, standard_error, project_to_simplex(estimate), int(n_reports))
     matrix = as_mechanism(mechanism).matrix
@@ -196,7 +216,7 @@ def estimate_from_tally(tally: Any, n_reports: int, mechanism: MechanismLike,
     count = as_positive_int(n_reports, "n_reports")
     if counts.sum() != count:
         raise MechDesignError(f"tally does not count {count} outputs: its counts sum to {counts.sum():.0f}")
-    names = tuple(range(matrix.shape[0])) if categories is None else tuple(categories)
+    names = category_names(categories, matrix.shape[0])
     inverse = estimator_matrix(matrix, names)
     output_frequencies = counts / count
     estimate = output_frequencies @ inverse
@@ -325,8 +345,7 @@ def maximum_likelihood(output_counts: Any, mechanism: MechanismLike, categories:
     limit = as_positive_int(max_iterations, "max_iterations", minimum=0)
     if not (isinstance(tolerance, (int, float)) and not isinstance(tolerance, bool) and tolerance > 0):
         raise MechDesignError(f"tolerance must be a number > 0, got {_short(tolerance)}")
-    names = tuple(range(matrix.shape[0])) if categories is None else tuple(categories)
-    check_count(len(names), matrix.shape[0], "categories", "names (one per input of the mechanism)")
+    names = category_names(categories, matrix.shape[0])
     used = counts > 0
     columns, weights = matrix[:, used], counts[used] / total
     estimate = np.full(matrix.shape[0], 1.0 / matrix.shape[0])

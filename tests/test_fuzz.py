@@ -170,6 +170,17 @@ CALLS: dict[str, Call] = {
     "trace_curve": Call(md.trace_curve, (md.DifferentialPrivacy(), _prior_objective(), [0.5, 1.0]),
                         {"solver": None, "solver_options": None, "executor": None}),
     "uniform_mechanism": Call(md.uniform_mechanism, (2,), {"n_outputs": 3}),
+    "FrequencyOracle": Call(md.RandomizedResponse, (3, 1.0)),
+    "HadamardResponse": Call(md.HadamardResponse, (5, 1.0, 4)),
+    "OptimizedLocalHashing": Call(md.OptimizedLocalHashing, (5, 1.0, 3)),
+    "OptimizedUnaryEncoding": Call(md.OptimizedUnaryEncoding, (4, 1.0)),
+    "RandomizedResponse": Call(md.RandomizedResponse, (3, 1.0)),
+    "ReportBudget": Call(md.ReportBudget, (1000, 1e6), {"decode_operations": 1e6, "report_bits": 64.0}),
+    "SubsetSelection": Call(md.SubsetSelection, (5, 1.0, 2)),
+    "estimate_frequencies": Call(md.estimate_frequencies, ([0, 1, 1, 2], md.randomized_response(3, 1.0)),
+                                 {"categories": ["a", "b", "c"]}),
+    "maximum_likelihood": Call(md.maximum_likelihood, ([1, 2, 1], md.randomized_response(3, 1.0)),
+                               {"categories": None, "tolerance": 1e-9, "max_iterations": 1000}),
     "worst_case_tradeoff": Call(md.worst_case_tradeoff, (md.UnionPrivacy(SPACE),), {"thresholds": [0.5]}),
 }
 
