@@ -22,6 +22,10 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
 * ``curve-30``: ``trace_curve`` at n = 30, 50 budgets in [0.1, 5]: seconds, and seconds inside HiGHS's
   ``run`` (what changes per point) — the rest is the per-point work outside HiGHS; also the process's CPU
   seconds, in all and outside HiGHS (medians: less sensitive to the load than wall-clock seconds).
+* ``parts-30``: the same curve 10 times in one warm process (after one untimed), CPU µs per point: inside
+  ``Highs.run``, writing the budget (``WarmLinearProgram._prepare``), the staircase bound (``LdpLinearProgram.
+  _lower_bound``), the rest of ``WarmLinearProgram.solve`` (reading the solution), the rest of
+  ``DesignProblem.solve_validated`` (validation, measures, the Result) and the rest (the curve, the problem's setup).
 * ``direct-100``, ``generation-300``: a 10-budget curve on the dense direct LP (``method="direct-lp"``) and
   by column generation, with the seconds inside the safe bound (``LdpLinearProgram._lower_bound``) or the
   pricing (``OutputGeneration._price``, which generates the outputs and bounds them at once).
@@ -50,7 +54,7 @@ from typing import Any
 import numpy as np
 
 CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "pmlball-60", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
-         "binding-100", "curve-30", "direct-100", "generation-300")
+         "binding-100", "curve-30", "parts-30", "direct-100", "generation-300")
 
 
 def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
@@ -90,6 +94,20 @@ class _SolutionRead:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._solution, name)
+
+
+def _cpu_clock(owner: Any, name: str, spent: dict[str, float]) -> None:
+    """Add the process's CPU seconds inside ``owner.name`` (wrapped in place) to ``spent[name]``."""
+    original = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        cpu = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[name] += time.process_time() - cpu
+
+    setattr(owner, name, timed)
 
 
 def _summary(result: Any) -> dict[str, Any]:
@@ -164,6 +182,31 @@ def run_case(case: str) -> dict[str, Any]:
         out.update(seconds=time.perf_counter() - start, highs=highs.seconds, cpu=time.process_time() - cpu,
                    outside_cpu=time.process_time() - cpu - highs.cpu, api_cpu=sum(clock.cpu for clock in api),
                    status="optimal" if all(r.status == "optimal" for r in curve.results) else "not all optimal")
+    elif kind == "parts":
+        import mechdesign.direct as direct
+        from mechdesign import DesignProblem
+
+        spent: dict[str, float] = {}
+        for owner, name in ((highspy.Highs, "run"), (direct.WarmLinearProgram, "_prepare"),
+                            (direct.LdpLinearProgram, "_lower_bound"), (direct.WarmLinearProgram, "solve"),
+                            (DesignProblem, "solve_validated")):
+            if hasattr(owner, name):
+                spent[name] = 0.0
+                _cpu_clock(owner, name, spent)
+        budgets = np.linspace(0.1, 5.0, 50)
+        trace_curve(DifferentialPrivacy(), objective, budgets)
+        spent.update((name, 0.0) for name in spent)
+        start, cpu = time.perf_counter(), time.process_time()
+        curves = [trace_curve(DifferentialPrivacy(), objective, budgets) for _ in range(10)]
+        total = time.process_time() - cpu
+        per = {name: 1e6 * value / 500 for name, value in spent.items()}
+        parts = {"HiGHS run": per["run"], "budget": per.get("_prepare", 0.0), "bound": per.get("_lower_bound", 0.0),
+                 "solution read": per["solve"] - per["run"] - per.get("_prepare", 0.0) - per.get("_lower_bound", 0.0),
+                 "solve_validated's rest": per.get("solve_validated", per["solve"]) - per["solve"],
+                 "curve and setup": 1e6 * total / 500 - per.get("solve_validated", per["solve"])}
+        out.update(seconds=time.perf_counter() - start, cpu=total / 10, outside_cpu=(total - spent["run"]) / 10,
+                   parts=parts, status="optimal" if all(r.status == "optimal" for c in curves for r in c.results)
+                   else "not all optimal")
     elif not named:  # direct / generation need method= (from 20036d5's ancestors on)
         out.update(seconds=float("nan"), status="n/a (no method= in this tree)")
     else:  # direct / generation: a 10-budget curve on one compiled problem
@@ -220,6 +263,8 @@ def main() -> None:
             if "cpu" in best:  # CPU seconds (median of the repetitions) and their part outside HiGHS
                 median = sorted(runs[name], key=lambda run: run["cpu"])[len(runs[name]) // 2]
                 highs += f"; CPU {median['cpu']:.3f}, outside HiGHS {median['outside_cpu']:.3f} (median)"
+                if "parts" in median:
+                    highs += ", per point (µs): " + ", ".join(f"{part} {value:.0f}" for part, value in median["parts"].items())
                 if "api_cpu" in median:
                     highs += (f", of which HiGHS's other calls (coefficients, costs, model, solution read) "
                               f"{median['api_cpu']:.3f}")
