@@ -27,6 +27,10 @@ which notion class, as import paths ``"module:attribute"`` (:data:`SOLVER_PATHS`
   (:func:`~mechdesign.designers.extreme_columns.extreme_columns`);
 * ``hamming_closed_form`` — its closed form for Hamming cost
   (:func:`~mechdesign.designers.closed_form.hamming_problem`, design method ``"closed-form"``).
+* ``hockey_stick_cuts`` — the hockey-stick (ε, δ)-DP LP by cutting planes
+  (:func:`~mechdesign.designers.hockey_stick.design_hockey_stick`, design method ``"hockey-stick-cuts"``);
+* ``distortion_rate`` — the Blahut–Arimoto distortion–rate solver for mutual-information privacy
+  (:func:`~mechdesign.designers.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``).
 
 Those paths are imported by :func:`resolve` only when a solver-layer dispatcher asks, so this module
 imports nothing from the solver layer: definitions (the global framework) read it without importing
@@ -63,7 +67,8 @@ from .privacy import (
 )
 
 NotionOrClass = Union[PrivacyNotion, type]
-SolverField = Literal["warm_lp", "column_generation", "column_cone", "hamming_closed_form"]
+SolverField = Literal["warm_lp", "column_generation", "column_cone", "hamming_closed_form", "hockey_stick_cuts",
+                      "distortion_rate"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,10 @@ class Capabilities:
     hamming_closed_form
         ``"module:attribute"`` of its closed form for expected Hamming distortion (a
         :class:`~mechdesign.designers.closed_form.ClosedForm`).
+    hockey_stick_cuts
+        ``"module:function"`` of its cutting-plane designer for the hockey-stick (ε, δ)-DP LP.
+    distortion_rate
+        ``"module:function"`` of its Blahut–Arimoto distortion–rate designer.
     """
 
     notion: type[PrivacyNotion]
@@ -106,6 +115,8 @@ class Capabilities:
     column_generation: str | None = None
     column_cone: str | None = None
     hamming_closed_form: str | None = None
+    hockey_stick_cuts: str | None = None
+    distortion_rate: str | None = None
 
 
 #: The notion classes offered on the command line and to the ``Privatizer``, in command-line order (their
@@ -128,7 +139,8 @@ SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
         "hamming_closed_form": "mechdesign.designers.closed_form:LOCAL_DP"},
     ApproximateDifferentialPrivacy: {
         "warm_lp": "mechdesign.direct:ApproximateDpLinearProgram",
-        "column_generation": f"{_GENERATION}:ApproximateDpColumnGeneration"},
+        "column_generation": f"{_GENERATION}:ApproximateDpColumnGeneration",
+        "hockey_stick_cuts": "mechdesign.designers.hockey_stick:design_hockey_stick"},
     MaximalLeakage: {
         "warm_lp": "mechdesign.direct:MaximalLeakageLinearProgram",
         "column_generation": f"{_GENERATION}:MaximalLeakageColumnGeneration",
@@ -138,6 +150,7 @@ SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
         "warm_lp": "mechdesign.direct:PmlLinearProgram", "column_generation": f"{_GENERATION}:PmlColumnGeneration",
         "column_cone": f"{_COLUMNS}:pml_cone"},
     MaximalInformation: {"column_cone": f"{_COLUMNS}:maximal_information_cone"},
+    MutualInformationPrivacy: {"distortion_rate": "mechdesign.designers.blahut_arimoto:design_distortion_rate"},
 }
 
 

@@ -54,6 +54,7 @@ from ..utility.distortion import ExpectedDistortion
 from ..utility.information import mutual_information
 from ..mechanism import Mechanism
 from ..priors import PriorLike, as_prior
+from ..registry import solver_capability
 from .._validate import as_finite, as_number_list
 from ..utility.distortion import cost_for_prior
 from ..utility.rate_distortion import GAP_TOL, RateDistortionPoint, blahut_intercept, shifted_kernel
@@ -113,7 +114,7 @@ def applies(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]], objective: O
     if limits or len(notion_list) != 1 or type(objective) is not ExpectedDistortion:
         return False
     notion = notion_list[0]
-    if type(notion) is not MutualInformationPrivacy or len(notion.source_set) != 1:
+    if solver_capability(notion, "distortion_rate") is None or len(notion.source_set) != 1:
         return False
     prior = notion.source_set.extreme_points[0]
     return prior.shape == objective.prior.probabilities.shape and bool(

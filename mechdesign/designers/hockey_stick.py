@@ -56,6 +56,7 @@ from ..direct import HIGHS_OPTIONS, ApproximateDpLinearProgram
 from ..exceptions import MechDesignError
 from ..privacy.approx_dp import ApproximateDifferentialPrivacy, pair_divergences
 from ..privacy.base import PrivacyNotion
+from ..registry import solver_capability
 from ..result import Result, clean_mechanism, is_certified_optimal
 from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.base import Objective
@@ -110,7 +111,7 @@ def _hockey_stick_notion(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]],
     if limits or len(notion_list) != 1 or type(objective) is not ExpectedDistortion:
         return None
     notion = notion_list[0]
-    if type(notion) is not ApproximateDifferentialPrivacy or notion.variant != "hockey_stick":
+    if solver_capability(notion, "hockey_stick_cuts") is None or notion.variant != "hockey_stick":
         return None
     return notion
 
