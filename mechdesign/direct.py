@@ -77,8 +77,8 @@ INFEASIBILITY_OPTIONS = ({"solver": "ipm"}, {"presolve": "on", "simplex_strategy
 #: staircase bound is computed only below it): 1e-5 of the gap tolerance, and HiGHS's duals give 1e-13–1e-15.
 TIGHT_BOUND_RTOL = 1e-12
 
-#: Local DP's LP holds its objective divided by ``α = e^ε − 1`` from this ``α`` on (below it, undivided: ``α = 0`` at
-#: ε = 0), so that a new budget changes ``m`` costs, not ``n m + m`` (:meth:`LdpLinearProgram._set_budget`); HiGHS's
+#: Local DP's LP holds its objective divided by ``α = e^ε − 1`` from this ``α`` on (below it, undivided: ``α = 0``
+#: at ε = 0), so that a new budget changes ``m`` costs, not ``n m + m`` (:meth:`LdpLinearProgram._set_budget`); HiGHS's
 #: dual tolerance is divided with it, so the simplex stops where it would unscaled.
 COST_SCALE_MIN = 1e-3
 
@@ -280,7 +280,8 @@ class WarmLinearProgram(ABC):
         self._scale_rows = self.limit_rows[scaled]
         self._scale_slots = self._slots(self._scale_rows, self.scaled_columns)
         settings = {**HIGHS_OPTIONS, **(options or {})}
-        self._dual_tolerance = float(settings.get("dual_feasibility_tolerance", HIGHS_OPTIONS["dual_feasibility_tolerance"]))
+        self._dual_tolerance = float(settings.get("dual_feasibility_tolerance",
+                                                  HIGHS_OPTIONS["dual_feasibility_tolerance"]))
         self.highs = quiet_highs(settings)
         pass_model(self.highs, self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
                    self._col_upper)
@@ -542,8 +543,8 @@ class LdpLinearProgram(WarmLinearProgram):
             np.column_stack([inputs, n + inputs]).ravel(),
         ])
         data = np.concatenate([np.tile(np.repeat([1.0, -1.0], n), m), np.tile([-1.0, 1.0], k), np.ones(2 * n)])
-        matrix = sp.csc_matrix((data, indices, np.concatenate([2 * n * np.arange(m + 1), 2 * n * m + 2 * np.arange(1, k + n + 1)])),
-                               shape=(2 * n + k, m + k + n))
+        starts = np.concatenate([2 * n * np.arange(m + 1), 2 * n * m + 2 * np.arange(1, k + n + 1)])
+        matrix = sp.csc_matrix((data, indices, starts), shape=(2 * n + k, m + k + n))
         super().__init__(weights, matrix, *_unit_row_bounds(n, n, k), notion or DifferentialPrivacy(), **settings)
         #: The costs at e^ε − 1 = 1 (c: Σ_x W[x, y]; u: W; r: 0); the part of u scales with the budget.
         self._unit_costs = np.concatenate([self.weights.sum(axis=0), self.weights.ravel(), np.zeros(n)])
