@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .._lazy import LazyFunction
 from .._validate import as_budget, as_finite, as_number_list
 from ..exceptions import InvalidBudgetError, MechDesignError
 from ..mechanism import Mechanism
@@ -62,6 +63,31 @@ KERNEL_UNDERFLOW = 746.0
 LEAST_DISTORTION_ATOL = 1e-12
 #: Blahut–Arimoto steps that polish a solver's output distribution in :func:`distortion_rate_lower_bound`.
 BOUND_POLISH_STEPS = 50
+#: Inputs whose ``Z_x`` is below this have no output of non-negligible kernel in the support (starved).
+STARVED = 1e-280
+#: Newton iterations at most per slope.
+MAX_NEWTON = 200
+#: Blahut–Arimoto steps from the uniform output distribution before the first Newton solve (they make
+#: every output's mass reflect its usefulness).
+WARM_UP_STEPS = 20
+#: Outputs kept from the warm-up to start the first slope's support (pricing adds the others it needs).
+START_OUTPUTS = 10
+#: Relative difference within which a warm-up mass counts as tied with the largest.
+TIED = 1e-9
+#: Outputs of a start with less than this fraction of its largest mass start outside the support.
+SUPPORT_FRACTION = 1e-6
+#: Mass, relative to the support's mean, given to an output priced into the support.
+ENTRY_MASS = 1e-3
+#: Outputs with at most this fraction of the largest mass, and a positive gradient, leave the Newton step.
+BOUNDARY_MASS = 1e-12
+#: Armijo's sufficient-decrease constant and the backtracking factor of the Newton line search.
+ARMIJO, BACKTRACK = 1e-4, 0.5
+#: The methods of :func:`rate_distortion_curve`.
+CURVE_METHODS = ("newton", "blahut-arimoto")
+
+cho_factor = LazyFunction("scipy.linalg", "cho_factor")
+cho_solve = LazyFunction("scipy.linalg", "cho_solve")
+dsyrk = LazyFunction("scipy.linalg.blas", "dsyrk")
 
 
 @dataclass(frozen=True)
@@ -123,13 +149,170 @@ def _blahut_arimoto(p: np.ndarray, cost: np.ndarray, slope: float, output: np.nd
                                iteration)
 
 
-def rate_distortion_curve(
-    prior: PriorLike, slopes: Sequence[float], cost: Any = None
-) -> list[RateDistortionPoint]:
-    """Certified points of the rate–distortion curve at the given slopes, by Blahut–Arimoto.
+@dataclass(frozen=True)
+class SlopePoint:
+    """One slope's output distribution ``q``, its channel's rate and distortion, and its certified dual line
+    ``R(D) >= b − s D``. The channel itself (``n × m``) is rebuilt on demand by :meth:`SlopeSolver.channel`, so
+    that a search over many slopes holds ``O(m)`` numbers per slope."""
 
-    Slopes are solved in increasing order, each warm-started from the previous output
-    distribution; the points are returned in the order given.
+    slope: float
+    rate: float
+    distortion: float
+    intercept: float
+    output: np.ndarray
+    #: Newton steps taken at this slope.
+    steps: int = 0
+
+    def distortion_bound(self, rate: float) -> float:
+        """``D(rate) >= (b − rate) / s``."""
+        return (self.intercept - rate) / self.slope
+
+
+class SlopeSolver:
+    """Minimizes ``G_s`` (module docstring) at any slope for a fixed prior and cost (inputs of positive mass).
+
+    Examples
+    --------
+    >>> solver = SlopeSolver(np.array([0.5, 0.5]), 1 - np.eye(2))
+    >>> point = solver.solve(math.log(9.0), np.array([0.5, 0.5]), 1e-12)
+    >>> round(point.distortion, 12), abs(point.rate - (point.intercept - point.slope * point.distortion)) < 1e-12
+    (0.1, True)
+    """
+
+    def __init__(self, p: np.ndarray, cost: np.ndarray) -> None:
+        self.p, self.cost = p, cost
+        excess = cost - cost.min(axis=1)[:, None]
+        positive = excess[excess > 0]
+        #: The largest slope that changes the kernel (:data:`KERNEL_UNDERFLOW`); 1 for a cost without choice.
+        self.max_slope = KERNEL_UNDERFLOW / float(positive.min()) if positive.size else 1.0
+
+    def warm_start(self, slope: float) -> np.ndarray:
+        """:data:`WARM_UP_STEPS` Blahut–Arimoto steps from the uniform output distribution, restricted to its
+        :data:`START_OUTPUTS` largest masses and those tied with the largest (a symmetric problem, e.g. a uniform
+        prior with Hamming cost, keeps every output); pricing adds the outputs that are missing."""
+        kernel = shifted_kernel(self.cost, slope)
+        q = np.full(self.cost.shape[1], 1.0 / self.cost.shape[1])
+        for _ in range(WARM_UP_STEPS):
+            q = q * ((self.p / (kernel @ q)) @ kernel)
+        kept = np.argsort(-q)[:START_OUTPUTS]
+        kept = np.union1d(kept, np.flatnonzero(q >= q[kept[0]] * (1.0 - TIED)))
+        start = np.zeros_like(q)
+        start[kept] = q[kept]
+        return start / start.sum()
+
+    def solve(self, slope: float, start: np.ndarray, rate_gap: float, kernel: np.ndarray | None = None) -> SlopePoint:
+        """Newton on the support of ``q`` from ``start`` until ``log max_y c_y <= rate_gap`` (or the cap).
+
+        The support starts as the outputs of ``start`` with at least :data:`SUPPORT_FRACTION` of its largest
+        mass (a neighbouring slope's support: few outputs); pricing adds the outputs it lacks. ``kernel`` is
+        the slope's :func:`~mechdesign.utility.rate_distortion.shifted_kernel` if the caller has it."""
+        kernel = shifted_kernel(self.cost, slope) if kernel is None else kernel
+        p = self.p
+        support = np.flatnonzero(start >= SUPPORT_FRACTION * start.max())
+        q, support = self._feed(kernel, start[support] / start[support].sum(), support)
+        steps = 0
+        for steps in range(MAX_NEWTON):
+            ratios = (p / (kernel[:, support] @ q)) @ kernel
+            if math.log(float(ratios.max())) <= rate_gap:
+                break
+            q, support = self._price(q, support, ratios, rate_gap)
+            columns = kernel[:, support]
+            normalizer = columns @ q
+            q, support = self._newton_step(columns, q, support, (p / normalizer) @ columns, normalizer)
+        full = np.zeros(self.cost.shape[1])
+        full[support] = q
+        return replace(self._point(slope, kernel, full), steps=steps)
+
+    def _feed(self, kernel: np.ndarray, q: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The support with the cheapest output of every starved input added (at a large slope the kernel of a
+        neighbouring slope's support can underflow to 0 on a row), so that every ``Z_x`` is positive."""
+        starved = np.flatnonzero(kernel[:, support] @ q < STARVED)
+        if not starved.size:
+            return q, support
+        entering = np.setdiff1d(self.cost[starved].argmin(axis=1), support)
+        q = np.concatenate([q, np.full(entering.size, q.mean())])
+        return q / q.sum(), np.concatenate([support, entering])
+
+    @staticmethod
+    def _price(q: np.ndarray, support: np.ndarray, ratios: np.ndarray, rate_gap: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The support with the outputs of largest ``c_y > 1`` outside it added (at most as many as it has, and
+        at least 10), each with :data:`ENTRY_MASS` of the mean mass: the outputs whose gradient ``1 − c_y`` of
+        ``G`` is negative."""
+        entering = np.setdiff1d(np.flatnonzero(ratios > 1.0 + rate_gap), support)
+        if not entering.size:
+            return q, support
+        entering = entering[np.argsort(-ratios[entering])[: max(10, support.size)]]
+        q = np.concatenate([q, np.full(entering.size, ENTRY_MASS * q.mean())])
+        return q / q.sum(), np.concatenate([support, entering])
+
+    def channel(self, point: SlopePoint, kernel: np.ndarray | None = None) -> np.ndarray:
+        """The channel ``q_y K[x, y] / Z_x`` of ``point`` (``n × m``; ``kernel`` as for :meth:`solve`)."""
+        support = np.flatnonzero(point.output)
+        matrix = np.zeros(self.cost.shape)
+        kernel = shifted_kernel(self.cost, point.slope) if kernel is None else kernel
+        matrix[:, support] = self._columns(kernel, point.output, support)
+        return matrix
+
+    def _columns(self, kernel: np.ndarray, q: np.ndarray, support: np.ndarray) -> np.ndarray:
+        """The channel's columns on ``support`` (the others are 0), each row summing to 1."""
+        columns = q[support][None, :] * kernel[:, support]
+        return columns / columns.sum(axis=1, keepdims=True)
+
+    def _newton_step(self, columns: np.ndarray, q: np.ndarray, support: np.ndarray, ratios: np.ndarray,
+                     normalizer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One projected Newton step (Bertsekas, "Projected Newton methods for optimization problems with
+        simple constraints", SIAM J. Control Optim. 20(2), 1982) on ``G(q) = −Σ P log(K q) + Σ q`` over
+        ``q >= 0`` (its minimum has ``Σ q = 1``): outputs of negligible mass whose gradient ``1 − c_y`` is
+        positive leave the support, Newton's direction is taken on the rest, and the step backtracks along
+        the projection ``max(q + t d, 0)`` until Armijo's decrease holds; outputs reaching 0 leave."""
+        p = self.p
+        gradient = 1.0 - ratios
+        free = (q > BOUNDARY_MASS * q.max()) | (gradient < 0)
+        q, support, gradient, columns = q[free], support[free], gradient[free], columns[:, free]
+        weighted = columns * (np.sqrt(p) / normalizer)[:, None]
+        hessian = dsyrk(1.0, weighted.T)  # K_Sᵀ diag(P / Z²) K_S, upper triangle: half a matrix product
+        try:
+            direction = -cho_solve((cho_factor(hessian, lower=False, overwrite_a=True)[0], False), gradient)
+        except np.linalg.LinAlgError:  # a singular Hessian (outputs with proportional kernel columns)
+            direction = -np.linalg.lstsq(weighted.T @ weighted, gradient, rcond=None)[0]
+        if not gradient @ direction < 0:
+            direction = -gradient
+        value = -float(p @ np.log(normalizer)) + float(q.sum())
+        step = 1.0
+        while step > 1e-20:
+            trial = np.maximum(q + step * direction, 0.0)
+            with np.errstate(divide="ignore"):
+                trial_value = -float(p @ np.log(columns @ trial)) + float(trial.sum())
+            if trial_value <= value + ARMIJO * float(gradient @ (trial - q)):
+                break
+            step *= BACKTRACK
+        else:
+            return q / q.sum(), support
+        keep = trial > 0
+        return trial[keep] / trial[keep].sum(), support[keep]
+
+    def _point(self, slope: float, kernel: np.ndarray, q: np.ndarray) -> SlopePoint:
+        """The rate, distortion and dual intercept of the channel of ``q``, computed on its support."""
+        support = np.flatnonzero(q)
+        columns = self._columns(kernel, q, support)
+        distortion = float(self.p @ (columns * self.cost[:, support]).sum(axis=1))
+        return SlopePoint(slope, mutual_information(self.p, columns), distortion,
+                          blahut_intercept(self.p, self.cost, slope, q, kernel), q)
+
+
+def rate_distortion_curve(prior: PriorLike, slopes: Sequence[float], cost: Any = None, *,
+                          method: str = "newton") -> list[RateDistortionPoint]:
+    """Certified points of the rate–distortion curve at the given slopes.
+
+    ``method="newton"`` (default) minimizes Blahut's ``G_s(q) = −Σ_x P(x) log Z_x(q)`` over the output
+    distribution by Newton's method on its support (:class:`SlopeSolver`), each slope from the previous
+    one's output distribution (the first from a few Blahut–Arimoto steps); a slope it does not certify
+    within :data:`MAX_NEWTON` steps is finished by Blahut–Arimoto from Newton's point.
+    ``"blahut-arimoto"`` runs the multiplicative iteration alone, each slope warm-started from the previous
+    output distribution. Both stop at the same certificate (``rate − lower_bound <= GAP_TOL``); Newton needs
+    far fewer steps on skewed sources (m = 64, Zipf: 0.09 s against 1.3 s; benchmarks/mi_curve_dit.py).
+    Slopes are solved in increasing order; the points are returned in the order given.
 
     Parameters
     ----------
@@ -139,11 +322,14 @@ def rate_distortion_curve(
         Slopes ``s >= 0`` (nats per unit distortion); larger ``s`` gives smaller distortion.
     cost
         ``cost[x, y] = d(x, y)``; default Hamming on a square alphabet.
+    method
+        ``"newton"`` or ``"blahut-arimoto"`` (:data:`CURVE_METHODS`).
 
     Returns
     -------
     list of RateDistortionPoint
-        One per slope; each has ``rate − lower_bound <= GAP_TOL`` unless ``MAX_ITERATIONS`` was hit.
+        One per slope; each has ``rate − lower_bound <= GAP_TOL`` unless ``MAX_ITERATIONS`` was hit;
+        ``iterations`` counts its Newton steps and Blahut–Arimoto iterations.
 
     Examples
     --------
@@ -151,18 +337,43 @@ def rate_distortion_curve(
     >>> point = rate_distortion_curve([0.25] * 4, [2.0])[0]  # uniform source, Hamming distortion
     >>> D = point.distortion
     >>> closed = math.log(4) + D * math.log(D) + (1 - D) * math.log(1 - D) - D * math.log(3)
-    >>> abs(point.rate - closed) < 1e-9
-    True
+    >>> abs(point.rate - closed) < 1e-9, point.gap <= GAP_TOL
+    (True, True)
+    >>> rate_distortion_curve([0.25] * 4, [2.0], method="simplex")
+    Traceback (most recent call last):
+    mechdesign.exceptions.MechDesignError: method must be one of 'newton', 'blahut-arimoto', got 'simplex'
     """
     p = as_prior(prior).probabilities
     matrix = cost_for_prior(p.size, cost)
     values = as_number_list(slopes, "slopes")
+    if not isinstance(method, str) or method not in CURVE_METHODS:
+        raise MechDesignError(f"method must be one of {', '.join(map(repr, CURVE_METHODS))}, got {method!r}")
+    order = sorted(range(len(values)), key=values.__getitem__)
     points: dict[int, RateDistortionPoint] = {}
-    output = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
-    for index in sorted(range(len(values)), key=values.__getitem__):
-        point = _blahut_arimoto(p, matrix, values[index], output)
-        points[index] = point
-        output = _warm_start(p, point)
+    if method == "blahut-arimoto":
+        output = np.full(matrix.shape[1], 1.0 / matrix.shape[1])
+        for index in order:
+            points[index] = _blahut_arimoto(p, matrix, values[index], output)
+            output = _warm_start(p, points[index])
+        return [points[index] for index in range(len(values))]
+    used = p > 0
+    solver = SlopeSolver(p[used], matrix[used])
+    start: np.ndarray | None = None
+    for index in order:
+        slope = values[index]
+        kernel = shifted_kernel(solver.cost, slope)
+        point = solver.solve(slope, solver.warm_start(slope) if start is None else start, GAP_TOL, kernel)
+        start = point.output
+        if point.intercept - slope * point.distortion < point.rate - GAP_TOL:  # not certified: finish by BA
+            finished = _blahut_arimoto(p, matrix, slope, (1.0 - WARM_START_MIX) * point.output
+                                       + WARM_START_MIX / matrix.shape[1])
+            points[index] = replace(finished, iterations=finished.iterations + point.steps)
+            continue
+        channel = np.full(matrix.shape, 1.0 / matrix.shape[1])
+        channel[used] = solver.channel(point, kernel)
+        points[index] = RateDistortionPoint(slope, point.distortion, point.rate,
+                                            max(point.intercept - slope * point.distortion, 0.0),
+                                            Mechanism(channel), point.steps)
     return [points[index] for index in range(len(values))]
 
 
