@@ -331,8 +331,9 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     prior
         The prior when ``objective`` is ``None``.
     method
-        ``"exact"`` (the certified optimum) or ``"spanner"`` (the spanner mechanism: ε-d-private, faster to
-        solve, not optimal; its gap to the optimum's bound is reported when the cost is square).
+        ``"exact"`` (the certified optimum) or ``"spanner"`` (the spanner mechanism: ε-d-private, not optimal,
+        a baseline — the same column generation on the metric ``d_G / δ``, no faster; its result carries a bound on
+        the exact optimum).
     time_limit
         Seconds after which the best mechanism so far is returned (``"suboptimal"`` if not certified).
     progress
