@@ -40,18 +40,15 @@ from typing import Any
 
 import numpy as np
 
-from .._lazy import LazyFunction
 from .._lazy import scipy_sparse as sp
 from .._validate import as_budget, as_choice, as_positive_int, as_time_limit
 from ..direct import HIGHS_OPTIONS
 from ..exceptions import MechDesignError, ShapeMismatchError
-from ..privacy.metric import MetricDifferentialPrivacy
+from ..privacy.metric import MetricDifferentialPrivacy, shortest_path
 from ..result import Result
 from ..solvers import highs_model, quiet_highs, run_highs, solve_highs_lp
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, single_budget
-
-shortest_path = LazyFunction("scipy.sparse.csgraph", "shortest_path")
 
 #: The methods of :func:`design_metric_dp`.
 METHODS = ("exact", "spanner")
@@ -59,8 +56,6 @@ METHODS = ("exact", "spanner")
 ENTRY_FLOOR = 1e-13
 #: A pattern enters the master when its reduced cost is below ``-PRICE_RTOL`` times the largest weight.
 PRICE_RTOL = 1e-12
-#: A vertex's entries within this of 1 are its points ``T`` (:func:`transport_pricing`).
-VERTEX_ATOL = 1e-9
 #: Passes of the flow that covers an output's deficits (:func:`output_bound`).
 FLOW_PASSES = 12
 #: The design stops when the certified bound is within this fraction of ``max(unit, |value|)`` of the master's
