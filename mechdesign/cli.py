@@ -609,7 +609,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_theory.add_argument("paper", choices=[*sorted(CHECKS), "all"],
                           help="put: Zhong & Bu, Privacy-Utility Trade-Off; pml: Grosse et al., Privacy Mechanism Design "
                                "based on Empirical Distributions; sml: Wang, Lin & Fanti, Statistic Maximal Leakage; "
-                               "summary: Wang et al., Guarding Multiple Secrets; all: every paper")
+                               "summary: Wang et al., Guarding Multiple Secrets; metric: Ghosh, Roughgarden & Sundararajan, "
+                               "Universally Utility-Maximizing Privacy Mechanisms (line metric); all: every paper")
     p_theory.add_argument("--format", choices=FORMATS, default="text", help="text table, Markdown table or JSON")
     p_theory.add_argument("--full", action="store_true", help="the full grid (slow) instead of the fast one")
     p_theory.add_argument("--plots", metavar="DIR", help="write one closed form vs optimizer plot per family into DIR")

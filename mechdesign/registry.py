@@ -30,7 +30,9 @@ which notion class, as import paths ``"module:attribute"`` (:data:`SOLVER_PATHS`
 * ``hockey_stick_cuts`` — the hockey-stick (ε, δ)-DP LP by cutting planes
   (:func:`~mechdesign.designers.hockey_stick.design_hockey_stick`, design method ``"hockey-stick-cuts"``);
 * ``distortion_rate`` — the Blahut–Arimoto distortion–rate solver for mutual-information privacy
-  (:func:`~mechdesign.designers.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``).
+  (:func:`~mechdesign.designers.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``);
+* ``metric_cone`` — column generation over the d-privacy cone for metric DP
+  (:func:`~mechdesign.designers.metric.design_metric`, design method ``"metric-cone"``).
 
 Those paths are imported by :func:`resolve` only when a solver-layer dispatcher asks, so this module
 imports nothing from the solver layer: definitions (the global framework) read it without importing
@@ -59,6 +61,7 @@ from .privacy import (
     DifferentialPrivacy,
     MaximalInformation,
     MaximalLeakage,
+    MetricDifferentialPrivacy,
     MutualInformationPrivacy,
     PointwiseMaximalLeakage,
     PrivacyNotion,
@@ -68,7 +71,7 @@ from .privacy import (
 
 NotionOrClass = Union[PrivacyNotion, type]
 SolverField = Literal["warm_lp", "column_generation", "column_cone", "hamming_closed_form", "hockey_stick_cuts",
-                      "distortion_rate"]
+                      "distortion_rate", "metric_cone"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,8 @@ class Capabilities:
         ``"module:function"`` of its cutting-plane designer for the hockey-stick (ε, δ)-DP LP.
     distortion_rate
         ``"module:function"`` of its Blahut–Arimoto distortion–rate designer.
+    metric_cone
+        ``"module:function"`` of its column generation over the d-privacy cone.
     """
 
     notion: type[PrivacyNotion]
@@ -117,6 +122,7 @@ class Capabilities:
     hamming_closed_form: str | None = None
     hockey_stick_cuts: str | None = None
     distortion_rate: str | None = None
+    metric_cone: str | None = None
 
 
 #: The notion classes offered on the command line and to the ``Privatizer``, in command-line order (their
@@ -151,6 +157,7 @@ SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
         "column_cone": f"{_COLUMNS}:pml_cone"},
     MaximalInformation: {"column_cone": f"{_COLUMNS}:maximal_information_cone"},
     MutualInformationPrivacy: {"distortion_rate": "mechdesign.designers.blahut_arimoto:design_distortion_rate"},
+    MetricDifferentialPrivacy: {"metric_cone": "mechdesign.designers.metric:design_metric"},
 }
 
 

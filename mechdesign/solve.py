@@ -32,7 +32,7 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
-from .designers import blahut_arimoto, hockey_stick, sml_cuts
+from .designers import blahut_arimoto, hockey_stick, metric, sml_cuts
 from .designers.certified import exceeded, failure_result, mechanism_result
 from .designers.closed_form import design_hamming, hamming_problem
 from .direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
@@ -885,6 +885,14 @@ METHODS: tuple[DesignMethod, ...] = (
                  lambda spec: True if blahut_arimoto.applies(spec.notions, spec.objective, spec.limits) else None,
                  lambda spec, choice, budgets, limit_values: blahut_arimoto.design_distortion_rate(
                      spec.notions, budgets, spec.objective)),
+    DesignMethod("metric-cone",
+                 "one MetricDifferentialPrivacy, an ExpectedDistortion on its inputs, and no limits (column generation "
+                 "over the d-privacy cone, each output priced exactly by a transport LP, the dual bound checked in "
+                 "numpy)",
+                 lambda spec: True if metric.applies(spec.notions, spec.objective, spec.limits) else None,
+                 lambda spec, choice, budgets, limit_values: metric.design_metric(spec.notions, budgets,
+                                                                                  spec.objective),
+                 solvers=("highs",)),
     DesignMethod("column-generation",
                  "what direct-lp applies to, from direct.COLUMN_GENERATION_MIN_INPUTS inputs on (outputs generated "
                  "by exact pricing, caps priced with their multipliers)",

@@ -1,6 +1,7 @@
-"""Closed forms of the four papers compared with the optimizer or an exact computation.
+"""Closed forms of the four papers (and of the line-metric theorem of metric DP) compared with the optimizer
+or an exact computation.
 
-One module per paper (:mod:`.put`, :mod:`.pml`, :mod:`.sml`, :mod:`.summary`), each with a
+One module per paper (:mod:`.put`, :mod:`.pml`, :mod:`.sml`, :mod:`.summary`, :mod:`.metric`), each with a
 ``check_<paper>(full=False)`` returning :class:`~mechdesign.checks.rows.CheckRow` objects;
 :data:`CHECKS` maps the short names of ``mechdesign theory-check`` to them. The closed forms
 themselves live in :mod:`mechdesign.theory`.
@@ -18,7 +19,7 @@ from .rows import CheckRow
 #: Paper short name → check (``full=True`` runs the full grid); each paper's module is imported when its
 #: check first runs, so the command line starts without the theory modules.
 CHECKS: dict[str, Callable[..., list[CheckRow]]] = {
-    paper: LazyFunction(f"mechdesign.checks.{paper}", f"check_{paper}") for paper in ("put", "pml", "sml", "summary")
+    paper: LazyFunction(f"mechdesign.checks.{paper}", f"check_{paper}") for paper in ("put", "pml", "sml", "summary", "metric")
 }
 
 
@@ -33,7 +34,7 @@ def run_check(paper: str, full: bool = False, progress: Progress | None = None) 
     >>> run_check("nope")
     Traceback (most recent call last):
     ...
-    mechdesign.exceptions.MechDesignError: no theory check for 'nope'; available: ['all', 'pml', 'put', 'sml', 'summary']
+    mechdesign.exceptions.MechDesignError: no theory check for 'nope'; available: ['all', 'metric', 'pml', 'put', 'sml', 'summary']
     """
     if paper != "all" and paper not in CHECKS:
         raise MechDesignError(f"no theory check for {paper!r}; available: {sorted([*CHECKS, 'all'])}")

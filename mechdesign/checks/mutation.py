@@ -2,7 +2,7 @@
 
 A row compares a closed form of :mod:`mechdesign.theory` with a number computed without it. The
 self-test runs the checks with every closed form (:data:`CLOSED_FORM_MODULES`: the public functions of
-``mechdesign.theory.{put, pml, sml, summary}`` and two that live with their mechanisms) wrapped
+``mechdesign.theory.{put, pml, sml, summary}`` and three that live with their mechanisms) wrapped
 (:func:`instrumented`), and then:
 
 1. **Independence.** A closed form called outside a row's formula and outside
@@ -55,6 +55,7 @@ CLOSED_FORM_MODULES: dict[str, tuple[str, ...] | None] = {
     "theory.put": None, "theory.pml": None, "theory.sml": None, "theory.summary": None,
     "mechanisms.additive": ("laplace_pml",),  # PML Prop. 3
     "mechanisms.pml": ("binary_robust_pml_mechanism",),  # PML Thm. 5
+    "mechanisms.location": ("truncated_geometric",),  # Ghosh, Roughgarden & Sundararajan, Thm. 1
 }
 
 

@@ -43,12 +43,13 @@ import numpy as np
 from .._lazy import scipy_sparse as sp
 from .._validate import as_budget, as_choice, as_positive_int, as_time_limit
 from ..direct import HIGHS_OPTIONS
-from ..exceptions import MechDesignError, ShapeMismatchError
+from ..exceptions import MechDesignError, ShapeMismatchError, SolverFailedError
 from ..privacy.metric import MetricDifferentialPrivacy, shortest_path
+from ..registry import solver_capability
 from ..result import Result
 from ..solvers import highs_model, quiet_highs, run_highs, solve_highs_lp
 from ..utility.distortion import ExpectedDistortion
-from .certified import certified_result, single_budget
+from .certified import certified_result, failure_result, single_budget
 
 #: The methods of :func:`design_metric_dp`.
 METHODS = ("exact", "spanner")
@@ -218,7 +219,7 @@ class _Master:
             self.highs.clearSolver()
             outcome = run_highs(self.highs)
             if not outcome.solved:
-                raise MechDesignError(f"the metric-DP master LP failed: {outcome.note}")
+                raise SolverFailedError(f"the metric-DP master LP failed: {outcome.note}")
         solution = self.highs.getSolution()
         return (np.asarray(solution.col_value), np.asarray(solution.row_dual),
                 float(self.highs.getInfo().objective_function_value))
@@ -365,6 +366,17 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
         raise ShapeMismatchError(f"the objective has {objective.shape[0]} inputs, {notion.label} {notion.n_inputs}")
     notion.finite_scaled_budget(epsilon)  # e^{ε D} must fit float64 (the budget rule of every notion)
     weights = objective.prior.probabilities[:, None] * objective.cost
+    try:
+        return _design(notion, epsilon, objective, weights, method, time_limit, progress, start)
+    except SolverFailedError as exc:  # a solver failure is a failed result, never bad input
+        return failure_result("solver_error", str(exc), start, budgets={notion.label: epsilon},
+                              method="metric-spanner" if method == "spanner" else "metric-cone", solver="highs")
+
+
+def _design(notion: MetricDifferentialPrivacy, epsilon: float, objective: ExpectedDistortion, weights: np.ndarray,
+            method: str, time_limit: float | None, progress: Callable[[int, int, str], Any] | None,
+            start: float) -> Result:
+    """:func:`design_metric_dp` on validated input (a master-LP failure raises :class:`SolverFailedError`)."""
     if method == "spanner":
         edges, distances, dilation = spanner_distances(notion)
         matrix, _, duals, rounds, ending = _pattern_design(weights, epsilon * distances / dilation, time_limit,
@@ -393,7 +405,7 @@ def applies(notions: Any, objective: Any, limits: Any) -> bool:
     >>> applies([notion], ExpectedDistortion(Prior.uniform(2)), []), applies([notion], None, [])
     (True, False)
     """
-    return (len(notions) == 1 and isinstance(notions[0], MetricDifferentialPrivacy) and not limits
+    return (len(notions) == 1 and solver_capability(notions[0], "metric_cone") is not None and not limits
             and isinstance(objective, ExpectedDistortion) and objective.shape[0] == notions[0].n_inputs)
 
 

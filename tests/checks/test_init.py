@@ -7,7 +7,7 @@ from mechdesign.exceptions import MechDesignError
 
 
 def test_every_paper_is_registered():
-    assert sorted(CHECKS) == ["pml", "put", "sml", "summary"]
+    assert sorted(CHECKS) == ["metric", "pml", "put", "sml", "summary"]
 
 
 def test_unknown_paper():
@@ -18,10 +18,10 @@ def test_unknown_paper():
 def test_all_concatenates_the_papers(monkeypatch):
     for name in CHECKS:
         monkeypatch.setitem(CHECKS, name, lambda full=False, name=name: [name, full])
-    assert run_check("all", full=True) == ["put", True, "pml", True, "sml", True, "summary", True]
+    assert run_check("all", full=True) == ["put", True, "pml", True, "sml", True, "summary", True, "metric", True]
 
 
-@pytest.mark.parametrize("name", ["rows", "formats", "optimum", "plots", "put", "pml", "sml", "summary", "mutation"])
+@pytest.mark.parametrize("name", ["rows", "formats", "optimum", "plots", "put", "pml", "sml", "summary", "metric", "mutation"])
 def test_docstring_examples(name):
     """The Examples sections of every mechdesign.checks module run (the whole-grid ones are skipped: the
     per-paper tests run them)."""

@@ -139,3 +139,34 @@ def test_bad_input():
         design_metric_dp(notion, -1.0, prior=prior)
     with pytest.raises(MechDesignError, match="method"):
         design_metric_dp(notion, 1.0, prior=prior, method="fast")
+
+
+def test_a_master_lp_failure_is_a_failed_result_not_bad_input(monkeypatch):
+    """A solver failure is never reported as bad input: the design returns a "solver_error" result."""
+    from mechdesign import Prior
+    from mechdesign.designers import metric
+    from mechdesign.exceptions import SolverFailedError
+    from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+    def fail(*args, **kwargs):
+        raise SolverFailedError("the metric-DP master LP failed: status kSolveError")
+
+    monkeypatch.setattr(metric, "_pattern_design", fail)
+    notion = MetricDifferentialPrivacy.from_points([0.0, 1.0, 2.0])
+    result = metric.design_metric_dp(notion, 1.0, prior=Prior.uniform(3))
+    assert result.status == "solver_error" and not result.success and "kSolveError" in result.message
+
+
+def test_design_routes_metric_dp_to_the_cone_method():
+    """design() takes the certified metric-cone method for one MetricDifferentialPrivacy (read from the registry's
+    solver-side map), with the optimum of design_metric_dp."""
+    from mechdesign import ExpectedDistortion, Prior, design
+    from mechdesign.designers import metric
+    from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+    notion = MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0, 4.0])
+    objective = ExpectedDistortion(Prior([0.1, 0.4, 0.3, 0.2]), notion.distances)
+    routed = design(notion, 0.7, objective)
+    direct = metric.design_metric_dp(notion, 0.7, objective)
+    assert routed.method == "metric-cone" and routed.status == "optimal"
+    assert routed.objective == pytest.approx(direct.objective, abs=1e-12)
