@@ -45,10 +45,7 @@ def test_a_given_prior_is_passed_inward_as_it_is(notion_of, monkeypatch):
     prior = Prior([0.4, 0.3, 0.2, 0.1])
     notion = notion_of(prior)
     built = _counting_priors(monkeypatch)
-    if isinstance(notion, PointwiseMaximalLeakage):  # keeps its prior set, not the Prior (privacy/pml.py)
-        assert notion.prior is notion.prior and len(built) == 1
-    else:
-        assert notion.prior is prior and built == []
+    assert notion.prior is prior and built == []  # PointwiseMaximalLeakage too keeps the Prior it is given
 
 
 @pytest.mark.parametrize("notion_of", NOTIONS)
