@@ -120,6 +120,8 @@ CALLS: dict[str, Call] = {
     "MaximalInformation": Call(md.MaximalInformation, (P2,)),
     "MaximalLeakage": Call(md.MaximalLeakage, ()),
     "Mechanism": Call(md.Mechanism, (Q2,)),
+    "MetricDifferentialPrivacy": Call(md.MetricDifferentialPrivacy, ([[0.0, 1.0], [1.0, 0.0]],),
+                                      {"unit": "km", "points": None, "edges": None}),
     "MutualInformation": Call(md.MutualInformation, (P2,), {"n_outputs": 2}),
     "MutualInformationPrivacy": Call(md.MutualInformationPrivacy, (P2,)),
     "Neighbours": Call(md.Neighbours, ([(0, 1)],), {"n_inputs": 2}),

@@ -37,7 +37,7 @@ from .._lazy import scipy_sparse as sp
 import numpy as np
 
 from .._numeric import exp_budget
-from .._validate import as_choice, as_positive_budget, as_positive_int, as_real_array, as_real_vector
+from .._validate import as_choice, as_indices, as_positive_budget, as_positive_int, as_real_array, as_real_vector
 from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..relaxation import LinearRelaxation, linear_rows, pairwise_rows
 from .base import PrivacyNotion, parameter_label
@@ -224,13 +224,17 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         if not isinstance(unit, str) or not unit:
             raise InvalidBudgetError(f"unit must be a non-empty string, got {unit!r}")
         self.unit = unit
-        self.points = None if points is None else np.asarray(points, dtype=float)
-        if self.points is not None and len(self.points) != self.n_inputs:
-            raise ShapeMismatchError(f"points has {len(self.points)} rows but the distance is on {self.n_inputs} inputs")
+        self.points = None if points is None else as_real_array(points, "points", None, InvalidBudgetError)
+        if self.points is not None and (self.points.ndim not in (1, 2) or len(self.points) != self.n_inputs):
+            raise ShapeMismatchError(f"points must be one point (a number or a row of coordinates) per input, "
+                                     f"{self.n_inputs} of them; got an array of shape {self.points.shape}")
         if edges is None:
             first, second = np.triu_indices(self.n_inputs, 1)
         else:
-            first, second = np.asarray(edges, dtype=np.int64).T
+            pairs = as_indices(edges, self.n_inputs, "edges", ndim=2, empty=True)
+            if pairs.size and pairs.shape[1] != 2:
+                raise ShapeMismatchError(f"edges must be pairs (i, j) of inputs, got rows of {pairs.shape[1]} entries")
+            first, second = pairs.reshape(-1, 2).T
         self._first, self._second = first, second
         #: Whether the constraints hold every pair (``False`` for a graph: its edges).
         self.has_all_pairs = edges is None

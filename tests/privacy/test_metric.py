@@ -135,8 +135,14 @@ def test_bad_metrics_are_named_errors(distance, message):
 def test_other_bad_input():
     with pytest.raises(InvalidBudgetError, match="distinct points 0 and 1"):
         MetricDifferentialPrivacy.from_points([[1.0, 1.0], [1.0, 1.0]])
-    with pytest.raises(ShapeMismatchError, match="points has 3 rows"):
+    with pytest.raises(ShapeMismatchError, match=r"per input, 2 of them; got an array of shape \(3, 2\)"):
         MetricDifferentialPrivacy([[0, 1], [1, 0]], points=np.zeros((3, 2)))
+    with pytest.raises(InvalidBudgetError, match="points"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]], points=[math.inf, 0.0])
+    with pytest.raises(MechDesignError, match="edges"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]], edges=[(0, 5)])
+    with pytest.raises(ShapeMismatchError, match="edges must be pairs"):
+        MetricDifferentialPrivacy([[0, 1], [1, 0]], edges=[(0, 1, 1)])
     with pytest.raises(ShapeMismatchError, match="defined on 2 inputs"):
         MetricDifferentialPrivacy([[0, 1], [1, 0]]).measure(np.full((3, 2), 0.5))
     with pytest.raises(InvalidBudgetError, match="not connected: vertices 0 and 2"):
