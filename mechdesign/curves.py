@@ -34,6 +34,7 @@ from .progress import Progress, report
 from .mechanism import Mechanism
 from .privacy.base import PrivacyNotion, as_notion
 from .registry import capabilities
+from .result import clean_mechanism
 from .solve import LIMIT_ATOL, DesignProblem, DesignSpec, MethodChoice, Result, choose_method, design, design_spec
 from .solvers import solve_cvxpy
 from .utility.base import Objective, as_objective
@@ -369,6 +370,10 @@ class _PrivacyDistortionSolver:
         if not solve_cvxpy(problem, "clarabel").solved:
             return self._bisection(limit)  # fall back to the method that needs no leakage expression
         epsilon = self.notion.budget_from_leakage(float(problem.value))
+        matrix = next((v.value for v in problem.variables() if v.shape == self.objective.shape), None)
+        if matrix is not None:  # the conic solver's epigraph can sit below its own point's leakage (Rényi, 1e-5)
+            measured = self.notion.measure(clean_mechanism(matrix))
+            epsilon = max(epsilon, measured) if math.isfinite(measured) else epsilon
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         if not direct.success:
             # A certificate can fail where the feasible set has no interior (e.g. Sibson at ε = 0):
