@@ -1,8 +1,6 @@
 """Tests of mechdesign.checks.put: the PUT closed forms (Zhong & Bu, "Privacy-Utility Trade-Off") agree
 with the optimizer on the fast grid (default tests) and on the full grid (slow)."""
 
-import os
-
 import pytest
 
 from mechdesign.checks.mutation import mutation_test, traced_check
@@ -71,24 +69,21 @@ def test_fast_grid_self_test(fast):
             "put.thm18_maximal_leakage_privacy"} <= {m.name for m in report.mutations if m.failed == m.rows}
 
 
-#: The global framework sizes of the full grid that CI runs: (2, 4) and (3, 3) took over half an hour
-#: of certified solves on the 2-core machine; MECHDESIGN_FULL_GRID=1 runs them too.
-CI_GLOBAL_SIZES = FULL_GLOBAL_SIZES if os.environ.get("MECHDESIGN_FULL_GRID") else ((2, 2), (3, 2), (2, 3))
-
-
 @pytest.fixture(scope="module")
 def full_rows():
-    return check_put(full=True, global_sizes=CI_GLOBAL_SIZES)
+    """The whole full grid, the global framework up to (2, 4) and (3, 3) included (issue 32 item 4: 41 min at
+    20036d5, 246 s now on the 2-core machine at load 2–3, benchmarks/notes/2026-11-27-renyi-sibson.md)."""
+    return check_put(full=True)
 
 
 @pytest.mark.slow
 def test_full_grid_never_contradicts_a_closed_form(full_rows):
-    """No mismatch and no failed bound on the full grid, including the global framework at (m, n) up to
-    (2, 3) and (3, 2) — and (2, 4), (3, 3) with MECHDESIGN_FULL_GRID=1."""
+    """No mismatch and no failed bound on the full grid, including the global framework at every (m, n) up to
+    (2, 4) and (3, 3)."""
     contradicted = [row for row in full_rows if row.verdict in (MISMATCH, BOUND_FAILS)]
     assert not contradicted, contradicted[:5]
     sizes = {(row.parameters["m"], row.parameters["n"]) for row in full_rows if row.formula.startswith("PUT Thm 7(")}
-    assert sizes == set(CI_GLOBAL_SIZES)
+    assert sizes == set(FULL_GLOBAL_SIZES)
 
 
 @pytest.mark.slow
