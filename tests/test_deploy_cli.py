@@ -787,7 +787,21 @@ def test_jobs_bad_input_is_named_and_nothing_is_written(tmp_path, capsys, monkey
     assert code == 2 and "['Doctorate']" in err and "first on data row 301" in err and not out.exists()
 
 
+def _child_processes(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc: Linux)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended while we read
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return children
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
 @pytest.mark.parametrize("when", ["starting", "writing"])
 def test_ctrl_c_ends_a_jobs_run_with_one_line(tmp_path, capsys, when):
     """Issue 34 item 2: Ctrl-C (SIGINT to the whole process group) while --jobs workers start or work ends the
@@ -801,9 +815,13 @@ def test_ctrl_c_ends_a_jobs_run_with_one_line(tmp_path, capsys, when):
                                         "--out", out, "--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     deadline = time.monotonic() + 60
-    while when == "writing" and not list(tmp_path.glob(".private.csv.*.tmp")) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(1.0 if when == "starting" else 0.5)
+    if when == "starting":  # the first worker process exists: the command has set its handler and is starting them
+        while not _child_processes(process.pid) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        while not list(tmp_path.glob(".private.csv.*.tmp")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130 and err.strip() == "mechdesign: error: interrupted"
