@@ -681,7 +681,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"out of memory ({exc}); reduce the alphabet or the number of points", 3)
     except KeyboardInterrupt:
         code = _fail("interrupted", 130)
-        if solves_running():  # the interpreter's shutdown under a solver still running could abort: end here
+        if argv is None or solves_running():
+            # The program itself (or a solve still running): end here. The interpreter's shutdown just after
+            # an interrupted solve could abort in the solvers' native threads ("FATAL: exception not rethrown",
+            # exit -6, seen after a cancelled Clarabel curve); the main thread has already unwound, so every
+            # output file is the old one or a complete new one.
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()

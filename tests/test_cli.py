@@ -554,7 +554,7 @@ def test_ctrl_c_during_a_clarabel_curve_exits_130_and_keeps_the_old_output(tmp_p
 
     (tmp_path / "A.csv").write_text("the previous curve\n")
     process = subprocess.Popen([sys.executable, "-c", "import sys; from mechdesign.cli import main; "
-                                "print('ready', flush=True); sys.exit(main(sys.argv[1:]))",
+                                "print('ready', flush=True); sys.exit(main())",
                                 "curve", "--notion", "renyi-dp", "--alpha", "2", "--n", "12", "--grid", "0,5,150",
                                 "--out", str(tmp_path / "A"), "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
