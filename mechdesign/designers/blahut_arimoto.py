@@ -154,7 +154,8 @@ def design_distortion_rate(notions: Union[PrivacyNotion, Sequence[PrivacyNotion]
         return certified_result(notion, budget, objective, constant, float(constant_costs.min()) * objective.unit,
                                 "rate 0: the best constant mechanism (Y independent of X), exact", start,
                                 method="blahut-arimoto", iterations=0)
-    solver = SlopeSolver(prior[used], cost[used])
+    # The objective's Prior as it is when every input has mass (no new Prior per slope, issue 33 item 4).
+    solver = SlopeSolver(objective.prior if used.all() else prior[used], cost[used])
     with single_blas_thread():  # many small factorizations (mechdesign/_threads.py)
         points, low, high = _search(solver, budget)
     weight = mix_weight(low, high, budget) if high is not None else 0.0

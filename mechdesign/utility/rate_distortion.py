@@ -179,8 +179,10 @@ class SlopeSolver:
     (0.1, True)
     """
 
-    def __init__(self, p: np.ndarray, cost: np.ndarray) -> None:
-        self.p, self.cost = p, cost
+    def __init__(self, prior: PriorLike, cost: np.ndarray) -> None:
+        #: The prior, wrapped once here and passed as it is to every rate measured at a slope.
+        self.prior = as_prior(prior)
+        self.p, self.cost = self.prior.probabilities, cost
         excess = cost - cost.min(axis=1)[:, None]
         positive = excess[excess > 0]
         #: The largest slope that changes the kernel (:data:`KERNEL_UNDERFLOW`); 1 for a cost without choice.
@@ -297,7 +299,7 @@ class SlopeSolver:
         support = np.flatnonzero(q)
         columns = self._columns(kernel, q, support)
         distortion = float(self.p @ (columns * self.cost[:, support]).sum(axis=1))
-        return SlopePoint(slope, mutual_information(self.p, columns), distortion,
+        return SlopePoint(slope, mutual_information(self.prior, columns), distortion,
                           blahut_intercept(self.p, self.cost, slope, q, kernel), q)
 
 

@@ -224,3 +224,21 @@ def test_a_starved_start_at_the_largest_slope_is_fed():
     round_off = ROUND_OFF * abs(point.intercept)  # b ≈ s D + R: its round-off grows with the slope (here 1e6)
     assert math.isfinite(point.intercept)
     assert -round_off <= point.rate - (point.intercept - solver.max_slope * point.distortion) <= 1e-10 + round_off
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3, 1.0])
+def test_the_prior_is_wrapped_once_at_the_boundary(budget, monkeypatch):
+    """Issue 33 item 4 (typed inputs once): a design under a full-support prior builds no Prior at all —
+    the objective's Prior is passed inward as it is, not re-wrapped at every slope (7 to 9 before)."""
+    prior = Prior([0.4, 0.3, 0.2, 0.1])
+    notion, objective = MutualInformationPrivacy(prior), ExpectedDistortion(prior)
+    built = []
+    original = Prior.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(args)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Prior, "__init__", counting)
+    result = design(notion, budget, objective)
+    assert result.method == "blahut-arimoto" and result.status == "optimal" and built == []
