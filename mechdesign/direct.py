@@ -144,6 +144,35 @@ def staircase_lower_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     return float(math.fsum(multipliers) + multipliers.size * min(0.0, float(per_mass.min())))
 
 
+def staircase_quick_bound(weights: np.ndarray, epsilon: float, multipliers: np.ndarray) -> float:
+    """``Σ λ + min(0, min_y min_S ρ_y(S))``: a lower bound on the LDP LP optimum for any ``λ``, without a sort.
+
+    A mechanism's columns are non-negative combinations ``Σ_S θ_S v_S`` of staircase columns (module docstring)
+    of total mass ``Σ θ_S |v_S|_1 = n``, and ``|v_S|_1 >= n``, so ``Σ θ_S <= 1`` and its reduced cost
+    ``Σ θ_S ρ(S) >= min(0, min_S ρ(S))``. The least reduced cost of a column takes ``S = {x : a_x < 0}``:
+    ``min_S ρ_y(S) = Σ_x a_x + (e^ε − 1) Σ_x min(a_x, 0)``, O(n m) without sorting. Against
+    :func:`staircase_lower_bound` only the negative part differs, larger by at most the factor ``e^ε`` (a staircase
+    column's mass is at most ``n e^ε``); at the simplex's optimal duals that part is zero or round-off, and the two
+    bounds agree there (:meth:`LdpLinearProgram._lower_bound` tries this one first).
+
+    Examples
+    --------
+    The example of :func:`staircase_lower_bound`: ``λ = (⅛, ⅛)`` leaves no negative reduced cost, so the bound
+    is ``Σ λ = 1/4``, the optimum. At ``λ = (½, ½)`` each column has ``a = (−½, 0)`` in some order and
+    ``min_S ρ = −½ + 2 · (−½) = −3/2``, so the bound is ``1 − 3/2 = −½``, below the staircase bound ``1/4``.
+
+    >>> weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+    >>> staircase_quick_bound(weights, math.log(3), np.array([0.125, 0.125]))
+    0.25
+    >>> staircase_quick_bound(weights, math.log(3), np.array([0.5, 0.5])) <= staircase_lower_bound(
+    ...     weights, math.log(3), np.array([0.5, 0.5]))
+    True
+    """
+    reduced = weights - multipliers[:, None]
+    least = reduced.sum(axis=0) + math.expm1(epsilon) * np.minimum(reduced, 0.0).sum(axis=0)
+    return float(math.fsum(multipliers) + min(0.0, float(least.min())))
+
+
 def staircase_bound(multipliers: np.ndarray, per_mass: np.ndarray) -> float:
     """:func:`staircase_lower_bound` from the columns' :func:`staircase_per_mass` at ``W − λ`` (computed once
     by callers that also need it, e.g. column generation's pricing).
@@ -461,9 +490,9 @@ class WarmLinearProgram(ABC):
         iterations = outcome.iterations
         if not outcome.solved:
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
-        solution = self.highs.getSolution()
-        values = self.column_values = np.array(solution.col_value, dtype=float)
-        duals = np.array(solution.row_dual, dtype=float)
+        solution = self.highs.getSolution()  # each attribute read builds a list: each is read once
+        values = self.column_values = np.fromiter(solution.col_value, float, self._costs.size)
+        duals = np.fromiter(solution.row_dual, float, self._row_lower.size)
         value = float(self.highs.getObjectiveValue())
         if self.objective_scale != 1.0:  # back to Σ W∘Q's units
             duals *= self.objective_scale
@@ -590,9 +619,13 @@ class LdpLinearProgram(WarmLinearProgram):
         return self.notion.scaled_budget_excess(epsilon)
 
     def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf) -> float:
-        # The staircase bound first (it reads the row sums' duals only: 2–3× cheaper); it ignores the caps, and
-        # a bound without them is one with them, tight when none binds.
-        staircase = staircase_lower_bound(self.weights, epsilon, row_duals[: self.weights.shape[0]])
+        # The staircase bounds first (they read the row sums' duals only): the quick one (no sort), then the exact
+        # one; they ignore the caps, and a bound without them is one with them, tight when none binds.
+        multipliers = row_duals[: self.weights.shape[0]]
+        quick = staircase_quick_bound(self.weights, epsilon, multipliers)
+        if quick >= enough:
+            return quick
+        staircase = max(quick, staircase_lower_bound(self.weights, epsilon, multipliers))
         if staircase >= enough:
             return staircase
         return max(staircase, super()._lower_bound(row_duals, epsilon))

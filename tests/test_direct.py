@@ -27,6 +27,7 @@ from mechdesign.exceptions import MechDesignError, ShapeMismatchError
 from mechdesign.solve import choose_method, design_spec
 from mechdesign.result import GAP_RTOL
 from mechdesign.direct import (
+    TIGHT_BOUND_RTOL,
     ApproximateDpLinearProgram,
     LdpLinearProgram,
     MaximalLeakageLinearProgram,
@@ -36,6 +37,7 @@ from mechdesign.direct import (
     staircase_bound,
     staircase_lower_bound,
     staircase_per_mass,
+    staircase_quick_bound,
 )
 from tests.strategies import budgets, full_support_priors
 
@@ -95,6 +97,46 @@ def test_staircase_bound_is_below_the_optimum_for_any_multipliers(instance, seed
     multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
     assert staircase_lower_bound(weights, epsilon, multipliers) <= optimum.value + BOUND_ROUNDOFF
     assert optimum.value - optimum.lower_bound <= PATH_AGREEMENT_ATOL  # the bound is tight at the duals
+
+
+@given(ldp_instances(), st.integers(0, 2**32 - 1))
+def test_quick_staircase_bound_is_below_the_staircase_bound_for_any_multipliers(instance, seed):
+    prior, cost, epsilon = instance
+    weights = prior.probabilities[:, None] * cost
+    multipliers = np.random.default_rng(seed).normal(size=weights.shape[0])
+    quick = staircase_quick_bound(weights, epsilon, multipliers)
+    assert quick <= staircase_lower_bound(weights, epsilon, multipliers) + BOUND_ROUNDOFF
+    # Its negative part is at most e^ε times the staircase bound's (a staircase column's mass is at most n e^ε).
+    total = multipliers.sum()
+    assert total - quick <= np.exp(epsilon) * (total - staircase_lower_bound(weights, epsilon, multipliers)) + 1e-9
+    assert quick <= LdpLinearProgram(weights).solve(epsilon).value + BOUND_ROUNDOFF
+
+
+@given(st.integers(0, 2**32 - 1), budgets)
+def test_quick_staircase_bound_takes_the_least_reduced_cost_over_every_set(seed, epsilon):
+    # min over all 2^n sets S of Σ a + α Σ_S a, by enumeration, per column; the bound is Σ λ + min(0, that).
+    rng = np.random.default_rng(seed)
+    weights, multipliers = rng.random((5, 3)), rng.normal(size=5)
+    reduced, excess = weights - multipliers[:, None], np.expm1(epsilon)
+    sets = [np.array([(k >> x) & 1 for x in range(5)], dtype=bool) for k in range(2**5)]
+    least = min(a.sum() + excess * a[s].sum() for a in reduced.T for s in sets)
+    expected = multipliers.sum() + min(0.0, least)
+    assert staircase_quick_bound(weights, epsilon, multipliers) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_quick_staircase_bound_certifies_a_curve_at_the_simplex_duals():
+    # n = 30, random cost, 50 budgets: at HiGHS's optimal duals the quick bound is within TIGHT_BOUND_RTOL of the
+    # simplex's value at every point (so the sort of the exact staircase bound is not needed), and equals it.
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(30))[:, None] * rng.random((30, 30))
+    program = LdpLinearProgram(weights)
+    for epsilon in np.linspace(0.1, 5.0, 50):
+        solution = program.solve(epsilon)
+        duals = solution.row_duals[:30]
+        quick = staircase_quick_bound(weights, epsilon, duals)
+        assert quick >= solution.value - TIGHT_BOUND_RTOL * max(1.0, solution.value)
+        assert quick == pytest.approx(staircase_lower_bound(weights, epsilon, duals), abs=1e-15)
+        assert solution.lower_bound >= quick
 
 
 @given(st.integers(0, 2**32 - 1), budgets)
