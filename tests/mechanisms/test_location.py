@@ -4,12 +4,15 @@ import math
 import numpy as np
 import pytest
 
-from mechdesign.exceptions import MechDesignError, ShapeMismatchError
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from mechdesign.mechanisms.location import (
     adversary_error,
     bayes_vulnerability,
+    calibrate_planar_laplace,
     exponential_mechanism,
+    gammainc,
     optimal_remap,
+    planar_laplace,
     truncated_geometric,
 )
 from mechdesign.privacy.metric import MetricDifferentialPrivacy
@@ -81,3 +84,89 @@ def test_bad_input():
         truncated_geometric(3, -1.0)
     with pytest.raises(MechDesignError, match="n must be an integer"):
         truncated_geometric(0, 1.0)
+
+
+UNEVEN = MetricDifferentialPrivacy.from_points([[x, y] for y in (0.0, 2.0, 2.5) for x in (0.0, 1.0, 2.5, 4.0)])
+
+
+@pytest.mark.parametrize("notion, epsilon", [(MetricDifferentialPrivacy.grid(3, 3), 1.0),
+                                             (MetricDifferentialPrivacy.grid(5, 1, spacing=0.3), 4.0),
+                                             (MetricDifferentialPrivacy.grid(6, 4), 0.05),
+                                             (MetricDifferentialPrivacy.grid(4, 3), 0.001), (UNEVEN, 0.7)])
+def test_planar_laplace_rows_sum_to_one_and_it_is_private(notion, epsilon):
+    """The cells partition the plane, so every row's masses sum to 1 (to the quadrature's 1e-13); the matrix is
+    post-processing of the ε-d-private continuous mechanism, so it measures at most ε."""
+    mechanism = planar_laplace(notion, epsilon)
+    np.testing.assert_allclose(mechanism.matrix.sum(axis=1), 1.0, rtol=0, atol=1e-13)
+    measured = notion.measure(mechanism)
+    assert 0.5 * epsilon < measured <= epsilon * (1 + 1e-9)
+
+
+def density_mass(epsilon, lower, upper):
+    """An independent integration of the planar Laplace density over a rectangle (scipy's adaptive dblquad)."""
+    from scipy import integrate
+    return integrate.dblquad(lambda y, x: epsilon ** 2 / (2 * np.pi) * np.exp(-epsilon * np.hypot(x, y)),
+                             lower[0], upper[0], lower[1], upper[1], epsabs=0, epsrel=1e-11)[0]
+
+
+def test_planar_laplace_cells_against_an_independent_integration():
+    notion, epsilon = MetricDifferentialPrivacy.grid(3, 3), 1.3
+    matrix = planar_laplace(notion, epsilon).matrix
+    edges = np.array([-np.inf, 0.5, 1.5, np.inf])
+    for x in (1,):  # an edge: its own cell (unbounded, holding the location), bounded and unbounded cells
+        for y in range(9):
+            point, cell = notion.points[x], notion.points[y].astype(int)
+            lower = np.array([edges[cell[0]], edges[cell[1]]]) - point
+            upper = np.array([edges[cell[0] + 1], edges[cell[1] + 1]]) - point
+            assert matrix[x, y] == pytest.approx(density_mass(epsilon, lower, upper), rel=1e-10), (x, y)
+
+
+@pytest.mark.parametrize("epsilon, spacing", [(1.0, 1.0), (0.2, 3.0), (5.0, 0.5)])
+def test_planar_laplace_two_locations_against_the_bessel_marginal(epsilon, spacing):
+    """Two locations: the other cell is a half-plane at ``h = spacing / 2``. The planar Laplace law's first
+    coordinate has density ``(ε² / π) |u| K_1(ε|u|)`` (``∫ e^{-ε√(u² + v²)} dv = 2|u| K_1(ε|u|)``), so its mass is
+    ``(1 / π) ∫_{εh}^∞ t K_1(t) dt``."""
+    from scipy import integrate, special
+    notion = MetricDifferentialPrivacy.grid(2, 1, spacing=spacing)
+    tail = integrate.quad(lambda t: t * special.kv(1, t), epsilon * spacing / 2, np.inf, epsabs=0,
+                          epsrel=1e-13)[0] / np.pi
+    matrix = planar_laplace(notion, epsilon).matrix
+    np.testing.assert_allclose(matrix, [[1 - tail, tail], [tail, 1 - tail]], rtol=1e-12)
+
+
+def test_radial_cdf_closed_form():
+    """``C_ε(r) = 1 − (1 + εr) e^{-εr}`` (what the cell integrals use) against the density integrated radially."""
+    from scipy import integrate
+    for epsilon, radius in [(1.0, 0.5), (0.1, 7.0), (3.0, 2.0)]:
+        numeric = integrate.quad(lambda r: epsilon ** 2 * r * np.exp(-epsilon * r), 0, radius, epsabs=0,
+                                 epsrel=1e-13)[0]
+        assert gammainc(2, epsilon * radius) == pytest.approx(numeric, rel=1e-13)
+        assert gammainc(2, epsilon * radius) == pytest.approx(1 - (1 + epsilon * radius) * math.exp(-epsilon * radius),
+                                                              rel=1e-13)
+
+
+@pytest.mark.parametrize("width, budget", [(3, 1.0), (4, 0.3)])
+def test_calibrated_planar_laplace_measures_its_budget(width, budget):
+    notion = MetricDifferentialPrivacy.grid(width, 3)
+    epsilon = calibrate_planar_laplace(notion, budget)
+    assert epsilon > budget
+    assert budget * (1 - 1e-6) <= notion.measure(planar_laplace(notion, epsilon)) <= budget
+    assert notion.measure(planar_laplace(notion, epsilon * (1 + 1e-6))) > budget  # the calibration is tight
+    prior = np.random.default_rng(5).dirichlet(np.ones(notion.n_inputs))
+    remapped = optimal_remap(planar_laplace(notion, epsilon), prior, notion.distances)
+    assert notion.measure(remapped) <= budget  # post-processing keeps it
+    loss = (prior[:, None] * remapped.matrix * notion.distances).sum()
+    assert loss <= (prior[:, None] * planar_laplace(notion, epsilon).matrix * notion.distances).sum() + 1e-12
+
+
+def test_planar_laplace_bad_input():
+    with pytest.raises(InvalidBudgetError, match="rectangular grid xs × ys: the 3 points"):
+        planar_laplace(MetricDifferentialPrivacy.from_points([[0, 0], [1, 0], [0, 1]]), 1.0)
+    with pytest.raises(InvalidBudgetError, match="Euclidean metric"):
+        planar_laplace(MetricDifferentialPrivacy.grid(2, 2, norm="manhattan"), 1.0)
+    with pytest.raises(InvalidBudgetError, match="2-D points .* got no points"):
+        planar_laplace(MetricDifferentialPrivacy([[0, 1], [1, 0]]), 1.0)
+    with pytest.raises(InvalidBudgetError, match="epsilon must be > 0"):
+        planar_laplace(MetricDifferentialPrivacy.grid(2, 2), 0.0)
+    with pytest.raises(InvalidBudgetError, match="budget must be a finite number"):
+        calibrate_planar_laplace(MetricDifferentialPrivacy.grid(2, 2), math.inf)
