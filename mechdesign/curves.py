@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import math
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from ._validate import (
     as_positive_int,
     as_solver,
 )
+from .designers.certified import failure_result
 from .designers.closed_form import HammingProblem, hamming_problem, solve_hamming
 from .exceptions import InvalidBudgetError
 from .outputs import atomic_output
@@ -590,13 +592,15 @@ def privacy_distortion_curve(
     """
     engine = _PrivacyDistortionSolver(notion, objective, tolerance, max_budget, solver, solver_options)
     limits = as_number_list(distortions, "distortions", as_finite)
-    values = []
+    values, results = [], []
     for limit in limits:
-        values.append(engine.solve(limit))
+        start = time.perf_counter()
+        value = engine.solve(limit)
+        values.append(value)
+        # A limit not reached has no certificate: its point is a failure (the certification tail's), timed from here.
+        results.append(value.certificate if value.certificate is not None else failure_result(
+            "infeasible", value.message, start, smallest_feasible=value.smallest_distortion))
         report(progress, len(values), len(limits), f"ε*(D) at D = {limit:g}")
-    results = tuple(v.certificate if v.certificate is not None else
-                    Result(None, None, "infeasible", False, v.message, smallest_feasible=v.smallest_distortion)
-                    for v in values)
     epsilons = np.array([v.epsilon if v.success else np.nan for v in values], dtype=float)
     return Curve(np.array([v.distortion for v in values]), epsilons, objective.label, "epsilon",
-                 notion.label, results)
+                 notion.label, tuple(results))

@@ -301,10 +301,10 @@ class _Shortcut:
 
     optimum: Mechanism
     floor: float
-    leakages: np.ndarray
+    leakages: tuple[float, ...]
     weight: float
     mixed: Mechanism | None
-    mixed_leakages: np.ndarray | None
+    mixed_leakages: tuple[float, ...] | None
 
 
 @dataclass(frozen=True)
@@ -650,8 +650,8 @@ class DesignProblem:
         return _Shortcut(optimum, floor, self._leakages(optimum), weight, mixed,
                          None if mixed is None else self._leakages(mixed))
 
-    def _leakages(self, mechanism: Mechanism) -> np.ndarray:
-        return np.array([notion.measure(mechanism) for notion in self.notions], dtype=float)
+    def _leakages(self, mechanism: Mechanism) -> tuple[float, ...]:
+        return tuple(float(notion.measure(mechanism)) for notion in self.notions)
 
     def _unconstrained_optimum(self, budgets: list[float]) -> tuple[np.ndarray, float, str] | None:
         """The objective's unconstrained optimum, or its smallest certified mix with the constant
@@ -659,10 +659,10 @@ class DesignProblem:
         shortcut = self._shortcut
         if shortcut is None:
             return None
-        if np.all(shortcut.leakages <= budgets):
+        if _within(shortcut.leakages, budgets):
             return shortcut.optimum.matrix, shortcut.floor, (
                 "the unconstrained optimum (every input to its cheapest output) meets every budget: optimal, gap 0")
-        if shortcut.mixed is None or not np.all(shortcut.mixed_leakages <= budgets):
+        if shortcut.mixed_leakages is None or not _within(shortcut.mixed_leakages, budgets):
             return None
         weight = shortcut.weight
         while self._private(mix_with_constant(shortcut.optimum.matrix, weight / 2.0), budgets) and weight > 1e-300:
@@ -751,12 +751,13 @@ class DesignProblem:
 
     def _polished_point(self, attempt: _Attempt, budgets: dict[str, float]) -> np.ndarray | None:
         """The KKT point near the attempt's point (see :meth:`_candidate`), or ``None`` where it does not apply."""
+        if (len(self.notions) != 1 or not hasattr(self.notions[0], "column_terms") or self.limits
+                or attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None):
+            return None  # the cheap tests first: a curve's every point asks
         from .privacy.column_dual import kkt_point
         from .utility.distortion import ExpectedDistortion
 
-        if (attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None or len(self.notions) != 1
-                or self.limits or not isinstance(self.solved_objective, ExpectedDistortion)
-                or not hasattr(self.notions[0], "column_terms")):
+        if not isinstance(self.solved_objective, ExpectedDistortion):
             return None
         notion, budget = self.notions[0], next(iter(budgets.values()))
         start = clean_mechanism(attempt.matrix)
@@ -880,6 +881,17 @@ class DesignProblem:
         if len(sequence) != len(labels):
             raise MechDesignError(f"expected {len(labels)} {kind}s (one per {', '.join(labels) or 'nothing'}), got {len(sequence)}")
         return [validate(value, f"{kind} for {label}") for value, label in zip(sequence, labels)]
+
+
+def _within(leakages: Sequence[float], budgets: Sequence[float]) -> bool:
+    """Whether every leakage is at most its budget (a NaN leakage is not), in Python floats: a curve asks at every point.
+
+    Examples
+    --------
+    >>> _within((0.5, 1.0), [1.0, 1.0]), _within((math.nan,), [1.0])
+    (True, False)
+    """
+    return all(leakage <= budget for leakage, budget in zip(leakages, budgets))
 
 
 def _fast_plan(spec: DesignSpec, find: Callable[..., Any]) -> Any:

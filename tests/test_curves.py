@@ -249,6 +249,27 @@ def test_privacy_distortion_curve(tmp_path):
     assert rows[0]["success"] == "False" and rows[0]["measured[dp]"] == "" and rows[1]["measured[dp]"] != ""
 
 
+def test_privacy_distortion_curve_point_not_reached_is_the_certification_tails_failure(monkeypatch):
+    """Issue 33: the point whose D is not reached is built by designers/certified.py's failure_result (the only
+    construction site of a Result without a mechanism), with the fields the curve built by hand before: no
+    mechanism, no objective, "infeasible", the message and the least distortion reached; and a solve time."""
+    import mechdesign.curves as curves_module
+    from mechdesign.designers import certified
+
+    made = []
+    monkeypatch.setattr(curves_module, "failure_result",
+                        lambda *args, **kwargs: made.append(args) or certified.failure_result(*args, **kwargs))
+    prior = Prior.uniform(3)
+    point = privacy_distortion_curve(DifferentialPrivacy(), ExpectedDistortion(prior), [-0.1]).results[0]
+    reached = privacy_distortion(DifferentialPrivacy(), -0.1, ExpectedDistortion(prior))
+    assert len(made) == 1
+    assert (point.mechanism, point.objective, point.status, point.success) == (None, None, "infeasible", False)
+    assert point.message == reached.message and "below the least distortion" in point.message
+    assert point.smallest_feasible == reached.smallest_distortion == pytest.approx(0.0, abs=1e-12)
+    assert (point.measured, point.budgets, point.bound, point.gap, point.method) == ({}, {}, None, None, "")
+    assert 0.0 < point.solve_time < 60.0
+
+
 def test_curve_points_are_validated_once_and_measured_once(monkeypatch):
     """Issue 31 (item 3): a curve's points do per-point work only for what changes — each budget validated once for
     the whole curve (not again by DesignProblem.solve), each point's mechanism measured once (its check against
