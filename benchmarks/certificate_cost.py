@@ -26,6 +26,9 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
   ``Highs.run``, writing the budget (``WarmLinearProgram._prepare``), the staircase bound (``LdpLinearProgram.
   _lower_bound``), the rest of ``WarmLinearProgram.solve`` (reading the solution), the rest of
   ``DesignProblem.solve_validated`` (validation, measures, the Result) and the rest (the curve, the problem's setup).
+* ``same-55``: the numbers, not the seconds: 55-point curves (``trace_curve``, local DP, ε = 0, …, 12) at n = 30 with
+  two random costs (seeds 0 and 1) and at n = 12: the SHA-1 of each curve's objectives (equal digests: the same
+  objectives to the last bit), how many points are "optimal", and the largest certified gap.
 * ``direct-100``, ``generation-300``: a 10-budget curve on the dense direct LP (``method="direct-lp"``) and
   by column generation, with the seconds inside the safe bound (``LdpLinearProgram._lower_bound``) or the
   pricing (``OutputGeneration._price``, which generates the outputs and bounds them at once).
@@ -54,7 +57,7 @@ from typing import Any
 import numpy as np
 
 CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "pmlball-60", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
-         "binding-100", "curve-30", "parts-30", "direct-100", "generation-300")
+         "binding-100", "curve-30", "parts-30", "same-55", "direct-100", "generation-300")
 
 
 def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
@@ -207,6 +210,17 @@ def run_case(case: str) -> dict[str, Any]:
         out.update(seconds=time.perf_counter() - start, cpu=total / 10, outside_cpu=(total - spent["run"]) / 10,
                    parts=parts, status="optimal" if all(r.status == "optimal" for c in curves for r in c.results)
                    else "not all optimal")
+    elif kind == "same":
+        import hashlib
+
+        start, digests, optimal, gaps = time.perf_counter(), [], 0, [0.0]
+        for size, seed in ((30, 0), (30, 1), (12, 0)):
+            curve = trace_curve(DifferentialPrivacy(), _problem(size, seed)[0], np.linspace(0.0, 12.0, n))
+            digests.append(hashlib.sha1(np.asarray(curve.y, dtype=float).tobytes()).hexdigest()[:12])
+            optimal += sum(r.status == "optimal" for r in curve.results)
+            gaps += [r.gap for r in curve.results if getattr(r, "gap", None) is not None]
+        out.update(seconds=time.perf_counter() - start, status=f"{optimal} of {3 * n} optimal, objectives' SHA-1 "
+                   f"{' '.join(digests)}, largest gap {max(gaps):.1e}")
     elif not named:  # direct / generation need method= (from 20036d5's ancestors on)
         out.update(seconds=float("nan"), status="n/a (no method= in this tree)")
     else:  # direct / generation: a 10-budget curve on one compiled problem
