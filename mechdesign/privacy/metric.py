@@ -37,10 +37,11 @@ from .._lazy import scipy_sparse as sp
 import numpy as np
 
 from .._numeric import exp_budget
-from .._validate import as_choice, as_indices, as_positive_budget, as_positive_int, as_real_array, as_real_vector
-from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from .._validate import (as_budget, as_choice, as_indices, as_positive_budget, as_positive_int, as_real_array,
+                         as_real_vector)
+from ..exceptions import InvalidBudgetError, ShapeMismatchError
 from ..relaxation import LinearRelaxation, linear_rows, pairwise_rows
-from .base import PrivacyNotion, parameter_label
+from .base import BudgetParameter, PrivacyNotion, parameter_label
 from .dp import pairwise_log_ratios
 
 shortest_path = LazyFunction("scipy.sparse.csgraph", "shortest_path")
@@ -181,6 +182,42 @@ def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
     return np.column_stack([columns, rows]).astype(float) * spacing
 
 
+class PairScalesParameter(BudgetParameter):
+    """A metric-DP budget as a cvxpy vector ``Parameter``: ``e^{ε d}`` of every ordered constraint pair.
+
+    The constraints ``Q[x, :] <= e^{ε d(x, x')} Q[x', :]`` are not affine in one scalar of ε, but they are in
+    this vector (DPP: a parameter times the variable), so one compiled problem is re-solved at any ε.
+    Created by :meth:`MetricDifferentialPrivacy.parameter`.
+
+    Examples
+    --------
+    >>> notion = MetricDifferentialPrivacy([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    >>> budget = notion.parameter()
+    >>> budget.set(math.log(2))
+    >>> budget.parameter.value.round(12).tolist()  # pairs (0, 1), (0, 2), (1, 2), then reversed
+    [2.0, 4.0, 2.0, 2.0, 4.0, 2.0]
+    """
+
+    def __init__(self, notion: MetricDifferentialPrivacy) -> None:
+        self.notion = notion
+        pairs = 2 * notion.constraint_pairs()[0].size
+        # one location has no pairs (and no constraints); cvxpy has no empty parameter
+        self.parameter = cp.Parameter(max(1, pairs), nonneg=True, name=f"budget_{notion.name}")
+        self.budget: float | None = None
+
+    def set(self, budget: float) -> None:
+        """Set the budget ε (nats per unit of distance); the parameter receives every pair's ``e^{ε d}``.
+
+        Raises
+        ------
+        InvalidBudgetError
+            For a bad budget, or when ``e^{ε D}`` overflows float64 (:meth:`MetricDifferentialPrivacy.pair_scales`).
+        """
+        self.budget = as_budget(budget, f"{self.notion.name} budget")
+        scales = self.notion.pair_scales(self.budget)
+        self.parameter.value = np.concatenate([scales, scales]) if scales.size else np.ones(1)
+
+
 class MetricDifferentialPrivacy(PrivacyNotion):
     """ε-d-privacy for a metric ``d`` on the inputs, ε per unit of distance (module docstring).
 
@@ -201,8 +238,9 @@ class MetricDifferentialPrivacy(PrivacyNotion):
     -----
     The constraint scale is ``e^{ε D}`` with ``D`` the largest constraint distance, so a budget whose
     ``ε D`` overflows float64 is refused for constraints exactly as ``e^ε`` is for local DP; a
-    pair at distance ``d`` is constrained with ``e^{ε d}``. cvxpy budget parameters are refused: the
-    constraints are not affine in one parameter.
+    pair at distance ``d`` is constrained with ``e^{ε d}``. Its cvxpy budget parameter
+    (:meth:`parameter`) is the vector of every pair's ``e^{ε d}`` (:class:`PairScalesParameter`), in which the
+    constraints are affine.
 
     Examples
     --------
@@ -387,19 +425,31 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         self.finite_scaled_budget(budget)
         return np.exp(budget * self._pair_distances)
 
+    def parameter(self) -> PairScalesParameter:
+        """A fresh :class:`PairScalesParameter` (every pair's ``e^{ε d}``) for DPP re-solves.
+
+        Examples
+        --------
+        >>> notion = MetricDifferentialPrivacy([[0, 2], [2, 0]])
+        >>> notion.parameter().parameter.shape
+        (2,)
+        """
+        return PairScalesParameter(self)
+
     def _ordered(self, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         scales = self.pair_scales(budget)
         return (np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first]),
                 np.concatenate([scales, scales]))
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
-        if not isinstance(scaled, (int, float)):
-            raise MechDesignError(f"{self.label} takes a number as budget, not a cvxpy parameter: its pairs are "
-                                  "constrained by e^(ε d), which is not affine in one parameter")
         if not self._first.size:
             return []
-        first, second, scales = self._ordered(self.budget_from_scaled(scaled))
-        return [Q[first, :] <= cp.multiply(scales[:, None], Q[second, :])]
+        first, second = np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first])
+        if isinstance(scaled, (int, float)):
+            scales: Any = self._ordered(self.budget_from_scaled(scaled))[2][:, None]
+        else:  # the PairScalesParameter's vector
+            scales = cp.reshape(scaled, (first.size, 1), order="C")
+        return [Q[first, :] <= cp.multiply(scales, Q[second, :])]
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
         """The constraints themselves (an LP): one row per ordered constraint pair and output.
