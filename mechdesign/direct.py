@@ -169,7 +169,8 @@ def staircase_quick_bound(weights: np.ndarray, epsilon: float, multipliers: np.n
     True
     """
     reduced = weights - multipliers[:, None]
-    least = reduced.sum(axis=0) + math.expm1(epsilon) * np.minimum(reduced, 0.0).sum(axis=0)
+    least = reduced.sum(axis=0)
+    least += math.expm1(epsilon) * np.minimum(reduced, 0.0, out=reduced).sum(axis=0)
     return float(math.fsum(multipliers) + min(0.0, float(least.min())))
 
 
@@ -635,7 +636,8 @@ class LdpLinearProgram(WarmLinearProgram):
         return self._unit_upper
 
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
-        return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * matrix.min(axis=0)).max())
+        lowest = matrix.min(axis=0)
+        return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * lowest).max(), lowest)
 
 
 class MaximalLeakageLinearProgram(WarmLinearProgram):
@@ -876,9 +878,10 @@ class ApproximateDpLinearProgram(WarmLinearProgram):
         return _stochastic_violation(matrix, excess.max())
 
 
-def _stochastic_violation(matrix: np.ndarray, notion_violation: float) -> float:
-    """``max(|row sum − 1|, −min Q, notion_violation, 0)``."""
-    return float(max(np.abs(matrix.sum(axis=1) - 1.0).max(), -matrix.min(), notion_violation, 0.0))
+def _stochastic_violation(matrix: np.ndarray, notion_violation: float, lowest: np.ndarray | None = None) -> float:
+    """``max(|row sum − 1|, −min Q, notion_violation, 0)`` (``lowest``: the columns' minima, if already computed)."""
+    least = matrix.min() if lowest is None else lowest.min()
+    return float(max(np.abs(matrix.sum(axis=1) - 1.0).max(), -least, notion_violation, 0.0))
 
 
 #: From this many inputs on, :func:`direct_program_class` picks column generation over outputs
