@@ -31,7 +31,8 @@ from .exceptions import MechDesignError
 from .mechanism import Mechanism
 from .memory import check_array
 from .priors import Prior
-from .privacy import PrivacyNotion
+from .privacy import MetricDifferentialPrivacy, PrivacyNotion
+from .privacy.metric import NORMS
 from .progress import terminal_progress
 from .registry import cli_names
 from .solve import METHODS, design
@@ -131,10 +132,16 @@ def _cmd_design(args: argparse.Namespace) -> int:
 
     sources = [path for path in (args.categories_from, args.prior_from) if path is not None]
     out = None if args.out is None else check_output_paths({"--out": args.out}, inputs=sources)["--out"]
+    alphabet = (args.prior, args.prior_from, args.n, args.categories, args.categories_from)
+    if args.notion == MetricDifferentialPrivacy.cli_name and all(option is None for option in alphabet):
+        args.n = NOTIONS[args.notion](args, None).n_inputs  # a uniform prior over the locations
     categories, prior, prior_source = design_inputs(args)
     notion = NOTIONS[args.notion](args, prior)
-    objective = OBJECTIVES[args.objective](prior)
-    limits = [(ExpectedDistortion(prior), args.max_distortion)] if args.max_distortion is not None else []
+    # metric DP's distortion is the metric itself (the quality loss of the location-privacy literature)
+    cost = notion.distances if isinstance(notion, MetricDifferentialPrivacy) else None
+    objective = ExpectedDistortion(prior, cost) if args.objective == "expected-distortion" \
+        else OBJECTIVES[args.objective](prior)
+    limits = [(ExpectedDistortion(prior, cost), args.max_distortion)] if args.max_distortion is not None else []
     result = design(notion, to_nats(args.epsilon, args.units), objective, limits=limits, solver=args.solver,
                     method=args.method)
     record = None
@@ -150,6 +157,11 @@ def _cmd_design(args: argparse.Namespace) -> int:
               else envelope_text("result", result_payload(result)), end="")
     else:
         print(f"notion: {notion.label} ({notion.reference}), prior: {np.round(prior.probabilities, 6).tolist()}")
+        if isinstance(notion, MetricDifferentialPrivacy):
+            of = "units of distance" if notion.unit == "unit" else notion.unit
+            loss = f"; distortion: the expected distance (in {of})" if args.objective == "expected-distortion" else ""
+            print(f"budget: ε = {args.epsilon:g} {args.units} per {notion.distance_unit}, {notion.n_inputs} "
+                  f"locations{loss}")
         print(result.summary())
         _print_privacy_in_units(result.budgets, result.measured, args.units)
         if result.mechanism is not None and np.prod(result.mechanism.shape) <= PRINTED_ENTRIES:
@@ -171,8 +183,8 @@ def _print_privacy_in_units(budgets: dict[str, float], measured: dict[str, float
             print(f"  {label} in {unit}: {budget}measured {from_nats(value, unit):.6g}")
 
 
-def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
-                alpha: float | None = None) -> dict[str, Any]:
+def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None, alpha: float | None = None, *,
+                locations: argparse.Namespace | None = None) -> dict[str, Any]:
     """Every notion's measure for ``mechanism``; a notion that cannot be evaluated gets a reason.
 
     Parameters
@@ -185,6 +197,8 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
         δ for approximate DP, or ``None`` (skipped).
     alpha
         The order of Rényi DP and Sibson's mutual information, or ``None`` (skipped).
+    locations
+        metric-dp's options ``points``, ``location_grid`` and ``metric`` (``None``: skipped).
 
     Returns
     -------
@@ -202,7 +216,7 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None,
     "skipped: notion 'pml' needs a prior: pass --prior"
     """
     values: dict[str, Any] = {}
-    args = argparse.Namespace(delta=delta, variant="pointwise", alpha=alpha)
+    args = argparse.Namespace(delta=delta, variant="pointwise", alpha=alpha, **vars(locations or argparse.Namespace()))
     for name, factory in NOTIONS.items():
         variants = ("pointwise", "hockey_stick") if name == "approx-dp" else (None,)
         for variant in variants:
@@ -250,15 +264,19 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     prior = _measure_prior(args, mechanism, record)
     delta = None if args.delta is None else as_delta(args.delta, "--delta")
     alpha = None if args.alpha is None else as_order(args.alpha, "--alpha")
-    values = measure_all(mechanism, prior, delta, alpha)
+    locations = argparse.Namespace(points=args.points, location_grid=args.location_grid, metric=args.metric)
+    values = measure_all(mechanism, prior, delta, alpha, locations=locations)
     if args.json:
         skipped = {k: v.removeprefix("skipped: ") for k, v in values.items() if isinstance(v, str)}
         measured = {k: (None if isinstance(v, str) else v) for k, v in values.items()}
         print(strict_json({**measured, **({"skipped": skipped} if skipped else {})}))
     else:
         print(f"mechanism {args.file}: {mechanism.n_inputs} inputs × {mechanism.n_outputs} outputs")
+        per = {} if isinstance(values[MetricDifferentialPrivacy.cli_name], str) else {
+            MetricDifferentialPrivacy.cli_name: f" per {NOTIONS['metric-dp'](locations, None).distance_unit}"}
         for key, value in values.items():
-            print(f"  {key:28s} {value if isinstance(value, str) else f'{from_nats(value, args.units):.10g} {args.units}'}")
+            shown = value if isinstance(value, str) else f"{from_nats(value, args.units):.10g} {args.units}"
+            print(f"  {key:28s} {shown}{per.get(key, '')}")
     return 0
 
 
@@ -505,7 +523,8 @@ class _Parser(argparse.ArgumentParser):
 
 #: Help text of options shared by several subcommands.
 NOTION_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maximal-leakage, mutual-information, "
-               "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi (default: %(default)s)")
+               "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi, metric-dp (d-privacy, "
+               "geo-indistinguishability: ε per unit of distance, on --points or --grid) (default: %(default)s)")
 VARIANT_HELP = ("approx-dp form: pointwise (Q[x,y] <= e^ε Q[x',y] + δ) or hockey_stick "
                 "(hockey-stick divergence <= δ) (default: %(default)s)")
 SOLVER_HELP = "convex solver to use (default: HiGHS for linear programs, Clarabel for conic ones)"
@@ -515,6 +534,19 @@ UNITS_HELP = ("units of information for budgets read and leakages printed or plo
 
 def _add_units_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--units", choices=UNITS, default="nats", help=UNITS_HELP)
+
+
+def _add_location_options(parser: argparse.ArgumentParser) -> None:
+    """metric-dp's locations: ``--points FILE`` or ``--grid WxH``, and ``--metric``
+    (:meth:`~mechdesign.privacy.metric.MetricDifferentialPrivacy.from_command_line`)."""
+    parser.add_argument("--points", metavar="FILE", help="metric-dp: the locations, a CSV of coordinates (one row per "
+                                                        "location; latitude,longitude in degrees for --metric "
+                                                        "great-circle, distances in km)")
+    parser.add_argument("--grid", dest="location_grid", metavar="WxH",
+                        help="metric-dp: a W × H grid of locations, 1 unit apart (instead of --points)")
+    parser.add_argument("--metric", choices=list(NORMS),
+                        help="metric-dp: the distance between the locations (default: euclidean); budgets are per "
+                             "unit of it, and the expected distance is design's default distortion")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -534,6 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_design.add_argument("--delta", type=float, help="δ for approx-dp")
     p_design.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_design.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
+    _add_location_options(p_design)
     p_design.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
     p_design.add_argument("--prior-from", metavar="PUBLIC_CSV",
                           help="prior: the frequencies of --column in this public CSV file (counts, normalized)")
@@ -568,6 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("--column", help="the column read from --prior-from")
     p_measure.add_argument("--delta", type=float, help="δ for approx-dp")
     p_measure.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
+    _add_location_options(p_measure)
     p_measure.add_argument("--json", action="store_true", help=JSON_HELP)
     _add_units_option(p_measure)
     p_measure.set_defaults(run=_cmd_measure)

@@ -130,6 +130,7 @@ class Capabilities:
 NOTION_CLASSES: tuple[type[PrivacyNotion], ...] = (
     DifferentialPrivacy, ApproximateDifferentialPrivacy, MaximalLeakage, MutualInformationPrivacy,
     PointwiseMaximalLeakage, MaximalInformation, RenyiDifferentialPrivacy, SibsonMutualInformation,
+    MetricDifferentialPrivacy,
 )
 
 _COLUMNS = "mechdesign.designers.extreme_columns"

@@ -51,12 +51,17 @@ def priors_and_matrix(sizes: st.SearchStrategy[int] = st.integers(2, 5), priors:
 budgets = st.floats(0.0, 3.0)
 
 
-#: Command-line options that build every command-line notion (any δ, variant and order will do); a notion
-#: whose ``cli_parameters`` name another option adds a value for it here.
-NOTION_OPTIONS = argparse.Namespace(delta=0.1, variant="pointwise", alpha=2.0)
+#: Command-line options that build every command-line notion (any δ, variant and order will do) under a prior on
+#: 3 symbols (metric DP's locations: a 3 × 1 grid, the line metric); a notion whose ``cli_parameters`` name
+#: another option adds a value for it here.
+NOTION_OPTIONS = argparse.Namespace(delta=0.1, variant="pointwise", alpha=2.0, points=None, location_grid="3x1",
+                                    metric=None)
 
 
 def every_notion(prior: Any) -> list[PrivacyNotion]:
     """One instance of every notion class the package offers (:data:`mechdesign.registry.NOTION_CLASSES`),
-    each built by its own command-line builder under ``prior``: the one list of notions tests enumerate."""
-    return [cls.from_command_line(NOTION_OPTIONS, prior) for cls in NOTION_CLASSES]
+    each built by its own command-line builder under ``prior`` (metric DP on a line of as many locations as
+    the prior has symbols, 1 unit apart): the one list of notions tests enumerate."""
+    size = np.asarray(getattr(prior, "probabilities", prior)).size
+    options = argparse.Namespace(**{**vars(NOTION_OPTIONS), "location_grid": f"{size}x1"})
+    return [cls.from_command_line(options, prior) for cls in NOTION_CLASSES]

@@ -28,7 +28,9 @@ pairs. ``tests/privacy/test_metric.py`` checks both on random graphs.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .._lazy import LazyFunction
@@ -39,7 +41,7 @@ import numpy as np
 from .._numeric import exp_budget
 from .._validate import (as_budget, as_choice, as_indices, as_positive_budget, as_positive_int, as_real_array,
                          as_real_vector)
-from ..exceptions import InvalidBudgetError, ShapeMismatchError
+from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
 from ..relaxation import LinearRelaxation, linear_rows, pairwise_rows
 from .base import BudgetParameter, PrivacyNotion, parameter_label
 from .dp import pairwise_log_ratios
@@ -252,6 +254,7 @@ class MetricDifferentialPrivacy(PrivacyNotion):
     """
 
     name = "metric-dp"
+    cli_name = "metric-dp"
     reference = ("Chatzikokolakis et al., Broadening the scope of differential privacy using metrics (PETS 2013), "
                  "Definition 1; Andrés et al., Geo-indistinguishability (CCS 2013)")
 
@@ -357,6 +360,64 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         unique = np.unique(np.sort(pairs, axis=1), axis=0)
         return cls(distances, unit=unit, edges=unique, _validated=True)
 
+    @classmethod
+    def from_command_line(cls, options: Any, prior: Any = None) -> MetricDifferentialPrivacy:
+        """The locations of the command line: ``--points FILE`` (a CSV of coordinates, one row per location;
+        latitude, longitude in degrees for ``--metric great-circle``) or ``--grid WxH`` (a ``W × H`` grid of unit
+        spacing), under ``--metric`` (default Euclidean).
+
+        ``options`` has the attributes ``points``, ``location_grid`` (``--grid``) and ``metric``; a ``prior``
+        (anything with a ``size``), if given, must have one entry per location. A prior on one symbol needs
+        neither option: there is one metric on one location.
+
+        Raises
+        ------
+        MechDesignError
+            When neither or both of ``--points`` and ``--grid`` are given, or the file cannot be read;
+            :class:`InvalidBudgetError` for a bad ``--grid``, ``--metric`` or coordinates;
+            :class:`ShapeMismatchError` for a prior of another size.
+
+        Examples
+        --------
+        >>> from argparse import Namespace
+        >>> notion = MetricDifferentialPrivacy.from_command_line(Namespace(points=None, location_grid="3x2",
+        ...                                                                metric=None))
+        >>> notion.n_inputs, notion.label
+        (6, 'metric-dp(per unit)')
+        >>> MetricDifferentialPrivacy.from_command_line(Namespace(points=None, location_grid="3 by 2", metric=None))
+        Traceback (most recent call last):
+        mechdesign.exceptions.InvalidBudgetError: --grid must be WxH, two positive integers (e.g. 8x8), got '3 by 2'
+        """
+        path, grid = getattr(options, "points", None), getattr(options, "location_grid", None)
+        norm = getattr(options, "metric", None) or "euclidean"
+        size = getattr(prior, "size", None)
+        if path is None and grid is None and size == 1:
+            return cls([[0.0]])
+        if (path is None) == (grid is None):
+            raise MechDesignError(f"notion {cls.cli_name!r} needs "
+                                  + ("--points FILE (a CSV of coordinates) or --grid WxH" if path is None
+                                     else "one of --points and --grid, not both"))
+        if grid is not None:
+            match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(grid))
+            if match is None or min(int(match[1]), int(match[2])) < 1:
+                raise InvalidBudgetError(f"--grid must be WxH, two positive integers (e.g. 8x8), got {grid!r}")
+            notion = cls.grid(int(match[1]), int(match[2]), norm=as_choice(norm, NORMS, "--metric"))
+        else:
+            try:
+                coordinates = np.loadtxt(Path(path), delimiter=",", ndmin=2)
+            except OSError as exc:
+                raise MechDesignError(f"cannot read --points {path}: {exc.strerror or exc}") from exc
+            except ValueError as exc:
+                raise MechDesignError(f"--points {path} is not a CSV of numbers (one row of coordinates per "
+                                      f"location): {exc}") from exc
+            if coordinates.size == 0:
+                raise MechDesignError(f"--points {path} holds no coordinates: give one row per location")
+            notion = cls.from_points(coordinates, as_choice(norm, NORMS, "--metric"))
+        if size is not None and size != notion.n_inputs:
+            raise ShapeMismatchError(f"the prior has {size} entries but the metric {notion.n_inputs} locations "
+                                     f"({'--grid ' + str(grid) if grid is not None else '--points ' + str(path)})")
+        return notion
+
     @property
     def label(self) -> str:
         """``metric-dp(per <unit>)``: budgets are per unit of distance.
@@ -367,6 +428,17 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         'metric-dp(per m)'
         """
         return parameter_label(self.name, f"per {self.unit}")
+
+    @property
+    def distance_unit(self) -> str:
+        """What budgets are per, in words: ``"unit of distance"``, or the named unit (``"km"``).
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy.grid(2, 2).distance_unit, MetricDifferentialPrivacy.grid(2, 2, unit="m").distance_unit
+        ('unit of distance', 'm')
+        """
+        return "unit of distance" if self.unit == "unit" else self.unit
 
     def constraint_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The unordered pairs the constraints use (a graph's edges, else all pairs) and their distances.

@@ -1,0 +1,114 @@
+"""The command line's metric DP (issue 35): ``--notion metric-dp`` on ``--points FILE`` or ``--grid WxH``."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign import ExpectedDistortion, Prior, design
+from mechdesign.cli import main
+from mechdesign.mechanisms.location import truncated_geometric
+from mechdesign.privacy.metric import MetricDifferentialPrivacy
+
+
+def _payload(text):
+    envelope = json.loads(text)
+    return envelope["payload"]["result"] if envelope["kind"] == "mechanism" else envelope["payload"]
+
+
+def test_grid_design_is_the_api_design_with_the_expected_distance(capsys):
+    """``--grid 3x3`` with no alphabet: a uniform prior over the 9 locations and the Euclidean distance as the
+    distortion — the optimum the API finds for that problem (an independent call, the same certified solver)."""
+    assert main(["design", "--notion", "metric-dp", "--grid", "3x3", "--epsilon", "0.8"]) == 0
+    out = capsys.readouterr().out
+    assert "budget: ε = 0.8 nats per unit of distance, 9 locations" in out
+    assert "distortion: the expected distance (in units of distance)" in out
+    assert "metric-dp(per unit)" in out and "status: optimal" in out
+    assert main(["design", "--notion", "metric-dp", "--grid", "3x3", "--epsilon", "0.8", "--json"]) == 0
+    payload = _payload(capsys.readouterr().out)
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    expected = design(notion, 0.8, ExpectedDistortion(Prior.uniform(9), notion.distances))
+    assert payload["objective"] == pytest.approx(expected.objective, abs=1e-9)
+    assert payload["status"] == "optimal"
+
+
+def test_line_of_points_against_the_truncated_geometric_mechanism(tmp_path, capsys):
+    """Points 0, 1, …, 4 on a line, a prior and the distance: the optimum is the truncated geometric mechanism
+    remapped (Ghosh, Roughgarden & Sundararajan) — its loss is at least the optimum, and the optimum is
+    no worse than the unremapped mechanism's loss."""
+    path = tmp_path / "line.csv"
+    np.savetxt(path, np.arange(5.0)[:, None], delimiter=",")
+    prior = np.array([0.1, 0.3, 0.2, 0.3, 0.1])
+    assert main(["design", "--notion", "metric-dp", "--points", str(path), "--epsilon", "0.7", "--json",
+                 "--prior", ",".join(map(str, prior))]) == 0
+    optimum = _payload(capsys.readouterr().out)["objective"]
+    distance = np.abs(np.arange(5.0)[:, None] - np.arange(5.0)[None, :])
+    geometric = (prior[:, None] * truncated_geometric(5, 0.7).matrix * distance).sum()
+    assert 0 < optimum <= geometric + 1e-12
+
+
+def test_budgets_in_bits_and_kilometres(tmp_path, capsys):
+    path = tmp_path / "cities.csv"
+    path.write_text("48.85,2.35\n51.51,-0.13\n52.52,13.40\n")
+    assert main(["design", "--notion", "metric-dp", "--points", str(path), "--metric", "great-circle",
+                 "--epsilon", "0.01", "--units", "bits"]) == 0
+    out = capsys.readouterr().out
+    assert "budget: ε = 0.01 bits per km, 3 locations; distortion: the expected distance (in km)" in out
+    assert "metric-dp(per km)" in out
+
+
+def test_manhattan_metric_changes_the_design(capsys):
+    objectives = {}
+    for metric in ("euclidean", "manhattan"):
+        assert main(["design", "--notion", "metric-dp", "--grid", "2x2", "--metric", metric, "--epsilon", "1",
+                     "--json"]) == 0
+        objectives[metric] = _payload(capsys.readouterr().out)["objective"]
+    notion = MetricDifferentialPrivacy.grid(2, 2, norm="manhattan")
+    expected = design(notion, 1.0, ExpectedDistortion(Prior.uniform(4), notion.distances)).objective
+    assert objectives["manhattan"] == pytest.approx(expected, abs=1e-9)
+    assert objectives["manhattan"] != pytest.approx(objectives["euclidean"], abs=1e-6)
+
+
+def test_one_location_needs_no_coordinates(capsys):
+    """There is one metric on one point: a one-symbol prior needs neither --points nor --grid."""
+    assert main(["design", "--notion", "metric-dp", "--epsilon", "1", "--n", "1", "--json"]) == 0
+    assert _payload(capsys.readouterr().out)["objective"] == 0.0
+    assert main(["design", "--notion", "metric-dp", "--epsilon", "1", "--n", "2"]) == 2
+    assert "needs --points FILE" in capsys.readouterr().err
+
+
+def test_measure_with_locations(tmp_path, capsys):
+    path = tmp_path / "m.csv"
+    np.savetxt(path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    assert main(["measure", str(path), "--grid", "2x1"]) == 0
+    assert f"metric-dp                    {math.log(3):.10g} nats per unit of distance" in capsys.readouterr().out
+    assert main(["measure", str(path), "--grid", "1x2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric-dp"] == pytest.approx(math.log(3), rel=1e-12)
+    assert main(["measure", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["skipped"]["metric-dp"] == (
+        "notion 'metric-dp' needs --points FILE (a CSV of coordinates) or --grid WxH")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ([], "notion 'metric-dp' needs --points FILE (a CSV of coordinates) or --grid WxH"),
+    (["--grid", "3y3"], "--grid must be WxH, two positive integers (e.g. 8x8), got '3y3'"),
+    (["--grid", "0x3"], "--grid must be WxH, two positive integers (e.g. 8x8), got '0x3'"),
+    (["--grid", "2x2", "--points", "p.csv"], "notion 'metric-dp' needs one of --points and --grid, not both"),
+    (["--grid", "2x2", "--n", "3"], "the prior has 3 entries but the metric 4 locations (--grid 2x2)"),
+    (["--points", "missing.csv"], "cannot read --points missing.csv"),
+    (["--points", "{text}"], "is not a CSV of numbers"),
+    (["--points", "{duplicate}"], "puts distinct points 0 and 1 at distance 0: they must be treated as one location"),
+    (["--points", "{pole}", "--metric", "great-circle"], "latitudes in [-90, 90]"),
+    (["--grid", "2x2", "--metric", "chebyshev"], "invalid choice: 'chebyshev'"),
+])
+def test_bad_input_is_one_named_line_and_exit_2(arguments, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "text.csv").write_text("a,b\nc,d\n")
+    (tmp_path / "duplicate.csv").write_text("0,100\n0,100\n1,2\n")
+    (tmp_path / "pole.csv").write_text("100,0\n0,0\n")
+    arguments = [argument.format(text="text.csv", duplicate="duplicate.csv", pole="pole.csv") for argument in arguments]
+    assert main(["design", "--notion", "metric-dp", "--epsilon", "1", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("mechdesign: error: ")
+    assert message in error, error
