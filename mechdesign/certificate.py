@@ -292,8 +292,8 @@ CUTTING_PLANE_SECONDS = 2.0
 
 def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np.ndarray) -> np.ndarray:
     """Where to place the tangent planes of a notion whose budget is ``Σ_y φ_k(Q[:, y]) <= rhs_k`` with
-    convex, 1-homogeneous ``φ_k`` (``notion.column_terms``, :mod:`mechdesign.privacy.column_dual`), for the
-    linear objective ``costs · Q``.
+    convex, 1-homogeneous ``φ_k`` (``notion.column_terms(matrix, budget, scale)``, :mod:`mechdesign.privacy.column_dual`;
+    ``scale = notion.scaled_budget(budget)``, computed once here), for the linear objective ``costs · Q``.
 
     The used columns of ``matrix`` are their own tangent points. At an unused column ``y`` the
     tangent of ``φ_k`` is not determined by the column (every ratio of ``0/0`` is a limit), and a wrong
@@ -320,7 +320,8 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
     if used.all() or not used.any():
         return point
-    sums = notion.column_terms(point, budget)
+    scale = notion.scaled_budget(budget)  # once: the column terms are evaluated at every step of the search below
+    sums = notion.column_terms(point, budget, scale)
     if sums is None:
         return point
     active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
@@ -328,7 +329,7 @@ def dual_tangent_point(costs: np.ndarray, notion: Any, budget: float, matrix: np
     multipliers = np.zeros(sums.rhs.size)
     multipliers[active] = lam
     point[:, ~used] = INTERIOR_WEIGHT * least_column_terms(costs[:, ~used] - mu[:, None], multipliers,
-                                                             lambda v: notion.column_terms(v, budget))
+                                                             lambda v: notion.column_terms(v, budget, scale))
     return point
 
 

@@ -215,6 +215,28 @@ def test_dual_tangent_point_without_an_active_budget(notion, budget, prior):
     assert result.bound <= design(DifferentialPrivacy(), budget, objective).objective + ROUND_OFF
 
 
+@pytest.mark.parametrize("notion", [RenyiDifferentialPrivacy(2.0), SibsonMutualInformation(2.0, SKEWED)],
+                         ids=lambda n: n.label)
+def test_dual_tangent_point_scales_the_budget_once(monkeypatch, notion):
+    """Issue 33 item 4: the certificate passes the scaled budget to the column terms (``scaled_budget`` once per
+    point, not once per evaluation in the search for the unused outputs' tangents), at the same point as the terms
+    that scale it themselves."""
+    matrix = np.array([[0.7, 0.3, 0.0, 0.0], [0.3, 0.7, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.4, 0.6, 0.0, 0.0]])
+    costs = ExpectedDistortion(SKEWED).minorant(matrix).grad_q.reshape(4, 4)
+    budget = notion.measure(matrix)
+    unscaled = type(notion).column_terms
+    monkeypatch.setattr(type(notion), "column_terms",
+                        lambda self, point, value, scale=None: unscaled(self, point, value))
+    reference = dual_tangent_point(costs, notion, budget, matrix)
+    monkeypatch.setattr(type(notion), "column_terms", unscaled)
+    calls = []
+    original = type(notion).scaled_budget
+    monkeypatch.setattr(type(notion), "scaled_budget", lambda self, value: calls.append(value) or original(self, value))
+    point = dual_tangent_point(costs, notion, budget, matrix)
+    assert calls == [budget] and np.array_equal(point, reference)
+    assert not np.array_equal(point[:, 2:], interior_point(matrix, INTERIOR_WEIGHT)[:, 2:])  # the search ran
+
+
 def test_dual_tangent_point_of_an_inactive_budget_is_the_least_cost_vertex():
     """M1: with no active budget the Lagrangian's column term is linear, ``(costs[:, y] − μ) · v`` with
     ``μ_x = costs[x, 0]`` from the used output 0, so each unused column's point sits at its least entry."""

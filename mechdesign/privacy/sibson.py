@@ -148,12 +148,15 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
                                       self.scaled_budget(budget)) for prior in priors]
         return stack(blocks, points[0].size)
 
-    def column_terms(self, matrix: np.ndarray, budget: float) -> ColumnSums | None:
+    def column_terms(self, matrix: np.ndarray, budget: float, scale: float | None = None) -> ColumnSums | None:
         """For one prior ``P``: the budget as ``Σ_y N_P(Q[:, y]) <= e^{(α−1)ε/α}`` with the convex, 1-homogeneous
         ``N_P(v) = (Σ_x P(x) v_x^α)^{1/α}``, described at ``matrix``
         (:class:`~mechdesign.privacy.column_dual.ColumnSums`): gradient ``g_x = P(x) v_x^{α−1} N_P^{1−α}``, Hessian
         ``(α−1) (diag(P(x) v_x^{α−2} N_P^{1−α}) − g gᵀ / N_P)`` per column (0 at zero entries and zero columns);
         ``None`` for a source set (its worst case over the hull is not a sum of column terms).
+
+        ``scale`` is ``e^{(α−1)ε/α}`` (:meth:`scaled_budget` of ``budget``) when the caller has it: a dual's many
+        evaluations at one budget scale it once.
 
         Examples
         --------
@@ -184,7 +187,8 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
                                   (np.concatenate([rows, entries.ravel()]), np.concatenate([columns, entries.ravel()]))),
                                  shape=(n * m, n * m))
 
-        return ColumnSums(np.array([norms.sum()]), np.array([self.scaled_budget(budget)]), jacobian, hessian)
+        rhs = self.scaled_budget(budget) if scale is None else scale
+        return ColumnSums(np.array([norms.sum()]), np.array([rhs]), jacobian, hessian)
 
     def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
         """For one prior: the Lagrangian bound of the column norms at ``matrix`` polished by Newton's method
@@ -204,7 +208,8 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
         """
         if len(self.source_set) != 1:
             return None
-        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget))
+        scale = self.scaled_budget(budget)
+        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale))
 
     def _norm_gradient(self, prior: np.ndarray, matrix: np.ndarray) -> np.ndarray:
         """``∇N_P`` of every column of ``matrix`` (0 for a zero column, where the norm has the subgradient 0)."""

@@ -18,6 +18,7 @@ from mechdesign.mechanisms.global_framework import hamming_distances, hamming_ne
 from mechdesign.privacy.column_dual import (
     KKT_TOLERANCE,
     column_dual_bound,
+    fitted_multipliers,
     kkt_point,
     lagrangian_bound,
     least_column_terms,
@@ -155,3 +156,29 @@ def test_a_face_of_optima_near_zero_budget_is_certified():
         assert point is not None and np.all(point.multipliers >= 0)
         value = float(np.sum(costs * point.matrix))
         assert column_dual_bound(costs, matrix, terms) == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_rank_deficient_fit_is_the_least_squares_optimum_and_warns_nothing():
+    """Issue 32 item 4 follow-up: the multipliers' fit at a point near ε = 0 (PUT's {1,2}^2 single letter in the theory
+    tests: two inputs, rows equal to 4e-6, both ordered pairs active) is rank-deficient (4 equations, 4 unknowns,
+    rank 3), and scipy's reflective method evaluated a rejected candidate step at stride inf (a RuntimeWarning,
+    harmless: mechdesign/privacy/column_dual.py). No warning escapes, ``λ >= 0``, and the fit is the bounded least
+    squares optimum: its weighted residual is that of scipy's active-set method (BVLS) on the same system, built
+    here from the stationarity ``costs − μ_x + Σ_k λ_k ∂φ_k/∂Q[x, y]``."""
+    from scipy.optimize import lsq_linear
+
+    notion = RenyiDifferentialPrivacy(2.0)
+    point = np.array([[0.8004559244865225, 0.19954407551347758], [0.8004521605441111, 0.19954783945588903]])
+    costs = 0.5 * (1.0 - np.eye(2))
+    sums = notion.column_terms(point, notion.measure(point))
+    assert np.all(sums.values >= sums.rhs * (1 - 1e-3))  # both terms active
+    mu, lam = fitted_multipliers(costs, point, point > 0, sums, np.array([0, 1]))
+    assert np.all(lam >= 0) and np.all(np.isfinite(mu))
+    weights = np.sqrt(point.ravel())
+    system = weights[:, None] * np.hstack([-np.repeat(np.eye(2), 2, axis=0), sums.jacobian.toarray().T])
+    target = -weights * costs.ravel()
+    residual = np.linalg.norm(system @ np.concatenate([mu, lam]) - target)
+    reference = lsq_linear(system, target, bounds=([-np.inf, -np.inf, 0, 0], np.inf), method="bvls")
+    assert residual <= np.linalg.norm(system @ reference.x - target) * (1 + 1e-3) + 1e-15
+    assert residual < 1e-5 * np.abs(np.concatenate([mu, lam])).max()  # the terms' 1e4 cancel to 1e-6

@@ -208,3 +208,22 @@ def test_column_terms_are_the_norm_sum_and_absent_over_a_set():
         assert np.all(np.isfinite(part))
     assert np.all(sparse.jacobian.toarray().reshape(3, 3)[:, 2] == 0)  # the zero column's subgradient 0
     assert SibsonMutualInformation(3.0, SourceSet([[0.5, 0.5, 0], [0, 0.5, 0.5]])).column_terms(matrix, 0.6) is None
+
+
+def test_the_column_dual_scales_the_budget_once(monkeypatch):
+    """Issue 33 item 4: Sibson's column terms take the scaled budget ``e^{(α−1)ε/α}`` from the caller (the same
+    terms as at the budget), and its dual bound scales the budget once per bound, not once per evaluation. Uniform
+    binary prior, Hamming cost, α = 2: randomized response with keep probability 0.8 at the budget it spends is
+    optimal (its distortion 0.2 is the bound)."""
+    notion = SibsonMutualInformation(2.0, [0.5, 0.5])
+    response = np.array([[0.8, 0.2], [0.2, 0.8]])
+    budget = notion.measure(response)
+    given_scale = notion.column_terms(response, budget, notion.scaled_budget(budget))
+    at_budget = notion.column_terms(response, budget)
+    assert np.array_equal(given_scale.values, at_budget.values) and np.array_equal(given_scale.rhs, at_budget.rhs)
+    calls = []
+    original = SibsonMutualInformation.scaled_budget
+    monkeypatch.setattr(SibsonMutualInformation, "scaled_budget",
+                        lambda self, value: calls.append(value) or original(self, value))
+    bound = notion.linear_objective_bound(0.5 * (1 - np.eye(2)), response, budget)
+    assert bound == pytest.approx(0.2, abs=1e-12) and calls == [budget]
