@@ -27,6 +27,8 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
   ``Highs.run``, writing the budget (``WarmLinearProgram._prepare``), the staircase bound (``LdpLinearProgram.
   _lower_bound``), the rest of ``WarmLinearProgram.solve`` (reading the solution), the rest of
   ``DesignProblem.solve_validated`` (validation, measures, the Result) and the rest (the curve, the problem's setup).
+* ``steps-30``: this tree only (its internals): the point of ``parts-30`` step by step, each step's least CPU µs of
+  10 repetitions of the curve (summed over the steps: the per-point floor outside HiGHS of this pipeline).
 * ``same-55``: the numbers, not the seconds: 55-point curves (``trace_curve``, local DP, ε = 0, …, 12) at n = 30 with
   two random costs (seeds 0 and 1) and at n = 12: the SHA-1 of each curve's objectives (equal digests: the same
   objectives to the last bit), how many points are "optimal", and the largest certified gap.
@@ -58,7 +60,7 @@ from typing import Any
 import numpy as np
 
 CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "pmlball-60", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
-         "binding-100", "curve-30", "parts-30", "same-55", "direct-100", "generation-300")
+         "binding-100", "curve-30", "parts-30", "steps-30", "same-55", "direct-100", "generation-300")
 
 
 def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
@@ -230,6 +232,52 @@ def run_case(case: str) -> dict[str, Any]:
         out.update(seconds=time.perf_counter() - start, cpu=total / 10, outside_cpu=(total - spent["run"]) / 10,
                    parts=parts, status="optimal" if all(r.status == "optimal" for c in curves for r in c.results)
                    else "not all optimal")
+    elif kind == "steps":
+        import mechdesign.direct as direct
+        from mechdesign import DesignProblem
+        from mechdesign.mechanism import Mechanism
+        from mechdesign.result import clean_mechanism
+        from mechdesign.solvers import run_highs
+
+        problem = DesignProblem(DifferentialPrivacy(), objective, method="direct-lp")
+        program, notion, budgets = problem.direct, problem.notions[0], np.linspace(0.1, 5.0, 50)
+        steps: list[list[float]] = []
+        start = time.perf_counter()
+        for _ in range(11):  # the first, untimed
+            for epsilon in budgets:
+                marks = [time.process_time()]
+                program._prepare(epsilon, None)
+                marks.append(time.process_time())
+                run_highs(program.highs)
+                marks.append(time.process_time())
+                solution = program.highs.getSolution()
+                values = np.fromiter(solution.col_value, float, program._costs.size)
+                duals = np.fromiter(solution.row_dual, float, program._row_lower.size) * program.objective_scale
+                marks.append(time.process_time())
+                value = program.objective_scale * program.highs.getObjectiveValue()
+                program._lower_bound(duals, epsilon, value - direct.TIGHT_BOUND_RTOL * max(1.0, abs(value)))
+                marks.append(time.process_time())
+                raw = program._mechanism(values, epsilon)
+                program.violation(raw, epsilon)
+                marks.append(time.process_time())
+                cleaned = clean_mechanism(raw)
+                marks.append(time.process_time())
+                mechanism = Mechanism(cleaned)
+                marks.append(time.process_time())
+                notion.measure(mechanism)
+                marks.append(time.process_time())
+                problem.solved_objective.value(mechanism)
+                marks.append(time.process_time())
+                problem._result(mechanism, value, True, "", "direct-lp", "highs", {notion.label: epsilon}, {}, 0.0)
+                marks.append(time.process_time())
+                steps.append(np.diff(marks).tolist())
+        names = ("budget written", "HiGHS run", "solution read", "bound", "mechanism and violation", "cleaned",
+                 "Mechanism()", "measure", "objective", "Result (the objective in the caller's units, the fields)")
+        least = 1e6 * np.array(steps[budgets.size:]).reshape(10, budgets.size, len(names)).min(axis=0).mean(axis=0)
+        outside = float(least.sum() - least[1])
+        out.update(seconds=time.perf_counter() - start, status=", ".join(
+            f"{name} {value:.1f}" for name, value in zip(names, least)) + f"; outside HiGHS {outside:.0f} µs "
+            f"({100 * outside / least[1]:.0f} % of HiGHS's run)")
     elif kind == "same":
         import hashlib
 
