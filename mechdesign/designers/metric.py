@@ -67,6 +67,13 @@ STOP_RTOL = 1e-9
 SMOOTHING = 0.5
 #: Neighbours of each point in the spanner mechanism's graph.
 SPANNER_NEIGHBOURS = 8
+#: Pair rates ``e^{ε d}`` above this are left out of the pricing flows (a flow on such a pair moves less than
+#: 1e-12 of a surplus; leaving arcs out keeps every bound valid); HiGHS refuses matrix entries above 1e15.
+MAX_RATE = 1e12
+#: ``ε d`` is capped here in the cone (ratios ``e^{min(ε d, cap)}`` are at most ``e^{ε d}``: a mechanism of the
+#: capped cone is ε-d-private), so that huge budgets keep ``e^{ε d}`` finite and entries far above float64's
+#: smallest normal number (e^-708) whatever the master's weights.
+LOG_SCALE_CAP = 300.0
 
 
 def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PASSES) -> float:
@@ -77,7 +84,7 @@ def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PAS
     reduced
         ``r``, an output's costs less the row-sum duals, ``(n,)``.
     scales
-        ``e^{ε d}``, ``(n, n)`` (every pair's constraint).
+        ``e^{ε d}``, ``(n, n)`` (every pair's constraint; pairs above :data:`MAX_RATE` carry no flow).
     passes
         Rounds of the flow: each covers every deficit from its cheapest surplus, scaled down where a
         surplus would be overdrawn.
@@ -103,7 +110,8 @@ def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PAS
         costs = scales[np.ix_(deficit, surplus)]
         cheapest = costs.argmin(axis=1)
         rate = costs[np.arange(deficit.size), cheapest]
-        wanted = -r[deficit]
+        usable = rate <= MAX_RATE
+        rate, wanted = np.where(usable, rate, 0.0), np.where(usable, -r[deficit], 0.0)
         drawn = np.bincount(cheapest, weights=rate * wanted, minlength=surplus.size)
         flow = wanted * _shrink(r[surplus], drawn)[cheapest]
         r[deficit] += flow
@@ -148,16 +156,23 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray) -> tuple[float, n
         return float(math.fsum(reduced[deficit])), np.ones(reduced.size)
     a, b = deficit.size, surplus.size
     rates = scales[np.ix_(deficit, surplus)]
-    index = np.arange(a * b)
-    matrix = sp.csr_matrix((np.concatenate([np.ones(a * b), rates.ravel()]),
-                            (np.concatenate([index // b, a + index % b]), np.concatenate([index, index]))),
-                           shape=(a + b, a * b))
+    arcs = np.flatnonzero(rates.ravel() <= MAX_RATE)  # the others carry no flow: a valid, barely weaker bound
+    k = arcs.size
+    matrix = sp.csr_matrix((np.concatenate([np.ones(k), rates.ravel()[arcs]]),
+                            (np.concatenate([arcs // b, a + arcs % b]), np.concatenate([np.arange(k)] * 2))),
+                           shape=(a + b, k))
     upper = np.concatenate([-reduced[deficit], reduced[surplus]])
-    outcome, flow, duals = solve_highs_lp(-np.ones(a * b), matrix, np.full(a + b, -np.inf), upper, np.zeros(a * b),
-                                          np.full(a * b, np.inf), (HIGHS_OPTIONS,))
-    if flow is None:
-        return output_bound(reduced, scales), None
-    flow = np.maximum(flow.reshape(a, b), 0.0)
+    if k:
+        outcome, solved_flow, duals = solve_highs_lp(-np.ones(k), matrix, np.full(a + b, -np.inf), upper,
+                                                     np.zeros(k), np.full(k, np.inf), (HIGHS_OPTIONS,))
+        if solved_flow is None:
+            return output_bound(reduced, scales), None
+    else:  # no pair can carry flow: q is 1 on the deficits, and as small as the cone allows elsewhere
+        solved_flow, duals = np.zeros(0), np.zeros(a + b)
+    flow = np.zeros(a * b)
+    flow[arcs] = np.maximum(solved_flow, 0.0)
+    flow = flow.reshape(a, b)
+    rates = np.where(rates <= MAX_RATE, rates, 0.0)
     flow *= _shrink(upper[:a], flow.sum(axis=1))[:, None]  # no deficit overfilled
     flow *= _shrink(upper[a:], (rates * flow).sum(axis=0))[None, :]  # no surplus overdrawn
     after = np.array(reduced, dtype=float)
@@ -267,8 +282,9 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
                 break
         if progress is not None:
             progress(rounds, rounds + 1, f"metric-DP design: {len(master.patterns)} patterns, gap {value - bound:.2e}")
-        if value - bound <= STOP_RTOL * max(abs(value), scale) or not found:
-            if value - bound > STOP_RTOL * max(abs(value), scale):
+        # The weights are in units of the largest cost: the certificate's gap is relative to max(1, |value|).
+        if value - bound <= STOP_RTOL * max(1.0, abs(value)) or not found:
+            if value - bound > STOP_RTOL * max(1.0, abs(value)):
                 ending = "no pattern enters, but the flow bound leaves a gap"
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:
@@ -320,7 +336,9 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     notion
         The metric.
     budget
-        ε per unit of distance (finite: ``e^{ε d}`` must fit float64 for every pair).
+        ε per unit of distance, ``>= 0``: 0 gives the best constant mechanism, ``inf`` (or any budget the
+        unconstrained optimum meets) each input to its cheapest output; ``ε d`` beyond :data:`LOG_SCALE_CAP` is
+        solved at the cap (a stricter constraint, certified against the unconstrained optimum's value).
     objective
         An :class:`~mechdesign.utility.distortion.ExpectedDistortion` with any ``(n, m)`` cost; ``None``:
         the metric itself as cost (Euclidean quality loss for points) under ``prior``.
@@ -353,7 +371,7 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
     start = time.perf_counter()
     if not isinstance(notion, MetricDifferentialPrivacy):
         raise MechDesignError(f"notion must be a MetricDifferentialPrivacy, got {notion!r}")
-    epsilon = as_budget(budget, f"budget for {notion.label}")
+    epsilon = as_budget(budget, f"budget for {notion.label}", infinite=True)
     method = as_choice(method, METHODS, "method")
     time_limit = as_time_limit(time_limit)
     if objective is None:
@@ -364,8 +382,14 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
         raise MechDesignError(f"objective must be an ExpectedDistortion, got {objective!r}")
     if objective.shape[0] != notion.n_inputs:
         raise ShapeMismatchError(f"the objective has {objective.shape[0]} inputs, {notion.label} {notion.n_inputs}")
-    notion.finite_scaled_budget(epsilon)  # e^{ε D} must fit float64 (the budget rule of every notion)
-    weights = objective.prior.probabilities[:, None] * objective.cost
+    # Solved in units of the largest cost (as DesignProblem does): the cost's scale never changes the answer.
+    solved = objective.rescaled(1.0 / objective.unit)
+    weights = solved.prior.probabilities[:, None] * solved.cost
+    shortcut = _closed_form(notion, epsilon, solved)
+    if shortcut is not None:
+        matrix, work = shortcut
+        return certified_result(notion, epsilon, objective, matrix, objective.value(matrix), work, start,
+                                method="metric-spanner" if method == "spanner" else "metric-cone", solver="")
     try:
         return _design(notion, epsilon, objective, weights, method, time_limit, progress, start)
     except SolverFailedError as exc:  # a solver failure is a failed result, never bad input
@@ -373,24 +397,64 @@ def design_metric_dp(notion: MetricDifferentialPrivacy, budget: float, objective
                               method="metric-spanner" if method == "spanner" else "metric-cone", solver="highs")
 
 
+def _closed_form(notion: MetricDifferentialPrivacy, epsilon: float, objective: ExpectedDistortion
+                 ) -> tuple[np.ndarray, str] | None:
+    """The optimum where it needs no LP, with how it was found: at ε = 0 every row is the same (distinct points are
+    at positive distance), so the best constant mechanism; at a budget the unconstrained optimum meets (every
+    finite one when ε = inf), that optimum. ``None`` otherwise.
+
+    Examples
+    --------
+    >>> from mechdesign import Prior
+    >>> notion, objective = MetricDifferentialPrivacy.from_points([0.0, 1.0]), ExpectedDistortion(Prior.uniform(2))
+    >>> _closed_form(notion, 0.0, objective)[0].tolist(), _closed_form(notion, math.inf, objective)[0].tolist()
+    ([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]])
+    >>> _closed_form(notion, 1.0, objective) is None
+    True
+    """
+    n, m = objective.shape
+    if epsilon == 0.0:
+        matrix = np.zeros((n, m))
+        matrix[:, int(np.argmin(objective.prior.probabilities @ objective.cost))] = 1.0
+        return matrix, "ε = 0: every row the same, the best constant mechanism (exact)"
+    matrix = objective.unconstrained_optimum()
+    if notion.measure(matrix) <= epsilon:
+        return matrix, "the unconstrained optimum (every input to its cheapest output) meets the budget (exact)"
+    return None
+
+
+def _log_scales(distances: np.ndarray, epsilon: float) -> np.ndarray:
+    """``min(ε d, LOG_SCALE_CAP)``: the logarithms of the cone's ratios, ``ε d`` where it fits (module constants).
+
+    Examples
+    --------
+    >>> _log_scales(np.array([[0.0, 1.0], [1.0, 0.0]]), 1e4).tolist()
+    [[0.0, 300.0], [300.0, 0.0]]
+    """
+    return np.minimum(epsilon * distances, LOG_SCALE_CAP)
+
+
 def _design(notion: MetricDifferentialPrivacy, epsilon: float, objective: ExpectedDistortion, weights: np.ndarray,
             method: str, time_limit: float | None, progress: Callable[[int, int, str], Any] | None,
             start: float) -> Result:
     """:func:`design_metric_dp` on validated input (a master-LP failure raises :class:`SolverFailedError`)."""
+    unit = objective.unit
+    capped = (f"; ε d capped at {LOG_SCALE_CAP:g} (a stricter constraint) beyond d = {LOG_SCALE_CAP / epsilon:.6g}"
+              if epsilon * notion.largest_distance > LOG_SCALE_CAP else "")
     if method == "spanner":
         edges, distances, dilation = spanner_distances(notion)
-        matrix, _, duals, rounds, ending = _pattern_design(weights, epsilon * distances / dilation, time_limit,
-                                                           progress, start)
-        bound = dual_bound(weights, duals, np.exp(epsilon * notion.distances))
+        matrix, _, duals, rounds, ending = _pattern_design(weights, _log_scales(distances / dilation, epsilon),
+                                                           time_limit, progress, start)
+        bound = dual_bound(weights, duals, np.exp(_log_scales(notion.distances, epsilon)))
         work = (f"spanner mechanism: {len(edges)} edges of the {SPANNER_NEIGHBOURS}-nearest-neighbour graph at ε/δ, "
-                f"dilation δ = {dilation:.6g} ({rounds} rounds, {ending}); bound on the optimum from the "
+                f"dilation δ = {dilation:.6g} ({rounds} rounds, {ending}{capped}); bound on the optimum from the "
                 "spanner LP's row-sum duals")
-        return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-spanner",
-                                solver="highs", iterations=rounds)
-    matrix, bound, _, rounds, ending = _pattern_design(weights, epsilon * notion.distances, time_limit, progress,
-                                                       start)
-    work = f"column generation over the cone's vertices ({rounds} rounds, {ending})"
-    return certified_result(notion, epsilon, objective, matrix, bound, work, start, method="metric-cone",
+        return certified_result(notion, epsilon, objective, matrix, bound * unit, work, start,
+                                method="metric-spanner", solver="highs", iterations=rounds)
+    matrix, bound, _, rounds, ending = _pattern_design(weights, _log_scales(notion.distances, epsilon), time_limit,
+                                                       progress, start)
+    work = f"column generation over the cone's vertices ({rounds} rounds, {ending}{capped})"
+    return certified_result(notion, epsilon, objective, matrix, bound * unit, work, start, method="metric-cone",
                             solver="highs", iterations=rounds)
 
 

@@ -3,6 +3,8 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from mechdesign import ExpectedDistortion, Prior
@@ -133,8 +135,6 @@ def test_bad_input():
         design_metric_dp(notion, 1.0, prior=Prior.uniform(3))
     with pytest.raises(ShapeMismatchError, match="the objective has 3 inputs"):
         design_metric_dp(notion, 1.0, ExpectedDistortion(Prior.uniform(3)))
-    with pytest.raises(InvalidBudgetError, match="too large for constraints"):
-        design_metric_dp(notion, 600.0, prior=prior)
     with pytest.raises(InvalidBudgetError):
         design_metric_dp(notion, -1.0, prior=prior)
     with pytest.raises(MechDesignError, match="method"):
@@ -170,3 +170,46 @@ def test_design_routes_metric_dp_to_the_cone_method():
     direct = metric.design_metric_dp(notion, 0.7, objective)
     assert routed.method == "metric-cone" and routed.status == "optimal"
     assert routed.objective == pytest.approx(direct.objective, abs=1e-12)
+
+
+LINE = MetricDifferentialPrivacy.from_points([0.0, 1.0, 2.0, 3.0, 4.0])
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 1e-6, 1.0, 30.0, 1e4, math.inf])
+def test_every_budget_is_certified_in_every_unit(epsilon):
+    """Points 0…4, uniform prior, the cost times 1e-12, 1 or 1e12: the same certified optimum (divided by the scale,
+    relative 1e-9) and a mechanism within the budget; ε = 0 is the best constant mechanism (loss 1.2: output 2),
+    ε = 1 the full LP's optimum, ε = inf the unconstrained optimum (0), huge budgets capped but certified."""
+    values = []
+    for scale in (1e-12, 1.0, 1e12):
+        result = design_metric_dp(LINE, epsilon, ExpectedDistortion(Prior.uniform(5), scale * LINE.distances))
+        assert result.status == "optimal", (scale, result.message)
+        assert LINE.measure(result.mechanism) <= epsilon + 1e-12  # the re-measure's rounding
+        values.append(result.objective / scale)
+    assert values == pytest.approx([values[1]] * 3, rel=1e-9, abs=0.0)
+    expected = {0.0: 1.2, 1.0: full_lp(np.full((5, 1), 0.2) * LINE.distances, LINE.distances, 1.0), math.inf: 0.0}
+    if epsilon in expected:
+        assert values[1] == pytest.approx(expected[epsilon], rel=1e-9, abs=1e-15)
+    if epsilon == 1e4:  # the cap's ratio e^300: 2 · (4 ⋅ 0.2) · e^-300 of loss at most, and more than nothing
+        assert 0.0 < values[1] < 1e-129
+
+
+def test_design_takes_infinite_and_huge_budgets():
+    """design(..., method="metric-cone") answers ε = inf and ε = 1e4 (refused before) with certified optima."""
+    from mechdesign import design
+
+    objective = ExpectedDistortion(Prior([0.1, 0.2, 0.3, 0.2, 0.2]), LINE.distances)
+    for epsilon in (1e4, math.inf):
+        result = design(LINE, epsilon, objective, method="metric-cone")
+        assert result.status == "optimal" and LINE.measure(result.mechanism) <= epsilon + 1e-12
+        assert result.objective == pytest.approx(0.0, abs=1e-120)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.floats(-12, 12), st.floats(0.05, 3.0), st.integers(0, 2**16))
+def test_the_cost_unit_never_changes_the_answer(exponent, epsilon, seed):
+    prior = Prior(np.random.default_rng(seed).dirichlet(np.ones(5)))
+    base = design_metric_dp(LINE, epsilon, ExpectedDistortion(prior, LINE.distances))
+    scaled = design_metric_dp(LINE, epsilon, ExpectedDistortion(prior, 10.0 ** exponent * LINE.distances))
+    assert (base.status, scaled.status) == ("optimal", "optimal")
+    assert scaled.objective / 10.0 ** exponent == pytest.approx(base.objective, rel=1e-9)
