@@ -5,14 +5,21 @@ monotone in ``|x − y|``.
 
 Each row compares that mechanism's expected loss (the closed form) with the certified optimum of
 :func:`~mechdesign.designers.metric.design_metric_dp` with the loss as cost.
+
+A second family checks the discretized planar Laplace mechanism (Andrés et al., "Geo-indistinguishability",
+CCS 2013) where its cell mass has a closed form: two locations ``h``·2 apart, whose cells are half-planes, so
+the mass across is the tail of the law's first coordinate, whose density is ``(ε² / π) |u| K₁(ε|u|)``:
+``(1 / π) ∫_{εh}^∞ t K₁(t) dt`` (:func:`two_location_mass`), against
+:func:`~mechdesign.mechanisms.location.planar_laplace`'s polar integration.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._lazy import LazyFunction
 from ..designers.metric import design_metric_dp
-from ..mechanisms.location import optimal_remap, truncated_geometric
+from ..mechanisms.location import optimal_remap, planar_laplace, truncated_geometric
 from ..priors import Prior
 from ..privacy.metric import MetricDifferentialPrivacy
 from ..utility.distortion import ExpectedDistortion
@@ -28,6 +35,29 @@ FULL_GRID = ((3, 4, 6, 9), (0.1, 0.3, 1.0, 2.0))
 SEED = 35
 #: Agreement of the closed form with the certified optimum (the design's GAP_RTOL is 1e-7).
 EXACT_ATOL = 1e-7
+#: Budgets (per unit) and spacings of the planar Laplace rows, fast grid and full one.
+LAPLACE_FAST = ((0.3, 1.0, 3.0), (1.0,))
+LAPLACE_FULL = ((0.05, 0.3, 1.0, 3.0, 8.0), (0.5, 1.0, 2.0))
+#: Agreement of the planar Laplace cell mass with its closed form (both integrate to ~1e-15 relative).
+LAPLACE_ATOL = 1e-12
+
+quad = LazyFunction("scipy.integrate", "quad")
+bessel_k = LazyFunction("scipy.special", "kv")
+
+
+def two_location_mass(epsilon: float, spacing: float) -> float:
+    """The planar Laplace law's mass beyond the bisector of two locations ``spacing`` apart:
+    ``(1 / π) ∫_{ε spacing / 2}^∞ t K₁(t) dt``.
+
+    Examples
+    --------
+    At ε = 0 nothing separates the locations: half the mass is on each side.
+
+    >>> round(two_location_mass(1e-12, 1.0), 9)
+    0.5
+    """
+    integral, _ = quad(lambda t: t * bessel_k(1, t), epsilon * spacing / 2, np.inf, epsabs=0, epsrel=1e-13)
+    return float(integral / np.pi)
 
 
 def geometric_loss(n: int, epsilon: float, prior: np.ndarray, loss: np.ndarray) -> float:
@@ -45,13 +75,14 @@ def geometric_loss(n: int, epsilon: float, prior: np.ndarray, loss: np.ndarray) 
 
 
 def check_metric(full: bool = False) -> list[CheckRow]:
-    """The rows of the theorem over sizes, budgets, priors (uniform and Dirichlet) and :data:`LOSSES`.
+    """The rows of the theorem over sizes, budgets, priors (uniform and Dirichlet) and :data:`LOSSES`, then the
+    planar Laplace rows.
 
     Examples
     --------
     >>> rows = check_metric()
     >>> len(rows), {row.verdict for row in rows}
-    (32, {'match'})
+    (35, {'match'})
     """
     sizes, budgets = FULL_GRID if full else FAST_GRID
     rng = np.random.default_rng(SEED)
@@ -70,4 +101,11 @@ def check_metric(full: bool = False) -> list[CheckRow]:
                                         "expected loss",
                                         lambda n=n, e=epsilon, p=prior, l=loss: geometric_loss(n, e, p, l),
                                         result.objective, EXACT_ATOL, certified=result.status == "optimal"))
+    laplace_budgets, spacings = LAPLACE_FULL if full else LAPLACE_FAST
+    for spacing in spacings:
+        notion = MetricDifferentialPrivacy.grid(2, 1, spacing=spacing)
+        for epsilon in laplace_budgets:
+            rows.append(compare("Andrés et al. planar Laplace (two locations)", {"spacing": spacing, "ε": epsilon},
+                                "mass across", lambda e=epsilon, h=spacing: two_location_mass(e, h),
+                                float(planar_laplace(notion, epsilon).matrix[0, 1]), LAPLACE_ATOL))
     return rows
