@@ -451,7 +451,7 @@ class WarmLinearProgram(ABC):
         self._set_budget(epsilon)
         if self._scale_rows.size:
             self._change_coefficients(self._scale_rows, self.scaled_columns, self._scale_slots, self._limit_scale(epsilon))
-        if limits is not None:
+        if limits is not None and (len(limits) or self.limit_values.size):  # no caps: nothing to write (a curve's points)
             values = np.asarray(limits, dtype=float)
             if values.shape != self.limit_values.shape:
                 raise ShapeMismatchError(f"limits must hold {self.limit_values.size} values, got {values.shape}")
