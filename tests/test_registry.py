@@ -128,6 +128,10 @@ def test_every_command_line_notion_builds_from_its_parameters(cls):
      "notion 'approx-dp' needs --delta"),
     (mechdesign.privacy.SibsonMutualInformation, argparse.Namespace(), PRIOR,
      r"notion 'sibson-mi' needs --alpha \(an order > 1\)"),
+    (mechdesign.privacy.MetricDifferentialPrivacy, argparse.Namespace(), PRIOR,
+     r"notion 'metric-dp' needs --points FILE \(a CSV of coordinates\) or --grid WxH"),
+    (mechdesign.privacy.MetricDifferentialPrivacy, argparse.Namespace(location_grid="2x2"), PRIOR,
+     "the prior has 3 entries but the metric 4 locations"),
 ])
 def test_a_missing_command_line_parameter_is_named(cls, options, prior, message):
     if message is None:
