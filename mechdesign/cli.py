@@ -522,9 +522,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: Help text of options shared by several subcommands.
-NOTION_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maximal-leakage, mutual-information, "
-               "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi, metric-dp (d-privacy, "
-               "geo-indistinguishability: ε per unit of distance, on --points or --grid) (default: %(default)s)")
+_NOTIONS_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maximal-leakage, mutual-information, "
+                 "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi")
+NOTION_HELP = (_NOTIONS_HELP + ", metric-dp (d-privacy, geo-indistinguishability: ε per unit of distance, on "
+               "--points or --grid) (default: %(default)s)")
+CURVE_NOTION_HELP = _NOTIONS_HELP + " (default: %(default)s)"
 VARIANT_HELP = ("approx-dp form: pointwise (Q[x,y] <= e^ε Q[x',y] + δ) or hockey_stick "
                 "(hockey-stick divergence <= δ) (default: %(default)s)")
 SOLVER_HELP = "convex solver to use (default: HiGHS for linear programs, Clarabel for conic ones)"
@@ -607,7 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.set_defaults(run=_cmd_measure)
 
     p_curve = commands.add_parser("curve", help="trace D*(epsilon) or epsilon*(D) (PUT paper, Definition 4)")
-    p_curve.add_argument("--notion", choices=sorted(NOTIONS), default="dp", help=NOTION_HELP)
+    # not metric-dp: its locations are options of design and measure (curve's --grid is its grid of values)
+    p_curve.add_argument("--notion", choices=sorted(set(NOTIONS) - {MetricDifferentialPrivacy.cli_name}), default="dp",
+                         help=CURVE_NOTION_HELP)
     p_curve.add_argument("--mode", choices=["distortion", "privacy"], default="distortion",
                          help="distortion: D*(epsilon) over budgets; privacy: epsilon*(D) over distortions")
     p_curve.add_argument("--values", help="comma-separated budgets (distortion mode, in --units) or distortions "

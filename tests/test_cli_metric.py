@@ -78,6 +78,12 @@ def test_one_location_needs_no_coordinates(capsys):
     assert "needs --points FILE" in capsys.readouterr().err
 
 
+def test_curve_does_not_offer_metric_dp(capsys):
+    """curve has no location options (its --grid is the grid of values): metric-dp is not among its notions."""
+    assert main(["curve", "--notion", "metric-dp", "--n", "3", "--values", "1"]) == 2
+    assert "argument --notion: invalid choice: 'metric-dp'" in capsys.readouterr().err
+
+
 def test_measure_with_locations(tmp_path, capsys):
     path = tmp_path / "m.csv"
     np.savetxt(path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
