@@ -22,10 +22,15 @@ printed side by side as it ends, with the load average.
 * Large designs: Sibson α = 2 under one prior (seed 1) at n = 100, ε = 1, random and Hamming costs: status, gap, the
   whole solve and the certificate alone.
 
+* The certificate's share (``share``): Sibson α = 2 under one prior at n = 100 (random and Hamming costs), Rényi DP
+  α = 2 with neighbours on a path (n = 30, 100) or all pairs (n = 30; at n = 100 the cvxpy problem's estimate is
+  69 GiB), ε = 1, random costs: status, gap, the whole solve, the time in ``design_lower_bound`` (its share) and in
+  the KKT polish, and the load average at the start of each case.
+
 * The full PUT grid (``grid``, only when named): ``MECHDESIGN_FULL_GRID=1 pytest -q -m slow tests/checks/test_put.py``
   in the baseline's tree (its own tests) then in the working tree, wall time and load average.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|grid]`` (every
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|grid]`` (every
 section but ``grid`` by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
@@ -50,6 +55,10 @@ ACCURACY_CASES = [(m, 4.0, eps) for m in (3, 5) for eps in (3.0, 4.0, 6.0, 8.0)]
 GLOBAL_CASES = [(m, n, 0.2) for m, n in ((2, 2), (3, 2), (2, 3), (2, 4), (3, 3))]
 NEAR_ONE_CASES = [(3, 1.01, D) for D in (0.05, 0.3)]
 LARGE_CASES = [("random", 100, 1.0), ("hamming", 100, 1.0)]
+#: The certificate's share of one design (issue 31 item 1, issue 32 item 4): (notion, cost, neighbours, n, ε).
+SHARE_CASES = [("sibson", "random", "-", 100, 1.0), ("sibson", "hamming", "-", 100, 1.0),
+               ("renyi", "random", "path", 100, 1.0), ("renyi", "random", "path", 30, 1.0),
+               ("renyi", "random", "all", 30, 1.0)]
 
 
 def certificate_case(n: int, alpha: float, epsilon: float) -> dict:
@@ -182,6 +191,53 @@ def large_case(cost: str, n: int, epsilon: float) -> dict:
     return {"status": result.status, "gap": result.gap, "total": total, "certificate": time.perf_counter() - start}
 
 
+def share_case(kind: str, cost: str, relation: str, n: int, epsilon: float) -> dict:
+    """One design through ``DesignProblem.solve`` (Clarabel; Sibson α = 2 under one Dirichlet(1) prior, or Rényi DP
+    α = 2 with the inputs neighbours on a path or all pairs; random or Hamming costs, seed 1), with the time inside
+    ``design_lower_bound`` (the certificate) and inside the KKT polish (``DesignProblem._polished_point``, where the
+    tree has it) measured by wrapping them: status, gap, the whole solve and both times."""
+    from mechdesign import DesignProblem, ExpectedDistortion, Prior, RenyiDifferentialPrivacy, SibsonMutualInformation
+    from mechdesign import solve as solve_module
+
+    rng = np.random.default_rng(1)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    costs = rng.random((n, n)) if cost == "random" else None
+    if kind == "sibson":
+        notion = SibsonMutualInformation(2.0, prior)
+    else:
+        pairs = [(i, i + 1) for i in range(n - 1)] if relation == "path" else None
+        notion = RenyiDifferentialPrivacy(2.0, neighbours=pairs, n_inputs=n if pairs else None)
+    spent = {"certificate": 0.0, "polish": 0.0}
+
+    def timed(function, key):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[key] += time.perf_counter() - start
+        return run
+
+    solve_module.design_lower_bound = timed(solve_module.design_lower_bound, "certificate")
+    if hasattr(solve_module.DesignProblem, "_polished_point"):
+        solve_module.DesignProblem._polished_point = timed(solve_module.DesignProblem._polished_point, "polish")
+    problem = DesignProblem(notion, ExpectedDistortion(prior, costs), solver="clarabel")
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    result = problem.solve(epsilon)
+    return {"status": result.status, "gap": result.gap, "total": time.perf_counter() - start, **spent, "load": load}
+
+
+def _share_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    kind, cost, relation, n, eps = case
+    cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    times = [f"{r['total']:.1f} / {r['certificate']:.2f} ({100 * r['certificate'] / r['total']:.0f} %) / "
+             f"{r['polish']:.2f}" if r else "–" for r in (old, new)]
+    loads = [f"{r['load']:.1f}" if r else "–" for r in (old, new)]
+    return (f"| {kind} | {cost} | {relation} | {n} | {eps:g} | {cells[0]} | {cells[1]} | {times[0]} | {times[1]} | "
+            f"{' / '.join(loads)} |")
+
+
 #: A case still running after this many seconds is reported as such (the baseline can take minutes).
 CASE_SECONDS = 1200
 #: The full PUT grid still running after this many seconds is reported as such (issue 32: 31 minutes at 20036d5).
@@ -287,13 +343,17 @@ SECTIONS = {
     "near-one": ("--near-one", NEAR_ONE_CASES, _near_one_row,
                  "| m | α | D | exact ε*(D) | before: ε*(D) (error), certificate, bracket | after | time before / after (s) |",
                  "|---|---|---|---|---|---|---|"),
+    "share": ("--share", SHARE_CASES, _share_row,
+              "| notion | cost | neighbours | n | ε | before: status, gap | after: status, gap | "
+              "before: solve / certificate (share) / polish (s) | after: same | load before / after |",
+              "|---|---|---|---|---|---|---|---|---|---|"),
     "large": ("--large", LARGE_CASES, _large_row,
               "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
               "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
 }
 RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--global": global_case,
         "--near-one": near_one_case,
-        "--polished": polished_global_case, "--large": large_case}
+        "--polished": polished_global_case, "--large": large_case, "--share": share_case}
 
 
 def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:

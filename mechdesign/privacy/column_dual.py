@@ -416,11 +416,17 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
     return KKTPoint(point, mu, multipliers, residual)
 
 
-def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> float | None:
+#: ``(linear (n, u), multipliers (K,)) ↦ (n, u)`` points of the simplex where the Lagrangian's column terms are least
+#: (:func:`least_column_terms`), where a notion finds them without a search (``None`` where it cannot).
+LeastColumnTerms = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms,
+                      least: LeastColumnTerms | None = None) -> float | None:
     """A lower bound on ``min costs · Q`` over row-stochastic ``Q`` within the budget ``terms`` describes, from the
     near-optimal ``matrix`` (module docstring): :func:`lagrangian_bound` at the :func:`kkt_point`, whose unused
-    outputs get the tangent points the dual places (:func:`least_column_terms`). ``None`` where there is no KKT
-    point (the bound would not be tight).
+    outputs get the tangent points the dual places (``least`` where the notion finds them without a search, else
+    :func:`least_column_terms`' search). ``None`` where there is no KKT point (the bound would not be tight).
 
     Examples
     --------
@@ -439,5 +445,7 @@ def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms)
     tangent = point.matrix.copy()
     unused = matrix.sum(axis=0) <= UNUSED_COLUMN_MASS
     if unused.any():
-        tangent[:, unused] = least_column_terms(costs[:, unused] - point.row_multipliers[:, None], point.multipliers, terms)
+        linear = costs[:, unused] - point.row_multipliers[:, None]
+        found = None if least is None else least(linear, point.multipliers)
+        tangent[:, unused] = least_column_terms(linear, point.multipliers, terms) if found is None else found
     return lagrangian_bound(costs, point.multipliers, terms(tangent))

@@ -33,6 +33,11 @@ from .epigraph import Epigraph
 from .sources import OnSourceSet
 
 
+#: Halvings of the bracket of the root in :meth:`SibsonMutualInformation.least_column_terms` (from a width of at
+#: least 1 to round-off of any cost scale).
+LEAST_TERM_BISECTIONS = 100
+
+
 def sibson_norm_sum(prior: np.ndarray, matrix: np.ndarray, alpha: float) -> float:
     """``Σ_y (Σ_x P(x) Q[x, y]^α)^{1/α}`` (≥ 1; equal to 1 iff ``Q``'s rows agree on ``supp P``).
 
@@ -209,7 +214,58 @@ class SibsonMutualInformation(OnSourceSet, PrivacyNotion):
         if len(self.source_set) != 1:
             return None
         scale = self.scaled_budget(budget)
-        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale))
+        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale),
+                                 self.least_column_terms)
+
+    def least_column_terms(self, linear: np.ndarray, multipliers: np.ndarray) -> np.ndarray | None:
+        """For one prior ``P`` of full support: where the Lagrangian's column term ``h(v) = g · v + λ N_P(v)`` (``g`` a
+        column of ``linear``, ``λ = multipliers[0]``) is least on the simplex, without a search
+        (:func:`~mechdesign.privacy.column_dual.least_column_terms` searches for it). Its KKT conditions
+        ``g_x + λ P(x) v_x^{α−1} N_P(v)^{1−α} = t`` where ``v_x > 0`` (``>= t`` elsewhere) give
+        ``v_x ∝ ((t − g_x)⁺ / P(x))^{1/(α−1)}``, with ``t`` the root of ``N_P(v(t)) = λ^{1/(α−1)}`` (increasing in
+        ``t`` above ``min g``), found by bisection for all columns at once, to :data:`LEAST_TERM_BISECTIONS` halvings.
+        With ``λ = 0`` the vertex of the column's least entry. ``None`` for a source set or a prior with a zero (then
+        ``h`` need not have its least value at a finite ratio).
+
+        Examples
+        --------
+        Uniform binary prior, α = 2, ``λ = 1``: for ``g = (−1, 0)`` the root is ``t = 1/√2 − 1 < 0``, so the support is
+        input 0 alone (the vertex); for ``g = (0.2, 0.1)`` the least term mixes both inputs,
+        ``v = (1/2 − 1/(6√11), 1/2 + 1/(6√11))`` (``v_x ∝ t − g_x`` with ``(t − 0.2)² + (t − 0.1)² = 1/2``).
+
+        >>> notion = SibsonMutualInformation(2.0, [0.5, 0.5])
+        >>> points = notion.least_column_terms(np.array([[-1.0, 0.2], [0.0, 0.1]]), np.array([1.0]))
+        >>> points[:, 0].tolist(), bool(np.allclose(points[:, 1], [0.5 - 1 / (6 * math.sqrt(11)), 0.5 + 1 / (6 * math.sqrt(11))]))
+        ([1.0, 0.0], True)
+        """
+        priors = self.source_set.extreme_points
+        if len(priors) > 1 or not np.all(priors[0] > 0):
+            return None
+        prior, (n, count) = priors[0][:, None], linear.shape
+        weight = float(multipliers[0])
+        if not weight > 0:  # a linear term: the vertex of its least entry
+            points = np.zeros((n, count))
+            points[np.argmin(linear, axis=0), np.arange(count)] = 1.0
+            return points
+        target = weight ** (1.0 / (self.alpha - 1.0))
+
+        def direction(t: np.ndarray) -> np.ndarray:
+            return (np.clip(t - linear, 0.0, None) / prior) ** (1.0 / (self.alpha - 1.0))
+
+        def norm(t: np.ndarray) -> np.ndarray:
+            return (prior * direction(t) ** self.alpha).sum(axis=0) ** (1.0 / self.alpha)
+
+        low = linear.min(axis=0)
+        width = np.maximum(linear.max(axis=0) - low, 1.0)
+        while np.any(norm(low + width) < target):  # N_P(v(t)) grows without bound in t
+            width = np.where(norm(low + width) < target, 2.0 * width, width)
+        high = low + width
+        for _ in range(LEAST_TERM_BISECTIONS):
+            middle = 0.5 * (low + high)
+            below = norm(middle) < target
+            low, high = np.where(below, middle, low), np.where(below, high, middle)
+        points = direction(high)
+        return points / points.sum(axis=0)
 
     def _norm_gradient(self, prior: np.ndarray, matrix: np.ndarray) -> np.ndarray:
         """``∇N_P`` of every column of ``matrix`` (0 for a zero column, where the norm has the subgradient 0)."""

@@ -227,3 +227,25 @@ def test_the_column_dual_scales_the_budget_once(monkeypatch):
                         lambda self, value: calls.append(value) or original(self, value))
     bound = notion.linear_objective_bound(0.5 * (1 - np.eye(2)), response, budget)
     assert bound == pytest.approx(0.2, abs=1e-12) and calls == [budget]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), alpha=st.sampled_from([1.5, 2.0, 4.0]))
+def test_least_column_terms_in_closed_form_are_the_searched_minimum(seed, alpha):
+    """Sibson's least column terms (Hölder, closed form) against the general search of
+    mechdesign/privacy/column_dual.py (L-BFGS-B on the simplex): every column's Lagrangian term
+    ``g · v + λ N_P(v)`` is at most the searched point's (to the search's accuracy), on the simplex."""
+    from mechdesign.privacy.column_dual import least_column_terms
+
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(5))
+    notion = SibsonMutualInformation(alpha, prior)
+    linear, multipliers = rng.normal(size=(5, 6)), np.array([rng.uniform(0.1, 3.0)])
+
+    def term(points):
+        return np.sum(linear * points, axis=0) + multipliers[0] * (prior @ points**alpha) ** (1 / alpha)
+
+    closed = notion.least_column_terms(linear, multipliers)
+    searched = least_column_terms(linear, multipliers, lambda v: notion.column_terms(v, 0.0))
+    assert np.all(closed >= 0) and np.allclose(closed.sum(axis=0), 1.0, rtol=0, atol=1e-12)
+    assert np.all(term(closed) <= term(searched) + 1e-7)
