@@ -2,8 +2,9 @@
 
 A row compares a closed form of :mod:`mechdesign.theory` with a number computed without it. The
 self-test runs the checks with every closed form (:data:`CLOSED_FORM_MODULES`: the public functions of
-``mechdesign.theory.{put, pml, sml, summary}`` and three that live with their mechanisms) wrapped
-(:func:`instrumented`), and then:
+``mechdesign.theory.{put, pml, sml, summary}``, three that live with their mechanisms and the two of
+:mod:`mechdesign.checks.metric`: the remapped geometric mechanism's loss and the planar Laplace two-location mass)
+wrapped (:func:`instrumented`), and then:
 
 1. **Independence.** A closed form called outside a row's formula and outside
    :func:`~mechdesign.checks.rows.parameter_choice` feeds a numerical value, so that value would move
@@ -56,6 +57,8 @@ CLOSED_FORM_MODULES: dict[str, tuple[str, ...] | None] = {
     "mechanisms.additive": ("laplace_pml",),  # PML Prop. 3
     "mechanisms.pml": ("binary_robust_pml_mechanism",),  # PML Thm. 5
     "mechanisms.location": ("truncated_geometric",),  # Ghosh, Roughgarden & Sundararajan, Thm. 1
+    # GRS Thm. 1: the geometric mechanism remapped; Andrés et al.: the planar Laplace mass across a bisector
+    "checks.metric": ("geometric_loss", "two_location_mass"),
 }
 
 

@@ -2,13 +2,31 @@ import numpy as np
 import pytest
 
 from mechdesign.checks import metric
+from mechdesign.checks.mutation import mutation_test, traced_check
 from mechdesign.mechanisms.location import truncated_geometric
 
 
-def test_fast_grid_matches():
-    rows = metric.check_metric()
+@pytest.fixture(scope="module")
+def fast():
+    """The fast grid's rows, computed with the closed forms instrumented (shared with the self-test)."""
+    return traced_check("metric")
+
+
+def test_fast_grid_matches(fast):
+    rows, _ = fast
     assert len(rows) == 2 * 2 * 2 * len(metric.LOSSES) + 3
     assert all(row.verdict == "match" and row.certified for row in rows)
+
+
+def test_fast_grid_self_test(fast):
+    """Every row is perturbed and fails (``theory-check metric --self-test``): the geometric mechanism's loss
+    (GRS) and the planar Laplace two-location mass are closed forms of mechdesign.checks.mutation, so no row is
+    left as an unperturbed relation (before, all 35 were)."""
+    report = mutation_test(*fast)
+    assert report.defects == 0, (report.outside, report.survivors[:3], report.unreproducible[:3])
+    assert not report.relations
+    assert {m.name: (m.rows, m.failed) for m in report.mutations} == {
+        "checks.metric.geometric_loss": (32, 32), "checks.metric.two_location_mass": (3, 3)}
 
 
 @pytest.mark.parametrize("factor", [1 + 1e-9, 1 - 1e-9])
