@@ -105,15 +105,26 @@ def test_measure_with_locations(tmp_path, capsys):
     (["--points", "missing.csv"], "cannot read --points missing.csv"),
     (["--points", "{text}"], "is not a CSV of numbers"),
     (["--points", "{duplicate}"], "puts distinct points 0 and 1 at distance 0: they must be treated as one location"),
-    (["--points", "{pole}", "--metric", "great-circle"], "latitudes in [-90, 90]"),
+    (["--points", "{pole}", "--metric", "great-circle"], "points[0] has latitude 100.0, outside [-90, 90] degrees"),
     (["--grid", "2x2", "--metric", "chebyshev"], "invalid choice: 'chebyshev'"),
+    (["--grid", "3x"], "--grid must be WxH, two positive integers (e.g. 8x8), got '3x'"),
+    (["--grid", "100000x100000"], "the 100,000 × 100,000 grid's points needs an estimated"),  # was exit 3
+    (["--points", "{nan}"], "--points nan.csv has a non-finite entry nan at index (1, 1)"),
+    (["--points", "{empty}"], "--points empty.csv holds no coordinates"),
+    (["--points", "{latin1}"], "--points latin1.csv is not a CSV of numbers"),
+    (["--points", "{ragged}"], "--points ragged.csv is not a CSV of numbers"),
 ])
 def test_bad_input_is_one_named_line_and_exit_2(arguments, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "text.csv").write_text("a,b\nc,d\n")
     (tmp_path / "duplicate.csv").write_text("0,100\n0,100\n1,2\n")
     (tmp_path / "pole.csv").write_text("100,0\n0,0\n")
-    arguments = [argument.format(text="text.csv", duplicate="duplicate.csv", pole="pole.csv") for argument in arguments]
+    (tmp_path / "nan.csv").write_text("0,0\n1,nan\n")
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "latin1.csv").write_bytes("0,0\n1,\u00e9\n".encode("latin-1"))
+    (tmp_path / "ragged.csv").write_text("0,0\n1,1,2\n")
+    names = {name: f"{name}.csv" for name in ("text", "duplicate", "pole", "nan", "empty", "latin1", "ragged")}
+    arguments = [argument.format(**names) for argument in arguments]
     assert main(["design", "--notion", "metric-dp", "--epsilon", "1", *arguments]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and error.startswith("mechdesign: error: ")

@@ -42,6 +42,7 @@ from .._numeric import exp_budget
 from .._validate import (as_budget, as_choice, as_indices, as_positive_budget, as_positive_int, as_real_array,
                          as_real_vector)
 from ..exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from ..memory import check_array
 from ..relaxation import LinearRelaxation, linear_rows, pairwise_rows
 from .base import BudgetParameter, PrivacyNotion, parameter_label
 from .dp import pairwise_log_ratios
@@ -57,6 +58,9 @@ EARTH_RADIUS_KM = 6371.0088
 NORMS = ("euclidean", "manhattan", "great-circle")
 #: Largest number of log-ratios one block of :meth:`MetricDifferentialPrivacy.measure` holds at once.
 MEASURE_BLOCK = 1 << 22
+#: ``(n, n)`` float arrays held at once while :func:`point_distances` computes a metric and
+#: :func:`as_distance_matrix` validates it (the result, a difference, its square or comparison masks, the copy).
+DISTANCE_COPIES = 6
 
 
 def _triangle_violation(distances: np.ndarray, tolerance: float) -> tuple[int, int, int] | None:
@@ -158,16 +162,27 @@ def point_distances(points: Any, norm: str = "euclidean", name: str = "points") 
     if array.ndim != 2:
         raise InvalidBudgetError(f"{name} must be a 1-D or 2-D array, got shape {array.shape}")
     if norm == "great-circle":
-        if array.shape[1] != 2 or (np.abs(array[:, 0]) > 90).any() or (np.abs(array[:, 1]) > 180).any():
-            raise InvalidBudgetError(f"{name} must be (n, 2) latitudes in [-90, 90] and longitudes in [-180, 180] "
-                                     f"(degrees) for the great-circle norm, got shape {array.shape}")
+        if array.shape[1] != 2:
+            raise InvalidBudgetError(f"{name} must be (n, 2) latitudes and longitudes (degrees) for the great-circle "
+                                     f"norm, got shape {array.shape}")
+        for column, (what, limit) in enumerate((("latitude", 90), ("longitude", 180))):
+            outside = np.flatnonzero(np.abs(array[:, column]) > limit)
+            if outside.size:
+                raise InvalidBudgetError(f"{name}[{outside[0]}] has {what} {float(array[outside[0], column])!r}, "
+                                         f"outside [-{limit}, {limit}] degrees")
+    n = len(array)
+    check_array((n, n), f"the {norm} distances between {n:,} {name}", copies=DISTANCE_COPIES)
+    if norm == "great-circle":
         latitude, longitude = np.radians(array[:, 0]), np.radians(array[:, 1])
-        half = (np.sin((latitude[:, None] - latitude[None, :]) / 2) ** 2
-                + np.cos(latitude[:, None]) * np.cos(latitude[None, :])
-                * np.sin((longitude[:, None] - longitude[None, :]) / 2) ** 2)
-        return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(half, 0.0, 1.0)))
-    difference = np.abs(array[:, None, :] - array[None, :, :])
-    return np.sqrt((difference ** 2).sum(axis=2)) if norm == "euclidean" else difference.sum(axis=2)
+        half = np.sin(np.subtract.outer(longitude, longitude) / 2) ** 2
+        half *= np.multiply.outer(np.cos(latitude), np.cos(latitude))
+        half += np.sin(np.subtract.outer(latitude, latitude) / 2) ** 2
+        return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(half, 0.0, 1.0, out=half), out=half), out=half)
+    total = np.zeros((n, n))
+    for column in array.T:  # one (n, n) difference at a time, not an (n, n, k) array
+        difference = np.abs(np.subtract.outer(column, column))
+        total += difference ** 2 if norm == "euclidean" else difference
+    return np.sqrt(total, out=total) if norm == "euclidean" else total
 
 
 def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
@@ -180,6 +195,7 @@ def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
     """
     width, height = as_positive_int(width, "width"), as_positive_int(height, "height")
     spacing = as_positive_budget(spacing, "spacing")
+    check_array((width * height, 2), f"the {width:,} × {height:,} grid's points")
     rows, columns = np.divmod(np.arange(width * height), width)
     return np.column_stack([columns, rows]).astype(float) * spacing
 
@@ -412,6 +428,7 @@ class MetricDifferentialPrivacy(PrivacyNotion):
                                       f"location): {exc}") from exc
             if coordinates.size == 0:
                 raise MechDesignError(f"--points {path} holds no coordinates: give one row per location")
+            coordinates = as_real_array(coordinates, f"--points {path}", 2, InvalidBudgetError)
             notion = cls.from_points(coordinates, as_choice(norm, NORMS, "--metric"))
         if size is not None and size != notion.n_inputs:
             raise ShapeMismatchError(f"the prior has {size} entries but the metric {notion.n_inputs} locations "

@@ -5,8 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
-from mechdesign.privacy.metric import EARTH_RADIUS_KM, MetricDifferentialPrivacy, as_distance_matrix, point_distances
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
+from mechdesign.privacy.metric import (EARTH_RADIUS_KM, MetricDifferentialPrivacy, as_distance_matrix, grid_points,
+                                       point_distances)
 
 from ..strategies import stochastic_matrices
 from .protocol import assert_constraints_match_measure, assert_post_processing_does_not_increase
@@ -104,10 +105,35 @@ def test_norms():
     notion = MetricDifferentialPrivacy.from_points([paris, london], "great-circle")
     assert notion.distances[0, 1] == pytest.approx(expected, rel=1e-9)
     assert notion.unit == "km" and notion.label == "metric-dp(per km)"
-    with pytest.raises(InvalidBudgetError, match="latitudes"):
-        point_distances([[91.0, 0.0], [0.0, 0.0]], "great-circle")
+    with pytest.raises(InvalidBudgetError, match=r"points\[1\] has latitude -91.0, outside \[-90, 90\] degrees"):
+        point_distances([[0.0, 0.0], [-91.0, 0.0]], "great-circle")
+    with pytest.raises(InvalidBudgetError, match=r"points\[0\] has longitude 180.5, outside \[-180, 180\]"):
+        point_distances([[0.0, 180.5], [0.0, 0.0]], "great-circle")
+    with pytest.raises(InvalidBudgetError, match=r"latitudes and longitudes .* got shape \(2, 1\)"):
+        point_distances([0.0, 1.0], "great-circle")
     with pytest.raises(MechDesignError, match="norm"):
         point_distances([[0, 0], [1, 1]], "chebyshev")
+
+
+@pytest.mark.parametrize("dimension", [1, 2, 3])
+def test_norms_against_scipy(dimension):
+    """Euclidean and Manhattan distances of random points against scipy's cdist (an independent computation),
+    to 1e-12 relative: the per-coordinate accumulation of point_distances changes no value beyond rounding."""
+    from scipy.spatial.distance import cdist
+
+    points = np.random.default_rng(dimension).normal(scale=10.0, size=(40, dimension))
+    for norm, metric in (("euclidean", "euclidean"), ("manhattan", "cityblock")):
+        np.testing.assert_allclose(point_distances(points, norm), cdist(points, points, metric), rtol=1e-12, atol=0)
+
+
+def test_too_many_points_are_refused_before_allocation():
+    """Issue 35 hostile pass: a 100000 × 100000 grid (10^10 points, 10^20 pairs) failed in numpy's allocation
+    ('out of memory', exit 3), and 2·10^6 points on a line asked numpy for a 32 TB difference array; both are now
+    refused by the memory estimate, naming the grid or the number of points."""
+    with pytest.raises(ProblemTooLargeError, match="the 100,000 × 100,000 grid's points needs an estimated"):
+        grid_points(100_000, 100_000)
+    with pytest.raises(ProblemTooLargeError, match="the manhattan distances between 2,000,000 points"):
+        point_distances(np.arange(2_000_000.0), "manhattan")
 
 
 def test_grid():
