@@ -6,7 +6,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._validate import RandomState, as_probability_vector, as_stochastic_matrix, check_count
+from ._validate import SUM_ATOL, RandomState, as_probability_vector, as_stochastic_matrix, check_count
+from .exceptions import InvalidMechanismError
 from .randomness import ExactSampler
 
 
@@ -33,6 +34,52 @@ class Mechanism:
         array = as_stochastic_matrix(matrix.matrix if isinstance(matrix, Mechanism) else matrix)
         array.setflags(write=False)
         self._matrix = array
+
+    @classmethod
+    def from_cleaned(cls, matrix: np.ndarray) -> "Mechanism":
+        """A mechanism from a 2-D float array that is non-negative by construction, checking only its row sums.
+
+        For :func:`~mechdesign.result.clean_mechanism`'s output (a solver's point clipped at 0 and divided by its
+        row sums) and its mixes with the constant mechanism (:func:`~mechdesign.result.mix_with_constant`), which a
+        design validates at every point of a curve. What the full validation of :class:`Mechanism` checks and this
+        one skips is implied by that construction: the conversion to a float array (the argument is one), the
+        non-negativity (entries clipped at 0 and divided by a positive sum; a mix of non-negative matrices with
+        weights in ``[0, 1]``), and the finiteness, given the non-negativity: a row holding an infinite or NaN entry
+        sums to ``inf`` or NaN, which the row-sum check rejects. The rows must sum to 1 within ``1e-9`` (as for
+        :class:`Mechanism`): a row of a cleaned point whose entries were all clipped to 0 becomes NaN and is
+        rejected here. The stored matrix is a read-only copy.
+
+        Parameters
+        ----------
+        matrix
+            A non-negative ``(n_inputs, n_outputs)`` float array (not checked).
+
+        Raises
+        ------
+        InvalidMechanismError
+            If a row's sum is farther than ``1e-9`` from 1, or not a number.
+
+        Examples
+        --------
+        >>> from mechdesign.result import clean_mechanism
+        >>> Mechanism.from_cleaned(clean_mechanism(np.array([[0.7, 0.3 + 1e-9, -1e-9], [0.2, 0.8, 0.0]]))).matrix
+        array([[0.7, 0.3, 0. ],
+               [0.2, 0.8, 0. ]])
+        >>> Mechanism.from_cleaned(np.array([[0.5, 0.4], [0.5, 0.5]]))
+        Traceback (most recent call last):
+        mechdesign.exceptions.InvalidMechanismError: mechanism is not row-stochastic: row 0 sums to 0.9 (tolerance 1e-09; 1 bad row(s))
+        """
+        sums = matrix.sum(axis=1)
+        bad_rows = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_ATOL))  # NaN fails the comparison: rejected
+        if bad_rows.size:
+            row = int(bad_rows[0])
+            raise InvalidMechanismError(f"mechanism is not row-stochastic: row {row} sums to {sums[row]:.12g} "
+                                        f"(tolerance {SUM_ATOL:g}; {bad_rows.size} bad row(s))")
+        mechanism = cls.__new__(cls)
+        array = matrix.copy()
+        array.setflags(write=False)
+        mechanism._matrix = array
+        return mechanism
 
     @property
     def matrix(self) -> np.ndarray:

@@ -779,14 +779,14 @@ class DesignProblem:
         checked: list[tuple[np.ndarray, Mechanism, tuple[dict[str, float], dict[str, float]]]] = []
 
         def misses(matrix: np.ndarray) -> list[str]:
-            mechanism = Mechanism(matrix)
+            mechanism = Mechanism.from_cleaned(matrix)  # cleaned, or its mix with the constant mechanism
             measured, measured_limits = self._measures(mechanism)
             checked.append((matrix, mechanism, (measured, measured_limits)))
             return exceeded(measured, budgets, measured_limits, limits)
 
         matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), misses)
         _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
-        mechanism = mechanism or Mechanism(matrix)
+        mechanism = mechanism or Mechanism.from_cleaned(matrix)
         return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism), measured)
 
     def _best_value(self, candidates: list[_Candidate]) -> float | None:

@@ -91,3 +91,23 @@ def test_complex_or_text_matrices_are_refused_never_cast(matrix):
     """A complex mechanism is an error even with zero imaginary parts: nothing is dropped silently."""
     with pytest.raises(InvalidMechanismError, match="mechanism must be numeric"):
         Mechanism(matrix)
+
+
+def test_from_cleaned_checks_the_row_sums_it_does_not_skip():
+    # The trusted path of a design's cleaned points: the same matrix as the full validation where the rows sum to 1,
+    # and the same error where they do not (a row off by 2e-9, a row of NaN: a cleaned row whose entries were all
+    # clipped to 0, an infinite entry); perturbing the check's tolerance or dropping it fails these.
+    from mechdesign.result import clean_mechanism
+
+    cleaned = clean_mechanism(np.array([[0.7, 0.3 + 1e-9, -1e-9], [0.2, 0.8, 1e-9]]))
+    trusted = Mechanism.from_cleaned(cleaned)
+    assert trusted == Mechanism(cleaned) and trusted.matrix is not cleaned
+    with pytest.raises(ValueError):
+        trusted.matrix[0, 0] = 1.0
+    with pytest.raises(InvalidMechanismError, match=r"row 1 sums to 1.000000002 \(tolerance 1e-09; 1 bad row"):
+        Mechanism.from_cleaned(np.array([[0.5, 0.5], [0.5, 0.5 + 2e-9]]))
+    assert Mechanism.from_cleaned(np.array([[0.5, 0.5], [0.5, 0.5 + 5e-10]])).shape == (2, 2)
+    with np.errstate(invalid="ignore"), pytest.raises(InvalidMechanismError, match="row 0 sums to nan"):
+        Mechanism.from_cleaned(clean_mechanism(np.array([[-1.0, -2.0], [0.5, 0.5]])))
+    with pytest.raises(InvalidMechanismError, match="row 1 sums to inf"):
+        Mechanism.from_cleaned(np.array([[0.5, 0.5], [np.inf, 0.0]]))
