@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError
+from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ShapeMismatchError, SolverFailedError
 from mechdesign.mechanisms.location import (
     adversary_error,
     bayes_vulnerability,
@@ -157,6 +157,25 @@ def test_calibrated_planar_laplace_measures_its_budget(width, budget):
     assert notion.measure(remapped) <= budget  # post-processing keeps it
     loss = (prior[:, None] * remapped.matrix * notion.distances).sum()
     assert loss <= (prior[:, None] * planar_laplace(notion, epsilon).matrix * notion.distances).sum() + 1e-12
+
+
+@pytest.mark.parametrize("epsilon", [1e-4, 30.0, 200.0])
+def test_planar_laplace_is_private_at_the_ends_of_its_accuracy_range(epsilon):
+    """planar_laplace's documented range on a 3 × 3 grid of unit spacing: the matrix measures at most ε (the
+    continuous mechanism's guarantee, post-processed) at 1e-4 and at 200, where the far cells hold e^{-300}."""
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    measured = notion.measure(planar_laplace(notion, epsilon))
+    assert 0.99 * epsilon < measured <= epsilon * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("budget", [1e-6, 1e4])
+def test_calibration_fails_where_the_matrix_measures_above_its_budget(budget):
+    """Issue 35 hostile pass: outside planar_laplace's accuracy range the matrix at ε = budget measures above the
+    budget (1.029e-6 at 1e-6: quadrature; inf at 1e4: underflow), and calibrate_planar_laplace returned that
+    budget as calibrated. It now says so, as a solver failure (the budget itself is valid)."""
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    with pytest.raises(SolverFailedError, match=f"at ε = budget = {budget!r} measures .* > budget"):
+        calibrate_planar_laplace(notion, budget)
 
 
 def test_planar_laplace_bad_input():
