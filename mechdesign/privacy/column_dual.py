@@ -309,14 +309,15 @@ def least_column_terms(linear: np.ndarray, multipliers: np.ndarray, terms: Colum
         points = np.full((n, count), COLUMN_FLOOR)
         points[np.argmin(linear, axis=0), np.arange(count)] = 1.0
         return points / points.sum(axis=0)
-    weights = multipliers[positive]
+    weights = np.where(multipliers > 0, multipliers, 0.0)
 
     def value(flat: np.ndarray) -> tuple[float, np.ndarray]:
         v = flat.reshape(n, count)
         scale = v.sum(axis=0)
-        sums = terms(v)
-        gradient = linear + (sums.jacobian[positive].T @ weights).reshape(n, count)
-        per_column = np.sum(linear * v, axis=0) + weights @ _per_column_values(sums, v, positive)
+        gradient = linear + (terms(v).jacobian.T @ weights).reshape(n, count)
+        # Each column's term is its gradient times the column (Euler: the terms are 1-homogeneous), no second product
+        # of the Jacobian (its rows of positive multipliers, per column, took half of each evaluation).
+        per_column = np.sum(gradient * v, axis=0)
         ratio = per_column / scale  # the term at v / Σ v, on the simplex (1-homogeneous)
         return float(ratio.sum()), ((gradient - ratio) / scale).ravel()
 
@@ -327,16 +328,6 @@ def least_column_terms(linear: np.ndarray, multipliers: np.ndarray, terms: Colum
                          options={"maxiter": LEAST_TERM_ITERATIONS, "ftol": 1e-15, "gtol": 1e-13})
     points = (found.x if np.all(np.isfinite(found.x)) else start).reshape(n, count)
     return points / points.sum(axis=0)
-
-
-def _per_column_values(sums: ColumnSums, points: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``φ_k(points[:, j])`` for the terms ``rows``, ``(len(rows), u)``: ``∇φ_k · v`` (Euler)."""
-    n, count = points.shape
-    jacobian = sums.jacobian[rows].tocoo()
-    contributions = jacobian.data * points.ravel()[jacobian.col]
-    flat = np.zeros(len(rows) * count)
-    np.add.at(flat, jacobian.row * count + jacobian.col % count, contributions)
-    return flat.reshape(len(rows), count)
 
 
 @dataclass(frozen=True)

@@ -258,12 +258,14 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
             on_numerator, on_denominator = self._tangent(ratio, scale)
             curvature = self.alpha * (self.alpha - 1.0) * power
             values = np.where(numerators > 0, numerators * power, 0.0).sum(axis=1)
-        pairs = np.repeat(np.arange(len(first)), m)
         at_numerator = (first[:, None] * m + np.arange(m)).ravel()
         at_denominator = (second[:, None] * m + np.arange(m)).ravel()
-        jacobian = sp.csr_matrix((np.concatenate([on_numerator.ravel(), on_denominator.ravel()]),
-                                  (np.concatenate([pairs, pairs]), np.concatenate([at_numerator, at_denominator]))),
-                                 shape=(len(first), n * m))
+        # Built in CSR form directly (row k: its numerator's m entries, then its denominator's; x ≠ x', so no
+        # duplicates): through COO, the conversion was a third of each evaluation in the dual's search for least column
+        # terms (2,216 evaluations at n = 20, all pairs).
+        jacobian = sp.csr_matrix((np.hstack([on_numerator, on_denominator]).ravel(),
+                                  np.hstack([at_numerator.reshape(-1, m), at_denominator.reshape(-1, m)]).ravel(),
+                                  np.arange(len(first) + 1) * 2 * m), shape=(len(first), n * m))
 
         def hessian(multipliers: np.ndarray) -> sp.csr_matrix:
             weights = np.broadcast_to(np.asarray(multipliers, dtype=float)[:, None], curvature.shape)
