@@ -133,10 +133,12 @@ def _cmd_design(args: argparse.Namespace) -> int:
     sources = [path for path in (args.categories_from, args.prior_from) if path is not None]
     out = None if args.out is None else check_output_paths({"--out": args.out}, inputs=sources)["--out"]
     alphabet = (args.prior, args.prior_from, args.n, args.categories, args.categories_from)
+    notion = None
     if args.notion == MetricDifferentialPrivacy.cli_name and all(option is None for option in alphabet):
-        args.n = NOTIONS[args.notion](args, None).n_inputs  # a uniform prior over the locations
+        notion = NOTIONS[args.notion](args, None)  # built once: its (n, n) distances are the costly part
+        args.n = notion.n_inputs  # a uniform prior over the locations
     categories, prior, prior_source = design_inputs(args)
-    notion = NOTIONS[args.notion](args, prior)
+    notion = NOTIONS[args.notion](args, prior) if notion is None else notion
     # metric DP's distortion is the metric itself (the quality loss of the location-privacy literature)
     cost = notion.distances if isinstance(notion, MetricDifferentialPrivacy) else None
     objective = ExpectedDistortion(prior, cost) if args.objective == "expected-distortion" \

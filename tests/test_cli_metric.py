@@ -129,3 +129,18 @@ def test_bad_input_is_one_named_line_and_exit_2(arguments, message, tmp_path, mo
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and error.startswith("mechdesign: error: ")
     assert message in error, error
+
+
+def test_design_builds_the_locations_once(monkeypatch, capsys):
+    """With no alphabet, design took the number of locations from one notion and built a second for the design:
+    two (n, n) distance matrices where one does."""
+    from mechdesign import cli
+
+    calls = []
+    factory = cli.NOTIONS["metric-dp"]
+    monkeypatch.setitem(cli.NOTIONS, "metric-dp", lambda options, prior: calls.append(prior) or factory(options, prior))
+    assert main(["design", "--notion", "metric-dp", "--grid", "2x2", "--epsilon", "1"]) == 0
+    assert len(calls) == 1
+    assert main(["design", "--notion", "metric-dp", "--grid", "2x2", "--epsilon", "1", "--n", "4"]) == 0
+    assert len(calls) == 2  # with an alphabet, the notion checks the prior's size
+    capsys.readouterr()
