@@ -175,9 +175,9 @@ def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechani
 
     Guarantee: the report is a function of the continuous draw, and the continuous mechanism is ε-d-private
     for the Euclidean metric (``‖z − x‖ <= ‖z − x'‖ + d(x, x')``), so the matrix is ε-d-private: its measured ε
-    is *below* ε (rounding to cells loses distinguishability). Andrés et al.'s larger ε' for the discretized
-    mechanism bounds a *sampler* working in finite-precision polar coordinates; this matrix is integrated, not
-    sampled, and its measure is computed in numpy. :func:`calibrate_planar_laplace` returns the larger
+    is *below* ε (rounding to cells loses distinguishability). Andrés et al.'s larger ε' for their discretized
+    mechanism concerns a *sampler* working with finite precision (docs/guide/metric-dp.md); this matrix is
+    integrated, not sampled, and its measure is computed in numpy. :func:`calibrate_planar_laplace` returns the larger
     continuous ε whose matrix measures within a given budget.
 
     Parameters
