@@ -14,10 +14,13 @@ Each run is a child process (its peak memory is the child's VmHWM), printed with
 * ``scale``: ``design_metric_dp`` exact and spanner at W × W for W in ``--widths``: seconds, peak memory, certified
   gap, and the spanner's loss relative to the optimum.
 
+Every child runs within 8 GB of address space (the issue's limit) and is killed after ``--timeout`` seconds, if
+given (the design's ``--time-limit`` is checked between its rounds only); such a run's row says so.
+
 Run::
 
     PYTHONPATH=. python benchmarks/metric_dp.py qif --width 8 --epsilons 0.1 0.5 1 --priors uniform clusters
-    PYTHONPATH=. python benchmarks/metric_dp.py scale --widths 4 6 8 --epsilon 0.5 --time-limit 100
+    PYTHONPATH=. python benchmarks/metric_dp.py scale --widths 10 20 30 45 --epsilon 0.5 --time-limit 100 --timeout 150
     PYTHONPATH=. python benchmarks/metric_dp.py baseline --rev febd7ee --width 6 --epsilons 0.3 0.5 1
 """
 
@@ -25,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -89,12 +94,33 @@ def one(arguments: argparse.Namespace) -> None:
     print(json.dumps({**answer, "seconds": seconds, "peak_bytes": peak_memory(), "load": os.getloadavg()[0]}))
 
 
-def child(tool: str, width: int, epsilon: float, prior: str, time_limit: float | None) -> dict:
-    """One run in a fresh interpreter."""
+#: Address space of every child (the issue's 8 GB): a run needing more fails there instead of swapping the machine.
+MEMORY_LIMIT = 8 * 2**30
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def child(tool: str, width: int, epsilon: float, prior: str, time_limit: float | None,
+          timeout: float | None = None) -> dict:
+    """One run in a fresh interpreter, within :data:`MEMORY_LIMIT` and killed after ``timeout`` seconds (then
+    ``{"failed": "timeout ..."}``; ``{"failed": "exit ..."}`` when it ends otherwise, e.g. out of memory)."""
     command = [sys.executable, __file__, "one", "--tool", tool, "--width", str(width), "--epsilon", str(epsilon),
                "--prior", prior] + ([] if time_limit is None else ["--time-limit", str(time_limit)])
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    return json.loads(output.strip().splitlines()[-1])
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=timeout, preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        return {"failed": f"timeout {timeout:g} s", "load": os.getloadavg()[0]}
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or [""])[-1][:80]
+        return {"failed": f"exit {run.returncode} ({last})", "load": os.getloadavg()[0]}
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _seconds(run: dict) -> str:
+    """``seconds (load)``, or why the run has none."""
+    return f"{run['failed']} ({run['load']:.1f})" if "failed" in run else f"{run['seconds']:.1f} ({run['load']:.1f})"
 
 
 def against_qif(arguments: argparse.Namespace) -> None:
@@ -102,13 +128,15 @@ def against_qif(arguments: argparse.Namespace) -> None:
           "| ours s (load) | ratio |")
     for epsilon in arguments.epsilons:
         for prior in arguments.priors:
-            baseline = child("qif", arguments.width, epsilon, prior, None)
-            ours = child("exact", arguments.width, epsilon, prior, arguments.time_limit)
-            print(f"| {arguments.width}×{arguments.width} | {prior} | {epsilon:g} | {baseline['objective']:.12g} | "
-                  f"{ours['objective']:.12g} | {ours['status']} | {abs(baseline['objective'] - ours['objective']):.1e} | "
-                  f"{baseline['measured']:.9g} | {baseline['seconds']:.1f} ({baseline['load']:.1f}) | "
-                  f"{ours['seconds']:.1f} ({ours['load']:.1f}) | {baseline['seconds'] / ours['seconds']:.2f} |",
-                  flush=True)
+            baseline = child("qif", arguments.width, epsilon, prior, None, arguments.timeout)
+            ours = child("exact", arguments.width, epsilon, prior, arguments.time_limit, arguments.timeout)
+            both = "failed" not in baseline and "failed" not in ours
+            print(f"| {arguments.width}×{arguments.width} | {prior} | {epsilon:g} | "
+                  f"{baseline.get('objective', math.nan):.12g} | {ours.get('objective', math.nan):.12g} | "
+                  f"{ours.get('status', '—')} | "
+                  f"{abs(baseline['objective'] - ours['objective']) if both else math.nan:.1e} | "
+                  f"{baseline.get('measured', math.nan):.9g} | {_seconds(baseline)} | {_seconds(ours)} | "
+                  f"{baseline['seconds'] / ours['seconds'] if both else math.nan:.2f} |", flush=True)
 
 
 def scale(arguments: argparse.Namespace) -> None:
@@ -116,12 +144,14 @@ def scale(arguments: argparse.Namespace) -> None:
           "| spanner loss / optimum |")
     for width in arguments.widths:
         for prior in arguments.priors:
-            exact = child("exact", width, arguments.epsilon, prior, arguments.time_limit)
-            spanner = child("spanner", width, arguments.epsilon, prior, arguments.time_limit)
-            print(f"| {width}×{width} | {prior} | {arguments.epsilon:g} | {exact['seconds']:.1f} ({exact['load']:.1f}) | "
-                  f"{exact['peak_bytes'] / 2**20:.0f} | {exact['status']} | {exact['gap']:.1e} | "
-                  f"{spanner['seconds']:.1f} ({spanner['load']:.1f}) | {spanner['peak_bytes'] / 2**20:.0f} | "
-                  f"{spanner['objective'] / exact['objective']:.4f} |", flush=True)
+            exact = child("exact", width, arguments.epsilon, prior, arguments.time_limit, arguments.timeout)
+            spanner = child("spanner", width, arguments.epsilon, prior, arguments.time_limit, arguments.timeout)
+            ratio = (spanner["objective"] / exact["objective"] if "failed" not in exact and "failed" not in spanner
+                     and exact["status"] == "optimal" else math.nan)
+            print(f"| {width}×{width} | {prior} | {arguments.epsilon:g} | {_seconds(exact)} | "
+                  f"{exact.get('peak_bytes', math.nan) / 2**20:.0f} | {exact.get('status', '—')} | "
+                  f"{exact.get('gap', math.nan):.1e} | {_seconds(spanner)} | "
+                  f"{spanner.get('peak_bytes', math.nan) / 2**20:.0f} | {ratio:.4f} |", flush=True)
 
 
 def against_revision(arguments: argparse.Namespace) -> None:
@@ -168,11 +198,14 @@ def main() -> None:
     compare.add_argument("--epsilons", type=float, nargs="+", default=[0.1, 0.5, 1.0])
     compare.add_argument("--priors", nargs="+", default=["uniform", "clusters"])
     compare.add_argument("--time-limit", type=float)
+    compare.add_argument("--timeout", type=float, help="seconds after which a child is killed (none by default)")
     sizes = commands.add_parser("scale")
     sizes.add_argument("--widths", type=int, nargs="+", default=[10, 20, 30, 45])
     sizes.add_argument("--epsilon", type=float, default=0.5)
     sizes.add_argument("--priors", nargs="+", default=["clusters"])
     sizes.add_argument("--time-limit", type=float, default=100.0)
+    sizes.add_argument("--timeout", type=float, default=150.0,
+                       help="seconds after which a child is killed (the time limit is checked between rounds only)")
     revision = commands.add_parser("baseline")
     revision.add_argument("--rev", required=True)
     revision.add_argument("--width", type=int, default=6)
