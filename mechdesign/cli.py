@@ -267,6 +267,11 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     delta = None if args.delta is None else as_delta(args.delta, "--delta")
     alpha = None if args.alpha is None else as_order(args.alpha, "--alpha")
     locations = argparse.Namespace(points=args.points, location_grid=args.location_grid, metric=args.metric)
+    located = None
+    if args.points is not None or args.location_grid is not None:  # asked for: bad locations are an error, not a skip
+        located = NOTIONS[MetricDifferentialPrivacy.cli_name](locations, None)
+        check_count(located.n_inputs, mechanism.n_inputs, "--points" if args.points is not None else "--grid",
+                    f"locations (one per input of {args.file})")
     values = measure_all(mechanism, prior, delta, alpha, locations=locations)
     if args.json:
         skipped = {k: v.removeprefix("skipped: ") for k, v in values.items() if isinstance(v, str)}
@@ -274,8 +279,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
         print(strict_json({**measured, **({"skipped": skipped} if skipped else {})}))
     else:
         print(f"mechanism {args.file}: {mechanism.n_inputs} inputs × {mechanism.n_outputs} outputs")
-        per = {} if isinstance(values[MetricDifferentialPrivacy.cli_name], str) else {
-            MetricDifferentialPrivacy.cli_name: f" per {NOTIONS['metric-dp'](locations, None).distance_unit}"}
+        per = {} if located is None else {MetricDifferentialPrivacy.cli_name: f" per {located.distance_unit}"}
         for key, value in values.items():
             shown = value if isinstance(value, str) else f"{from_nats(value, args.units):.10g} {args.units}"
             print(f"  {key:28s} {shown}{per.get(key, '')}")

@@ -97,6 +97,23 @@ def test_measure_with_locations(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("arguments, message", [
+    (["--grid", "2x2"], "--grid has 4 locations (one per input of m.csv), expected 2"),
+    (["--grid", "3x"], "--grid must be WxH, two positive integers (e.g. 8x8), got '3x'"),
+    (["--points", "missing.csv"], "cannot read --points missing.csv"),
+    (["--grid", "100000x100000"], "the 100,000 × 100,000 grid's points needs an estimated"),
+])
+def test_measure_with_bad_locations_is_one_named_line_and_exit_2(arguments, message, tmp_path, monkeypatch, capsys):
+    """Locations given to measure but unusable were a 'skipped' line and exit 0; they are an error, as a bad
+    --delta is (without location options metric-dp is still skipped, test above)."""
+    monkeypatch.chdir(tmp_path)
+    np.savetxt(tmp_path / "m.csv", [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    assert main(["measure", "m.csv", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("mechdesign: error: ")
+    assert message in error, error
+
+
+@pytest.mark.parametrize("arguments, message", [
     ([], "notion 'metric-dp' needs --points FILE (a CSV of coordinates) or --grid WxH"),
     (["--grid", "3y3"], "--grid must be WxH, two positive integers (e.g. 8x8), got '3y3'"),
     (["--grid", "0x3"], "--grid must be WxH, two positive integers (e.g. 8x8), got '0x3'"),
