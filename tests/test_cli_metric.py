@@ -121,8 +121,9 @@ def test_measure_with_bad_locations_is_one_named_line_and_exit_2(arguments, mess
     (["--grid", "2x2", "--n", "3"], "the prior has 3 entries but the metric 4 locations (--grid 2x2)"),
     (["--points", "missing.csv"], "cannot read --points missing.csv"),
     (["--points", "{text}"], "is not a CSV of numbers"),
-    (["--points", "{duplicate}"], "puts distinct points 0 and 1 at distance 0: they must be treated as one location"),
-    (["--points", "{pole}", "--metric", "great-circle"], "points[0] has latitude 100.0, outside [-90, 90] degrees"),
+    (["--points", "{duplicate}"], "euclidean distance of --points duplicate.csv puts distinct points 0 and 1 at distance 0: they must be "
+                                 "treated as one location"),
+    (["--points", "{pole}", "--metric", "great-circle"], "--points pole.csv row 0 has latitude 100.0, outside [-90, 90] degrees"),
     (["--grid", "2x2", "--metric", "chebyshev"], "invalid choice: 'chebyshev'"),
     (["--grid", "3x"], "--grid must be WxH, two positive integers (e.g. 8x8), got '3x'"),
     (["--grid", "100000x100000"], "the 100,000 × 100,000 grid's points needs an estimated"),  # was exit 3

@@ -168,7 +168,7 @@ def point_distances(points: Any, norm: str = "euclidean", name: str = "points") 
         for column, (what, limit) in enumerate((("latitude", 90), ("longitude", 180))):
             outside = np.flatnonzero(np.abs(array[:, column]) > limit)
             if outside.size:
-                raise InvalidBudgetError(f"{name}[{outside[0]}] has {what} {float(array[outside[0], column])!r}, "
+                raise InvalidBudgetError(f"{name} row {outside[0]} has {what} {float(array[outside[0], column])!r}, "
                                          f"outside [-{limit}, {limit}] degrees")
     n = len(array)
     check_array((n, n), f"the {norm} distances between {n:,} {name}", copies=DISTANCE_COPIES)
@@ -299,8 +299,10 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         self.largest_distance = float(self._pair_distances.max()) if first.size else 1.0
 
     @classmethod
-    def from_points(cls, points: Any, norm: str = "euclidean", *, unit: str | None = None) -> MetricDifferentialPrivacy:
-        """The metric of ``points`` under ``norm`` (:func:`point_distances`; great-circle distances in km).
+    def from_points(cls, points: Any, norm: str = "euclidean", *, unit: str | None = None,
+                    name: str = "points") -> MetricDifferentialPrivacy:
+        """The metric of ``points`` under ``norm`` (:func:`point_distances`; great-circle distances in km);
+        ``name`` is what error messages call the points (``--points FILE`` on the command line).
 
         Raises
         ------
@@ -315,10 +317,10 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         >>> MetricDifferentialPrivacy.from_points([[48.85, 2.35], [51.51, -0.13]], "great-circle").unit
         'km'
         """
-        distances = point_distances(points, norm)
-        points = as_real_array(points, "points", None, InvalidBudgetError)
+        distances = point_distances(points, norm, name)
+        points = as_real_array(points, name, None, InvalidBudgetError)
         unit = ("km" if norm == "great-circle" else "unit") if unit is None else unit
-        return cls(as_distance_matrix(distances, f"{norm} distance of points", check_triangle=False), unit=unit,
+        return cls(as_distance_matrix(distances, f"{norm} distance of {name}", check_triangle=False), unit=unit,
                    points=points if points.ndim == 2 else points[:, None], _validated=True)
 
     @classmethod
@@ -429,7 +431,7 @@ class MetricDifferentialPrivacy(PrivacyNotion):
             if coordinates.size == 0:
                 raise MechDesignError(f"--points {path} holds no coordinates: give one row per location")
             coordinates = as_real_array(coordinates, f"--points {path}", 2, InvalidBudgetError)
-            notion = cls.from_points(coordinates, as_choice(norm, NORMS, "--metric"))
+            notion = cls.from_points(coordinates, as_choice(norm, NORMS, "--metric"), name=f"--points {path}")
         if size is not None and size != notion.n_inputs:
             raise ShapeMismatchError(f"the prior has {size} entries but the metric {notion.n_inputs} locations "
                                      f"({'--grid ' + str(grid) if grid is not None else '--points ' + str(path)})")

@@ -105,9 +105,9 @@ def test_norms():
     notion = MetricDifferentialPrivacy.from_points([paris, london], "great-circle")
     assert notion.distances[0, 1] == pytest.approx(expected, rel=1e-9)
     assert notion.unit == "km" and notion.label == "metric-dp(per km)"
-    with pytest.raises(InvalidBudgetError, match=r"points\[1\] has latitude -91.0, outside \[-90, 90\] degrees"):
+    with pytest.raises(InvalidBudgetError, match=r"points row 1 has latitude -91.0, outside \[-90, 90\] degrees"):
         point_distances([[0.0, 0.0], [-91.0, 0.0]], "great-circle")
-    with pytest.raises(InvalidBudgetError, match=r"points\[0\] has longitude 180.5, outside \[-180, 180\]"):
+    with pytest.raises(InvalidBudgetError, match=r"points row 0 has longitude 180.5, outside \[-180, 180\]"):
         point_distances([[0.0, 180.5], [0.0, 0.0]], "great-circle")
     with pytest.raises(InvalidBudgetError, match=r"latitudes and longitudes .* got shape \(2, 1\)"):
         point_distances([0.0, 1.0], "great-circle")
