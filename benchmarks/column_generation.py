@@ -13,13 +13,20 @@ child process (peak resident memory from ``ru_maxrss``, wall and CPU seconds), s
 random costs uniform on [0, 1] (seed 0). The machine is shared: the load average is printed beside
 every row, and CPU seconds are less load-dependent.
 
+``--floors-master`` is an experiment on local DP only (benchmarks/notes/2026-11-27-reach-2.md): the shipped
+column generation's restricted LP on its final outputs ``K`` against the same problem solved as the convex
+piecewise-linear ``min F(c)`` over the outputs' floors ``c`` by box-step cutting planes (:func:`floors_master`),
+certified by the pricing bound at the cuts' aggregated multipliers.
+
 Run: ``python benchmarks/column_generation.py [--sizes 100 200 400 1000] [--cap 300] [--against DIR]``
+or ``python benchmarks/column_generation.py --floors-master --sizes 1000 2000``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -28,10 +35,12 @@ import time
 
 import numpy as np
 from ldp_formulations import skewed_prior, write_rows
+from scipy.optimize import linprog
 
 import mechdesign.direct
 from mechdesign import (ApproximateDifferentialPrivacy, DesignProblem, DifferentialPrivacy, ExpectedDistortion,
                         MaximalLeakage, PointwiseMaximalLeakage)
+from mechdesign.designers.column_generation import LdpColumnGeneration
 
 EPSILON = 1.0
 DELTA = 0.01
@@ -73,6 +82,105 @@ def timed(name: str, n: int, kind: str, path: str, cap: float, source: str | Non
     return json.loads(child.stdout.splitlines()[-1])
 
 
+def floors_master(weights: np.ndarray, outputs: np.ndarray, epsilon: float, rtol: float = 1e-9,
+                  max_iterations: int = 5000) -> dict:
+    """``min Σ W∘Q`` under local ε-DP on the outputs ``outputs`` as ``min_c F(c)`` over their floors ``c``.
+
+    With floors ``c`` (``Σ c <= 1 <= e^ε Σ c``) each input's row is a fractional knapsack (``u[x, y] <= c_y`` filled
+    in order of ``W[x, y]`` until ``Σ c + α Σ_y u[x, y] = 1``), of cost ``F_x(c)``; ``F = Σ_x F_x`` is convex and
+    piecewise linear with the cut ``Σ_x u_x + Σ_y c_y Σ_x h(W[x, y] − u_x)``, ``h(a) = a + α min(a, 0)``, at the
+    rows' marginal costs ``u`` (each row's last output). Box-step cutting planes: each iterate minimizes the cuts
+    within ``‖c − center‖∞ <= Δ``; the center moves on a decrease of 10 % of the predicted one (``Δ`` doubled when
+    the step reached the box), ``Δ`` shrinks by 0.7 on a worse point. Every ``check`` iterations the cut LP's duals
+    aggregate the cuts' ``u`` and :meth:`LdpColumnGeneration.lower_bound` (the library's certificate, over every
+    output) bounds the optimum; stops when ``F(best) − bound <= rtol · F(best)``.
+
+    Returns the iterations, CPU seconds, best value, bound and whether it stopped certified.
+    """
+    alpha, scale = math.expm1(epsilon), math.exp(epsilon)
+    n, k = weights.shape[0], outputs.size
+    held = weights[:, outputs]
+    order = np.argsort(held, axis=1)
+    ordered = np.take_along_axis(held, order, axis=1)
+    pricing = LdpColumnGeneration(weights)
+
+    def knapsacks(floors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ordered_floors = floors[order]
+        filled = np.cumsum(alpha * ordered_floors, axis=1)
+        remaining = 1.0 - floors.sum()
+        return filled, np.clip(np.minimum(alpha * ordered_floors, remaining - (filled - alpha * ordered_floors)), 0.0,
+                               None)
+
+    def evaluate(floors: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        filled, taken = knapsacks(floors)
+        remaining = 1.0 - floors.sum()
+        value = float((held @ floors).sum() + (ordered * taken).sum())
+        last = np.minimum((filled < remaining).sum(axis=1), k - 1)
+        marginal = ordered[np.arange(n), last]
+        reduced = held - marginal[:, None]
+        return value, (reduced + alpha * np.minimum(reduced, 0.0)).sum(axis=0), marginal
+
+    start = time.process_time()
+    center = np.full(k, 1.0 / ((1.0 + alpha / 2.0) * k))
+    best, slope, marginal = evaluate(center)
+    constants, slopes, marginals = [best - slope @ center], [slope], [marginal]
+    box, bound, iteration = 0.5 / k, -math.inf, 0
+    for iteration in range(1, max_iterations + 1):
+        rows = np.vstack([np.hstack([np.array(slopes), -np.ones((len(slopes), 1))]),
+                          np.r_[np.ones(k), 0.0], np.r_[-scale * np.ones(k), 0.0]])
+        limits = [(max(0.0, x - box), x + box) for x in center] + [(None, None)]
+        step = linprog(np.r_[np.zeros(k), 1.0], A_ub=rows, b_ub=np.r_[-np.array(constants), 1.0, -1.0], bounds=limits,
+                       method="highs", options={"primal_feasibility_tolerance": 1e-10,
+                                                "dual_feasibility_tolerance": 1e-10})
+        floors, predicted = step.x[:k], best - step.fun
+        value, slope, marginal = evaluate(floors)
+        if iteration % 25 == 0 or predicted <= rtol * abs(best):
+            weights_of_cuts = np.clip(-step.ineqlin.marginals[: len(marginals)], 0.0, None)
+            aggregated = weights_of_cuts @ np.array(marginals) / max(weights_of_cuts.sum(), 1e-300)
+            bound = max(bound, pricing.lower_bound(aggregated, epsilon))
+            if best - bound <= rtol * abs(best):
+                break
+        constants.append(value - slope @ floors)
+        slopes.append(slope)
+        marginals.append(marginal)
+        if value <= best - 0.1 * predicted:
+            if np.any(np.abs(floors - center) >= box * (1.0 - 1e-9)):
+                box *= 2.0
+            center, best = floors, value
+        elif value > best:
+            box *= 0.7
+    cpu = time.process_time() - start
+    # The mechanism at the best floors, checked: Q[x, y] = c_y + α u[x, y] (u the knapsack), rows summing to 1,
+    # each column within [c_y, e^ε c_y], its cost the value.
+    mechanism = np.empty_like(held)
+    np.put_along_axis(mechanism, order, knapsacks(center)[1], axis=1)
+    mechanism += center[None, :]
+    violation = max(float(np.abs(mechanism.sum(axis=1) - 1.0).max()),
+                    float((mechanism.max(axis=0) - scale * mechanism.min(axis=0)).max()))
+    return {"iterations": iteration, "cpu": cpu, "value": best, "bound": bound, "violation": violation,
+            "cost_error": abs(float((held * mechanism).sum()) - best),
+            "certified": best - bound <= rtol * abs(best)}
+
+
+def floors_experiment(sizes: list[int]) -> None:
+    """The shipped column generation (CPU seconds, its outputs) against :func:`floors_master` on its outputs."""
+    print("| n | outputs | column generation CPU (s) | its value | floors master CPU (s) | iterations | its value "
+          "| bound | certified | violation | cost error | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        weights = skewed_prior(n).probabilities[:, None] * _cost(n, "random")
+        weights /= weights.max()
+        start = time.process_time()
+        generation = LdpColumnGeneration(weights)
+        solution = generation.solve(EPSILON)
+        cpu = time.process_time() - start
+        floors = floors_master(weights, generation.outputs, EPSILON)
+        print(f"| {n} | {generation.outputs.size} | {cpu:.2f} | {solution.value:.12f} | {floors['cpu']:.2f} "
+              f"| {floors['iterations']} | {floors['value']:.12f} | {floors['bound']:.12f} | {floors['certified']} "
+              f"| {floors['violation']:.1e} | {floors['cost_error']:.1e} "
+              f"| {os.getloadavg()[0]:.1f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400, 1000])
@@ -82,11 +190,16 @@ def main() -> None:
     parser.add_argument("--cvxpy", action="store_true", help="baseline of approx_dp: its cvxpy problem")
     parser.add_argument("--new-only", action="store_true", help="skip the baselines (sizes beyond them)")
     parser.add_argument("--against", metavar="DIR", help="baseline: the column generation of the source tree DIR")
+    parser.add_argument("--floors-master", action="store_true",
+                        help="local DP: the restricted LP against the floors' cutting planes (experiment)")
     parser.add_argument("--child", nargs=4, metavar=("NOTION", "N", "COST", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         name, n, kind, path = args.child
         print(json.dumps(run(name, int(n), kind, path)))
+        return
+    if args.floors_master:
+        floors_experiment(args.sizes)
         return
     stopped: set[tuple[str, str, str]] = set()
     rows = []
