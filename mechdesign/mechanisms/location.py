@@ -46,6 +46,13 @@ PLANAR_BLOCK = 1 << 21
 ANGULAR_PIECES = 8
 #: Relative width of :func:`calibrate_planar_laplace`'s final bracket on the continuous ε.
 CALIBRATION_RTOL = 1e-7
+#: The ends of the range in which :func:`planar_laplace`'s matrix is certified ε-d-private, as ε times the grid's
+#: smallest spacing (below: the angular quadrature loses the log-ratios of nearly equal cells, 1.0002 ε at
+#: 1e-5 on a 3 × 3 grid of unit spacing) and ε times its largest distance (above: far cells underflow beside
+#: positive ones, the matrix measures ``inf`` from ≈ 1000 on that grid). At both ends the matrix measured at most
+#: ε on 60 random grids of 2–5 × 2–5 coordinates with gaps from 0.01 to 100 (``tests/mechanisms/test_location.py``
+#: checks some of them).
+PLANAR_SPACING_EPSILON, PLANAR_EXTENT_EPSILON = 1e-4, 700.0
 
 
 def exponential_mechanism(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechanism:
@@ -163,6 +170,35 @@ def _cell_masses(epsilon: float, lower: np.ndarray, upper: np.ndarray) -> np.nda
     return ((density * weights).sum(axis=-1) * half).sum(axis=-1) / (2 * np.pi)
 
 
+def planar_laplace_range(notion: MetricDifferentialPrivacy) -> tuple[float, float]:
+    """The continuous ε (per unit) from which to which :func:`planar_laplace` is certified on the notion's grid.
+
+    ``[PLANAR_SPACING_EPSILON / s, PLANAR_EXTENT_EPSILON / D]`` for the grid's smallest spacing ``s`` between
+    two coordinates of an axis and its largest distance ``D`` (:data:`PLANAR_SPACING_EPSILON`); ``(0, inf)``
+    for one location (every ε is private there).
+
+    Raises
+    ------
+    InvalidBudgetError
+        For a notion :func:`planar_laplace` does not take.
+
+    Examples
+    --------
+    >>> low, high = planar_laplace_range(MetricDifferentialPrivacy.grid(3, 3, spacing=2.0))
+    >>> low, round(high, 3)  # 1e-4 / 2 and 700 / (2 · 2√2)
+    (5e-05, 123.744)
+    """
+    return _planar_range(_grid_axes(notion))
+
+
+def _planar_range(axes: list[tuple[np.ndarray, np.ndarray]]) -> tuple[float, float]:
+    gaps = [float(np.diff(axis).min()) for axis, _ in axes if len(axis) > 1]
+    if not gaps:
+        return 0.0, math.inf
+    extent = math.hypot(*(float(axis[-1] - axis[0]) for axis, _ in axes))
+    return PLANAR_SPACING_EPSILON / min(gaps), PLANAR_EXTENT_EPSILON / extent
+
+
 def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechanism:
     """The planar Laplace mechanism on a grid of locations, each draw reported as its nearest location.
 
@@ -194,17 +230,18 @@ def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechani
         ``(n, n)``.
 
     Accuracy: the cells are integrated to about 1e-15 absolute, and the measure divides their log-ratios by
-    ε, so the matrix measures within ε only where the cells keep enough relative accuracy. On 3 × 3 and 4 × 4
-    grids of unit spacing it does for ε from 1e-4 to 200 (measured/ε 0.999996 at 1e-4, 0.99999 at 200); at
-    ε = 1e-5 it measures 1.0002 ε, at 1e-6 1.029 ε, at 1e-8 42 ε (the angular quadrature does not resolve the
-    unbounded cells' flat ends), and where ``ε r`` exceeds ≈ 700 for the distance ``r`` of a location to a cell
-    (ε = 250 to 400 on those grids) that cell underflows to 0 beside positive entries and the matrix measures
-    ``inf``. Measure the matrix before relying on it outside that range.
+    ε, so the matrix measures within ε only where the cells keep enough relative accuracy: for ε times the
+    grid's smallest spacing at least :data:`PLANAR_SPACING_EPSILON` (1e-4) and ε times its largest distance at
+    most :data:`PLANAR_EXTENT_EPSILON` (700) — :func:`planar_laplace_range`. Outside, ε is refused: on a 3 × 3
+    grid of unit spacing the matrix measured 1.0002 ε at ε = 1e-5, 1.029 ε at 1e-6 and 42 ε at 1e-8 (the
+    angular quadrature does not resolve the unbounded cells' flat ends), and ``inf`` at ε = 354 (finite at 283:
+    far cells underflow to 0 beside positive entries).
 
     Raises
     ------
     InvalidBudgetError
-        For a notion without 2-D points, not Euclidean, or not a rectangular grid, or a bad ε.
+        For a notion without 2-D points, not Euclidean, or not a rectangular grid, or a bad ε, or an ε outside
+        :func:`planar_laplace_range` (naming the range).
 
     Examples
     --------
@@ -212,9 +249,19 @@ def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechani
     >>> mechanism = planar_laplace(notion, 1.0)
     >>> bool(abs(mechanism.matrix.sum(axis=1) - 1).max() < 1e-12), round(notion.measure(mechanism), 4)
     (True, 0.9826)
+    >>> planar_laplace(notion, 1e-6)
+    Traceback (most recent call last):
+    mechdesign.exceptions.InvalidBudgetError: planar_laplace: epsilon = 1e-06 per unit is outside the range where its matrix is certified ε-d-private on these 9 locations: [0.0001, 247.487] (ε × smallest spacing 1 >= 0.0001, ε × largest distance 2.82843 <= 700)
     """
     epsilon = as_positive_budget(epsilon, "epsilon")
     axes = _grid_axes(notion)
+    low, high = _planar_range(axes)
+    if not low <= epsilon <= high:
+        raise InvalidBudgetError(
+            f"planar_laplace: epsilon = {epsilon!r} per {notion.unit} is outside the range where its matrix is "
+            f"certified ε-d-private on these {notion.n_inputs} locations: [{low:.6g}, {high:.6g}] (ε × smallest "
+            f"spacing {PLANAR_SPACING_EPSILON / low:.6g} >= {PLANAR_SPACING_EPSILON:g}, ε × largest distance "
+            f"{PLANAR_EXTENT_EPSILON / high:.6g} <= {PLANAR_EXTENT_EPSILON:g})")
     intervals, inverses = [], []
     for axis, _ in axes:
         edges = np.concatenate([[-np.inf], (axis[1:] + axis[:-1]) / 2, [np.inf]])
@@ -260,10 +307,12 @@ def calibrate_planar_laplace(notion: MetricDifferentialPrivacy, budget: float) -
     Raises
     ------
     InvalidBudgetError
-        For a bad notion (as :func:`planar_laplace`) or budget.
+        For a bad notion (as :func:`planar_laplace`) or budget, or a budget outside :func:`planar_laplace_range`
+        (naming the range); the ε returned stays inside that range (its upper end when that end still measures
+        within the budget).
     SolverFailedError
-        When the matrix at ε = ``budget`` already measures above the budget: outside :func:`planar_laplace`'s
-        accuracy range (e.g. 1e-6 or 1e4 per unit on a 3 × 3 grid of unit spacing).
+        When the matrix at ε = ``budget`` measures above the budget (the continuous mechanism's guarantee says it
+        cannot, in exact arithmetic: the cells lost accuracy), so no continuous ε is certified.
 
     Examples
     --------
@@ -273,6 +322,11 @@ def calibrate_planar_laplace(notion: MetricDifferentialPrivacy, budget: float) -
     (1.0179, True)
     """
     budget = as_positive_budget(budget, "budget")
+    least, most = planar_laplace_range(notion)
+    if not least <= budget <= most:
+        raise InvalidBudgetError(f"calibrate_planar_laplace: budget = {budget!r} per {notion.unit} is outside "
+                                 f"planar_laplace's certified range on these {notion.n_inputs} locations: "
+                                 f"[{least:.6g}, {most:.6g}] (planar_laplace_range)")
 
     def measured(epsilon: float) -> float:
         return notion.measure(planar_laplace(notion, epsilon))
@@ -289,11 +343,13 @@ def calibrate_planar_laplace(notion: MetricDifferentialPrivacy, budget: float) -
     # within the budget — and closes both of its ends superlinearly on a smooth measure
     low, excess_low = budget, at_budget - budget
     step = budget * (budget / at_budget - 1) + CALIBRATION_RTOL * budget
-    high = low + 2 * step
+    high = min(low + 2 * step, most)
     excess_high = measured(high) - budget
     while excess_high <= 0:
+        if high == most:
+            return most  # the range's end measures within the budget: larger ε are not certified
         low, excess_low, step = high, excess_high, 3 * step
-        high = low + step
+        high = min(low + step, most)
         excess_high = measured(high) - budget
     kept = 0
     while high - low > CALIBRATION_RTOL * low:

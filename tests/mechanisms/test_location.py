@@ -13,8 +13,10 @@ from mechdesign.mechanisms.location import (
     gammainc,
     optimal_remap,
     planar_laplace,
+    planar_laplace_range,
     truncated_geometric,
 )
+from mechdesign.mechanisms import location
 from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
 
@@ -159,23 +161,68 @@ def test_calibrated_planar_laplace_measures_its_budget(width, budget):
     assert loss <= (prior[:, None] * planar_laplace(notion, epsilon).matrix * notion.distances).sum() + 1e-12
 
 
-@pytest.mark.parametrize("epsilon", [1e-4, 30.0, 200.0])
-def test_planar_laplace_is_private_at_the_ends_of_its_accuracy_range(epsilon):
-    """planar_laplace's documented range on a 3 × 3 grid of unit spacing: the matrix measures at most ε (the
-    continuous mechanism's guarantee, post-processed) at 1e-4 and at 200, where the far cells hold e^{-300}."""
-    notion = MetricDifferentialPrivacy.grid(3, 3)
-    measured = notion.measure(planar_laplace(notion, epsilon))
-    assert 0.99 * epsilon < measured <= epsilon * (1 + 1e-9)
+#: Grids of the range's tests: uniform, one row, and uneven spacings (smallest gap 0.01 beside a width of 50).
+RANGE_GRIDS = [MetricDifferentialPrivacy.grid(3, 3), MetricDifferentialPrivacy.grid(6, 6),
+               MetricDifferentialPrivacy.grid(2, 8), MetricDifferentialPrivacy.grid(5, 1, spacing=0.3), UNEVEN,
+               MetricDifferentialPrivacy.from_points([[x, y] for y in (0.0, 0.01) for x in (0.0, 1.0, 2.0, 50.0)])]
 
 
-@pytest.mark.parametrize("budget", [1e-6, 1e4])
-def test_calibration_fails_where_the_matrix_measures_above_its_budget(budget):
-    """Issue 35 hostile pass: outside planar_laplace's accuracy range the matrix at ε = budget measures above the
-    budget (1.029e-6 at 1e-6: quadrature; inf at 1e4: underflow), and calibrate_planar_laplace returned that
-    budget as calibrated. It now says so, as a solver failure (the budget itself is valid)."""
+@pytest.mark.parametrize("notion", RANGE_GRIDS)
+def test_planar_laplace_is_private_at_the_ends_of_its_range(notion):
+    """At both ends of planar_laplace_range (ε × smallest spacing = 1e-4, ε × largest distance = 700) the matrix
+    measures at most ε: the continuous mechanism's guarantee, post-processed, survives the quadrature there."""
+    low, high = planar_laplace_range(notion)
+    assert low == pytest.approx(1e-4 / min(np.diff(np.unique(notion.points[:, k])).min()
+                                           for k in range(2) if np.unique(notion.points[:, k]).size > 1), rel=1e-12)
+    assert high == pytest.approx(700 / notion.distances.max(), rel=1e-12)
+    for epsilon in (low, high):
+        measured = notion.measure(planar_laplace(notion, epsilon))
+        assert 0.5 * epsilon < measured <= epsilon, epsilon
+
+
+@pytest.mark.parametrize("epsilon, measured_before", [(1e-5, "1.0002 ε"), (1e-6, "1.029 ε"), (1e-8, "42 ε"),
+                                                      (353.6, "inf"), (1e4, "inf")])
+def test_planar_laplace_refuses_epsilon_outside_its_range(epsilon, measured_before):
+    """Issue 35 hostile pass: on a 3 × 3 grid of unit spacing the matrix measured ``measured_before`` at these ε
+    (quadrature below, underflow above) and was returned; a named mechanism must not publish more than its budget,
+    so ε outside [1e-4, 700 / 2√2] is refused, naming the range."""
     notion = MetricDifferentialPrivacy.grid(3, 3)
-    with pytest.raises(SolverFailedError, match=f"at ε = budget = {budget!r} measures .* > budget"):
-        calibrate_planar_laplace(notion, budget)
+    with pytest.raises(InvalidBudgetError, match=r"epsilon = .* per unit is outside the range where its matrix is "
+                                                 r"certified .* on these 9 locations: \[0.0001, 247.487\]"):
+        planar_laplace(notion, epsilon)
+    with pytest.raises(InvalidBudgetError, match=r"budget = .* outside planar_laplace's certified range"):
+        calibrate_planar_laplace(notion, epsilon)
+
+
+def test_planar_laplace_range_scales_with_the_grid():
+    """The range is in ε times the grid's lengths: spacing 10 moves both ends down by 10 (1e-5 per unit is
+    1e-4 per cell there: accepted), and one location takes every ε."""
+    notion = MetricDifferentialPrivacy.grid(3, 3, spacing=10.0)
+    assert planar_laplace_range(notion) == pytest.approx((1e-5, 700 / (20 * math.sqrt(2))), rel=1e-12)
+    assert notion.measure(planar_laplace(notion, 1e-5)) <= 1e-5
+    with pytest.raises(InvalidBudgetError, match="outside the range"):
+        planar_laplace(notion, 30.0)  # inside the unit grid's range, not this one's
+    single = MetricDifferentialPrivacy.from_points([[0.0, 0.0]])
+    assert planar_laplace_range(single) == (0.0, math.inf)
+    assert planar_laplace(single, 1e9).matrix.tolist() == [[1.0]]
+
+
+def test_calibration_stops_at_the_end_of_the_range():
+    """A budget at the range's upper end: the calibrated ε is that end (it measures within the budget, larger ε
+    are not certified), not an ε whose matrix underflows."""
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    high = planar_laplace_range(notion)[1]
+    assert calibrate_planar_laplace(notion, high) == high
+    assert notion.measure(planar_laplace(notion, high)) <= high
+
+
+def test_calibration_fails_where_the_matrix_measures_above_its_budget(monkeypatch):
+    """Should the range admit an ε whose matrix measures above it (here: widened to 1e-8 per spacing, where the
+    matrix at 1e-6 measures 1.029e-6), calibrate_planar_laplace says so as a solver failure instead of
+    returning the budget."""
+    monkeypatch.setattr(location, "PLANAR_SPACING_EPSILON", 1e-8)
+    with pytest.raises(SolverFailedError, match=r"at ε = budget = 1e-06 measures .* > budget"):
+        calibrate_planar_laplace(MetricDifferentialPrivacy.grid(3, 3), 1e-6)
 
 
 def test_planar_laplace_bad_input():
