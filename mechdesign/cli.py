@@ -20,7 +20,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +186,8 @@ def _print_privacy_in_units(budgets: dict[str, float], measured: dict[str, float
 
 
 def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None, alpha: float | None = None, *,
-                locations: argparse.Namespace | None = None) -> dict[str, Any]:
+                locations: argparse.Namespace | None = None,
+                built: Mapping[str, PrivacyNotion] | None = None) -> dict[str, Any]:
     """Every notion's measure for ``mechanism``; a notion that cannot be evaluated gets a reason.
 
     Parameters
@@ -201,6 +202,9 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None, 
         The order of Rényi DP and Sibson's mutual information, or ``None`` (skipped).
     locations
         metric-dp's options ``points``, ``location_grid`` and ``metric`` (``None``: skipped).
+    built
+        Notions the caller has built already, by command-line name (``measure``'s metric-dp, built once to check
+        its locations): measured as they are instead of built again.
 
     Returns
     -------
@@ -225,7 +229,8 @@ def measure_all(mechanism: Mechanism, prior: Prior | None, delta: float | None, 
             args.variant = variant or "pointwise"
             key = f"{name}({variant})" if variant else name
             try:
-                values[key] = factory(args, prior).measure(mechanism)
+                notion = (built or {}).get(key) or factory(args, prior)
+                values[key] = notion.measure(mechanism)
             except MechDesignError as exc:
                 values[key] = f"skipped: {exc}"
     return values
@@ -272,7 +277,8 @@ def _cmd_measure(args: argparse.Namespace) -> int:
         located = NOTIONS[MetricDifferentialPrivacy.cli_name](locations, None)
         check_count(located.n_inputs, mechanism.n_inputs, "--points" if args.points is not None else "--grid",
                     f"locations (one per input of {args.file})")
-    values = measure_all(mechanism, prior, delta, alpha, locations=locations)
+    values = measure_all(mechanism, prior, delta, alpha, locations=locations,
+                         built=None if located is None else {MetricDifferentialPrivacy.cli_name: located})
     if args.json:
         skipped = {k: v.removeprefix("skipped: ") for k, v in values.items() if isinstance(v, str)}
         measured = {k: (None if isinstance(v, str) else v) for k, v in values.items()}

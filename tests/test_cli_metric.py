@@ -162,3 +162,21 @@ def test_design_builds_the_locations_once(monkeypatch, capsys):
     assert main(["design", "--notion", "metric-dp", "--grid", "2x2", "--epsilon", "1", "--n", "4"]) == 0
     assert len(calls) == 2  # with an alphabet, the notion checks the prior's size
     capsys.readouterr()
+
+
+def test_measure_builds_the_locations_once(tmp_path, monkeypatch, capsys):
+    """measure built the notion once to check its locations against the mechanism and again to measure it: two
+    (n, n) distance matrices where one does. Without locations, metric-dp is still built (and skipped) once."""
+    from mechdesign import cli
+
+    path = tmp_path / "m.csv"
+    np.savetxt(path, [[0.75, 0.25], [0.25, 0.75]], delimiter=",")
+    calls = []
+    factory = cli.NOTIONS["metric-dp"]
+    monkeypatch.setitem(cli.NOTIONS, "metric-dp", lambda options, prior: calls.append(prior) or factory(options, prior))
+    assert main(["measure", str(path), "--grid", "2x1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric-dp"] == pytest.approx(math.log(3), rel=1e-12)
+    assert len(calls) == 1
+    assert main(["measure", str(path), "--json"]) == 0
+    assert "metric-dp" in json.loads(capsys.readouterr().out)["skipped"]
+    assert len(calls) == 2

@@ -232,8 +232,8 @@ class PairScalesParameter(BudgetParameter):
             For a bad budget, or when ``e^{ε D}`` overflows float64 (:meth:`MetricDifferentialPrivacy.pair_scales`).
         """
         self.budget = as_budget(budget, f"{self.notion.name} budget")
-        scales = self.notion.pair_scales(self.budget)
-        self.parameter.value = np.concatenate([scales, scales]) if scales.size else np.ones(1)
+        scales = self.notion._ordered(self.budget)[2]
+        self.parameter.value = scales if scales.size else np.ones(1)
 
 
 class MetricDifferentialPrivacy(PrivacyNotion):
@@ -527,15 +527,20 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         """
         return PairScalesParameter(self)
 
+    def _ordered_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every constraint pair in both orders, ``(x, x')`` then ``(x', x)``: the rows of :meth:`relaxation`,
+        of the cvxpy constraints and of :class:`PairScalesParameter`'s vector, in one order."""
+        return np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first])
+
     def _ordered(self, budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_ordered_pairs` and their ``e^{ε d}`` at ``budget``."""
         scales = self.pair_scales(budget)
-        return (np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first]),
-                np.concatenate([scales, scales]))
+        return (*self._ordered_pairs(), np.concatenate([scales, scales]))
 
     def _constraints(self, Q: cp.Expression, scaled: Any) -> list[cp.Constraint]:
         if not self._first.size:
             return []
-        first, second = np.concatenate([self._first, self._second]), np.concatenate([self._second, self._first])
+        first, second = self._ordered_pairs()
         if isinstance(scaled, (int, float)):
             scales: Any = self._ordered(self.budget_from_scaled(scaled))[2][:, None]
         else:  # the PairScalesParameter's vector
