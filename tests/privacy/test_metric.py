@@ -230,3 +230,20 @@ def test_cvxpy_design_agrees_with_the_metric_cone(epsilon):
     assert through_cvxpy.method == "cvxpy" and cone.method == "metric-cone"
     assert abs(through_cvxpy.objective - cone.objective) <= through_cvxpy.gap + cone.gap + 1e-12
     assert notion.measure(through_cvxpy.mechanism) <= epsilon * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [30.0, 1e4, math.inf])
+def test_cvxpy_design_takes_large_budgets(epsilon):
+    """Issue 35 item 2: the pair-scales parameter refuses ε·D past e^709.78 (as local DP's parameter does), but a
+    design never hands it such a budget — DesignProblem answers budgets the unconstrained optimum's mixes meet
+    by those mixes (certified by the unconstrained value) and caps the others' constraint scale at 1e12. On a
+    3 × 2 grid (D = √5) at ε = 30, 1e4 and inf: optimal, the budget re-measured, and within the certified gaps of
+    the metric cone's design (which caps ε·d at 300 instead)."""
+    from mechdesign import ExpectedDistortion, Prior, design
+    notion = MetricDifferentialPrivacy.grid(3, 2)
+    objective = ExpectedDistortion(Prior(np.random.default_rng(3).dirichlet(np.ones(6))), notion.distances)
+    through_cvxpy = design(notion, epsilon, objective, method="cvxpy")
+    cone = design(notion, epsilon, objective, method="metric-cone")
+    assert through_cvxpy.status == cone.status == "optimal"
+    assert notion.measure(through_cvxpy.mechanism) <= epsilon
+    assert abs(through_cvxpy.objective - cone.objective) <= through_cvxpy.gap + cone.gap + 1e-12
