@@ -53,6 +53,10 @@ CALIBRATION_RTOL = 1e-7
 #: ε on 60 random grids of 2–5 × 2–5 coordinates with gaps from 0.01 to 100 (``tests/mechanisms/test_location.py``
 #: checks some of them).
 PLANAR_SPACING_EPSILON, PLANAR_EXTENT_EPSILON = 1e-4, 700.0
+#: Up to this many locations :func:`planar_laplace` also measures its matrix before returning it (a 15 × 15 grid:
+#: 0.17 s beside the matrix's 1.1 s; 10 × 10: 0.003 s beside 0.47 s, at load 8.5 —
+#: benchmarks/notes/2026-11-27-planar-laplace-range.md).
+PLANAR_MEASURED_INPUTS = 225
 
 
 def exponential_mechanism(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechanism:
@@ -235,13 +239,17 @@ def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechani
     most :data:`PLANAR_EXTENT_EPSILON` (700) — :func:`planar_laplace_range`. Outside, ε is refused: on a 3 × 3
     grid of unit spacing the matrix measured 1.0002 ε at ε = 1e-5, 1.029 ε at 1e-6 and 42 ε at 1e-8 (the
     angular quadrature does not resolve the unbounded cells' flat ends), and ``inf`` at ε = 354 (finite at 283:
-    far cells underflow to 0 beside positive entries).
+    far cells underflow to 0 beside positive entries). Up to :data:`PLANAR_MEASURED_INPUTS` locations the matrix
+    is also measured before it is returned.
 
     Raises
     ------
     InvalidBudgetError
         For a notion without 2-D points, not Euclidean, or not a rectangular grid, or a bad ε, or an ε outside
         :func:`planar_laplace_range` (naming the range).
+    SolverFailedError
+        When the matrix of at most :data:`PLANAR_MEASURED_INPUTS` locations measures above ε (not seen inside
+        the range; the check stands for grids unlike the tested ones).
 
     Examples
     --------
@@ -262,6 +270,18 @@ def planar_laplace(notion: MetricDifferentialPrivacy, epsilon: float) -> Mechani
             f"certified ε-d-private on these {notion.n_inputs} locations: [{low:.6g}, {high:.6g}] (ε × smallest "
             f"spacing {PLANAR_SPACING_EPSILON / low:.6g} >= {PLANAR_SPACING_EPSILON:g}, ε × largest distance "
             f"{PLANAR_EXTENT_EPSILON / high:.6g} <= {PLANAR_EXTENT_EPSILON:g})")
+    mechanism = _planar_matrix(epsilon, axes)
+    if notion.n_inputs <= PLANAR_MEASURED_INPUTS:
+        measured = notion.measure(mechanism)
+        if measured > epsilon:  # private in exact arithmetic: the cells lost accuracy
+            raise SolverFailedError(f"planar_laplace: the matrix at epsilon = {epsilon!r} measures {measured!r} > "
+                                    f"epsilon on these {notion.n_inputs} locations (its cells are not accurate "
+                                    f"enough for the measure): not published")
+    return mechanism
+
+
+def _planar_matrix(epsilon: float, axes: list[tuple[np.ndarray, np.ndarray]]) -> Mechanism:
+    """:func:`planar_laplace`'s matrix on the grid of ``axes`` (:func:`_grid_axes`), neither checked nor measured."""
     intervals, inverses = [], []
     for axis, _ in axes:
         edges = np.concatenate([[-np.inf], (axis[1:] + axis[:-1]) / 2, [np.inf]])
@@ -328,8 +348,10 @@ def calibrate_planar_laplace(notion: MetricDifferentialPrivacy, budget: float) -
                                  f"planar_laplace's certified range on these {notion.n_inputs} locations: "
                                  f"[{least:.6g}, {most:.6g}] (planar_laplace_range)")
 
+    axes = _grid_axes(notion)
+
     def measured(epsilon: float) -> float:
-        return notion.measure(planar_laplace(notion, epsilon))
+        return notion.measure(_planar_matrix(epsilon, axes))
 
     low, at_budget = budget, measured(budget)
     if notion.n_inputs == 1:

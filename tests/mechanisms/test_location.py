@@ -216,6 +216,18 @@ def test_calibration_stops_at_the_end_of_the_range():
     assert notion.measure(planar_laplace(notion, high)) <= high
 
 
+def test_planar_laplace_measures_small_grids_before_returning_them(monkeypatch):
+    """Should the range admit an ε whose matrix measures above it (widened here to 1e-8 per spacing: at 1e-6 the
+    3 × 3 matrix measures 1.029e-6), planar_laplace measures a grid of up to PLANAR_MEASURED_INPUTS locations
+    and refuses to return it; past that size it is not measured (the range alone stands)."""
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    monkeypatch.setattr(location, "PLANAR_SPACING_EPSILON", 1e-8)
+    with pytest.raises(SolverFailedError, match=r"at epsilon = 1e-06 measures 1\.0[0-9]*e-06 > epsilon on these 9"):
+        planar_laplace(notion, 1e-6)
+    monkeypatch.setattr(location, "PLANAR_MEASURED_INPUTS", 8)
+    assert notion.measure(planar_laplace(notion, 1e-6)) > 1.02e-6
+
+
 def test_calibration_fails_where_the_matrix_measures_above_its_budget(monkeypatch):
     """Should the range admit an ε whose matrix measures above it (here: widened to 1e-8 per spacing, where the
     matrix at 1e-6 measures 1.029e-6), calibrate_planar_laplace says so as a solver failure instead of
