@@ -28,8 +28,7 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
   _lower_bound``), the rest of ``WarmLinearProgram.solve`` (reading the solution), the rest of
   ``DesignProblem.solve_validated`` (validation, measures, the Result) and the rest (the curve, the problem's setup).
 * ``steps-30``: this tree only (its internals): the point of ``parts-30`` step by step, each step's least CPU µs of
-  10 repetitions of the curve (summed over the steps: the per-point floor outside HiGHS of this pipeline), on the
-  LP a design solves (``problem.direct``: ``LdpSharedExcessProgram`` from 9a486ee on).
+  10 repetitions of the curve (summed over the steps: the per-point floor outside HiGHS of this pipeline).
 * ``same-55``: the numbers, not the seconds: 55-point curves (``trace_curve``, local DP, ε = 0, …, 12) at n = 30 with
   two random costs (seeds 0 and 1) and at n = 12: the SHA-1 of each curve's objectives (equal digests: the same
   objectives to the last bit), how many points are "optimal", and the largest certified gap.
