@@ -76,7 +76,7 @@ class Mechanism:
             raise InvalidMechanismError(f"mechanism is not row-stochastic: row {row} sums to {sums[row]:.12g} "
                                         f"(tolerance {SUM_ATOL:g}; {bad_rows.size} bad row(s))")
         mechanism = cls.__new__(cls)
-        array = matrix.copy()
+        array = matrix.copy(order="K")  # the layout Mechanism() keeps: sums over it round the same way
         array.setflags(write=False)
         mechanism._matrix = array
         return mechanism

@@ -111,3 +111,15 @@ def test_from_cleaned_checks_the_row_sums_it_does_not_skip():
         Mechanism.from_cleaned(clean_mechanism(np.array([[-1.0, -2.0], [0.5, 0.5]])))
     with pytest.raises(InvalidMechanismError, match="row 1 sums to inf"):
         Mechanism.from_cleaned(np.array([[0.5, 0.5], [np.inf, 0.0]]))
+
+
+def test_from_cleaned_keeps_the_layout_the_full_validation_keeps():
+    """A cleaned point read from HiGHS is column-major; ``Mechanism()`` keeps that layout, and so must
+    ``from_cleaned``: numpy's sums over the two layouts round differently, and the KKT polish of a Rényi design on a
+    face of optima (tests/privacy/test_column_dual.py, slow) moved its bound by 1.5e-9 when the copy became row-major."""
+    matrix = np.asfortranarray(np.array([[0.5, 0.25, 0.25], [0.125, 0.375, 0.5]]))
+    for source in (matrix, np.ascontiguousarray(matrix)):
+        full, trusted = Mechanism(source).matrix, Mechanism.from_cleaned(source).matrix
+        assert (trusted.flags.f_contiguous, trusted.flags.c_contiguous) == (full.flags.f_contiguous,
+                                                                            full.flags.c_contiguous)
+        assert np.array_equal(trusted, full)
