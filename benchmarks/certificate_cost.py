@@ -189,7 +189,7 @@ def run_case(case: str) -> dict[str, Any]:
                    outside_cpu=time.process_time() - cpu - highs.cpu, api_cpu=sum(clock.cpu for clock in api),
                    status="optimal" if all(r.status == "optimal" for r in curve.results) else "not all optimal")
     elif kind == "parts":
-        import mechdesign.direct as direct
+        import mechdesign.methods.direct as direct
         from mechdesign import DesignProblem
 
         spent: dict[str, float] = {}
@@ -233,7 +233,7 @@ def run_case(case: str) -> dict[str, Any]:
                    parts=parts, status="optimal" if all(r.status == "optimal" for c in curves for r in c.results)
                    else "not all optimal")
     elif kind == "steps":
-        import mechdesign.direct as direct
+        import mechdesign.methods.direct as direct
         from mechdesign import DesignProblem
         from mechdesign.mechanism import Mechanism
         from mechdesign.result import clean_mechanism
@@ -297,10 +297,10 @@ def run_case(case: str) -> dict[str, Any]:
 
         method = "direct-lp" if kind == "direct" else "column-generation"
         if kind == "direct":
-            from mechdesign.direct import LdpLinearProgram as owner
+            from mechdesign.methods.direct import LdpLinearProgram as owner
             name = "_lower_bound"
         else:
-            from mechdesign.designers.column_generation import LdpColumnGeneration as owner
+            from mechdesign.methods.column_generation import LdpColumnGeneration as owner
             name = "_price"
         bound = _Clock(owner, name)
         problem = DesignProblem(DifferentialPrivacy(), objective, method=method)

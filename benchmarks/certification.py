@@ -1,6 +1,6 @@
 """The cost of certification: each path's solve timed side by side with its bound, in one script.
 
-* Direct LPs (mechdesign.direct): HiGHS's warm re-solve against the safe LP bound at its duals
+* Direct LPs (mechdesign.methods.direct): HiGHS's warm re-solve against the safe LP bound at its duals
   (``WarmLinearProgram._lower_bound``), at n = 100 and 200, random costs (no closed form applies),
   over a 10-budget curve.
 * cvxpy path (mechdesign.solve, ``method="cvxpy"``): the solver run against the design's own
@@ -30,7 +30,7 @@ from mechdesign import (
     Prior,
     RenyiDifferentialPrivacy,
 )
-from mechdesign.direct import LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram
+from mechdesign.methods.direct import LdpLinearProgram, MaximalLeakageLinearProgram, PmlLinearProgram
 
 BUDGETS = np.linspace(0.2, 3.0, 10)
 

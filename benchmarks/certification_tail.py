@@ -1,6 +1,6 @@
 """The certification tail (issue 33 item 3) and design()'s SML method (item 2): the same results, side by side.
 
-Every design path whose ``Result`` is now built by ``mechdesign/designers/certified.py`` (closed forms, the
+Every design path whose ``Result`` is now built by ``mechdesign/methods/certified.py`` (closed forms, the
 direct LP and cvxpy with their repair, the unconstrained optimum, a proven-infeasible limit, hockey-stick
 cuts, Blahut–Arimoto, SML constraint generation and enumeration, the summary-privacy bisection and its
 infeasible case, the extreme-column LP) is run in two trees — e.g. one made by ``git archive`` before the change and the working

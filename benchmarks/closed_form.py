@@ -1,7 +1,7 @@
-"""Closed-form designers for Hamming cost (mechdesign.designers.closed_form) against the direct LP.
+"""Closed-form designers for Hamming cost (mechdesign.methods.closed_form) against the direct LP.
 
 * Side by side at n = 50 … 400: ``closed_form_design`` against ``design(method="direct-lp")`` (the warm-started direct LP
-  of mechdesign.direct), local DP and maximal leakage, Zipf prior, ε = 1: time, peak memory
+  of mechdesign.methods.direct), local DP and maximal leakage, Zipf prior, ε = 1: time, peak memory
   (tracemalloc), objective difference, certified gap.
 * The closed form alone from n = 10² to 10⁶: time, peak memory and fitted growth exponents.
 * A 200-point D*(ε) curve at n = 10⁵ (``closed_form_curve``).

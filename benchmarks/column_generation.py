@@ -2,9 +2,9 @@
 maximal leakage and PML with one prior, random and Hamming costs.
 
 Both paths run end to end through :class:`mechdesign.DesignProblem` (build, solve, clean, re-measure,
-certify): ``mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0 (new:
-``mechdesign.designers.column_generation``) or out of reach (baseline: the dense LPs of
-``mechdesign.direct``). ``--cvxpy`` makes the baseline of pointwise (ε, δ)-DP its cvxpy problem
+certify): ``mechdesign.methods.direct.COLUMN_GENERATION_MIN_INPUTS`` set to 0 (new:
+``mechdesign.methods.column_generation``) or out of reach (baseline: the dense LPs of
+``mechdesign.methods.direct``). ``--cvxpy`` makes the baseline of pointwise (ε, δ)-DP its cvxpy problem
 solved by HiGHS (the path it took before it had a direct LP). ``--against DIR`` makes the baseline
 the same column generation imported from another source tree ``DIR`` (e.g. ``git -C <repo> archive
 main | tar -x -C DIR``: this branch against main, run alternately in the same script). Each run is a
@@ -37,10 +37,10 @@ import numpy as np
 from ldp_formulations import skewed_prior, write_rows
 from scipy.optimize import linprog
 
-import mechdesign.direct
+import mechdesign.methods.direct
 from mechdesign import (ApproximateDifferentialPrivacy, DesignProblem, DifferentialPrivacy, ExpectedDistortion,
                         MaximalLeakage, PointwiseMaximalLeakage)
-from mechdesign.designers.column_generation import LdpColumnGeneration
+from mechdesign.methods.column_generation import LdpColumnGeneration
 
 EPSILON = 1.0
 DELTA = 0.01
@@ -58,7 +58,7 @@ def _cost(n: int, kind: str) -> np.ndarray:
 
 def run(name: str, n: int, kind: str, path: str) -> dict:  # path: "new", "dense" or "cvxpy"
     """Child process: one design, reporting wall/CPU seconds, objective, bound, method and peak memory."""
-    mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS = 0 if path in ("new", "against") else 10**9
+    mechdesign.methods.direct.COLUMN_GENERATION_MIN_INPUTS = 0 if path in ("new", "against") else 10**9
     solver = "highs" if path == "cvxpy" and name == "approx_dp" else None
     prior = skewed_prior(n)
     wall, cpu = time.perf_counter(), time.process_time()

@@ -9,7 +9,7 @@ For each notion, a ``--points``-point curve of minimal expected Hamming distorti
   and solve each time.
 
 ``default`` is ``trace_curve`` with the automatic choice: for these three notions the warm-started
-direct LPs of :mod:`mechdesign.direct` (no cvxpy; HiGHS re-solves from the previous basis). Runs
+direct LPs of :mod:`mechdesign.methods.direct` (no cvxpy; HiGHS re-solves from the previous basis). Runs
 alternate (dpp, rebuild, default) ``--repeats`` times and the best of each is kept, because the
 machine is shared. The curves must agree to ``AGREEMENT_ATOL``. Prints a table, writes ``benchmarks/out/curve_dpp.csv``.
 

@@ -2,7 +2,7 @@
 
 ``design_distortion_rate(MutualInformationPrivacy(P), ε, ExpectedDistortion(P, d))`` (issue 13 item 5)
 for a Zipf or uniform prior with a random (seeded) or Hamming cost, n ∈ {300, 1000, 2000} and
-ε ∈ {0.01, 0.1, 0.5, 1, 2, 4, 0.9 log n} nats. The baseline is ``mechdesign/designers/blahut_arimoto.py``
+ε ∈ {0.01, 0.1, 0.5, 1, 2, 4, 0.9 log n} nats. The baseline is ``mechdesign/methods/blahut_arimoto.py``
 as committed at ``--baseline`` (``git show``), loaded beside the installed package (it imports the same
 helpers, which it shares with this tree); "new" is the installed module. Runs alternate (baseline, new)
 per cell, each in a child process stopped after ``--cap`` seconds; a path stopped at some (prior, cost,
@@ -30,11 +30,11 @@ import numpy as np
 from ldp_formulations import timed, write_rows
 
 from mechdesign import ExpectedDistortion, MutualInformationPrivacy, Prior
-from mechdesign.designers import blahut_arimoto
+from mechdesign.methods import blahut_arimoto
 from mechdesign.utility.distortion import hamming_cost
 
 OUT = Path(__file__).parent / "out"
-MODULE = "mechdesign/designers/blahut_arimoto.py"
+MODULE = "mechdesign/methods/blahut_arimoto.py"
 
 
 def budgets(n: int) -> tuple[float, ...]:

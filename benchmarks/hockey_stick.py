@@ -1,4 +1,4 @@
-"""Hockey-stick (ε, δ)-DP design (designers/hockey_stick.py) in this tree against a git revision, side by side.
+"""Hockey-stick (ε, δ)-DP design (methods/hockey_stick.py) in this tree against a git revision, side by side.
 
 Minimal expected distortion under ``ApproximateDifferentialPrivacy(δ, "hockey_stick")`` for a Zipf prior
 with Hamming cost and for a Zipf prior with a seeded random cost, over a grid of (ε, δ). Each design
@@ -29,7 +29,7 @@ from ldp_formulations import write_rows
 DESIGN_CHILD = """
 import sys, time, numpy as np
 from mechdesign import ApproximateDifferentialPrivacy, ExpectedDistortion, Prior
-from mechdesign.designers.hockey_stick import design_hockey_stick
+from mechdesign.methods.hockey_stick import design_hockey_stick
 kind, n, epsilon, delta = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 weights = 1.0 / np.arange(1, n + 1)
 prior = Prior(weights / weights.sum())

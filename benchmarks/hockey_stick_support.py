@@ -2,7 +2,7 @@
 
 For each n: certify the optimum by constraint generation with no time limit
 (``design_hockey_stick(..., time_limit=None)``; Zipf prior, cost ``np.random.default_rng(n).random((n, n))``),
-then build the working-set LP (:class:`~mechdesign.designers.hockey_stick.LazyHingeProgram`) whose hinges are
+then build the working-set LP (:class:`~mechdesign.methods.hockey_stick.LazyHingeProgram`) whose hinges are
 every (pair, output) that complementary slackness allows a multiplier on at that optimum
 (``Q[i, y] >= e^ε Q[j, y]``: the exceeding outputs, the ties and the outputs both rows leave at 0). Its dual
 optimum is the full problem's, so its hinges with a non-zero multiplier are the *support* of a certificate.
@@ -31,8 +31,8 @@ from ldp_formulations import skewed_prior, write_rows
 from mechdesign import ApproximateDifferentialPrivacy, ExpectedDistortion
 from mechdesign._lazy import scipy_sparse as sp
 from mechdesign.certificate import lp_lower_bound
-from mechdesign.designers.hockey_stick import LazyHingeProgram, design_hockey_stick
-from mechdesign.direct import HIGHS_OPTIONS
+from mechdesign.methods.hockey_stick import LazyHingeProgram, design_hockey_stick
+from mechdesign.methods.direct import HIGHS_OPTIONS
 from mechdesign.solvers import highs_model, quiet_highs, run_highs
 
 #: Relative tolerance for a tie ``Q[i, y] = e^ε Q[j, y]`` at the certified optimum.

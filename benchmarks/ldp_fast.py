@@ -3,7 +3,7 @@
 Three ways to the same optimum, run side by side in one process tree:
 
 * ``mechdesign`` — :func:`mechdesign.design` with ``method="direct-lp"`` (the direct LP of
-  :mod:`mechdesign.direct`, solved by HiGHS; Hamming cost would otherwise go to the closed form; time
+  :mod:`mechdesign.methods.direct`, solved by HiGHS; Hamming cost would otherwise go to the closed form; time
   includes building, solving, cleaning and re-measuring);
 * ``qif`` — ``qif.mechanism.d_privacy.min_loss_given_d`` with the discrete metric scaled by ε as
   privacy metric and the discrete metric as loss, under each of its LP back ends

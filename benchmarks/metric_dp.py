@@ -8,7 +8,7 @@ Each run is a child process (its peak memory is the child's VmHWM), printed with
   ``d_privacy.min_loss_given_d`` (every pair a row of one LP) and ``design_metric_dp`` run one after the other in
   the same invocation; the report gives both expected losses, |Δ optimum| (qif's answer is checked first:
   its mechanism re-measured by ``MetricDifferentialPrivacy.measure``), and the time ratio.
-* ``baseline``: the design of a git revision (``--rev``, its ``mechdesign/designers/metric.py`` loaded as a module
+* ``baseline``: the design of a git revision (``--rev``, its ``mechdesign/methods/metric.py`` loaded as a module
   beside the package's) and the current one, alternating, on a W × W grid with the clustered prior: rounds,
   seconds, the optimum (both must be certified and equal).
 * ``scale``: ``design_metric_dp`` exact and spanner at W × W for W in ``--widths``: seconds, peak memory, certified
@@ -69,7 +69,7 @@ def peak_memory() -> int:
 def one(arguments: argparse.Namespace) -> None:
     """Run one design in this (child) process and print its JSON line."""
     from mechdesign import Prior
-    from mechdesign.designers.metric import design_metric_dp
+    from mechdesign.methods.metric import design_metric_dp
     from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
     notion = MetricDifferentialPrivacy.grid(arguments.width, arguments.width)
@@ -159,10 +159,10 @@ def against_revision(arguments: argparse.Namespace) -> None:
     import tempfile
 
     from mechdesign import Prior
-    from mechdesign.designers import metric as current
+    from mechdesign.methods import metric as current
     from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
-    source = subprocess.run(["git", "show", f"{arguments.rev}:mechdesign/designers/metric.py"], capture_output=True,
+    source = subprocess.run(["git", "show", f"{arguments.rev}:mechdesign/methods/metric.py"], capture_output=True,
                             text=True, check=True).stdout
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "baseline_metric.py")

@@ -1,8 +1,8 @@
 """PML with one prior at large n (issue 13 item 3): three restricted masters for the same exact pricing.
 
-Every master below is priced the same way as :class:`mechdesign.designers.column_generation.PmlColumnGeneration`
+Every master below is priced the same way as :class:`mechdesign.methods.column_generation.PmlColumnGeneration`
 (the cheapest fractional-knapsack vertex per output at the row-sum duals ``u``,
-:func:`~mechdesign.designers.column_generation.knapsack_vertices`) and stops on the same certificate, the
+:func:`~mechdesign.methods.column_generation.knapsack_vertices`) and stops on the same certificate, the
 Lagrangian bound ``Σ u + min_y ρ_y`` (the columns' ``P``-masses sum to 1; Grosse et al., "Privacy
 Mechanism Design based on Empirical Distributions", Definition 1). They differ in the restricted LP:
 
@@ -47,9 +47,9 @@ import numpy as np
 import scipy.sparse as sp
 
 import mechdesign.solvers
-from mechdesign.designers import column_generation
-from mechdesign.designers.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
-from mechdesign.direct import HIGHS_OPTIONS  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
+from mechdesign.methods import column_generation
+from mechdesign.methods.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
+from mechdesign.methods.direct import HIGHS_OPTIONS  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
 from mechdesign.solvers import quiet_highs
 
 #: Stop when ``value − bound <= STOP_RTOL · max(1, value)`` (the shipped path stops at 1e-9 too).

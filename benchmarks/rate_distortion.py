@@ -15,7 +15,7 @@ distortion changes by less than ``numpy.isclose``'s tolerance; its accuracy cann
 each kept (shared machine). Prints a table, writes ``benchmarks/out/rate_distortion.csv``.
 
 With ``--design``: MI-privacy design ``design(MutualInformationPrivacy(P), ε, ExpectedDistortion(P, d))``
-(the distortion–rate function at R = ε), the new path (``designers/blahut_arimoto.py``: Newton on
+(the distortion–rate function at R = ε), the new path (``methods/blahut_arimoto.py``: Newton on
 Blahut's output distribution with a slope search) against the conic cvxpy path (Clarabel), for a Zipf
 prior with Hamming cost and a random prior with a random cost, ε ∈ {0.05, 0.5, 1.5}; each run a child
 process stopped after ``--cap`` seconds (a path stopped at some n is not tried at larger n). Writes
@@ -37,7 +37,7 @@ import numpy as np
 from ldp_formulations import timed, write_rows
 
 from mechdesign import DesignProblem, ExpectedDistortion, MutualInformationPrivacy, Prior
-from mechdesign.designers.blahut_arimoto import design_distortion_rate
+from mechdesign.methods.blahut_arimoto import design_distortion_rate
 from mechdesign.utility.rate_distortion import rate_distortion_curve
 
 DESIGN_BUDGETS = (0.05, 0.5, 1.5)

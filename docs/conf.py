@@ -70,3 +70,12 @@ def _copy_notebooks() -> None:
 
 
 _copy_notebooks()
+
+
+#: The deprecated module paths (``mechdesign/_moved.py``: aliases of the moved modules, for one release) get no
+#: page of their own in the API reference (docs/_templates/autosummary/module.rst): each module has one page,
+#: at its new path.
+autosummary_context = {"deprecated_modules": sorted(
+    ".".join(path.relative_to(DOCS.parent).with_suffix("").parts)
+    for path in (DOCS.parent / "mechdesign").rglob("*.py")
+    if "alias_moved_module(__name__" in path.read_text(encoding="utf-8"))}

@@ -3,7 +3,7 @@ direct-LP path never load them.
 
 cvxpy (and scipy.stats, which it imports) takes about 1 s to import, 90 % of ``import mechdesign``
 before this module existed (``benchmarks/import_time.py``), yet the closed forms, the direct LPs of
-:mod:`mechdesign.direct` and every numpy measure never build a cvxpy expression. Modules that do write
+:mod:`mechdesign.methods.direct` and every numpy measure never build a cvxpy expression. Modules that do write
 ``from ._lazy import cvxpy as cp`` in place of ``import cvxpy as cp``: the name behaves as the module,
 and the real import happens at the first attribute read (``cp.Variable``, ``cp.Expression`` in an
 ``isinstance`` check, …). Type hints stay as they were: under ``from __future__ import annotations``

@@ -28,8 +28,8 @@ from ._validate import (
     as_positive_int,
     as_solver,
 )
-from .designers.certified import failure_result
-from .designers.closed_form import HammingProblem, hamming_problem, solve_hamming
+from .methods.certified import failure_result
+from .methods.closed_form import HammingProblem, hamming_problem, solve_hamming
 from .exceptions import InvalidBudgetError
 from .outputs import atomic_output
 from .progress import Progress, report

@@ -20,19 +20,19 @@ command-line order) and holds the **solver-side map** — which fast path of the
 which notion class, as import paths ``"module:attribute"`` (:data:`SOLVER_PATHS`):
 
 * ``warm_lp`` — the warm-started HiGHS LP for expected distortion
-  (:func:`~mechdesign.direct.direct_program_class`, design method ``"direct-lp"``);
+  (:func:`~mechdesign.methods.direct.direct_program_class`, design method ``"direct-lp"``);
 * ``column_generation`` — the same LP by generating outputs
-  (:func:`~mechdesign.direct.column_generation_class`, design method ``"column-generation"``);
+  (:func:`~mechdesign.methods.direct.column_generation_class`, design method ``"column-generation"``);
 * ``column_cone`` — the exact generators of its column cone
   (:func:`~mechdesign.designers.extreme_columns.extreme_columns`);
 * ``hamming_closed_form`` — its closed form for Hamming cost
-  (:func:`~mechdesign.designers.closed_form.hamming_problem`, design method ``"closed-form"``).
+  (:func:`~mechdesign.methods.closed_form.hamming_problem`, design method ``"closed-form"``).
 * ``hockey_stick_cuts`` — the hockey-stick (ε, δ)-DP LP by cutting planes
-  (:func:`~mechdesign.designers.hockey_stick.design_hockey_stick`, design method ``"hockey-stick-cuts"``);
+  (:func:`~mechdesign.methods.hockey_stick.design_hockey_stick`, design method ``"hockey-stick-cuts"``);
 * ``distortion_rate`` — the Blahut–Arimoto distortion–rate solver for mutual-information privacy
-  (:func:`~mechdesign.designers.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``);
+  (:func:`~mechdesign.methods.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``);
 * ``metric_cone`` — column generation over the d-privacy cone for metric DP
-  (:func:`~mechdesign.designers.metric.design_metric`, design method ``"metric-cone"``).
+  (:func:`~mechdesign.methods.metric.design_metric`, design method ``"metric-cone"``).
 
 Those paths are imported by :func:`resolve` only when a solver-layer dispatcher asks, so this module
 imports nothing from the solver layer: definitions (the global framework) read it without importing
@@ -95,14 +95,14 @@ class Capabilities:
         Whether :meth:`~mechdesign.privacy.base.PrivacyNotion.leakage_expression` gives a convex
         expression, so that ``ε*(D)`` is minimized directly rather than bisected.
     warm_lp
-        ``"module:Class"`` of its :class:`~mechdesign.direct.WarmLinearProgram` for expected distortion.
+        ``"module:Class"`` of its :class:`~mechdesign.methods.direct.WarmLinearProgram` for expected distortion.
     column_generation
-        ``"module:Class"`` of its :class:`~mechdesign.designers.column_generation.OutputGeneration`.
+        ``"module:Class"`` of its :class:`~mechdesign.methods.column_generation.OutputGeneration`.
     column_cone
         ``"module:function"`` giving the extreme columns of its feasible column cone (extreme-column LP).
     hamming_closed_form
         ``"module:attribute"`` of its closed form for expected Hamming distortion (a
-        :class:`~mechdesign.designers.closed_form.ClosedForm`).
+        :class:`~mechdesign.methods.closed_form.ClosedForm`).
     hockey_stick_cuts
         ``"module:function"`` of its cutting-plane designer for the hockey-stick (ε, δ)-DP LP.
     distortion_rate
@@ -134,31 +134,31 @@ NOTION_CLASSES: tuple[type[PrivacyNotion], ...] = (
 )
 
 _COLUMNS = "mechdesign.designers.extreme_columns"
-_GENERATION = "mechdesign.designers.column_generation"
+_GENERATION = "mechdesign.methods.column_generation"
 
 #: The solver-side map: per notion class, the import path of each fast path the solver layer has for it
 #: (notions absent here are designed through cvxpy; SML and the summary-statistic notions have their
 #: own designers).
 SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
     DifferentialPrivacy: {
-        "warm_lp": "mechdesign.direct:LdpLinearProgram", "column_generation": f"{_GENERATION}:LdpColumnGeneration",
+        "warm_lp": "mechdesign.methods.direct:LdpLinearProgram", "column_generation": f"{_GENERATION}:LdpColumnGeneration",
         "column_cone": f"{_COLUMNS}:local_dp_cone",
-        "hamming_closed_form": "mechdesign.designers.closed_form:LOCAL_DP"},
+        "hamming_closed_form": "mechdesign.methods.closed_form:LOCAL_DP"},
     ApproximateDifferentialPrivacy: {
-        "warm_lp": "mechdesign.direct:ApproximateDpLinearProgram",
+        "warm_lp": "mechdesign.methods.direct:ApproximateDpLinearProgram",
         "column_generation": f"{_GENERATION}:ApproximateDpColumnGeneration",
-        "hockey_stick_cuts": "mechdesign.designers.hockey_stick:design_hockey_stick"},
+        "hockey_stick_cuts": "mechdesign.methods.hockey_stick:design_hockey_stick"},
     MaximalLeakage: {
-        "warm_lp": "mechdesign.direct:MaximalLeakageLinearProgram",
+        "warm_lp": "mechdesign.methods.direct:MaximalLeakageLinearProgram",
         "column_generation": f"{_GENERATION}:MaximalLeakageColumnGeneration",
         "column_cone": f"{_COLUMNS}:maximal_leakage_cone",
-        "hamming_closed_form": "mechdesign.designers.closed_form:MAXIMAL_LEAKAGE"},
+        "hamming_closed_form": "mechdesign.methods.closed_form:MAXIMAL_LEAKAGE"},
     PointwiseMaximalLeakage: {
-        "warm_lp": "mechdesign.direct:PmlLinearProgram", "column_generation": f"{_GENERATION}:PmlColumnGeneration",
+        "warm_lp": "mechdesign.methods.direct:PmlLinearProgram", "column_generation": f"{_GENERATION}:PmlColumnGeneration",
         "column_cone": f"{_COLUMNS}:pml_cone"},
     MaximalInformation: {"column_cone": f"{_COLUMNS}:maximal_information_cone"},
-    MutualInformationPrivacy: {"distortion_rate": "mechdesign.designers.blahut_arimoto:design_distortion_rate"},
-    MetricDifferentialPrivacy: {"metric_cone": "mechdesign.designers.metric:design_metric"},
+    MutualInformationPrivacy: {"distortion_rate": "mechdesign.methods.blahut_arimoto:design_distortion_rate"},
+    MetricDifferentialPrivacy: {"metric_cone": "mechdesign.methods.metric:design_metric"},
 }
 
 
@@ -216,7 +216,7 @@ def resolve(path: str) -> Any:
 
     Examples
     --------
-    >>> resolve("mechdesign.direct:LdpLinearProgram").__name__
+    >>> resolve("mechdesign.methods.direct:LdpLinearProgram").__name__
     'LdpLinearProgram'
     """
     module, _, attribute = path.partition(":")

@@ -33,10 +33,10 @@ from ._validate import (
     as_solver,
 )
 from .certificate import design_lower_bound
-from .designers import blahut_arimoto, hockey_stick, metric, sml_cuts
-from .designers.certified import exceeded, failure_result, mechanism_result
-from .designers.closed_form import design_hamming, hamming_problem
-from .direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
+from .methods import blahut_arimoto, hockey_stick, metric, sml_cuts
+from .methods.certified import exceeded, failure_result, mechanism_result
+from .methods.closed_form import design_hamming, hamming_problem
+from .methods.direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
                      direct_program_class, highs_option_error)
 from .exceptions import MechDesignError, MethodNotApplicableError, ProblemTooLargeError, ShapeMismatchError
 from .mechanism import Mechanism, as_mechanism
@@ -362,13 +362,13 @@ class DesignProblem:
       prior, pointwise (ε, δ)-DP on the complete relation), limits (if any) on other expected
       distortions (each one row of the LP), solver HiGHS (``solver_options`` are HiGHS options) or
       Clarabel (its interior point on the same LP; Clarabel's options go through cvxpy): the
-      warm-started LP of :mod:`mechdesign.direct` (no cvxpy), certified by the safe bound at the
+      warm-started LP of :mod:`mechdesign.methods.direct` (no cvxpy), certified by the safe bound at the
       solver's duals; a warm solve that is not certified is re-solved cold, then (``method="auto"``
       only) through cvxpy with the named solver or Clarabel. The cvxpy problem is built only for that
       fallback.
     * ``"column-generation"`` — the same problems from
-      :data:`~mechdesign.direct.COLUMN_GENERATION_MIN_INPUTS` inputs on: the direct LP restricted to
-      generated outputs (:mod:`mechdesign.designers.column_generation`), certified by exact pricing
+      :data:`~mechdesign.methods.direct.COLUMN_GENERATION_MIN_INPUTS` inputs on: the direct LP restricted to
+      generated outputs (:mod:`mechdesign.methods.column_generation`), certified by exact pricing
       (a limit's multiplier prices it).
     * ``"cvxpy"`` — the cvxpy problem (DPP: budgets and limits are Parameters), certified by
       :func:`~mechdesign.certificate.design_lower_bound` (for LPs from the solver's own multipliers
@@ -623,7 +623,7 @@ class DesignProblem:
         return direct_program(self.notions, self.solved_objective, self.solved_limits, generation)
 
     def _pricing_bound(self, attempt: _Attempt, budgets: list[float], limits: list[float]) -> float:
-        """The pricing bound (:meth:`~mechdesign.designers.column_generation.OutputGeneration.lower_bound`) at the
+        """The pricing bound (:meth:`~mechdesign.methods.column_generation.OutputGeneration.lower_bound`) at the
         cvxpy solver's multipliers of the row sums and caps: certifies an LP with a warm LP's structure without a
         second LP (``-inf`` where it does not apply)."""
         caps = attempt.multipliers[len(self.notions):] if attempt.multipliers is not None else []
@@ -719,7 +719,7 @@ class DesignProblem:
         return blocks
 
     def _run_direct(self, budget: float, limits: list[float], cold: bool) -> _Attempt:
-        """Solve the warm-started LP of :mod:`mechdesign.direct` (cold: from scratch) at the caps' ``limits``:
+        """Solve the warm-started LP of :mod:`mechdesign.methods.direct` (cold: from scratch) at the caps' ``limits``:
         by HiGHS's simplex, or with ``solver="clarabel"`` by Clarabel's interior point (the whole LP, or column
         generation's restricted LPs)."""
         if self.solver == "clarabel" and isinstance(self.direct, WarmLinearProgram):
@@ -825,7 +825,7 @@ class DesignProblem:
                 method: str, solver: str, budgets: dict[str, float], limits: dict[str, float], start: float,
                 attempt: _Attempt | None = None,
                 measures: tuple[dict[str, float], dict[str, float]] | None = None) -> Result:
-        """The certified :class:`Result` (:func:`~mechdesign.designers.certified.mechanism_result`) in the caller's
+        """The certified :class:`Result` (:func:`~mechdesign.methods.certified.mechanism_result`) in the caller's
         units: objective re-computed with the original objective, ``certified`` judged in the solved units,
         ``message`` the whole message of a private result and what precedes the exceeded budgets of one that is
         not (``measures``: :meth:`_measures` of ``matrix`` where already computed)."""
@@ -895,8 +895,8 @@ def _within(leakages: Sequence[float], budgets: Sequence[float]) -> bool:
 
 
 def _fast_plan(spec: DesignSpec, find: Callable[..., Any]) -> Any:
-    """The warm LP (``find``: :func:`~mechdesign.direct.direct_program_class` or
-    :func:`~mechdesign.direct.column_generation_class`) for ``spec``, unless options are not HiGHS's: named for
+    """The warm LP (``find``: :func:`~mechdesign.methods.direct.direct_program_class` or
+    :func:`~mechdesign.methods.direct.column_generation_class`) for ``spec``, unless options are not HiGHS's: named for
     Clarabel (which takes them through cvxpy only), or, with no solver named, options HiGHS rejects (they are then
     the default cvxpy solver's). Named for HiGHS, a rejected option is a named error (``DesignProblem``)."""
     if spec.solver_options is not None and (
@@ -920,7 +920,7 @@ METHODS: tuple[DesignMethod, ...] = (
                  lambda spec, choice, budgets, limit_values: design_hamming(choice.plan, budgets)),
     DesignMethod("hockey-stick-cuts",
                  "one hockey-stick ApproximateDifferentialPrivacy, an ExpectedDistortion, no limits, and at least "
-                 "designers.hockey_stick.MIN_INPUTS inputs (with every pair neighbouring, first an ε-DP-plus-δ-leak "
+                 "methods.hockey_stick.MIN_INPUTS inputs (with every pair neighbouring, first an ε-DP-plus-δ-leak "
                  "restriction against the pointwise relaxation's bound; then lazy hinge generation in one warm "
                  "HiGHS model)",
                  lambda spec: True if hockey_stick.applies(spec.notions, spec.objective, spec.limits) else None,

@@ -1,7 +1,7 @@
 """Structured mechanisms held in ``O(n)`` memory: "keep the input, or redraw it from a fixed row".
 
 A dense ``n × n`` mechanism is 80 GB at ``n = 10⁵``. The optimal mechanisms under local DP and
-maximal leakage with Hamming cost (:mod:`mechdesign.designers.closed_form`) have the form
+maximal leakage with Hamming cost (:mod:`mechdesign.methods.closed_form`) have the form
 
 ``Q[x, y] = (1 − c_x) 1[x = y] + c_x r_y``:
 

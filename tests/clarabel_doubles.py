@@ -1,5 +1,5 @@
 """A stand-in for Clarabel's solver whose status the tests choose (tests/test_solvers.py,
-tests/designers/test_column_generation.py): "AlmostSolved" unless iterative refinement is on."""
+tests/methods/test_column_generation.py): "AlmostSolved" unless iterative refinement is on."""
 
 from __future__ import annotations
 

@@ -250,11 +250,11 @@ def test_privacy_distortion_curve(tmp_path):
 
 
 def test_privacy_distortion_curve_point_not_reached_is_the_certification_tails_failure(monkeypatch):
-    """Issue 33: the point whose D is not reached is built by designers/certified.py's failure_result (the only
+    """Issue 33: the point whose D is not reached is built by methods/certified.py's failure_result (the only
     construction site of a Result without a mechanism), with the fields the curve built by hand before: no
     mechanism, no objective, "infeasible", the message and the least distortion reached; and a solve time."""
     import mechdesign.curves as curves_module
-    from mechdesign.designers import certified
+    from mechdesign.methods import certified
 
     made = []
     monkeypatch.setattr(curves_module, "failure_result",

@@ -5,14 +5,17 @@ level, inside functions and under ``if TYPE_CHECKING`` alike — with relative i
 imported name mapped to the package module that defines it (``from .privacy import DifferentialPrivacy``
 is an import of the package ``mechdesign.privacy``). Every module belongs to exactly one layer of
 :data:`LAYERS`; a module imports only from its own layer or below, and the whole import graph has no
-cycle. The only exceptions are the three edges of :data:`DEPARTURES` (measures that are optimization problems
-calling ``solvers.py``, which imports nothing of the package), each with its reason (docs/architecture.md,
-"Layers"), and each checked to still exist.
+cycle: 0 upward imports, 0 cycles, :data:`DEPARTURES` empty (the measures that are optimization
+problems call ``solvers.py``, the solver runner, one step below the definitions). The deprecated
+module paths (:data:`SHIMS`) are imported by no module of the package.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,16 +29,23 @@ PACKAGE = Path(mechdesign.__file__).resolve().parent
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundations", (
         "mechdesign.exceptions", "mechdesign._validate", "mechdesign._numeric", "mechdesign._lazy",
-        "mechdesign._threads", "mechdesign._version", "mechdesign.memory", "mechdesign.units",
-        "mechdesign.progress", "mechdesign.outputs", "mechdesign.randomness", "mechdesign.mechanism",
-        "mechdesign.structured", "mechdesign.priors", "mechdesign.relaxation", "mechdesign.result")),
+        "mechdesign._threads", "mechdesign._version", "mechdesign._moved", "mechdesign.memory",
+        "mechdesign.units", "mechdesign.progress", "mechdesign.outputs", "mechdesign.randomness",
+        "mechdesign.mechanism", "mechdesign.structured", "mechdesign.priors", "mechdesign.relaxation",
+        "mechdesign.result")),
+    # The one place solvers run; it imports nothing of the package, so the definitions whose measure is
+    # itself an optimization problem (privacy/sml.py, capacity.py, coverage.py) call it downward.
+    ("solver runner", ("mechdesign.solvers",)),
     ("definitions", (
         "mechdesign.privacy", "mechdesign.utility", "mechdesign.mechanisms", "mechdesign.theory",
         "mechdesign.source_classes", "mechdesign.parameter_spaces", "mechdesign.tabular",
         "mechdesign.registry")),
-    ("solvers", (
-        "mechdesign.solvers", "mechdesign.certificate", "mechdesign.solve", "mechdesign.direct",
-        "mechdesign.curves", "mechdesign.empirical", "mechdesign.designers")),
+    ("certificate", ("mechdesign.certificate",)),
+    ("methods", ("mechdesign.methods",)),
+    ("dispatch", ("mechdesign.solve",)),
+    # designers/ holds the entry points and, for one release, the deprecated paths of the moved methods
+    # (SHIMS); mechdesign.direct is one of them.
+    ("entry points", ("mechdesign.designers", "mechdesign.curves", "mechdesign.empirical", "mechdesign.direct")),
     ("applications", (
         "mechdesign.checks", "mechdesign.files", "mechdesign.categorical", "mechdesign.privatizer",
         "mechdesign.frequency", "mechdesign.accounting", "mechdesign.parallel", "mechdesign.demo",
@@ -46,16 +56,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: The one prefix that covers only itself: a new module is in no layer until it is given one above.
 PUBLIC_API = "mechdesign"
 
-#: The import edges allowed to go up a layer or to close a cycle, each with its reason. Nothing else is.
-DEPARTURES: dict[tuple[str, str], str] = {
-    ("mechdesign.privacy.sml", "mechdesign.solvers"):
-        "measure_sml's exact MILP (computing the SML is NP-hard, SML paper Thm. 1); solvers.py imports "
-        "nothing from the package, so no cycle passes through it",
-    ("mechdesign.privacy.capacity", "mechdesign.solvers"):
-        "worst-case leakage over a source set, bracketed with Clarabel candidates (hull_maximum)",
-    ("mechdesign.privacy.coverage", "mechdesign.solvers"):
-        "coverability of a set of secrets: the smallest enclosing l_p ball (EnclosingBall, Clarabel)",
-}
+#: The import edges allowed to go up a layer or to close a cycle, each with its reason: none since issue 33
+#: (solvers.py is its own layer below the definitions).
+DEPARTURES: dict[tuple[str, str], str] = {}
 
 
 def module_name(path: Path, package: Path = PACKAGE) -> str:
@@ -210,14 +213,77 @@ def test_the_import_graph_has_no_cycle():
     assert cycles(without_departures(GRAPH)) == []
 
 
-@pytest.mark.parametrize("edge", sorted(DEPARTURES), ids="{0[0]}->{0[1]}".format)
-def test_every_listed_departure_still_exists(edge):
-    """The exceptions stay exact: each listed import exists (else remove it from the list)."""
-    importer, imported = edge
-    assert imported in GRAPH[importer]
+def test_every_listed_departure_still_exists():
+    """The exceptions stay exact: each listed import exists (else remove it from the list); none is listed."""
+    assert [edge for edge in DEPARTURES if edge[1] not in GRAPH[edge[0]]] == []
 
 
 def test_solvers_imports_nothing_from_the_package():
     """``mechdesign.solvers`` is the one place solvers run; the measures above may call it only because
     it depends on nothing of the package (no cycle can pass through it)."""
     assert GRAPH["mechdesign.solvers"] == set()
+
+
+#: The deprecated module paths (issue 33 moved the methods of ``design()`` into ``mechdesign/methods/``):
+#: each warns and *is* the moved module, for one release. No module of the package imports one.
+SHIMS: dict[str, str] = {
+    "mechdesign.designers.blahut_arimoto": "mechdesign.methods.blahut_arimoto",
+    "mechdesign.designers.certified": "mechdesign.methods.certified",
+    "mechdesign.designers.closed_form": "mechdesign.methods.closed_form",
+    "mechdesign.designers.column_generation": "mechdesign.methods.column_generation",
+    "mechdesign.designers.hockey_stick": "mechdesign.methods.hockey_stick",
+    "mechdesign.designers.metric": "mechdesign.methods.metric",
+    "mechdesign.designers.sml_cuts": "mechdesign.methods.sml_cuts",
+    "mechdesign.direct": "mechdesign.methods.direct",
+}
+
+
+def test_no_module_imports_a_deprecated_path():
+    """A shim is for callers outside the package: inside it every import names the module where it lives."""
+    assert sorted((importer, imported) for importer, targets in GRAPH.items() for imported in targets
+                  if imported in SHIMS) == []
+    assert set(SHIMS) <= set(GRAPH) and all(GRAPH[shim] == {"mechdesign._moved", moved} for shim, moved in SHIMS.items())
+
+
+@pytest.mark.parametrize("old", sorted(SHIMS))
+def test_a_deprecated_path_warns_and_is_the_moved_module(old):
+    new = importlib.import_module(SHIMS[old])
+    saved = sys.modules.pop(old, None)
+    try:
+        with pytest.warns(DeprecationWarning, match=f"^{re.escape(old)} is deprecated since 0.2.0; import "
+                                                    f"{re.escape(SHIMS[old])}$") as caught:
+            __import__(old)  # an import statement's call: the warning names this file, not importlib's
+        assert caught[0].filename == __file__  # attributed to the importer, not to the import machinery
+        assert importlib.import_module(old) is new
+        assert sys.modules[old] is new
+    finally:
+        if saved is not None:
+            sys.modules[old] = saved
+
+
+def test_the_registry_names_no_deprecated_path():
+    """SOLVER_PATHS are import strings the layer scan cannot see: each names a module where it lives, in the
+    methods layer or an entry point resolving its own cones, never a shim."""
+    from mechdesign.registry import SOLVER_PATHS, resolve
+
+    paths = sorted({path for fields in SOLVER_PATHS.values() for path in fields.values()})
+    assert paths and not [path for path in paths if path.partition(":")[0] in SHIMS]
+    assert all(layer_of(path.partition(":")[0]) in (layer_index("methods"), layer_index("entry points"))
+               for path in paths)
+    assert all(resolve(path) is not None for path in paths)
+
+
+def layer_index(name: str) -> int:
+    return [layer for layer, _ in LAYERS].index(name)
+
+
+def test_the_staircase_is_in_order():
+    """The order the docs draw: solver runner → certificate → methods → dispatch → entry points."""
+    assert [layer for layer, _ in LAYERS] == [
+        "foundations", "solver runner", "definitions", "certificate", "methods", "dispatch", "entry points",
+        "applications", "public API"]
+    for module, layer in (("mechdesign.solvers", "solver runner"), ("mechdesign.certificate", "certificate"),
+                          ("mechdesign.methods.direct", "methods"), ("mechdesign.methods.certified", "methods"),
+                          ("mechdesign.solve", "dispatch"), ("mechdesign.designers.sml", "entry points"),
+                          ("mechdesign.curves", "entry points")):
+        assert layer_of(module) == layer_index(layer), module

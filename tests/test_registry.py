@@ -22,8 +22,8 @@ from mechdesign import (
 )
 from mechdesign import cli, privatizer
 from mechdesign.curves import privacy_distortion
-from mechdesign.direct import WarmLinearProgram
-from mechdesign.designers.closed_form import ClosedForm
+from mechdesign.methods.direct import WarmLinearProgram
+from mechdesign.methods.closed_form import ClosedForm
 from mechdesign.exceptions import MechDesignError
 from mechdesign.parameter_spaces import ParameterSpace
 from mechdesign.privacy import PointwiseMaximalLeakage
@@ -155,7 +155,7 @@ def test_subclasses_inherit_definitions_but_not_solver_paths():
     assert capabilities(Custom).column_cone == capabilities(DifferentialPrivacy).column_cone is not None
     assert solver_capability(Custom(), "warm_lp") is None  # a subclass may change the constraints
     assert capabilities(Custom, exact=True).warm_lp is None
-    assert solver_capability(DifferentialPrivacy(), "warm_lp") is resolve("mechdesign.direct:LdpLinearProgram")
+    assert solver_capability(DifferentialPrivacy(), "warm_lp") is resolve("mechdesign.methods.direct:LdpLinearProgram")
     assert capabilities(RenyiDifferentialPrivacy(2.0)).warm_lp is None
 
 

@@ -123,7 +123,7 @@ def test_clarabel_lp_matches_the_simplex_and_its_duals_bound_the_optimum(seed, r
 
 def test_clarabel_lp_names_an_unknown_factorization():
     # A plain ValueError (mechdesign.solvers imports nothing of the package); WarmLinearProgram.solve_interior
-    # raises the package's MechDesignError before it gets here (tests/test_direct.py).
+    # raises the package's MechDesignError before it gets here (tests/methods/test_direct.py).
     with pytest.raises(ValueError, match="ldl must be one of .*'qdldl'.*got 'cholmod'"):
         solve_clarabel_lp(np.ones(2), sp.csr_matrix([[1.0, 1.0]]), np.ones(1), np.ones(1), np.zeros(2),
                           np.full(2, np.inf), ldl="cholmod")

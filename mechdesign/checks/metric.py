@@ -4,7 +4,7 @@ Theorem 1 in the metric-DP form: on the line metric ``{0, …, n − 1}`` the tr
 monotone in ``|x − y|``.
 
 Each row compares that mechanism's expected loss (the closed form) with the certified optimum of
-:func:`~mechdesign.designers.metric.design_metric_dp` with the loss as cost.
+:func:`~mechdesign.methods.metric.design_metric_dp` with the loss as cost.
 
 A second family checks the discretized planar Laplace mechanism (Andrés et al., "Geo-indistinguishability",
 CCS 2013) where its cell mass has a closed form: two locations ``h``·2 apart, whose cells are half-planes, so
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import LazyFunction
-from ..designers.metric import design_metric_dp
+from ..methods.metric import design_metric_dp
 from ..mechanisms.location import optimal_remap, planar_laplace, truncated_geometric
 from ..priors import Prior
 from ..privacy.metric import MetricDifferentialPrivacy

@@ -1,9 +1,12 @@
-"""Designers beyond :func:`~mechdesign.solve.design`: everything that solves for a specific structure.
+"""The entry points beside :func:`~mechdesign.solve.design`: designers with their own interface.
 
-``closed_form`` (certified closed forms at any n), ``sml`` (design under statistic maximal leakage),
-``summary`` (exact designs for summary statistic privacy), ``extreme_columns`` (exact maximization of
-sub-convex utilities), ``maxl`` (MaxL on histogram spaces too large to enumerate). Notions and
-objectives never import this package (docs/architecture.md, ``tests/test_layers.py``).
+``sml`` (``design_under_sml``: design under statistic maximal leakage, every selection a constraint
+or constraint generation), ``summary`` (exact designs for summary statistic privacy), ``extreme_columns``
+(exact maximization of sub-convex utilities), ``maxl`` (MaxL on histogram spaces too large to
+enumerate). The methods ``design()`` dispatches to are :mod:`mechdesign.methods`; their old paths
+here (``designers.closed_form``, ``designers.certified``, …) are deprecated shims for one release
+(:mod:`mechdesign._moved`). Notions and objectives never import this package (docs/architecture.md,
+``tests/test_layers.py``).
 
 ``closed_form_curve`` moved to :mod:`mechdesign.curves` (issue 33); the name here warns for one release.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .closed_form import closed_form_design
+from ..methods.closed_form import closed_form_design
 
 __all__ = ["closed_form_design"]
 

@@ -58,7 +58,7 @@ from ..solvers import highs_model, quiet_highs, run_highs
 from ..utility.information import mutual_information_utility
 from ..utility.sublinear import ColumnUtility
 from ..result import Result, certify_mechanism, clean_mechanism
-from .certified import exceeded, failure_result, mechanism_result
+from ..methods.certified import exceeded, failure_result, mechanism_result
 
 #: Bytes of peak memory per entry of the ``n × k`` candidate matrix (enumeration, feasibility check,
 #: utility values, LP). Measured (benchmarks/RESULTS.md): local DP at N = 18 (262,142 columns) 0.9 GB,

@@ -6,9 +6,9 @@ Wang, Lin & Fanti, "Statistic Maximal Leakage", Prop. 1: ``Q`` has SML at most `
 :func:`~mechdesign.solve.design`), and otherwise generates them: it solves with a working set, finds the
 most violated selection exactly (:func:`~mechdesign.privacy.sml.measure_sml`), adds it, and repeats —
 for expected or worst-case distortion by warm-started cutting planes straight in HiGHS
-(:func:`~mechdesign.designers.sml_cuts.design_by_cuts`, which :func:`~mechdesign.solve.design` also runs
+(:func:`~mechdesign.methods.sml_cuts.design_by_cuts`, which :func:`~mechdesign.solve.design` also runs
 for secrets with too many selections to write), otherwise through cvxpy (a working-set relaxation).
-The cutting planes and their dual bound live in :mod:`mechdesign.designers.sml_cuts` (imported here under
+The cutting planes and their dual bound live in :mod:`mechdesign.methods.sml_cuts` (imported here under
 their names).
 """
 
@@ -26,9 +26,9 @@ from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret
 from ..progress import Progress, report
 from ..result import BUDGET_ATOL
 from ..solve import design
-from .certified import mechanism_result
+from ..methods.certified import mechanism_result
 # SelectionCutProgram and bounded_lp_dual_bound are served under this module's name too (they lived here).
-from .sml_cuts import MAX_ROUNDS, SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts, supports
+from ..methods.sml_cuts import MAX_ROUNDS, SelectionCutProgram, bounded_lp_dual_bound, design_by_cuts, supports
 
 logger = logging.getLogger(__name__)
 

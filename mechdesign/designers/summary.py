@@ -26,7 +26,7 @@ from ..privacy.summary import SummaryStatisticPrivacy
 from ..relaxation import ObjectiveMinorant, entry_index, linear_rows, stack
 from ..result import BUDGET_ATOL, Result, clean_mechanism
 from ..solvers import solve_cvxpy
-from .certified import failure_result, mechanism_result
+from ..methods.certified import failure_result, mechanism_result
 
 #: Two distances closer than this are one distortion threshold.
 THRESHOLD_ATOL = 1e-12

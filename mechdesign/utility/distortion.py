@@ -161,7 +161,7 @@ class ExpectedDistortion(CostObjective):
     cost
         ``cost[x, y]``, shape ``(n_inputs, n_outputs)``; default Hamming on a square alphabet,
         built only when :attr:`cost` is first read (an ``n × n`` matrix is 80 GB at ``n = 10⁵``; the
-        closed forms of :mod:`mechdesign.designers.closed_form` never read it).
+        closed forms of :mod:`mechdesign.methods.closed_form` never read it).
 
     Examples
     --------

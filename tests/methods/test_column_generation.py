@@ -1,5 +1,5 @@
-"""Column generation over outputs (mechdesign/designers/column_generation.py) against the dense direct LPs
-of mechdesign/direct.py and the cvxpy formulations.
+"""Column generation over outputs (mechdesign/methods/column_generation.py) against the dense direct LPs
+of mechdesign/methods/direct.py and the cvxpy formulations.
 
 Notions: local DP and pointwise (ε, δ)-DP (Zhong & Bu, "Privacy-Utility Trade-Off", Definition 3(1)
 and 3(2)), maximal leakage (Issa, Wagner & Kamath, Definition 1 / Theorem 1), PML under one prior
@@ -27,8 +27,8 @@ from mechdesign import (
     Prior,
     design,
 )
-from mechdesign.designers import column_generation
-from mechdesign.designers.column_generation import (
+from mechdesign.methods import column_generation
+from mechdesign.methods.column_generation import (
     ApproximateDpColumnGeneration,
     INTERIOR_ROUND_TOLERANCE,
     LdpColumnGeneration,
@@ -41,7 +41,7 @@ from mechdesign.designers.column_generation import (
     knapsack_vertices,
     negative_staircase_prices,
 )
-from mechdesign.direct import (
+from mechdesign.methods.direct import (
     COLUMN_GENERATION_MIN_INPUTS,
     ApproximateDpLinearProgram,
     DirectSolution,
@@ -262,7 +262,7 @@ def test_memory_is_checked_before_anything_large_is_built():
 
 
 def test_memory_of_the_restricted_lp_is_checked_as_it_grows(monkeypatch):
-    from mechdesign.designers import column_generation
+    from mechdesign.methods import column_generation
 
     monkeypatch.setattr(column_generation, "RESTRICTED_BYTES_PER_ENTRY", 2**70)
     prior, cost = _instance(8, "random")

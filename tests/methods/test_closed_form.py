@@ -1,4 +1,4 @@
-"""Closed-form designers for Hamming cost against the general LP (mechdesign.designers.closed_form).
+"""Closed-form designers for Hamming cost against the general LP (mechdesign.methods.closed_form).
 
 Local DP: RRWithPrior, Ghazi et al., "Deep Learning with Label Differential Privacy" (NeurIPS 2021),
 Algorithm 2, certified by the staircase dual bound (Kairouz, Oh & Viswanath, "Extremal Mechanisms for
@@ -26,14 +26,14 @@ from mechdesign import (
 )
 from mechdesign.curves import closed_form_curve
 from mechdesign.designers import closed_form_design
-from mechdesign.designers import closed_form
-from mechdesign.designers.closed_form import (
+from mechdesign.methods import closed_form
+from mechdesign.methods.closed_form import (
     local_dp_multipliers,
     hamming_maximal_leakage_bound,
     hamming_problem,
     hamming_staircase_bound,
 )
-from mechdesign.direct import staircase_lower_bound
+from mechdesign.methods.direct import staircase_lower_bound
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 from mechdesign.utility.distortion import hamming_cost
@@ -117,7 +117,7 @@ def test_closed_form_matches_the_general_lp_at_every_budget_and_scale(name, n):
 @given(prior=st.integers(2, 6).flatmap(full_support_priors), epsilon=st.floats(0.0, 4.0),
        seed=st.integers(0, 2**32 - 1))
 def test_hamming_staircase_bound_equals_the_dense_staircase_bound(prior, epsilon, seed):
-    # Same bound (mechdesign.direct.staircase_lower_bound) evaluated in O(n) for Hamming weights.
+    # Same bound (mechdesign.methods.direct.staircase_lower_bound) evaluated in O(n) for Hamming weights.
     problem = hamming_problem(DifferentialPrivacy(), ExpectedDistortion(Prior(prior)))
     multipliers = np.random.default_rng(seed).normal(scale=0.3, size=prior.size)
     weights = prior[:, None] * hamming_cost(prior.size)

@@ -1,5 +1,5 @@
 """design() routes SML secrets too large to write as constraints to the cutting planes of
-mechdesign.designers.sml_cuts (issue 33 item 2: the SML designer is a design method).
+mechdesign.methods.sml_cuts (issue 33 item 2: the SML designer is a design method).
 
 Wang, Lin & Fanti, "Statistic Maximal Leakage", Prop. 1; every selection's constraint is written only up to
 privacy.sml.CONSTRAINT_MAX_SELECTIONS selections, beyond which design() raised "use design_under_sml".
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from mechdesign import ExpectedDistortion, MaximalLeakage, Prior, WorstCaseInputDistortion, design
-from mechdesign.designers import sml, sml_cuts
+from mechdesign.designers import sml
+from mechdesign.methods import sml_cuts
 from mechdesign.exceptions import MethodNotApplicableError, ProblemTooLargeError
 from mechdesign.privacy.sml import CONSTRAINT_MAX_SELECTIONS, StatisticMaximalLeakage, measure_sml
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL

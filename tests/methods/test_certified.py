@@ -1,4 +1,4 @@
-"""The certification tail (mechdesign.designers.certified): every design's Result built in one place.
+"""The certification tail (mechdesign.methods.certified): every design's Result built in one place.
 
 Issue 33 item 3: a result holding a mechanism is built by mechanism_result only (privacy re-measured against
 every budget, limits, the gap judged within GAP_RTOL), one without a mechanism by failure_result only.
@@ -15,14 +15,14 @@ import pytest
 
 import mechdesign
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, Mechanism, Prior
-from mechdesign.designers.certified import certified_result, exceeded, failure_result, mechanism_result
+from mechdesign.methods.certified import certified_result, exceeded, failure_result, mechanism_result
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL
 
 #: The modules that may construct a Result, each with its reason: the tail itself; the file loader and the
 #: privatizer's estimation result rebuild or state a result without certifying an optimum; curves.py's
 #: infeasible point of ε*(D) (a failure: its own module, outside this change).
 CONSTRUCTION_SITES = {
-    "mechdesign/designers/certified.py": 2,
+    "mechdesign/methods/certified.py": 2,
     "mechdesign/files.py": 1,
     "mechdesign/privatizer.py": 1,
     "mechdesign/curves.py": 1,
@@ -44,7 +44,7 @@ def result_constructions(package: Path) -> dict[str, int]:
 def test_results_are_built_in_the_tail_only():
     counts = result_constructions(Path(mechdesign.__file__).resolve().parent)
     assert {module: n for module, n in counts.items() if module not in CONSTRUCTION_SITES} == {}
-    assert counts["mechdesign/designers/certified.py"] == 2
+    assert counts["mechdesign/methods/certified.py"] == 2
 
 
 def test_result_constructions_are_counted_from_the_code(tmp_path):

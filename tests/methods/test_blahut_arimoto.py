@@ -1,4 +1,4 @@
-"""The distortion–rate design under mutual-information privacy (mechdesign.designers.blahut_arimoto).
+"""The distortion–rate design under mutual-information privacy (mechdesign.methods.blahut_arimoto).
 
 Checked against the conic cvxpy path (Clarabel) and against closed forms: the binary source with
 Hamming distortion, ``D(R) = h^{-1}(h(p) − R)`` (Cover & Thomas, *Elements of Information Theory*,
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 from mechdesign import ExpectedDistortion, MutualInformationPrivacy, Prior, design
-from mechdesign.designers.blahut_arimoto import SlopeSolver, applies, design_distortion_rate
+from mechdesign.methods.blahut_arimoto import SlopeSolver, applies, design_distortion_rate
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
 from mechdesign.solve import DesignProblem

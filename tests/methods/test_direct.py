@@ -1,4 +1,4 @@
-"""The warm-started direct LPs of mechdesign.direct against the cvxpy formulations.
+"""The warm-started direct LPs of mechdesign.methods.direct against the cvxpy formulations.
 
 Local DP: PUT paper (Zhong & Bu), Definition 3(1); maximal leakage and PML as in mechdesign.privacy.
 """
@@ -26,7 +26,7 @@ from mechdesign import (
 from mechdesign.exceptions import MechDesignError, ShapeMismatchError
 from mechdesign.solve import choose_method, design_spec
 from mechdesign.result import GAP_RTOL
-from mechdesign.direct import (
+from mechdesign.methods.direct import (
     TIGHT_BOUND_RTOL,
     ApproximateDpLinearProgram,
     LdpLinearProgram,

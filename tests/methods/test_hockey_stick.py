@@ -1,4 +1,4 @@
-"""Lazy constraint generation for hockey-stick (ε, δ)-DP (mechdesign.designers.hockey_stick).
+"""Lazy constraint generation for hockey-stick (ε, δ)-DP (mechdesign.methods.hockey_stick).
 
 Dwork & Roth, "The Algorithmic Foundations of Differential Privacy", Definition 2.4 (the hockey-stick
 form on a finite output space); the optimum is compared with the general cvxpy path (every pair's
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mechdesign import ApproximateDifferentialPrivacy, ExpectedDistortion, Prior, design
-from mechdesign.designers.hockey_stick import (
+from mechdesign.methods.hockey_stick import (
     MIN_INPUTS,
     LazyHingeProgram,
     applies,
@@ -26,7 +26,7 @@ from mechdesign.designers.hockey_stick import (
 from mechdesign.privacy.approx_dp import pair_divergences
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL
-from mechdesign.direct import ApproximateDpLinearProgram
+from mechdesign.methods.direct import ApproximateDpLinearProgram
 from mechdesign.solve import DesignProblem
 from mechdesign.utility.distortion import hamming_cost
 

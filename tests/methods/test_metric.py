@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from mechdesign import ExpectedDistortion, Prior
-from mechdesign.designers.metric import (
+from mechdesign.methods.metric import (
     cone_closure,
     design_metric_dp,
     dual_bound,
@@ -144,7 +144,7 @@ def test_bad_input():
 def test_a_master_lp_failure_is_a_failed_result_not_bad_input(monkeypatch):
     """A solver failure is never reported as bad input: the design returns a "solver_error" result."""
     from mechdesign import Prior
-    from mechdesign.designers import metric
+    from mechdesign.methods import metric
     from mechdesign.exceptions import SolverFailedError
     from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
@@ -161,7 +161,7 @@ def test_design_routes_metric_dp_to_the_cone_method():
     """design() takes the certified metric-cone method for one MetricDifferentialPrivacy (read from the registry's
     solver-side map), with the optimum of design_metric_dp."""
     from mechdesign import ExpectedDistortion, Prior, design
-    from mechdesign.designers import metric
+    from mechdesign.methods import metric
     from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
     notion = MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0, 4.0])
