@@ -760,11 +760,11 @@ class DesignProblem:
         if not isinstance(self.solved_objective, ExpectedDistortion):
             return None
         notion, budget = self.notions[0], next(iter(budgets.values()))
-        start = clean_mechanism(attempt.matrix)
-        if notion.column_terms(start, budget) is None:  # e.g. Sibson over a source set
+        start, scale = clean_mechanism(attempt.matrix), notion.scaled_budget(budget)  # scaled once, not per call
+        if notion.column_terms(start, budget, scale) is None:  # e.g. Sibson over a source set
             return None
         costs = self.solved_objective.minorant(start).grad_q.reshape(start.shape)
-        point = kkt_point(costs, start, lambda q: notion.column_terms(q, budget))
+        point = kkt_point(costs, start, lambda q: notion.column_terms(q, budget, scale))
         if point is None:
             return None
         matrix = np.clip(point.matrix, 0.0, None)

@@ -507,3 +507,20 @@ def test_a_distortion_cap_keeps_the_fast_path_and_its_certificate():
         assert fast.measured_limits[other.label] <= limit + 1e-9
     unreachable = design(DifferentialPrivacy(), 1.0, objective, limits=[(other, least - 1e-3)])
     assert unreachable.status == "infeasible" and unreachable.smallest_feasible == pytest.approx(least, abs=1e-9)
+
+
+def test_a_renyi_design_scales_its_budget_once_per_evaluation_site(monkeypatch):
+    """Issue 33 item 4: the KKT polish (``DesignProblem._polished_point``) and the certificate hand the notion's
+    column terms the budget already scaled, instead of re-scaling it at every one of Newton's evaluations."""
+    from mechdesign import RenyiDifferentialPrivacy
+
+    unscaled = []
+    original = RenyiDifferentialPrivacy.column_terms
+
+    def recording(self, matrix, budget, scale=None):
+        unscaled.append(scale is None)
+        return original(self, matrix, budget, scale)
+
+    monkeypatch.setattr(RenyiDifferentialPrivacy, "column_terms", recording)
+    result = design(RenyiDifferentialPrivacy(2.0), 1.0, ExpectedDistortion(Prior([0.5, 0.3, 0.2])))
+    assert result.status == "optimal" and len(unscaled) > 2 and not any(unscaled)
