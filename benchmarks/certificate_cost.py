@@ -144,8 +144,9 @@ def run_case(case: str) -> dict[str, Any]:
     import cvxpy  # noqa: F401 - imported before timing, as in a session that has designed before
     import highspy
 
-    import mechdesign.solve as solve_module
-    from mechdesign import DifferentialPrivacy, design, trace_curve
+    from mechdesign import DesignProblem, DifferentialPrivacy, design, trace_curve
+
+    solve_module = sys.modules[DesignProblem.__module__]  # the module that defines it (solve.py before issue 33 item 3)
 
     named = "method" in inspect.signature(design).parameters
     highs = _Clock(highspy.Highs, "run")

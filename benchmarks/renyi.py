@@ -197,7 +197,7 @@ def share_case(kind: str, cost: str, relation: str, n: int, epsilon: float) -> d
     ``design_lower_bound`` (the certificate) and inside the KKT polish (``DesignProblem._polished_point``, where the
     tree has it) measured by wrapping them: status, gap, the whole solve and both times."""
     from mechdesign import DesignProblem, ExpectedDistortion, Prior, RenyiDifferentialPrivacy, SibsonMutualInformation
-    from mechdesign import solve as solve_module
+    solve_module = sys.modules[DesignProblem.__module__]  # the module that defines it (solve.py before issue 33 item 3)
 
     rng = np.random.default_rng(1)
     prior = Prior(rng.dirichlet(np.ones(n)))

@@ -274,11 +274,11 @@ def test_curve_points_are_validated_once_and_measured_once(monkeypatch):
     """Issue 31 (item 3): a curve's points do per-point work only for what changes — each budget validated once for
     the whole curve (not again by DesignProblem.solve), each point's mechanism measured once (its check against
     the budget and its Result share the measure; before, twice), the design certified "optimal" at every point."""
-    import mechdesign.solve as solve_module
+    import mechdesign.problem as problem_module
 
     validated = []
-    original = solve_module.as_budget
-    monkeypatch.setattr(solve_module, "as_budget", lambda *args, **kwargs: validated.append(1) or original(*args, **kwargs))
+    original = problem_module.as_budget
+    monkeypatch.setattr(problem_module, "as_budget", lambda *args, **kwargs: validated.append(1) or original(*args, **kwargs))
     measured = []
     measure = DifferentialPrivacy._measure
     monkeypatch.setattr(DifferentialPrivacy, "_measure", lambda self, matrix: measured.append(1) or measure(self, matrix))

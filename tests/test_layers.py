@@ -40,8 +40,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "mechdesign.privacy", "mechdesign.utility", "mechdesign.mechanisms", "mechdesign.theory",
         "mechdesign.source_classes", "mechdesign.parameter_spaces", "mechdesign.tabular",
         "mechdesign.registry")),
+    # A design problem as stated and the choice of its method from a table passed in (specification.py): it reads
+    # only the definitions, and nothing below the compiled problem reads it.
+    ("specification", ("mechdesign.specification",)),
     ("certificate", ("mechdesign.certificate",)),
     ("methods", ("mechdesign.methods",)),
+    ("compiled problem", ("mechdesign.problem",)),
     ("dispatch", ("mechdesign.solve",)),
     # designers/ holds the entry points and, for one release, the deprecated paths of the moved methods
     # (SHIMS); mechdesign.direct is one of them.
@@ -278,12 +282,14 @@ def layer_index(name: str) -> int:
 
 
 def test_the_staircase_is_in_order():
-    """The order the docs draw: solver runner → certificate → methods → dispatch → entry points."""
+    """The order the docs draw: solver runner → definitions → specification → certificate → methods → compiled
+    problem → dispatch → entry points."""
     assert [layer for layer, _ in LAYERS] == [
-        "foundations", "solver runner", "definitions", "certificate", "methods", "dispatch", "entry points",
-        "applications", "public API"]
+        "foundations", "solver runner", "definitions", "specification", "certificate", "methods", "compiled problem",
+        "dispatch", "entry points", "applications", "public API"]
     for module, layer in (("mechdesign.solvers", "solver runner"), ("mechdesign.certificate", "certificate"),
                           ("mechdesign.methods.direct", "methods"), ("mechdesign.methods.certified", "methods"),
+                          ("mechdesign.specification", "specification"), ("mechdesign.problem", "compiled problem"),
                           ("mechdesign.solve", "dispatch"), ("mechdesign.designers.sml", "entry points"),
                           ("mechdesign.curves", "entry points")):
         assert layer_of(module) == layer_index(layer), module

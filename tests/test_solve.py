@@ -411,6 +411,7 @@ def test_an_unknown_method_is_a_named_error(method):
 
 
 def test_the_dispatch_runs_once_per_design_and_the_direct_path_builds_no_cvxpy_problem(monkeypatch):
+    import mechdesign.problem as problem_module
     import mechdesign.solve as solve_module
 
     calls = {"hamming": 0, "direct": 0}
@@ -422,7 +423,7 @@ def test_the_dispatch_runs_once_per_design_and_the_direct_path_builds_no_cvxpy_p
         return wrapper
 
     monkeypatch.setattr(solve_module, "hamming_problem", counted("hamming", solve_module.hamming_problem))
-    monkeypatch.setattr(solve_module, "direct_program_class", counted("direct", solve_module.direct_program_class))
+    monkeypatch.setattr(problem_module, "direct_program_class", counted("direct", problem_module.direct_program_class))
     result = design(DifferentialPrivacy(), 0.5, ExpectedDistortion(SKEWED, RANDOM_COST))
     assert result.method == "direct-lp" and calls == {"hamming": 1, "direct": 1}
     problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(SKEWED, RANDOM_COST))
@@ -430,7 +431,7 @@ def test_the_dispatch_runs_once_per_design_and_the_direct_path_builds_no_cvxpy_p
 
 
 def test_a_named_method_runs_alone_while_auto_falls_back(monkeypatch):
-    from mechdesign.solve import _Attempt
+    from mechdesign.problem import _Attempt
 
     def stalls(self, budget, limits, cold):
         return _Attempt("solver_error", None, None, None, "highs", "direct-lp", "simulated stall")
@@ -466,7 +467,7 @@ def test_an_uncertified_direct_lp_whose_cvxpy_fallback_would_not_fit_is_a_subopt
     # result says "suboptimal" and why, instead of raising ProblemTooLargeError mid-solve.
     import dataclasses
 
-    from mechdesign import solve as module
+    from mechdesign import problem as module
     from mechdesign.exceptions import ProblemTooLargeError
 
     run_direct = module.DesignProblem._run_direct
