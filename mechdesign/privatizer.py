@@ -31,6 +31,7 @@ from __future__ import annotations
 import inspect
 import math
 import sys
+import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -66,6 +67,7 @@ from .frequency import FrequencyEstimate, estimate_frequencies, estimate_from_ta
 from .mechanism import Mechanism
 from .mechanisms.estimation import EstimationMechanism, ReportBudget, estimation_mechanism, is_listed
 from .mechanisms.oracles import FrequencyOracle, RandomizedResponse
+from .methods.certified import mechanism_result
 from .parallel import is_dask_collection, privatize_partitions, tally_partitions
 from .priors import L1Ball, Prior, as_prior
 from .privacy import DifferentialPrivacy, PointwiseMaximalLeakage, PrivacyNotion
@@ -806,8 +808,9 @@ class Privatizer:
         else:
             notion = self._build_notion(prior)
         if objective == "estimation":
+            start = time.perf_counter()
             chosen = _estimation_choice(notion, budget, prior, self.report_budget)
-            result = _estimation_result(chosen, notion, budget)
+            result = _estimation_result(chosen, notion, budget, start)
             mechanism = chosen.mechanism
             if not isinstance(mechanism, FrequencyOracle):  # one category, or the identity
                 return prior, notion, mechanism, result, categories, radius
@@ -883,18 +886,21 @@ def _estimation_choice(notion: PrivacyNotion, budget: float, prior: Prior,
     return estimation_mechanism(notion, budget, prior, report_budget=report_budget)
 
 
-def _estimation_result(chosen: EstimationMechanism, notion: PrivacyNotion, budget: float) -> Result:
-    """The certified result of an estimation mechanism: privacy re-measured (local DP in closed form for
-    an oracle), no optimality claim; the message states what is claimed."""
+def _estimation_result(chosen: EstimationMechanism, notion: PrivacyNotion, budget: float, start: float) -> Result:
+    """The certified result of an estimation mechanism chosen from ``start`` on (its ``solve_time``): privacy
+    re-measured (local DP in closed form for an oracle), no optimality claim — the certification tail,
+    :func:`~mechdesign.methods.certified.mechanism_result`, without a bound; the message states what is
+    claimed, or the budget a measurement exceeds (then ``"inaccurate"``)."""
     label = notion.label
     mechanism = chosen.mechanism
     measured = (mechanism.local_dp_leakage() if isinstance(mechanism, FrequencyOracle) and _is_local_dp(notion)
                 else notion.measure(mechanism))
-    return Result(
-        mechanism=mechanism, objective=chosen.variance, status="suboptimal", success=True,
-        message=(f"{chosen.name} at LDP parameter {chosen.ldp_epsilon:.6g}: privacy certified; no optimality claim "
-                 f"(the oracle of least exact variance N·Σ Var(p̂_x): {chosen.claim})"),
-        measured={label: measured}, budgets={label: budget}, method="estimation-family")
+    work = f"{chosen.name} at LDP parameter {chosen.ldp_epsilon:.6g}"
+    claim = (f"{work}: privacy certified; no optimality claim (the oracle of least exact variance N·Σ Var(p̂_x): "
+             f"{chosen.claim})")
+    return mechanism_result(mechanism, chosen.variance, None, work, start, measured={label: measured},
+                            budgets={label: budget}, verdict=lambda certified, gap: claim, certified=False,
+                            method="estimation-family")
 
 
 def record_release(ledger: Ledger, mechanism: Mechanism, name: str, uses: int = 1) -> None:

@@ -229,6 +229,25 @@ def test_estimation_is_the_default_and_recovers_the_frequencies():
     assert estimate.projected.min() >= 0 and estimate.projected.sum() == pytest.approx(1.0, abs=1e-12)
 
 
+def test_the_estimation_result_has_the_fields_it_had_when_built_by_hand():
+    """Issue 33 item 3: the estimation result is built by the certification tail (methods/certified.py), with
+    every field the privatizer's own Result(...) gave it — only ``solve_time`` is now measured (it was 0)."""
+    from mechdesign.mechanisms.estimation import estimation_mechanism
+    from mechdesign.result import Result
+
+    privatizer = seeded(notion="dp", budget=1.0, categories=LETTERS).fit(np.repeat(LETTERS, [5, 3, 2, 1]))
+    chosen = estimation_mechanism(DifferentialPrivacy(), 1.0, privatizer.priors_[0])
+    label = privatizer.notions_[0].label
+    by_hand = Result(  # the privatizer's construction before issue 33 item 3
+        mechanism=chosen.mechanism, objective=chosen.variance, status="suboptimal", success=True,
+        message=(f"{chosen.name} at LDP parameter {chosen.ldp_epsilon:.6g}: privacy certified; no optimality claim "
+                 f"(the oracle of least exact variance N·Σ Var(p̂_x): {chosen.claim})"),
+        measured={label: chosen.mechanism.local_dp_leakage()}, budgets={label: 1.0}, method="estimation-family")
+    result = privatizer.result_
+    assert np.array_equal(result.mechanism.matrix, by_hand.mechanism.matrix) and result.solve_time > 0
+    assert dataclasses.replace(result, mechanism=None, solve_time=0.0) == dataclasses.replace(by_hand, mechanism=None)
+
+
 @pytest.mark.parametrize("objective", [None, "distortion"])
 def test_a_distortion_design_must_be_asked_for(objective):
     # PUT paper (Zhong & Bu, Privacy-Utility Trade-Off), Prop. 8(1): under a uniform prior the

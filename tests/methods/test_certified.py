@@ -18,13 +18,12 @@ from mechdesign import DifferentialPrivacy, ExpectedDistortion, Mechanism, Prior
 from mechdesign.methods.certified import certified_result, exceeded, failure_result, mechanism_result
 from mechdesign.result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL
 
-#: The modules that may construct a Result, each with its reason: the tail itself; the file loader and the
-#: privatizer's estimation result rebuild or state a result without certifying an optimum; curves.py's
-#: infeasible point of ε*(D) (a failure: its own module, outside this change).
+#: The modules that may construct a Result, each with its reason: the tail itself; the file loader rebuilds a
+#: result without certifying an optimum (the privatizer's estimation result goes through the tail since issue 33
+#: item 3); curves.py's infeasible point of ε*(D) (a failure: its own module, outside this change).
 CONSTRUCTION_SITES = {
     "mechdesign/methods/certified.py": 2,
     "mechdesign/files.py": 1,
-    "mechdesign/privatizer.py": 1,
     "mechdesign/curves.py": 1,
 }
 CONSTANT = Mechanism(np.full((2, 2), 0.5))
