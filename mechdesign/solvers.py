@@ -54,6 +54,9 @@ CVXPY_INTERFACE_OPTIONS = {"clarabel": ("use_quad_obj", "accept_unknown"), "high
 INTERRUPT_POLL_SECONDS = 0.1
 #: The name of the worker threads of :func:`run_interruptibly`.
 SOLVER_THREAD_NAME = "mechdesign-solver"
+#: Seconds an interrupted :func:`run_interruptibly` waits for its worker thread to begin, before joining it (the
+#: thread was created; it only waits for the interpreter to schedule it).
+THREAD_START_SECONDS = 30.0
 
 Value = TypeVar("Value")
 
@@ -144,23 +147,25 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
     """
     if threading.current_thread() is not threading.main_thread():
         return work()
-    context, outcome = contextvars.copy_context(), {}
+    context, outcome, began = contextvars.copy_context(), {}, threading.Event()
 
     def target() -> None:
+        began.set()
         try:
             outcome["value"] = context.run(work)
         except BaseException as error:  # noqa: BLE001 - handed to the waiting thread, which raises it
             outcome["error"] = error
 
     worker = threading.Thread(target=target, name=SOLVER_THREAD_NAME, daemon=True)
-    worker.start()
     try:
+        worker.start()  # inside: a Ctrl-C may arrive while start() waits for the new thread (a loaded machine)
         while worker.is_alive():
             worker.join(INTERRUPT_POLL_SECONDS)
     except KeyboardInterrupt:
         if cancel is not None:
             cancel()
-            worker.join()
+            if began.wait(THREAD_START_SECONDS):  # the thread exists once start() created it; it may not run yet
+                worker.join()
         raise
     if "error" in outcome:
         raise outcome["error"]

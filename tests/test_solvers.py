@@ -312,3 +312,28 @@ def test_pass_model_gives_highs_the_lp_highs_model_describes(shape):
     assert list(mine.integrality_) in ([], [highspy.HighsVarType.kContinuous] * columns)
     assert run_highs(by_arrays).status == run_highs(by_lp).status == "optimal"
     assert by_arrays.getObjectiveValue() == by_lp.getObjectiveValue()
+
+
+def test_ctrl_c_while_the_worker_thread_starts_still_cancels_and_joins_it(monkeypatch):
+    """A KeyboardInterrupt can arrive while ``Thread.start()`` waits for the new thread (a loaded machine): the solve
+    must still be cancelled and waited for — before, it ran on as an abandoned daemon thread, and the interpreter's
+    shutdown under a running Clarabel solve could end in a panic from the solver's native code."""
+    import threading
+
+    from mechdesign.solvers import run_interruptibly
+
+    stop, ended = threading.Event(), threading.Event()
+    real_start = threading.Thread.start
+
+    def interrupted_start(self):
+        real_start(self)
+        raise KeyboardInterrupt
+
+    def work():
+        stop.wait(10)
+        ended.set()
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    with pytest.raises(KeyboardInterrupt):
+        run_interruptibly(work, stop.set)
+    assert stop.is_set() and ended.is_set()
