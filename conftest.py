@@ -4,6 +4,6 @@ the moved modules, so ``pytest --doctest-modules mechdesign`` collects each modu
 
 from pathlib import Path
 
-collect_ignore = sorted(path.relative_to(Path(__file__).parent).as_posix()
-                        for path in (Path(__file__).parent / "mechdesign").rglob("*.py")
-                        if "alias_moved_module(__name__" in path.read_text(encoding="utf-8"))
+from mechdesign._moved import deprecated_module_names
+
+collect_ignore = [name.replace(".", "/") + ".py" for name in deprecated_module_names(Path(__file__).parent / "mechdesign")]

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import mechdesign
+from mechdesign._moved import deprecated_module_names
 
 DOCS = Path(__file__).resolve().parent
 NOTEBOOKS = DOCS.parent / "notebooks"
@@ -75,7 +76,4 @@ _copy_notebooks()
 #: The deprecated module paths (``mechdesign/_moved.py``: aliases of the moved modules, for one release) get no
 #: page of their own in the API reference (docs/_templates/autosummary/module.rst): each module has one page,
 #: at its new path.
-autosummary_context = {"deprecated_modules": sorted(
-    ".".join(path.relative_to(DOCS.parent).with_suffix("").parts)
-    for path in (DOCS.parent / "mechdesign").rglob("*.py")
-    if "alias_moved_module(__name__" in path.read_text(encoding="utf-8"))}
+autosummary_context = {"deprecated_modules": deprecated_module_names(DOCS.parent / "mechdesign")}

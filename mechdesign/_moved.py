@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 
@@ -28,3 +29,23 @@ def alias_moved_module(old: str, module: ModuleType) -> None:
     # stacklevel 3: past this function and the shim module; warnings skips the import machinery's frames.
     warnings.warn(f"{old} is deprecated since 0.2.0; import {module.__name__}", DeprecationWarning, stacklevel=3)
     sys.modules[old] = module
+
+
+def deprecated_module_names(package: Path) -> list[str]:
+    """The dotted names of the deprecated shims under ``package`` (a directory): the modules whose source calls
+    :func:`alias_moved_module` with their own name. Read from the files, so nothing is imported.
+
+    Used by the repository's root ``conftest.py`` (doctests skip the shims), docs/conf.py (no API page for them) and
+    tests/test_docs.py.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import mechdesign
+    >>> names = deprecated_module_names(Path(mechdesign.__file__).parent)
+    >>> "mechdesign.direct" in names, "mechdesign.methods.direct" in names
+    (True, False)
+    """
+    mark = alias_moved_module.__name__ + "(__name__"
+    return sorted(".".join(path.relative_to(package.parent).with_suffix("").parts)
+                  for path in package.rglob("*.py") if mark in path.read_text(encoding="utf-8"))
