@@ -28,13 +28,7 @@ def choose_method(spec: DesignSpec, method: str = "auto",
                   methods: Sequence[DesignMethod] | None = None) -> MethodChoice:
     """The method that solves ``spec``: with ``"auto"`` the first of ``methods`` (default :data:`METHODS`)
     that applies and runs the named solver, if any; otherwise the one named
-    (:func:`mechdesign.specification.choose_method` over that table).
-
-    Raises
-    ------
-    MethodNotApplicableError
-        When ``method`` is not ``"auto"`` or a name of ``methods``, or does not apply (the message says
-        why and which methods apply).
+    (:func:`mechdesign.specification.choose_method` over that table, which documents its errors).
 
     Examples
     --------
