@@ -77,6 +77,14 @@ INFEASIBILITY_OPTIONS = ({"solver": "ipm"}, {"presolve": "on", "simplex_strategy
 #: staircase bound is computed only below it): 1e-5 of the gap tolerance, and HiGHS's duals give 1e-13–1e-15.
 TIGHT_BOUND_RTOL = 1e-12
 
+#: Local DP's quick staircase bound is also tried at the simplex's multipliers ``λ`` shrunk by this fraction when the one
+#: at ``λ`` is not within ``TIGHT_BOUND_RTOL · |value|`` (relative: values of 1e-8 in a bisection on the distortion,
+#: tests/checks/test_optimum.py). The columns' reduced costs at ``λ`` round off at the scale of the weights (1e-16
+#: absolute), which a bound of 1e-8 loses in full; at ``(1 − s) λ`` each staircase column's reduced cost rises by
+#: ``s (Σ_x λ_x + (e^ε − 1) Σ_{x ∈ S} λ_x)`` (for ``λ >= 0``), far above that round-off, while ``Σ λ`` loses ``s``
+#: relative. ``2^-40 ≈ 9.1e-13``: below ``TIGHT_BOUND_RTOL``.
+MULTIPLIER_SHRINK = 2.0 ** -40
+
 #: Local DP's LP holds its objective divided by ``α = e^ε − 1`` from this ``α`` on (below it, undivided: ``α = 0``
 #: at ε = 0), so that a new budget changes ``m`` costs, not ``n m + m`` (:meth:`LdpLinearProgram._set_budget`); HiGHS's
 #: dual tolerance is divided with it, so the simplex stops where it would unscaled.
@@ -214,7 +222,8 @@ class WarmLinearProgram(ABC):
     Subclasses place the budget in a few coefficients, bounds or costs (:meth:`_set_budget`), so a new
     budget is a small change and HiGHS re-solves from the previous basis. Columns start with the
     ``n m`` entries of ``Q`` (row-major) or whatever :meth:`_mechanism` maps back to ``Q``; the first
-    ``n`` rows are the unit row sums. Every subclass takes the weights ``W`` of shape
+    ``n`` rows are the unit row sums (:class:`LdpSharedExcessProgram`: ``Σ_y c_y + (e^ε − 1) R = 1``, the one row
+    they share, then ties of ``R``). Every subclass takes the weights ``W`` of shape
     ``(n_inputs, n_outputs)`` (finite) first. The budget ε enters through the notion's own constraint
     scale (:meth:`~mechdesign.privacy.base.PrivacyNotion.scaled_budget`, ``e^ε`` for these notions).
     A subclass is registered for its notion class in :data:`mechdesign.registry.REGISTRY`
@@ -327,6 +336,13 @@ class WarmLinearProgram(ABC):
         the keyword arguments of :class:`WarmLinearProgram` (``limits``, ``penalty``, ``options``)."""
         return cls(weights, notion=notion, **settings)
 
+    @classmethod
+    def whole(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> WarmLinearProgram:
+        """The LP of the whole problem (every output) as a design solves it: :meth:`for_notion`'s, unless a subclass
+        has a smaller layout of it that column generation's restricted LPs (which index :meth:`for_notion`'s rows and
+        columns) do not use; the arguments of :meth:`for_notion`."""
+        return cls.for_notion(notion, weights, **settings)
+
     def scale(self, epsilon: float) -> float:
         """The notion's constraint scale at ε (``e^ε``), read from the notion."""
         return self.notion.finite_scaled_budget(epsilon)
@@ -405,11 +421,14 @@ class WarmLinearProgram(ABC):
         is ``Σ W∘Q`` divided by :attr:`objective_scale`)."""
         return self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower, self._col_upper
 
-    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf) -> float:
+    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf,
+                     tight: float | None = None) -> float:
         """A certified lower bound on the optimum from the row duals (of ``Σ W∘Q``, not divided by
         :attr:`objective_scale`): the safe LP bound over the model HiGHS holds
         (:func:`~mechdesign.certificate.lp_lower_bound`) at the duals in its units, scaled back; a subclass with
-        other bounds tries them only while the bound is below ``enough``."""
+        other bounds tries them only while the bound is below ``enough``, and returns one at least ``tight`` (default
+        ``enough``) at once (:meth:`solve`: within :data:`TIGHT_BOUND_RTOL` of the value, ``enough`` absolute below 1,
+        ``tight`` relative)."""
         scale = self.objective_scale
         return scale * lp_lower_bound(self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
                                       self._upper_bounds(epsilon), row_duals / scale)
@@ -498,7 +517,8 @@ class WarmLinearProgram(ABC):
         if self.objective_scale != 1.0:  # back to Σ W∘Q's units
             duals *= self.objective_scale
             value *= self.objective_scale
-        safe = self._lower_bound(duals, epsilon, value - TIGHT_BOUND_RTOL * max(1.0, abs(value))) if bound else -math.inf
+        safe = (self._lower_bound(duals, epsilon, value - TIGHT_BOUND_RTOL * max(1.0, abs(value)),
+                                  value - TIGHT_BOUND_RTOL * abs(value)) if bound else -math.inf)
         return DirectSolution(self._mechanism(values, epsilon), value, safe, iterations, status, duals,
                               values[self.penalty_columns])
 
@@ -589,6 +609,11 @@ class LdpLinearProgram(WarmLinearProgram):
         """Local DP only: every pair of inputs neighbouring."""
         return bool(notion.neighbours.is_complete)
 
+    @classmethod
+    def whole(cls, notion: PrivacyNotion, weights: np.ndarray, **settings: Any) -> WarmLinearProgram:
+        """:class:`LdpSharedExcessProgram`: the same LP with one excess column, the budget in one coefficient."""
+        return LdpSharedExcessProgram(weights, notion=notion, **settings)
+
     def _set_budget(self, epsilon: float) -> None:
         # The objective is held divided by α = e^ε − 1 (:data:`COST_SCALE_MIN` and above): u's costs stay W and
         # only c's m costs Σ_x W[x, y] / α change with the budget, not the n m + m of Σ_y c_y Σ_x W + α Σ W∘u.
@@ -619,11 +644,22 @@ class LdpLinearProgram(WarmLinearProgram):
     def _limit_scale(self, epsilon: float) -> float:
         return self.notion.scaled_budget_excess(epsilon)
 
-    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf) -> float:
-        # The staircase bounds first (they read the row sums' duals only): the quick one (no sort), then the exact
-        # one; they ignore the caps, and a bound without them is one with them, tight when none binds.
-        multipliers = row_duals[: self.weights.shape[0]]
+    def _row_sum_multipliers(self, row_duals: np.ndarray, epsilon: float) -> np.ndarray | None:
+        """Multipliers ``λ`` of the unit row sums ``Σ_y Q[x, y] = 1`` from the row duals (``None``: none to read)."""
+        return row_duals[: self.weights.shape[0]]
+
+    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf,
+                     tight: float | None = None) -> float:
+        # The staircase bounds first (they read the row sums' multipliers only): the quick one (no sort), at λ and, unless
+        # that one is tight relative to the value, at λ shrunk by MULTIPLIER_SHRINK; then the exact one. They ignore the
+        # caps, and a bound without them is one with them, tight when none binds.
+        multipliers = self._row_sum_multipliers(row_duals, epsilon)
+        if multipliers is None:
+            return super()._lower_bound(row_duals, epsilon)
         quick = staircase_quick_bound(self.weights, epsilon, multipliers)
+        if quick >= (enough if tight is None else tight):
+            return quick
+        quick = max(quick, staircase_quick_bound(self.weights, epsilon, (1.0 - MULTIPLIER_SHRINK) * multipliers))
         if quick >= enough:
             return quick
         staircase = max(quick, staircase_lower_bound(self.weights, epsilon, multipliers))
@@ -638,6 +674,67 @@ class LdpLinearProgram(WarmLinearProgram):
     def violation(self, matrix: np.ndarray, epsilon: float) -> float:
         lowest = matrix.min(axis=0)
         return _stochastic_violation(matrix, (matrix.max(axis=0) - self.scale(epsilon) * lowest).max(), lowest)
+
+
+class LdpSharedExcessProgram(LdpLinearProgram):
+    """Local ε-DP's LP of :class:`LdpLinearProgram` with one excess column ``R`` for every ``r_x``: the budget in one
+    coefficient instead of ``n``, and ``n − 1`` rows and columns fewer.
+
+    The row sums ``Σ_y c_y + (e^ε − 1) r_x = 1`` give every ``r_x`` the same value, so ``r_x = R`` loses nothing:
+    rows ``Σ_y c_y + (e^ε − 1) R = 1`` (one), ``R − Σ_y u[x, y] = 0`` (``n``) and ``u[x, y] − c_y <= 0`` (``n m``);
+    columns ``c`` (``m``), ``u`` (``n m``, row-major), ``R``. The multipliers of the unit row sums
+    ``Σ_y Q[x, y] = 1`` that the staircase bounds read are ``λ_x = −τ_x / (e^ε − 1)`` at the ties' duals ``τ``
+    (the original LP's duals with ``r_x``'s reduced cost 0; the bounds are valid at any ``λ``, and tight at the
+    simplex's optimum when ``R`` is basic); at ε = 0 there are none and the safe LP bound certifies.
+
+    Designs solve this layout (:meth:`LdpLinearProgram.whole`); column generation's restricted LPs index
+    :class:`LdpLinearProgram`'s. At n = 30 a curve's point took 1.2 ms instead of 1.4 ms
+    (benchmarks/notes/2026-11-27-curve-overhead-3.md).
+
+    Examples
+    --------
+    Randomized response on two equally likely symbols at ε = log 3 (distortion 1/4), certified by the staircase
+    bound at the ties' duals:
+
+    >>> program = LdpSharedExcessProgram(np.array([[0.0, 0.5], [0.5, 0.0]]))
+    >>> solution = program.solve(math.log(3))
+    >>> round(solution.value, 12), round(solution.lower_bound, 12), solution.matrix.round(12).tolist()
+    (0.25, 0.25, [[0.75, 0.25], [0.25, 0.75]])
+    """
+
+    def __init__(self, weights: np.ndarray, *, notion: PrivacyNotion | None = None, **settings: Any) -> None:
+        n, m = np.shape(weights)
+        k = n * m
+        # Built column by column as LdpLinearProgram's: c has 1 + n entries, u 2, R 1 + n.
+        inputs, entries = np.arange(n), np.arange(k)
+        indices = np.concatenate([
+            np.hstack([np.zeros((m, 1), dtype=int), 1 + n + m * inputs[None, :] + np.arange(m)[:, None]]).ravel(),
+            np.column_stack([1 + entries // m, 1 + n + entries]).ravel(),
+            np.arange(n + 1),
+        ])
+        data = np.concatenate([np.tile(np.concatenate([[1.0], -np.ones(n)]), m), np.tile([-1.0, 1.0], k),
+                               np.ones(n + 1)])
+        starts = np.concatenate([(n + 1) * np.arange(m + 1), (n + 1) * m + 2 * np.arange(1, k + 1),
+                                 [(n + 1) * m + 2 * k + n + 1]])
+        matrix = sp.csc_matrix((data, indices, starts), shape=(1 + n + k, m + k + 1))
+        WarmLinearProgram.__init__(self, weights, matrix, *_unit_row_bounds(1, n, k), notion or DifferentialPrivacy(),
+                                   **settings)
+        #: The costs at e^ε − 1 = 1 (c: Σ_x W[x, y]; u: W; R: 0), as :class:`LdpLinearProgram`'s.
+        self._unit_costs = np.concatenate([self.weights.sum(axis=0), self.weights.ravel(), np.zeros(1)])
+        self._unit_upper = np.ones(self._unit_costs.size)  # R = r_x <= 1, as r_x
+        self._u_factor = math.nan
+        self._budget_rows, self._budget_columns = np.zeros(1, dtype=int), np.array([m + k])
+        self._budget_slots = self._slots(self._budget_rows, self._budget_columns)
+
+    def _limit_terms(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        # LdpLinearProgram's terms without its r (zero there): R holds none either.
+        fixed, scaled = super()._limit_terms(weights)
+        n, m = self.weights.shape
+        return fixed[: m + n * m + 1], scaled[: m + n * m + 1]
+
+    def _row_sum_multipliers(self, row_duals: np.ndarray, epsilon: float) -> np.ndarray | None:
+        excess = self.notion.scaled_budget_excess(epsilon)
+        return row_duals[1:self.weights.shape[0] + 1] / -excess if excess > 0 else None
 
 
 class MaximalLeakageLinearProgram(WarmLinearProgram):
@@ -964,14 +1061,15 @@ def direct_program(
     >>> program = direct_program([DifferentialPrivacy()], ExpectedDistortion(Prior([0.5, 0.5])), [])
     >>> solution = program.solve(math.log(3))  # randomized response, distortion 1 / (1 + 3)
     >>> type(program).__name__, round(solution.value, 9), solution.matrix.round(9).tolist()
-    ('LdpLinearProgram', 0.25, [[0.75, 0.25], [0.25, 0.75]])
+    ('LdpSharedExcessProgram', 0.25, [[0.75, 0.25], [0.25, 0.75]])
     >>> direct_program([DifferentialPrivacy()], MutualInformation(Prior([0.5, 0.5])), []) is None  # not an LP
     True
     """
     program = program or direct_program_class(notions, objective, limits)
     if program is None:
         return None
-    return program.for_notion(notions[0], _weights(objective), limits=[_weights(limit) for limit in limits], **settings)
+    build = program.whole if isinstance(program, type) and issubclass(program, WarmLinearProgram) else program.for_notion
+    return build(notions[0], _weights(objective), limits=[_weights(limit) for limit in limits], **settings)
 
 
 def _weights(distortion: ExpectedDistortion) -> np.ndarray:

@@ -27,9 +27,11 @@ from mechdesign.exceptions import MechDesignError, ShapeMismatchError
 from mechdesign.solve import choose_method, design_spec
 from mechdesign.result import GAP_RTOL
 from mechdesign.methods.direct import (
+    MULTIPLIER_SHRINK,
     TIGHT_BOUND_RTOL,
     ApproximateDpLinearProgram,
     LdpLinearProgram,
+    LdpSharedExcessProgram,
     MaximalLeakageLinearProgram,
     PmlLinearProgram,
     direct_program,
@@ -137,6 +139,71 @@ def test_quick_staircase_bound_certifies_a_curve_at_the_simplex_duals():
         assert quick >= solution.value - TIGHT_BOUND_RTOL * max(1.0, solution.value)
         assert quick == pytest.approx(staircase_lower_bound(weights, epsilon, duals), abs=1e-15)
         assert solution.lower_bound >= quick
+
+
+def test_shared_excess_layout_agrees_with_the_full_layout_and_its_quick_bound_certifies():
+    # n = 30, random cost, 26 budgets from ε = 0: the layout with one excess column reaches the optimum of
+    # LdpLinearProgram's (both simplex optima: within 1e-12), a private row-stochastic point, and for ε > 0 the quick
+    # staircase bound at λ = −τ / (e^ε − 1) (the ties' duals) is within TIGHT_BOUND_RTOL of it (a wrong sign or scale
+    # of λ fails this; the safe LP bound would still certify); at ε = 0 (no λ) the safe LP bound certifies.
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(30))[:, None] * rng.random((30, 30))
+    full, shared = LdpLinearProgram(weights), LdpSharedExcessProgram(weights)
+    assert shared._held_lp()[1].shape == (1 + 30 + 900, 30 + 900 + 1)
+    for epsilon in np.linspace(0.0, 5.0, 26):
+        expected, solution = full.solve(epsilon), shared.solve(epsilon)
+        assert solution.value == pytest.approx(expected.value, rel=1e-12, abs=1e-12)
+        assert shared.violation(solution.matrix, epsilon) < 1e-9
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, solution.value)
+        multipliers = shared._row_sum_multipliers(solution.row_duals, epsilon)
+        if epsilon == 0.0:
+            assert multipliers is None
+            continue
+        quick = staircase_quick_bound(weights, epsilon, multipliers)
+        assert quick >= solution.value - TIGHT_BOUND_RTOL * max(1.0, solution.value)
+        assert solution.lower_bound >= quick
+
+
+@pytest.mark.parametrize("penalty", [None, 10.0])
+def test_shared_excess_layout_keeps_the_caps(penalty):
+    # A binding cap on a second distortion (halfway from its least value under the budget to its value at the
+    # uncapped optimum): the same optimum and cap's value as LdpLinearProgram's, rows and elastic.
+    rng = np.random.default_rng(3)
+    prior = rng.dirichlet(np.ones(8))
+    weights, cap = prior[:, None] * rng.random((8, 8)), prior[:, None] * rng.random((8, 8))
+    least, reached = LdpLinearProgram(cap).solve(1.0).value, float((cap * LdpLinearProgram(weights).solve(1.0).matrix).sum())
+    limit = least + 0.5 * (reached - least)
+    full = LdpLinearProgram(weights, limits=[cap], penalty=penalty)
+    shared = LdpSharedExcessProgram(weights, limits=[cap], penalty=penalty)
+    for epsilon in (0.5, 1.0, 2.0):
+        expected, solution = full.solve(epsilon, limits=[limit]), shared.solve(epsilon, limits=[limit])
+        assert solution.value == pytest.approx(expected.value, rel=1e-10)
+        assert float((cap * solution.matrix).sum()) <= limit + 1e-9
+        assert solution.value - solution.lower_bound <= GAP_RTOL * max(1.0, solution.value)
+    assert LdpSharedExcessProgram(weights, limits=[cap]).solve(1.0, limits=[least - 0.01]).status == "Infeasible"
+
+
+def test_designs_solve_the_shared_excess_layout_and_column_generation_the_full_one():
+    objective = ExpectedDistortion(Prior.uniform(4), np.ones((4, 4)) - np.eye(4))
+    assert type(DesignProblem(DifferentialPrivacy(), objective, method="direct-lp").direct) is LdpSharedExcessProgram
+    assert type(LdpLinearProgram.for_notion(DifferentialPrivacy(), np.eye(4))) is LdpLinearProgram
+
+
+@pytest.mark.parametrize("program", [LdpLinearProgram, LdpSharedExcessProgram])
+def test_shrunk_multipliers_keep_a_tiny_value_exact(program):
+    # Uniform prior on 3 inputs, Hamming cost, ε ≈ 19.11 (D* ≈ 1e-8, where tests/checks/test_optimum.py bisects): the
+    # bound is within TIGHT_BOUND_RTOL of the value relative to it (not only absolute), and the quick bound at the
+    # multipliers shrunk by MULTIPLIER_SHRINK is: the round-off of the reduced costs at the scale of the weights (1e-16)
+    # goes (with the shrink set to 0, the quick bound sits up to 1.1e-16 below values of 1e-8 at some of these budgets).
+    weights = (np.ones((3, 3)) - np.eye(3)) / 3
+    solver = program(weights)
+    for epsilon in np.linspace(19.1138279, 19.1138280, 11):
+        solution = solver.solve(epsilon)
+        assert 0 < solution.value < 2e-8
+        assert solution.lower_bound >= solution.value * (1 - TIGHT_BOUND_RTOL)
+        multipliers = solver._row_sum_multipliers(solution.row_duals, epsilon)
+        shrunk = staircase_quick_bound(weights, epsilon, (1 - MULTIPLIER_SHRINK) * multipliers)
+        assert shrunk >= solution.value * (1 - TIGHT_BOUND_RTOL)
 
 
 @given(st.integers(0, 2**32 - 1), budgets)
