@@ -70,8 +70,8 @@ class Mechanism:
         mechdesign.exceptions.InvalidMechanismError: mechanism is not row-stochastic: row 0 sums to 0.9 (tolerance 1e-09; 1 bad row(s))
         """
         sums = matrix.sum(axis=1)
-        bad_rows = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_ATOL))  # NaN fails the comparison: rejected
-        if bad_rows.size:
+        if not np.abs(sums - 1.0).max(initial=0.0) <= SUM_ATOL:  # a NaN sum makes the maximum NaN, which fails: rejected
+            bad_rows = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_ATOL))
             row = int(bad_rows[0])
             raise InvalidMechanismError(f"mechanism is not row-stochastic: row {row} sums to {sums[row]:.12g} "
                                         f"(tolerance {SUM_ATOL:g}; {bad_rows.size} bad row(s))")

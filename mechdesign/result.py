@@ -385,9 +385,12 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
     array([[0.7, 0.3, 0. ],
            [0.2, 0.8, 0. ]])
     """
-    cleaned = np.clip(matrix, 0.0, None)
-    cleaned[:, cleaned.max(axis=0) <= NEGLIGIBLE_MASS] = 0.0
-    return cleaned / cleaned.sum(axis=1, keepdims=True)
+    cleaned = np.maximum(matrix, 0.0)  # np.clip's values, without its Python wrapper (a curve cleans every point)
+    negligible = cleaned.max(axis=0) <= NEGLIGIBLE_MASS
+    if negligible.any():
+        cleaned[:, negligible] = 0.0
+    cleaned /= cleaned.sum(axis=1, keepdims=True)
+    return cleaned
 
 
 def certify_mechanism(

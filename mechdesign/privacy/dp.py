@@ -173,6 +173,9 @@ class DifferentialPrivacy(OnNeighbours, PrivacyNotion):
 
     def _measure(self, matrix: np.ndarray) -> float:
         if self.neighbours.is_complete:
-            return worst_log_ratio(matrix.max(axis=0), matrix.min(axis=0))
+            lowest = matrix.min(axis=0)
+            if lowest.min() > 0:  # every column positive: worst_log_ratio's terms, without its selection of outputs
+                return max(0.0, float(np.max(np.log(matrix.max(axis=0) / lowest))))
+            return worst_log_ratio(matrix.max(axis=0), lowest)
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
         return max(0.0, float(pairwise_log_ratios(matrix, first, second).max()))

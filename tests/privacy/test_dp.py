@@ -30,6 +30,19 @@ def test_hand_computed_values():
     assert chain.measure(THREE_ROWS) == pytest.approx(math.log(0.5 / 0.2), abs=1e-15)  # pair (0,1), output 1
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 6), st.floats(1e-300, 1.0))
+def test_local_dp_measure_of_a_positive_mechanism_is_the_worst_column_log_ratio(seed, n, m, floor):
+    # Every entry positive (the cleaned points of a curve): the measure skips worst_log_ratio's selection of used outputs
+    # and must give its value to the last bit (the ratio inverted fails this).
+    from mechdesign.structured import worst_log_ratio
+
+    rng = np.random.default_rng(seed)
+    matrix = rng.random((n, m)) + floor
+    matrix /= matrix.sum(axis=1, keepdims=True)
+    assert DifferentialPrivacy().measure(matrix) == worst_log_ratio(matrix.max(axis=0), matrix.min(axis=0))
+
+
 def test_listing_every_pair_uses_the_complete_formulation():
     notion = DifferentialPrivacy([(0, 1), (0, 2), (1, 2)], n_inputs=3)
     assert notion.neighbours.is_complete and notion.label == "dp"
