@@ -52,9 +52,12 @@ the value: the rounds stop as soon as the gap is within :data:`STOP_FRACTION` of
 restricted LP (with its basis) are kept. Measured against the dense LPs of :mod:`mechdesign.methods.direct`
 in ``benchmarks/column_generation.py``.
 
-**Restricted LPs.** They are re-solved by HiGHS's simplex from the previous round's basis (new outputs
-enter at 0; under local DP with the entries ``u[x, y]`` of the staircase ``{x : a_xy < 0}`` basic, so that one pivot
-of the floor ``c_y`` brings the whole column: :class:`LdpColumnGeneration`), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
+**Restricted LPs.** Local DP without caps solves its restricted LPs over the outputs' floors alone
+(:class:`FloorsProgram`: each input's row is a fractional knapsack, so the LP is ``n + |K|`` columns and about
+``3 n`` cuts instead of ``n |K|`` entries and rows), cuts and outputs joining in the same rounds. The others, and
+local DP with caps or when that master stops short, are re-solved by HiGHS's simplex from the previous round's basis
+(new outputs enter at 0; under local DP with the entries ``u[x, y]`` of the staircase ``{x : a_xy < 0}`` basic, so
+that one pivot of the floor ``c_y`` brings the whole column: :class:`LdpColumnGeneration`), except for PML, whose restricted LPs Clarabel's interior point solves from scratch 3–4×
 faster at n = 1000 (:attr:`OutputGeneration.interior_master`): the certificate needs only the row-sum
 duals ``u``, and the bound above holds for any ``u``, so an interior point's duals serve as well as a
 vertex's (and, being central, price no worse); the rounds before the last only price, so they run to a
@@ -75,7 +78,8 @@ import numpy as np
 from .._lazy import scipy_sparse as sp
 
 from .direct import BYTES_PER_ENTRY as DENSE_BYTES_PER_ENTRY
-from .direct import (ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram, MaximalLeakageLinearProgram,
+from .direct import (HIGHS_OPTIONS, ApproximateDpLinearProgram, DirectSolution, LdpLinearProgram,
+                     MaximalLeakageLinearProgram,
                       PmlLinearProgram, WarmLinearProgram, staircase_bound, staircase_per_mass)
 from ..exceptions import MechDesignError, ShapeMismatchError
 from ..memory import check_memory
@@ -85,7 +89,7 @@ from ..privacy.dp import DifferentialPrivacy
 from ..privacy.maximal_leakage import MaximalLeakage
 from ..privacy.pml import PointwiseMaximalLeakage
 from ..result import GAP_RTOL
-from ..solvers import CLARABEL_LP_TOLERANCE, OPTIMAL
+from ..solvers import CLARABEL_LP_TOLERANCE, OPTIMAL, quiet_highs, run_highs
 
 #: Rounds stop once ``value − bound <= STOP_FRACTION · GAP_RTOL · max(1, |value|)`` (costs are in
 #: units of the largest cost, so 1 is their scale), leaving room for the round-off of cleaning.
@@ -134,6 +138,10 @@ INTERIOR_ROUND_TOLERANCE = 1e-6
 ACCURATE_ROUNDS_GAP = 1e-3
 #: Upper limit of rounds per solve (a solve that reaches it returns its certified bound as is).
 MAX_ROUNDS = 200
+#: Local DP without caps: a round of the floors master (:class:`FloorsProgram`) adds cuts or outputs, and it gives
+#: way to the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` after this many rounds, or as
+#: soon as a round adds neither (its HiGHS tolerances reached before the gap closed).
+FLOORS_MAX_ROUNDS = MAX_ROUNDS
 #: Caps (``limits``) are elastic in the restricted LPs, whose few outputs may not reach them: a slack of this
 #: cost (units of the largest cost per unit of the cap's largest cost) relaxes each. When the rounds end with a
 #: slack above :data:`CAP_SLACK_TOLERANCE`, the penalty grows by :data:`PENALTY_GROWTH` and the rounds go on, up
@@ -432,6 +440,152 @@ class OutputGeneration(ABC):
         return matrix
 
 
+class FloorsProgram:
+    """The restricted LP of local ε-DP on some outputs ``K`` as an LP over their floors ``c``, held warm in HiGHS.
+
+    With floors ``c`` (``Σ c <= 1 <= e^ε Σ c``) each input's row of ``Q = c + α u`` (``0 <= u[x, y] <= c_y``,
+    ``α = e^ε − 1``) is a fractional knapsack: ``u[x, ·] <= c`` filled in increasing ``W[x, y]`` until the row sums
+    to 1. Its cost is ``F_x(c) = max_λ λ + Σ_y c_y h(W[x, y] − λ)``, ``h(a) = a + α min(a, 0)`` (LP duality; the
+    function of ``λ`` is concave, its slope ``1 − Σ c >= 0`` below every ``W[x, y]`` and ``1 − e^ε Σ c <= 0`` above),
+    the maximum reached at a breakpoint ``λ = W[x, b]``, ``b ∈ K``. So the restricted LP is
+    ``min Σ_x z_x`` s.t. ``z_x >= W[x, b] + Σ_y c_y h(W[x, y] − W[x, b])`` (a *cut* per input and breakpoint),
+    ``Σ c <= 1 <= e^ε Σ c``, ``c >= 0``: ``n + |K|`` columns where :class:`~mechdesign.methods.direct.LdpLinearProgram`
+    has ``n |K|`` entries ``u`` and rows. Only the cuts that some floors made active are held (about three per
+    input at n = 2,000–5,000; :meth:`knapsacks` names the missing ones), so the held LP is a relaxation whose
+    floors ``c`` still give an exact mechanism and its cost (:meth:`knapsacks`); outputs join as columns
+    (every held cut stays valid: it is ``F_x``'s function of ``λ`` at one point).
+
+    The row sums' multipliers of the restricted LP are the cuts' duals' averages ``u_x = Σ_b π_xb W[x, b]``
+    (``Σ_b π_xb = 1``): at the optimum, when the domain rows do not bind, ``Σ_x h(W[x, y] − u_x) >=
+    Σ_{x, b} π_xb h(W[x, y] − W[x, b]) >= 0`` by the concavity of ``h`` (dual feasible) with the value ``Σ u``.
+    The certificate does not rest on this: the pricing bound holds at any ``u``.
+
+    Parameters
+    ----------
+    weights
+        ``W`` of shape ``(n, m)`` on every output.
+    epsilon
+        The budget ε (nats).
+    options
+        HiGHS options over :data:`~mechdesign.methods.direct.HIGHS_OPTIONS`.
+
+    Examples
+    --------
+    Uniform prior, Hamming cost on two outputs, ε = log 3: the optimum 1/4 (``Q`` = 3/4 on the diagonal).
+
+    >>> program = FloorsProgram(np.array([[0.0, 0.5], [0.5, 0.0]]), math.log(3))
+    >>> program.add_outputs(np.array([0, 1]))
+    >>> program.add_cuts(np.array([0, 1]), np.array([0, 1]))   # a cut per input to start
+    2
+    >>> while True:   # the cuts active at the LP's floors join until none is missing
+    ...     floors, heights, multipliers, iterations = program.solve()
+    ...     matrix, costs, breakpoints = program.knapsacks(floors)
+    ...     if not program.add_cuts(np.arange(2), breakpoints):
+    ...         break
+    >>> matrix.round(6).tolist(), round(float(costs.sum()), 6), multipliers.round(6).tolist()
+    ([[0.75, 0.25], [0.25, 0.75]], 0.25, [0.125, 0.125])
+    """
+
+    def __init__(self, weights: np.ndarray, epsilon: float, options: Mapping[str, Any] | None = None) -> None:
+        self.weights = weights
+        self.epsilon = epsilon
+        self.scale = math.exp(epsilon)
+        self.excess = math.expm1(epsilon)
+        n = weights.shape[0]
+        #: The held outputs, in the order of their columns (after the ``n`` columns ``z``).
+        self.outputs = np.zeros(0, dtype=np.int64)
+        #: The held cuts ``(inputs[i], breakpoints[i])``, in the order of their rows (after the two domain rows).
+        self.cut_inputs = self.cut_breakpoints = np.zeros(0, dtype=np.int64)
+        self._held = np.zeros(weights.shape, dtype=bool)
+        self.highs = quiet_highs({**HIGHS_OPTIONS, **(options or {})})
+        infinite = highspy.kHighsInf
+        self.highs.addVars(n, np.full(n, -infinite), np.full(n, infinite))
+        self.highs.changeColsCost(n, np.arange(n, dtype=np.int32), np.ones(n))
+        empty = np.zeros(0, dtype=np.int32)
+        self.highs.addRow(-infinite, 1.0, 0, empty, np.zeros(0))  # Σ c <= 1
+        self.highs.addRow(1.0, infinite, 0, empty, np.zeros(0))  # e^ε Σ c >= 1
+
+    def _coefficients(self, inputs: np.ndarray, breakpoints: np.ndarray, outputs: np.ndarray) -> np.ndarray:
+        """``−h(W[x, y] − W[x, b])`` for the cuts ``(inputs, breakpoints)`` (rows) and ``outputs`` (columns)."""
+        differences = self.weights[inputs[:, None], outputs[None, :]] - self.weights[inputs, breakpoints][:, None]
+        return -np.where(differences >= 0.0, differences, self.scale * differences)
+
+    def add_outputs(self, outputs: np.ndarray) -> None:
+        """Append the floors ``c_y`` of ``outputs`` (not held yet), nonbasic at 0, in every held cut."""
+        outputs = np.asarray(outputs, dtype=np.int64)
+        block = sp.csc_matrix(np.vstack([np.ones((1, outputs.size)), np.full((1, outputs.size), self.scale),
+                                         self._coefficients(self.cut_inputs, self.cut_breakpoints, outputs)]))
+        block.eliminate_zeros()
+        block.sort_indices()
+        self.highs.addCols(outputs.size, np.zeros(outputs.size), np.zeros(outputs.size),
+                           np.full(outputs.size, highspy.kHighsInf), block.nnz, block.indptr[:-1].astype(np.int32),
+                           block.indices.astype(np.int32), block.data)
+        self.outputs = np.concatenate([self.outputs, outputs])
+
+    def add_cuts(self, inputs: np.ndarray, breakpoints: np.ndarray) -> int:
+        """Add the cuts ``(inputs[i], breakpoints[i])`` not held yet (over the held outputs); how many were added."""
+        inputs, breakpoints = np.asarray(inputs, dtype=np.int64), np.asarray(breakpoints, dtype=np.int64)
+        fresh = ~self._held[inputs, breakpoints]
+        inputs, breakpoints = inputs[fresh], breakpoints[fresh]
+        if not inputs.size:
+            return 0
+        n, count = self.weights.shape[0], inputs.size
+        self._held[inputs, breakpoints] = True
+        coefficients = self._coefficients(inputs, breakpoints, self.outputs)
+        rows = sp.csr_matrix((np.concatenate([np.ones(count), coefficients.ravel()]),
+                              (np.concatenate([np.arange(count), np.repeat(np.arange(count), self.outputs.size)]),
+                               np.concatenate([inputs, n + np.tile(np.arange(self.outputs.size), count)]))),
+                             shape=(count, n + self.outputs.size))
+        rows.eliminate_zeros()
+        rows.sort_indices()
+        self.highs.addRows(count, self.weights[inputs, breakpoints], np.full(count, highspy.kHighsInf), rows.nnz,
+                           rows.indptr[:-1].astype(np.int32), rows.indices.astype(np.int32), rows.data)
+        self.cut_inputs = np.concatenate([self.cut_inputs, inputs])
+        self.cut_breakpoints = np.concatenate([self.cut_breakpoints, breakpoints])
+        return count
+
+    def solve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """Re-solve from the held basis: the floors ``c`` (held outputs' order), the heights ``z``, the row sums'
+        multipliers ``u`` (class docstring) and the simplex iterations; ``None`` unless HiGHS reached optimality."""
+        outcome = run_highs(self.highs)
+        if outcome.status != OPTIMAL:
+            return None
+        n, solution = self.weights.shape[0], self.highs.getSolution()
+        values = np.asarray(solution.col_value)
+        duals = np.abs(np.asarray(solution.row_dual)[2:])  # the cuts' π >= 0 (HiGHS's sign is the objective's)
+        masses = np.bincount(self.cut_inputs, weights=duals, minlength=n)
+        averages = np.bincount(self.cut_inputs, weights=duals * self.weights[self.cut_inputs, self.cut_breakpoints],
+                               minlength=n)
+        if np.any(masses <= 0.0):
+            return None
+        return np.clip(values[n:], 0.0, None), values[:n], averages / masses, outcome.iterations
+
+    def knapsacks(self, floors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """At floors ``c`` (held outputs' order; first scaled into ``1 / e^ε <= Σ c <= 1`` if round-off left them
+        outside): the mechanism on the held outputs (each row's fractional knapsack, class docstring), each row's
+        cost ``F_x(c)``, and each row's active breakpoint (the output ``b`` whose cut is ``F_x`` at ``c``)."""
+        total = floors.sum()
+        floors = floors / total * min(max(total, 1.0 / self.scale), 1.0)
+        held = self.weights[:, self.outputs]
+        order = np.argsort(held, axis=1, kind="stable")
+        ordered, ordered_floors = np.take_along_axis(held, order, axis=1), floors[order]
+        room = self.excess * ordered_floors
+        before = np.cumsum(room, axis=1) - room
+        taken = np.clip(np.minimum(room, 1.0 - floors.sum() - before), 0.0, None)
+        matrix = np.empty_like(held)
+        np.put_along_axis(matrix, order, taken, axis=1)
+        matrix += floors[None, :]
+        # Each breakpoint's cut at c, from prefix sums along the sorted row: the largest is F_x(c).
+        floor_mass, floor_weight = ordered_floors.sum(axis=1, keepdims=True), (ordered_floors * ordered).sum(axis=1,
+                                                                                                          keepdims=True)
+        below_mass = np.cumsum(ordered_floors, axis=1) - ordered_floors
+        below_weight = np.cumsum(ordered_floors * ordered, axis=1) - ordered_floors * ordered
+        cuts = ordered + floor_weight - ordered * floor_mass + self.excess * (below_weight - ordered * below_mass)
+        active = cuts.argmax(axis=1)
+        rows = np.arange(held.shape[0])
+        return matrix, (held * matrix).sum(axis=1), self.outputs[order[rows, active]]
+
+
 class LdpColumnGeneration(OutputGeneration):
     """Local ε-DP on the complete relation: the restricted LP is :class:`~mechdesign.methods.direct.LdpLinearProgram`,
     outputs priced by the cheapest staircase ray (per unit mass).
@@ -451,9 +605,74 @@ class LdpColumnGeneration(OutputGeneration):
     """
 
     dense = LdpLinearProgram
+    #: Solve without caps (and without ``interior``) by the floors master (:class:`FloorsProgram`, :meth:`solve`);
+    #: ``False``: by the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` only.
+    floors_master = True
 
     def _default_notion(self) -> PrivacyNotion:
         return DifferentialPrivacy()
+
+    def _restart(self) -> None:
+        super()._restart()
+        self._floors: FloorsProgram | None = None
+
+    def solve(self, epsilon: float, *, limits: Sequence[float] | None = None, cold: bool = False) -> DirectSolution:
+        """As :meth:`OutputGeneration.solve`; without caps, ``interior`` or ``cold``, the restricted LPs are
+        :class:`FloorsProgram`'s (``n + |K|`` columns and about ``3 n`` cuts where
+        :class:`~mechdesign.methods.direct.LdpLinearProgram` has ``n |K|`` entries and rows: n = 5,000, random cost,
+        ε = 1: 33 s against 92 s CPU, benchmarks/notes/2026-11-28-reach.md), cuts and outputs joining in the same
+        rounds; the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` takes over from its
+        outputs if the floors master stops short of the gap. ``cold`` solves by that restricted LP from scratch
+        (a second path: :class:`~mechdesign.DesignProblem` re-solves cold a warm solve that is not certified)."""
+        if cold or self.limit_weights or self.interior_master or not self.floors_master:
+            return super().solve(epsilon, limits=limits, cold=cold)
+        solution = self._solve_by_floors(float(epsilon))
+        if solution is not None:
+            return solution
+        self._master = None  # the restricted LP from the floors master's outputs, built afresh
+        return super().solve(epsilon, limits=limits)
+
+    def _solve_by_floors(self, epsilon: float) -> DirectSolution | None:
+        """Rounds of :class:`FloorsProgram`: each solves the held LP, adds the cuts its floors make active and the
+        outputs its multipliers price out (:data:`ENTERING_PER_ROUND`); stops when the best mechanism so far is
+        within the stopping gap of the best pricing bound (``None`` if HiGHS fails or a round adds nothing first)."""
+        n = self.weights.shape[0]
+        program = self._floors
+        if program is None or program.epsilon != epsilon:  # a new budget: the same outputs and cuts, rebuilt
+            fresh = FloorsProgram(self.weights, epsilon, self.options)
+            fresh.add_outputs(self.outputs)
+            if program is not None:
+                fresh.add_cuts(program.cut_inputs, program.cut_breakpoints)
+            start = np.full(self.outputs.size, 1.0 / ((1.0 + math.expm1(epsilon) / 2.0) * self.outputs.size))
+            fresh.add_cuts(np.arange(n), fresh.knapsacks(start)[2])
+            program = self._floors = fresh
+        bound, best, iterations = -math.inf, (math.inf, None, None), 0
+        for _ in range(FLOORS_MAX_ROUNDS):
+            check_memory(RESTRICTED_BYTES_PER_ENTRY * n * program.outputs.size,
+                         f"the restricted LP on {n}×{program.outputs.size} (column generation, floors master)")
+            solved = program.solve()
+            if solved is None:
+                return None
+            floors, heights, multipliers, count = solved
+            iterations += count
+            matrix, costs, breakpoints = program.knapsacks(floors)
+            value = math.fsum(costs)
+            if value < best[0]:
+                best = (value, matrix, program.outputs.copy())
+            round_bound, reduced = self._pricing(multipliers, self.weights, epsilon)
+            bound = max(bound, round_bound)
+            if best[0] - bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(best[0])):
+                embedded = np.zeros(self.weights.shape)
+                embedded[:, best[2]] = best[1]
+                return DirectSolution(embedded, best[0], bound, iterations, "Optimal")
+            missing = np.flatnonzero(costs - heights > 1e-12 * max(1.0, abs(value)) / n)
+            entering = self._most_negative_outputs(reduced, ENTERING_PER_ROUND)
+            if entering.size:
+                program.add_outputs(entering)
+                self.outputs = np.union1d(self.outputs, entering)
+            if not program.add_cuts(missing, breakpoints[missing]) and not entering.size:
+                return None
+        return None
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         inputs = np.arange(self.weights.shape[0])  # columns c, u, r, caps'; rows Σ = 1, r = Σ u, u <= c, caps'

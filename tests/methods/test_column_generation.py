@@ -30,6 +30,7 @@ from mechdesign import (
 from mechdesign.methods import column_generation
 from mechdesign.methods.column_generation import (
     ApproximateDpColumnGeneration,
+    FloorsProgram,
     INTERIOR_ROUND_TOLERANCE,
     LdpColumnGeneration,
     MaximalLeakageColumnGeneration,
@@ -168,7 +169,13 @@ def test_curves_keep_the_outputs_and_agree_with_cold_solves():
                                       abs=PATH_AGREEMENT_ATOL)
 
 
-class _PlainBasisLdp(LdpColumnGeneration):
+class _RestrictedLdp(LdpColumnGeneration):
+    """Local DP column generation by the restricted LP of LdpLinearProgram only (no floors master)."""
+
+    floors_master = False
+
+
+class _PlainBasisLdp(_RestrictedLdp):
     """Local DP column generation whose entering outputs start with every entry at 0 (the base class's basis)."""
 
     _fresh_column_status = column_generation.OutputGeneration._fresh_column_status
@@ -182,11 +189,11 @@ def test_ldp_entering_staircases_start_basic_and_save_pivots():
     prior, cost = _instance(200, "random", seed=3)
     weights = prior[:, None] * cost
     epsilon = 1.0
-    staircase, plain = LdpColumnGeneration(weights).solve(epsilon), _PlainBasisLdp(weights).solve(epsilon)
+    staircase, plain = _RestrictedLdp(weights).solve(epsilon), _PlainBasisLdp(weights).solve(epsilon)
     assert staircase.value == pytest.approx(plain.value, abs=PATH_AGREEMENT_ATOL)
     assert staircase.value - staircase.lower_bound <= GAP_RTOL * max(1.0, abs(staircase.value))
     assert staircase.iterations < 0.8 * plain.iterations
-    warm = LdpColumnGeneration(weights)
+    warm = _RestrictedLdp(weights)
     for budget in [0.4, 3.0]:
         solution = warm.solve(budget)
         assert solution.value == pytest.approx(_PlainBasisLdp(weights).solve(budget).value, abs=PATH_AGREEMENT_ATOL)
@@ -261,13 +268,75 @@ def test_memory_is_checked_before_anything_large_is_built():
         DesignProblem(DifferentialPrivacy(), objective)
 
 
-def test_memory_of_the_restricted_lp_is_checked_as_it_grows(monkeypatch):
+@pytest.mark.parametrize("generation", [LdpColumnGeneration, _RestrictedLdp])
+def test_memory_of_the_restricted_lp_is_checked_as_it_grows(monkeypatch, generation):
     from mechdesign.methods import column_generation
 
     monkeypatch.setattr(column_generation, "RESTRICTED_BYTES_PER_ENTRY", 2**70)
     prior, cost = _instance(8, "random")
     with pytest.raises(ProblemTooLargeError, match="restricted LP"):
-        LdpColumnGeneration(prior[:, None] * cost).solve(1.0)
+        generation(prior[:, None] * cost).solve(1.0)
+
+
+@pytest.mark.parametrize(("n", "epsilon"), [(30, 0.3), (60, 1.0), (60, 4.0)])
+def test_floors_program_with_every_cut_is_the_restricted_lp(n, epsilon):
+    # Holding every cut (each input at each held output's breakpoint), FloorsProgram is the restricted LP: its
+    # value is LdpLinearProgram's on the same outputs (an independent LP), the mechanism at its floors is ε-LDP and
+    # costs that value, and the cuts' averaged duals are the row sums' optimal multipliers (dual feasible:
+    # Σ_x h(W[x, y] − u_x) >= 0 for every held output; Σ u the value).
+    prior, cost = _instance(n, "random", seed=2)
+    weights = prior[:, None] * cost
+    outputs = np.arange(0, n, 3)
+    program = FloorsProgram(weights, epsilon)
+    program.add_outputs(outputs)
+    program.add_cuts(np.repeat(np.arange(n), outputs.size), np.tile(outputs, n))
+    floors, heights, multipliers, _ = program.solve()
+    matrix, costs, _ = program.knapsacks(floors)
+    restricted = LdpLinearProgram(weights[:, outputs])
+    optimum = restricted.solve(epsilon).value
+    assert math.fsum(costs) == pytest.approx(optimum, abs=1e-11)
+    assert float((weights[:, outputs] * matrix).sum()) == pytest.approx(optimum, abs=1e-11)
+    assert restricted.violation(matrix, epsilon) < 1e-12
+    reduced = weights[:, outputs] - multipliers[:, None]
+    assert float((reduced + math.expm1(epsilon) * np.minimum(reduced, 0.0)).sum(axis=0).min()) >= -1e-10
+    assert math.fsum(multipliers) == pytest.approx(optimum, abs=1e-11)
+    assert math.fsum(heights) == pytest.approx(optimum, abs=1e-9)
+
+
+@pytest.mark.parametrize("cost_kind", ["random", "hamming"])
+def test_floors_master_reaches_the_restricted_lps_certified_optimum_along_a_curve(cost_kind):
+    # The floors master (cuts and outputs joining in the same rounds, its outputs and cuts kept across budgets) ends
+    # certified at the optimum that the restricted LP of LdpLinearProgram reaches cold, without giving way to it.
+    prior, cost = _instance(150, cost_kind, seed=5)
+    weights = prior[:, None] * cost
+    floors = LdpColumnGeneration(weights)
+    for epsilon in [0.05, 1.0, 3.0, 8.0, 0.5]:
+        solution = floors.solve(epsilon)
+        assert floors._master is None and floors._floors.epsilon == epsilon  # no restricted LP was built
+        reference = _RestrictedLdp(weights).solve(epsilon, cold=True)
+        assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+        assert solution.lower_bound <= reference.value + BOUND_ROUNDOFF
+        assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+        assert float((weights * solution.matrix).sum()) == pytest.approx(solution.value, abs=BOUND_ROUNDOFF)
+        assert floors.violation(solution.matrix, epsilon) < 1e-12
+
+
+@pytest.mark.parametrize("failure", ["highs", "rounds"])
+def test_the_restricted_lp_takes_over_when_the_floors_master_stops_short(monkeypatch, failure):
+    # HiGHS failing on the floors master, or its rounds running out before the gap closes: the restricted LP of
+    # LdpLinearProgram solves from the floors master's outputs, to the same certified optimum.
+    prior, cost = _instance(120, "random", seed=8)
+    weights = prior[:, None] * cost
+    reference = _RestrictedLdp(weights).solve(1.0)
+    if failure == "highs":
+        monkeypatch.setattr(FloorsProgram, "solve", lambda self: None)
+    else:
+        monkeypatch.setattr(column_generation, "FLOORS_MAX_ROUNDS", 2)
+    generation = LdpColumnGeneration(weights)
+    solution = generation.solve(1.0)
+    assert generation._master is not None  # the restricted LP was built
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
 
 
 @pytest.mark.slow
