@@ -61,6 +61,13 @@ MEASURE_BLOCK = 1 << 22
 #: ``(n, n)`` float arrays held at once while :func:`point_distances` computes a metric and
 #: :func:`as_distance_matrix` validates it (the result, a difference, its square or comparison masks, the copy).
 DISTANCE_COPIES = 6
+#: Largest coefficient of a constraint: a pair at distance ``d`` is constrained with ``min(e^{ε d}, PAIR_SCALE_CAP)``
+#: (stricter where capped, so a mechanism meeting the constraints is ε-d-private). The value of
+#: ``mechdesign.problem.MAX_CONSTRAINT_SCALE`` (a test checks they agree): the design caps the budget itself only
+#: where every pair is capped (:meth:`MetricDifferentialPrivacy.scaled_budget`).
+PAIR_SCALE_CAP = 1e12
+#: ``log(PAIR_SCALE_CAP)``: a pair is capped where ``ε d`` reaches it.
+LOG_PAIR_SCALE_CAP = math.log(PAIR_SCALE_CAP)
 
 
 def _triangle_violation(distances: np.ndarray, tolerance: float) -> tuple[int, int, int] | None:
@@ -201,24 +208,25 @@ def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
 
 
 class PairScalesParameter(BudgetParameter):
-    """A metric-DP budget as a cvxpy vector ``Parameter``: ``e^{ε d}`` of every ordered constraint pair.
+    """A metric-DP budget as a cvxpy vector ``Parameter``: the row factors ``(1/√s, √s)`` of every ordered
+    constraint pair, ``s = min(e^{ε d}, PAIR_SCALE_CAP)`` (:meth:`MetricDifferentialPrivacy.row_factors`).
 
-    The constraints ``Q[x, :] <= e^{ε d(x, x')} Q[x', :]`` are not affine in one scalar of ε, but they are in
-    this vector (DPP: a parameter times the variable), so one compiled problem is re-solved at any ε.
+    The constraints ``Q[x, :] / √s <= √s Q[x', :]`` are not affine in one scalar of ε, but they are in this
+    vector (DPP: a parameter times the variable), so one compiled problem is re-solved at any ε.
     Created by :meth:`MetricDifferentialPrivacy.parameter`.
 
     Examples
     --------
     >>> notion = MetricDifferentialPrivacy([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> budget = notion.parameter()
-    >>> budget.set(math.log(2))
-    >>> budget.parameter.value.round(12).tolist()  # pairs (0, 1), (0, 2), (1, 2), then reversed
-    [2.0, 4.0, 2.0, 2.0, 4.0, 2.0]
+    >>> budget.set(math.log(4))
+    >>> (budget.parameter.value ** 2).round(12).tolist()  # 1/s, then s, of pairs (0, 1), (0, 2), (1, 2), reversed
+    [0.25, 0.0625, 0.25, 0.25, 0.0625, 0.25, 4.0, 16.0, 4.0, 4.0, 16.0, 4.0]
     """
 
     def __init__(self, notion: MetricDifferentialPrivacy) -> None:
         self.notion = notion
-        pairs = 2 * notion.constraint_pairs()[0].size
+        pairs = 4 * notion.constraint_pairs()[0].size
         # one location has no pairs (and no constraints); cvxpy has no empty parameter
         self.parameter = cp.Parameter(max(1, pairs), nonneg=True, name=f"budget_{notion.name}")
         self.budget: float | None = None
@@ -229,11 +237,12 @@ class PairScalesParameter(BudgetParameter):
         Raises
         ------
         InvalidBudgetError
-            For a bad budget, or when ``e^{ε D}`` overflows float64 (:meth:`MetricDifferentialPrivacy.pair_scales`).
+            For a bad budget, or when ``e^{ε d}`` of the nearest pair overflows float64
+            (:meth:`MetricDifferentialPrivacy.pair_scales`).
         """
         self.budget = as_budget(budget, f"{self.notion.name} budget")
-        scales = self.notion._ordered(self.budget)[2]
-        self.parameter.value = scales if scales.size else np.ones(1)
+        factors = np.concatenate(self.notion.row_factors(self.budget))
+        self.parameter.value = factors if factors.size else np.ones(1)
 
 
 class MetricDifferentialPrivacy(PrivacyNotion):
@@ -254,11 +263,16 @@ class MetricDifferentialPrivacy(PrivacyNotion):
 
     Notes
     -----
-    The constraint scale is ``e^{ε D}`` with ``D`` the largest constraint distance, so a budget whose
-    ``ε D`` overflows float64 is refused for constraints exactly as ``e^ε`` is for local DP; a
-    pair at distance ``d`` is constrained with ``e^{ε d}``. Its cvxpy budget parameter
-    (:meth:`parameter`) is the vector of every pair's ``e^{ε d}`` (:class:`PairScalesParameter`), in which the
-    constraints are affine.
+    A pair at distance ``d`` is constrained with ``min(e^{ε d}, PAIR_SCALE_CAP)`` (:meth:`pair_scales`):
+    stricter than ``e^{ε d}`` where capped, so the constraints still imply ε-d-privacy, and capped only for
+    pairs far enough apart that the constraint is nearly vacuous (a column's entries within a factor
+    :data:`PAIR_SCALE_CAP` of each other). The constraint scale (:meth:`scaled_budget`) is ``e^{ε d_min}``
+    with ``d_min`` the smallest constraint distance: past ``PAIR_SCALE_CAP`` every pair is capped and the
+    constraints no longer change with ε, which is where a design caps the budget; a budget whose
+    ``ε d_min`` overflows float64 is refused for constraints exactly as ``e^ε`` is for local DP. The
+    certificate's :meth:`relaxation` holds the uncapped pairs alone (fewer rows than the problem asked: a
+    valid lower bound). The cvxpy budget parameter (:meth:`parameter`) is the vector of every pair's
+    coefficient (:class:`PairScalesParameter`), in which the constraints are affine.
 
     Examples
     --------
@@ -297,6 +311,8 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         self.has_all_pairs = edges is None
         self._pair_distances = self.distances[first, second]
         self.largest_distance = float(self._pair_distances.max()) if first.size else 1.0
+        #: The smallest constraint distance ``d_min`` (1 without pairs): :meth:`scaled_budget` is ``e^{ε d_min}``.
+        self.smallest_distance = float(self._pair_distances.min()) if first.size else 1.0
 
     @classmethod
     def from_points(cls, points: Any, norm: str = "euclidean", *, unit: str | None = None,
@@ -471,50 +487,61 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         return self._first, self._second, self._pair_distances
 
     def scaled_budget(self, budget: float) -> float:
-        """``e^{ε D}``, ``D`` the largest constraint distance (``inf`` past the float range).
+        """``e^{ε d_min}``, ``d_min`` the smallest constraint distance (``inf`` past the float range): the
+        coefficient of the nearest pair, the last to reach :data:`PAIR_SCALE_CAP` (class notes).
 
         Examples
         --------
-        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).scaled_budget(0.5) == math.e
-        True
+        >>> notion = MetricDifferentialPrivacy([[0, 2, 3], [2, 0, 1], [3, 1, 0]])
+        >>> notion.scaled_budget(1.0) == math.e, notion.largest_distance
+        (True, 3.0)
         """
-        return exp_budget(budget * self.largest_distance)
+        return exp_budget(budget * self.smallest_distance)
 
     def scaled_budget_excess(self, budget: float) -> float:
-        """``expm1(ε D)``.
+        """``expm1(ε d_min)``.
 
         Examples
         --------
         >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).scaled_budget_excess(1e-20)
         2e-20
         """
-        return math.expm1(budget * self.largest_distance)
+        return math.expm1(budget * self.smallest_distance)
 
     def budget_from_scaled(self, value: float) -> float:
-        """``max(0, log(value) / D)``.
+        """``max(0, log(value) / d_min)``, the inverse of :meth:`scaled_budget`.
 
         Examples
         --------
         >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).budget_from_scaled(math.e)
         0.5
         """
-        return max(0.0, math.log(value) / self.largest_distance) if value > 0 else 0.0
+        return max(0.0, math.log(value) / self.smallest_distance) if value > 0 else 0.0
 
     def pair_scales(self, budget: float) -> np.ndarray:
-        """``e^{ε d}`` of every constraint pair (:meth:`constraint_pairs`).
+        """The coefficient ``min(e^{ε d}, PAIR_SCALE_CAP)`` of every constraint pair (:meth:`constraint_pairs`).
 
         Raises
         ------
         InvalidBudgetError
-            When ``e^{ε D}`` overflows float64.
+            When ``e^{ε d_min}`` (:meth:`scaled_budget`) overflows float64.
 
         Examples
         --------
-        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).pair_scales(math.log(3) / 2).round(12).tolist()
-        [3.0]
+        >>> notion = MetricDifferentialPrivacy([[0, 2, 30], [2, 0, 28], [30, 28, 0]])
+        >>> notion.pair_scales(math.log(3) / 2).round(6).tolist()  # the pair at distance 30: 3^15
+        [3.0, 14348907.0, 4782969.0]
+        >>> notion.pair_scales(1.0).tolist()  # e^30 and e^28 capped
+        [7.38905609893065, 1000000000000.0, 1000000000000.0]
         """
         self.finite_scaled_budget(budget)
-        return np.exp(budget * self._pair_distances)
+        exponents = budget * self._pair_distances
+        return np.where(self._uncapped(exponents), np.exp(np.minimum(exponents, LOG_PAIR_SCALE_CAP)), PAIR_SCALE_CAP)
+
+    @staticmethod
+    def _uncapped(exponents: np.ndarray) -> np.ndarray:
+        """Which pairs of exponents ``ε d`` :meth:`pair_scales` leaves uncapped."""
+        return exponents < LOG_PAIR_SCALE_CAP
 
     def parameter(self) -> PairScalesParameter:
         """A fresh :class:`PairScalesParameter` (every pair's ``e^{ε d}``) for DPP re-solves.
@@ -522,8 +549,8 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         Examples
         --------
         >>> notion = MetricDifferentialPrivacy([[0, 2], [2, 0]])
-        >>> notion.parameter().parameter.shape
-        (2,)
+        >>> notion.parameter().parameter.shape  # two factors of each of the two ordered pairs
+        (4,)
         """
         return PairScalesParameter(self)
 
@@ -541,14 +568,39 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         if not self._first.size:
             return []
         first, second = self._ordered_pairs()
+        k = first.size
         if isinstance(scaled, (int, float)):
-            scales: Any = self._ordered(self.budget_from_scaled(scaled))[2][:, None]
+            factors: Any = np.concatenate(self.row_factors(self.budget_from_scaled(scaled)))[:, None]
+            inverse, root = factors[:k], factors[k:]
         else:  # the PairScalesParameter's vector
-            scales = cp.reshape(scaled, (first.size, 1), order="C")
-        return [Q[first, :] <= cp.multiply(scales, Q[second, :])]
+            inverse, root = (cp.reshape(part, (k, 1), order="C") for part in (scaled[:k], scaled[k:]))
+        return [cp.multiply(inverse, Q[first, :]) <= cp.multiply(root, Q[second, :])]
+
+    def row_factors(self, budget: float) -> tuple[np.ndarray, np.ndarray]:
+        """The factors ``(1/√s, √s)`` of the constraints ``Q[x, :] / √s <= √s Q[x', :]`` of every ordered pair
+        (:meth:`_ordered_pairs`), ``s`` its :meth:`pair_scales`: the rows balanced, where ``Q[x, :] <= s Q[x', :]``
+        with ``s`` up to :data:`PAIR_SCALE_CAP` left HiGHS and Clarabel (through cvxpy) 40 % to 500 % from the
+        optimum or failing (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
+
+        Examples
+        --------
+        >>> inverse, root = MetricDifferentialPrivacy([[0, 2], [2, 0]]).row_factors(math.log(3))
+        >>> (inverse * root).round(12).tolist(), (root / inverse).round(12).tolist()
+        ([1.0, 1.0], [9.0, 9.0])
+        """
+        root = np.sqrt(self._ordered(budget)[2])
+        return 1.0 / root, root
+
+    def _ordered_uncapped(self, budget: float) -> np.ndarray:
+        """Which of the ordered pairs (:meth:`_ordered_pairs`) :meth:`pair_scales` leaves uncapped at ``budget``."""
+        return np.tile(self._uncapped(budget * self._pair_distances), 2)
 
     def relaxation(self, points: Sequence[np.ndarray], budget: float) -> LinearRelaxation:
-        """The constraints themselves (an LP): one row per ordered constraint pair and output.
+        """The constraints of the pairs with ``e^{ε d} < PAIR_SCALE_CAP`` (an LP), balanced as the design's
+        (:meth:`row_factors`): one row per such ordered pair and output.
+
+        The capped pairs are left out (the design's constraints hold them at the cap, stricter than
+        ``e^{ε d}``): the rows are then implied by ε-d-privacy, so the bound is one for the problem asked.
 
         Examples
         --------
@@ -557,13 +609,38 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         >>> relaxation = notion.relaxation([matrix], math.log(3) / 2 + 1e-12)
         >>> relaxation.rows_q.shape, bool(np.all(relaxation.rows_q @ matrix.ravel() <= relaxation.rhs))
         ((4, 4), True)
+        >>> notion.relaxation([matrix], 14.0).rows_q.shape  # e^28 > PAIR_SCALE_CAP: no row
+        (0, 4)
         """
         shape = points[0].shape
-        first, second, scales = self._ordered(budget)
+        kept = self._ordered_uncapped(budget)
+        first, second = (pairs[kept] for pairs in self._ordered_pairs())
+        inverse, root = (factor[kept] for factor in self.row_factors(budget))
         entries = pairwise_rows(shape, first, second, 0.0)  # S[first, y] alone
         partners = pairwise_rows(shape, second, first, 0.0)  # S[second, y] alone
-        rows = entries - sp.diags(np.repeat(scales, shape[1])) @ partners
-        return linear_rows(rows, np.zeros(rows.shape[0]))
+        rows = (sp.diags(np.repeat(inverse, shape[1])) @ entries - sp.diags(np.repeat(root, shape[1])) @ partners)
+        return linear_rows(rows.tocsr(), np.zeros(rows.shape[0]))
+
+    def multiplier_relaxation(self, points: Sequence[np.ndarray], budget: float,
+                              multipliers: np.ndarray) -> tuple[LinearRelaxation, np.ndarray] | None:
+        """:meth:`relaxation` and, for its rows, the solver's ``multipliers`` of the cvxpy constraints (one per
+        ordered pair and output, pair-major): those of the uncapped pairs (the capped pairs' rows are not in the
+        relaxation; their multipliers are of the order of a cost over :data:`PAIR_SCALE_CAP`). ``None`` when
+        ``multipliers`` is not one per ordered pair and output.
+
+        Examples
+        --------
+        >>> notion = MetricDifferentialPrivacy([[0, 1, 30], [1, 0, 29], [30, 29, 0]])
+        >>> relaxation, given = notion.multiplier_relaxation([np.full((3, 1), 1.0)], 1.0, np.arange(6.0))
+        >>> relaxation.rows_q.shape, given.tolist()  # pairs (0, 1) and (1, 0) uncapped
+        ((2, 3), [0.0, 3.0])
+        """
+        m = points[0].shape[1]
+        kept = self._ordered_uncapped(budget)
+        given = np.asarray(multipliers, dtype=float).ravel()
+        if given.size != kept.size * m:
+            return None
+        return self.relaxation(points, budget), given[np.repeat(kept, m)]
 
     def _measure(self, matrix: np.ndarray) -> float:
         used = matrix.max(axis=0) > 0

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechdesign.exceptions import InvalidBudgetError, MechDesignError, ProblemTooLargeError, ShapeMismatchError
-from mechdesign.privacy.metric import (EARTH_RADIUS_KM, MetricDifferentialPrivacy, as_distance_matrix, grid_points,
-                                       point_distances)
+from mechdesign.privacy.metric import (EARTH_RADIUS_KM, PAIR_SCALE_CAP, MetricDifferentialPrivacy, as_distance_matrix,
+                                       grid_points, point_distances)
 
 from ..strategies import stochastic_matrices
 from .protocol import assert_constraints_match_measure, assert_post_processing_does_not_increase
@@ -182,17 +182,78 @@ def test_other_bad_input():
 
 
 def test_budget_overflow_follows_the_budget_rule():
-    """ε·d past e^709.78 is refused for constraints (as e^ε is for local DP), at the largest distance."""
+    """ε·d past e^709.78 is refused for constraints (as e^ε is for local DP) at the smallest distance, the last pair
+    to reach PAIR_SCALE_CAP; beyond it the far pairs are capped, not refused. Points 0, 50, 150 on a line."""
     import cvxpy as cp
-    notion = MetricDifferentialPrivacy([[0, 100], [100, 0]])
-    assert notion.scaled_budget(8.0) == math.inf and notion.scaled_budget(7.0) == math.exp(700.0)
+    notion = MetricDifferentialPrivacy.from_points([0.0, 50.0, 150.0])
+    assert notion.scaled_budget(15.0) == math.inf and notion.scaled_budget(14.0) == math.exp(700.0)
     with pytest.raises(InvalidBudgetError, match="too large for constraints"):
-        notion.constraints(cp.Variable((2, 2)), 8.0)
+        notion.constraints(cp.Variable((3, 2)), 15.0)
     with pytest.raises(InvalidBudgetError, match="too large for constraints"):
-        notion.pair_scales(8.0)
+        notion.pair_scales(15.0)
     with pytest.raises(InvalidBudgetError, match="too large for constraints"):
-        notion.parameter().set(8.0)
-    assert notion.budget_from_scaled(math.exp(50.0)) == pytest.approx(0.5)
+        notion.parameter().set(15.0)
+    assert notion.pair_scales(14.0).tolist() == [PAIR_SCALE_CAP] * 3  # ε D = 2,100: capped, not refused
+    assert notion.budget_from_scaled(math.exp(50.0)) == pytest.approx(1.0)
+
+
+def test_the_pair_cap_is_the_designs_constraint_scale():
+    """The per-pair cap is DesignProblem's MAX_CONSTRAINT_SCALE: the design caps the budget where the nearest pair
+    reaches it, the constraints cap each farther pair at it."""
+    from mechdesign.problem import MAX_CONSTRAINT_SCALE
+    assert PAIR_SCALE_CAP == MAX_CONSTRAINT_SCALE
+    notion = MetricDifferentialPrivacy.from_points([0.0, 2.0, 5.0])
+    epsilon = math.log(PAIR_SCALE_CAP) / 4  # pairs (0, 1) at e^{2ε} = 1e6 and (1, 2) at 1e9 uncapped, (0, 2) capped
+    assert notion.pair_scales(epsilon) == pytest.approx([1e6, PAIR_SCALE_CAP, 1e9], rel=1e-12)
+    assert notion.budget_from_scaled(MAX_CONSTRAINT_SCALE) == pytest.approx(math.log(PAIR_SCALE_CAP) / 2)
+
+
+def test_the_relaxation_holds_the_uncapped_pairs_and_every_private_mechanism_meets_it():
+    """The certificate's rows are the balanced constraints of the uncapped pairs (rows of the design's constraints,
+    so its multipliers carry over) and every ε-d-private mechanism meets them (a bound for the problem asked); a
+    mechanism a little beyond ε breaks one. Points 0, 1, 3, 10 at ε = 2: e^{2 d} >= 1e12 from d = 13.8 on."""
+    notion = MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0, 10.0, 20.0])
+    epsilon = 2.0
+    scales = np.exp(epsilon * notion.constraint_pairs()[2])
+    uncapped = int((scales < PAIR_SCALE_CAP).sum())
+    assert 0 < uncapped < scales.size
+    points = np.array([0.0, 1.0, 3.0, 10.0, 20.0])
+
+    def exponential(rate):  # the exponential mechanism onto the same points: (2 · rate)-d-private
+        matrix = np.exp(-rate * np.abs(points[:, None] - points[None, :]))
+        return matrix / matrix.sum(axis=1, keepdims=True)
+
+    private, beyond = exponential(epsilon / 2), exponential(2 * epsilon)
+    assert notion.measure(private) <= epsilon * (1 + 1e-12) and notion.measure(beyond) > 1.1 * epsilon
+    relaxation = notion.relaxation([private], epsilon)
+    assert relaxation.rows_q.shape == (2 * uncapped * 5, 25)
+    assert (relaxation.rows_q @ private.ravel()).max() <= 1e-12
+    assert (relaxation.rows_q @ beyond.ravel()).max() > 1e-3
+    given = np.arange(2 * scales.size * 5, dtype=float)
+    built, kept = notion.multiplier_relaxation([private], epsilon, given)
+    ordered = np.flatnonzero(np.tile(scales < PAIR_SCALE_CAP, 2))  # the uncapped ordered pairs' rows, pair-major
+    assert kept.tolist() == (ordered[:, None] * 5 + np.arange(5)).ravel().tolist() and built.rows_q.shape[0] == kept.size
+    assert notion.multiplier_relaxation([private], epsilon, given[:-1]) is None
+
+
+@pytest.mark.parametrize("epsilon", [2.0, 5.0])
+def test_cvxpy_design_solves_far_pairs_at_the_budget_asked(epsilon):
+    """Issue 35 item 1: on 21 points of a line (D = 20) the budget was capped at log(1e12)/D = 1.38 ("suboptimal",
+    the bound of the unconstrained problem); with the far pairs capped instead, the design is certified optimal at
+    the budget asked, measured within it, and equal to the metric cone's certified optimum within 1e-7 of the largest
+    cost (the gap tolerance)."""
+    from mechdesign import ExpectedDistortion, Prior, design
+    from mechdesign.result import BUDGET_ATOL
+    points = np.arange(21.0)
+    notion = MetricDifferentialPrivacy.from_points(points)
+    prior = Prior(np.random.default_rng(0).dirichlet(np.ones(21)))
+    objective = ExpectedDistortion(prior, np.abs(points[:, None] - points[None, :]))
+    through_cvxpy = design(notion, epsilon, objective, method="cvxpy")
+    cone = design(notion, epsilon, objective, method="metric-cone")
+    assert through_cvxpy.status == cone.status == "optimal", through_cvxpy.message
+    assert "solved at" not in through_cvxpy.message
+    assert notion.measure(through_cvxpy.mechanism) <= epsilon + BUDGET_ATOL
+    assert abs(through_cvxpy.objective - cone.objective) <= 1e-7 * max(objective.unit, cone.objective)
 
 
 def test_the_budget_parameter_gives_the_constraints_of_its_value():
