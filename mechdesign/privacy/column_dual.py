@@ -352,6 +352,50 @@ class KKTPoint:
     residual: float
 
 
+def fitted_start(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, largest: int | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, ColumnSums, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The support, active terms and fitted multipliers of the near-optimal ``matrix``, where :func:`kkt_point`
+    starts: the used outputs' entries above :data:`SUPPORT_ENTRY` (every positive entry of a used output where the
+    budget needs the smaller ones), the terms within :data:`ACTIVE_RTOL` of their right-hand sides, and
+    :func:`fitted_multipliers` there.
+
+    Returns
+    -------
+    (point, entries, sums, active, μ, λ) or None
+        ``point`` is ``matrix`` on ``entries`` with unit row sums, ``sums`` the terms at ``matrix`` on ``entries``,
+        ``λ`` the multipliers of the ``active`` terms.
+        ``None`` when ``matrix`` is outside the terms' domain, leaves a row without entries, or when the KKT system
+        would have more than ``largest`` unknowns.
+
+    Examples
+    --------
+    :func:`lagrangian_bound`'s optimum: both terms active, multipliers summing to ``2 / (5 √5)``.
+
+    >>> from mechdesign import RenyiDifferentialPrivacy
+    >>> p = (1 + 1 / math.sqrt(5)) / 2
+    >>> terms = lambda q: RenyiDifferentialPrivacy(2.0).column_terms(q, math.log(2))
+    >>> point, entries, sums, active, mu, lam = fitted_start(0.5 * (1.0 - np.eye(2)),
+    ...                                                      np.array([[p, 1 - p], [1 - p, p]]), terms)
+    >>> active.tolist(), round(float(lam.sum()), 12) == round(2 / (5 * math.sqrt(5)), 12)
+    ([0, 1], True)
+    """
+    n, m = matrix.shape
+    used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
+    entries = (matrix > SUPPORT_ENTRY) & used
+    sums = terms(np.where(entries, matrix, 0.0))
+    if not np.all(np.isfinite(sums.values)):  # a tiny entry the budget needs (Rényi: a neighbour's is positive)
+        entries = (matrix > 0) & used
+        sums = terms(np.where(entries, matrix, 0.0))
+    point = np.where(entries, matrix, 0.0)
+    active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
+    if not (np.all(np.isfinite(sums.values)) and np.all(point.any(axis=1))
+            and (largest is None or entries.sum() + n + active.size <= largest)):
+        return None
+    point /= point.sum(axis=1, keepdims=True)
+    mu, lam = fitted_multipliers(costs, point, entries, sums, active)
+    return point, entries, sums, active, mu, lam
+
+
 def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTPoint | None:
     """The KKT point near the near-optimal ``matrix`` (module docstring): its support (used outputs, entries above
     :data:`SUPPORT_ENTRY` — or every positive entry of a used output where the budget needs the smaller ones) and
@@ -374,20 +418,10 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
     >>> float(np.abs(point.matrix - [[p, 1 - p], [1 - p, p]]).max()) < 1e-15, point.residual < 1e-15
     (True, True)
     """
-    n, m = matrix.shape
-    used = matrix.sum(axis=0) > UNUSED_COLUMN_MASS
-    entries = (matrix > SUPPORT_ENTRY) & used
-    sums = terms(np.where(entries, matrix, 0.0))
-    if not np.all(np.isfinite(sums.values)):  # a tiny entry the budget needs (Rényi: a neighbour's is positive)
-        entries = (matrix > 0) & used
-        sums = terms(np.where(entries, matrix, 0.0))
-    point = np.where(entries, matrix, 0.0)
-    active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
-    if not (np.all(np.isfinite(sums.values)) and np.all(point.any(axis=1))
-            and entries.sum() + n + active.size <= NEWTON_UNKNOWNS):
+    start = fitted_start(costs, matrix, terms, NEWTON_UNKNOWNS)
+    if start is None:
         return None
-    point /= point.sum(axis=1, keepdims=True)
-    mu, lam = fitted_multipliers(costs, point, entries, sums, active)
+    point, entries, sums, active, mu, lam = start
     active, lam = active[lam > 0], lam[lam > 0]
     for growth in NEWTON_GROWTHS:
         polished = polished_kkt_point(costs, point, entries, terms, active, mu, lam, growth)

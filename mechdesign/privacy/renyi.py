@@ -28,7 +28,7 @@ from .._lazy import scipy_sparse as sp
 from .._validate import as_order, as_real_vector, check_count
 from ..relaxation import LinearRelaxation
 from .base import PrivacyNotion
-from .column_dual import ColumnSums, column_dual_bound
+from .column_dual import ColumnSums, column_dual_bound, fitted_start
 from .dp import dp_rows
 from .epigraph import Epigraph
 from .neighbours import OnNeighbours
@@ -86,6 +86,185 @@ def renyi_divergence(p: Any, q: Any, alpha: float) -> float:
     check_count(second.size, first.size, "q")
     log_total = float(renyi_log_power_sums(first, second, order))
     return max(0.0, log_total / (order - 1.0))
+
+
+#: Bisection-safeguarded Newton steps of :func:`least_chain_step` at most (a step that leaves the bracket halves it).
+CHAIN_STEP_ITERATIONS = 100
+#: :func:`least_chain_step` stops once its bracket of the minimizer is this narrow in ``log t``: the lower bound it
+#: returns is then below the minimum by about ``f'' t² (e^w − 1)²``, far below round-off.
+CHAIN_BRACKET = 1e-9
+#: Shifts tried by :func:`path_column_floors` at most, and the factor between consecutive failed ones.
+CHAIN_SHIFT_ITERATIONS = 60
+CHAIN_SHIFT_FACTOR = 4.0
+#: :func:`path_column_floors` stops once the proved and the failed shift are this close (relative, plus 100 steps).
+CHAIN_SHIFT_RTOL = 1e-3
+#: Smallest multiplier of a pair on a path in :func:`path_dual_bound`, relative to the largest cost: every term then
+#: couples its neighbours (a pair without a multiplier would let a column vanish on one side of it, a face the chain's
+#: minima do not see); raising a multiplier raises every column's term, so the bound pays only ``Σ floor · rhs``.
+PATH_MULTIPLIER_FLOOR = 1e-14
+#: Newton's estimate of a column's least term is lowered by this, relative to the largest cost, before it is proved
+#: (:func:`path_column_floors`): the estimate is exact to about round-off, and a shift above the least term fails.
+PATH_SHIFT_STEP = 1e-14
+
+
+def least_chain_step(linear: np.ndarray, first: np.ndarray, second: np.ndarray, alpha: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """``min_{t > 0} f(t)``, ``f(t) = linear t + first t^α + second t^{1−α}`` (``first, second > 0``; entrywise):
+    the minimizer ``t`` and a lower bound of the minimum.
+
+    ``f`` is convex; ``f'`` is increasing in ``u = log t`` from ``−∞`` to ``∞``, so its root is bracketed (in
+    closed form) and found by Newton's method in ``u`` safeguarded by bisection, to a bracket ``[t₁, t₂]`` of width :data:`CHAIN_BRACKET`
+    in ``u``. The minimum lies in ``[t₁, t₂]`` (``f' <= 0`` at ``t₁``, ``>= 0`` at ``t₂``), where ``f`` is above each
+    endpoint's tangent: the larger of ``f(t_i) − |f'(t_i)| (t₂ − t₁)`` is a lower bound (numpy, no tolerance).
+
+    Examples
+    --------
+    ``−t + t² + 1/t`` (α = 2): the root of ``−1 + 2t − 1/t² = 0`` is ``t = 1``, the minimum 1.
+
+    >>> t, lower = least_chain_step(np.array([-1.0]), np.array([1.0]), np.array([1.0]), 2.0)
+    >>> bool(abs(t[0] - 1.0) < 1e-9), bool(1.0 - 1e-12 < lower[0] <= 1.0)
+    (True, True)
+    """
+    b, A, B = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (linear, first, second)))
+    # Beyond this the terms overflow (a least left part far right of its column's peak): no bound there.
+    b = np.where(np.abs(b) <= 1e200, b, -np.inf)
+
+    def slope(u: np.ndarray) -> np.ndarray:  # f'(e^u), increasing in u
+        return b + alpha * A * np.exp((alpha - 1.0) * u) - (alpha - 1.0) * B * np.exp(-alpha * u)
+
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        # Where the two power terms' slopes are equal: δ = log 2 / (2α − 1) to its right the first is twice the
+        # second, so f' >= 0 once that term is also >= −2 linear; likewise to its left (no search for a bracket).
+        middle = np.log((alpha - 1.0) * B / (alpha * A)) / (2.0 * alpha - 1.0)
+        margin = math.log(2.0) / (2.0 * alpha - 1.0)
+        tiny = np.finfo(float).tiny
+        high = np.maximum(middle + margin, np.log(np.maximum(-2.0 * b, tiny) / (alpha * A)) / (alpha - 1.0))
+        low = np.minimum(middle - margin, -np.log(np.maximum(2.0 * b, tiny) / ((alpha - 1.0) * B)) / alpha)
+        # Newton's start: where the power term that dominates on the root's side of ``middle`` cancels ``linear``.
+        right_side = slope(middle) < 0
+        guess = np.where(right_side, np.log(np.abs(b) / (alpha * A)) / (alpha - 1.0),
+                         -np.log(np.abs(b) / ((alpha - 1.0) * B)) / alpha)
+        guess = np.where(right_side, np.maximum(guess, middle), np.minimum(guess, middle))
+        u = np.where((guess > low) & (guess < high) & np.isfinite(guess), guess, 0.5 * (low + high))
+        for _ in range(CHAIN_STEP_ITERATIONS):
+            value = slope(u)
+            low, high = np.where(value <= 0, u, low), np.where(value >= 0, u, high)
+            curvature = alpha * (alpha - 1.0) * (A * np.exp((alpha - 1.0) * u) + B * np.exp(-alpha * u))
+            step = u - value / curvature
+            following = np.where((step >= low) & (step <= high) & np.isfinite(step), step, 0.5 * (low + high))
+            moved = np.abs(following - u)
+            u = following
+            if np.all((moved <= 0.25 * CHAIN_BRACKET) | (high - low <= CHAIN_BRACKET) | ~np.isfinite(moved)):
+                break
+        # A bracket of width CHAIN_BRACKET around Newton's root (the bisection's where f' has the wrong sign there).
+        low_probe, high_probe = u - 0.5 * CHAIN_BRACKET, u + 0.5 * CHAIN_BRACKET
+        low = np.where(slope(low_probe) <= 0, low_probe, low)
+        high = np.where(slope(high_probe) >= 0, high_probe, high)
+        t1, t2 = np.exp(low), np.exp(high)
+        values = [b * t + A * t**alpha + B * t ** (1.0 - alpha) for t in (t1, t2)]
+        slopes = [slope(low), slope(high)]
+        lower = np.maximum(values[0] - np.abs(slopes[0]) * (t2 - t1), values[1] - np.abs(slopes[1]) * (t2 - t1))
+        lower = np.where((slopes[0] <= 0) & (slopes[1] >= 0) & np.isfinite(b), lower, -np.inf)  # no bracket: no bound
+        return np.exp(0.5 * (low + high)), lower
+
+
+def chain_sums(linear: np.ndarray, up: np.ndarray, down: np.ndarray, scale: float, alpha: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least Lagrangian column terms on a path, input by input: for each column ``v`` of ``linear``'s shape and each
+    input ``x``, a lower bound ``S[x]`` of ``min { h(v) : v >= 0, v_x = 1 }`` with
+    ``h(v) = linear · v + Σ_x up[x] φ(v_x, v_{x+1}) + down[x] φ(v_{x+1}, v_x)``, ``φ(a, b) = a^α (scale · b)^{1−α}``
+    (all multipliers > 0), and the log-ratios ``log(v_{x+1} / v_x)`` of its minimizers.
+
+    With ``v_x`` fixed, the inputs left of ``x`` and those right of it are independent; by homogeneity the least
+    left part is ``κ_x v_x``, where ``κ_{x+1} = min_{t > 0} (κ_x + linear_x) t + up_x s^{1−α} t^α + down_x s^{1−α}
+    t^{1−α}`` (``t = v_x / v_{x+1}``, :func:`least_chain_step`), and likewise from the right:
+    ``S[x] = κ_x + κ'_x + linear_x``, a lower bound because every step's is.
+
+    Returns
+    -------
+    (S, left, right)
+        ``(n, m)`` lower bounds; ``(n − 1, m)`` log-ratios ``log(v_{x+1} / v_x)`` of the left minimizers (of the
+        part left of ``x + 1``) and of the right ones (of the part right of ``x``).
+
+    Examples
+    --------
+    Two inputs, α = 2, scale 1: ``h(v) = −v_0 − v_1 + v_0²/v_1 + v_1²/v_0`` is least at ``v_0 = v_1`` (the
+    minimum 0 at every scale).
+
+    >>> S, left, right = chain_sums(-np.ones((2, 1)), np.ones(1), np.ones(1), 1.0, 2.0)
+    >>> bool(np.all(np.abs(S) < 1e-12)), bool(abs(left[0, 0]) < 1e-9)
+    (True, True)
+    """
+    n, m = linear.shape
+    power = scale ** (1.0 - alpha)
+    kappa_left, kappa_right = np.zeros((n, m)), np.zeros((n, m))
+    left, right = np.zeros((n - 1, m)), np.zeros((n - 1, m))
+    for x in range(n - 1):  # from the left, input x; from the right, input n − 1 − x (one call for both)
+        y = n - 1 - x
+        t, kappa = least_chain_step(np.concatenate([kappa_left[x] + linear[x], kappa_right[y] + linear[y]]),
+                                    np.concatenate([np.full(m, up[x] * power), np.full(m, down[y - 1] * power)]),
+                                    np.concatenate([np.full(m, down[x] * power), np.full(m, up[y - 1] * power)]), alpha)
+        kappa_left[x + 1], kappa_right[y - 1] = kappa[:m], kappa[m:]
+        with np.errstate(divide="ignore"):
+            left[x], right[y - 1] = -np.log(t[:m]), np.log(t[m:])  # t = v_x / v_{x+1}, then v_y / v_{y−1}
+    return kappa_left + kappa_right + linear, left, right
+
+
+def path_column_floors(linear: np.ndarray, up: np.ndarray, down: np.ndarray, scale: float, alpha: float,
+                       step: float) -> np.ndarray:
+    """For each column of ``linear``, a certified lower bound ``c <= 0`` of ``min(0, min h(v))`` over the simplex
+    (:func:`chain_sums`' ``h``): ``h(v) − c Σ v >= 0`` for every ``v >= 0``, proved by :func:`chain_sums` with the
+    linear part shifted by ``−c`` (a nonnegative ``S[x]`` at any input ``x`` proves it where ``v_x > 0``, and with
+    every multiplier positive a ``v >= 0``, ``v ≠ 0`` is positive everywhere or its terms are infinite).
+
+    ``c = 0`` is tried first (every column whose term is nonnegative is done); then, for the others, Newton's
+    estimate of the least term from ``S`` at the column's peak (``dS[p]/dc = −Σ_x v_x / v_p``, the minimizer's
+    shape from the log-ratios) lowered by ``step``; then shifts :data:`CHAIN_SHIFT_FACTOR` times lower after a
+    failure and the middle of the last proved and failed ones after a proof, until they are within
+    :data:`CHAIN_SHIFT_RTOL` (relative) plus ``100 step`` of each other. ``min linear`` is always a bound (the terms
+    are nonnegative).
+
+    Examples
+    --------
+    :func:`chain_sums`' example: the least term on the simplex is 0; shifted by −1 it is −1.
+
+    >>> floors = path_column_floors(np.array([[-1.0, -2.0], [-1.0, -2.0]]), np.ones(1), np.ones(1), 1.0, 2.0, 1e-12)
+    >>> floors.tolist()[0], bool(-1.0 - 1e-3 < floors[1] <= -1.0)
+    (0.0, True)
+    """
+    n, m = linear.shape
+    floors = np.minimum(linear.min(axis=0), 0.0)
+    failed = np.full(m, np.inf)
+    pending, shift = np.arange(m), np.zeros(m)
+    inputs = np.arange(n - 1)[:, None]
+    for attempt in range(CHAIN_SHIFT_ITERATIONS):
+        c = shift[pending]
+        S, left, right = chain_sums(linear[:, pending] - c, up, down, scale, alpha)
+        proved = np.max(np.where(np.isfinite(S), S, -np.inf), axis=0) >= 0
+        floors[pending] = np.where(proved, np.maximum(floors[pending], c), floors[pending])
+        failed[pending] = np.where(proved, failed[pending], np.minimum(failed[pending], c))
+        middle = 0.5 * (floors[pending] + failed[pending])
+        if attempt == 0:  # Newton's estimate of the least term from the shift 0
+            peak = np.argmin(np.where(np.isfinite(S), np.abs(S), np.inf), axis=0)
+            for _ in range(2):  # the input of least |S| first, then the largest entry of the minimizer it gives
+                steps = np.where(inputs < peak, left, right)  # log v_{x+1} − log v_x
+                logs = np.vstack([np.zeros((1, pending.size)), np.cumsum(steps, axis=0)])
+                logs = np.where(np.isnan(logs), -np.inf, logs)
+                peak = np.argmax(logs, axis=0)
+            with np.errstate(invalid="ignore"):
+                logs -= logs[peak, np.arange(pending.size)]
+                estimate = S[peak, np.arange(pending.size)] / np.exp(logs).sum(axis=0)
+            following = np.where(np.isfinite(estimate), np.minimum(estimate, 0.0) - step, -step)
+        else:
+            following = np.where(proved, middle, np.maximum(c * CHAIN_SHIFT_FACTOR, middle))
+        following = np.where(following > floors[pending], following, middle)
+        settled = (proved & (c >= 0)) | (failed[pending] - floors[pending]
+                                         <= CHAIN_SHIFT_RTOL * np.abs(floors[pending]) + 100.0 * step)
+        shift[pending] = following
+        pending = pending[~settled]
+        if pending.size == 0:
+            break
+    return floors
 
 
 class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
@@ -299,8 +478,61 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         >>> round(bound, 12), round(1 - p, 12)
         (0.27639320225, 0.27639320225)
         """
+        if self._on_path(matrix.shape[0]):
+            bound = self.path_dual_bound(weights, matrix, budget)
+            if bound is not None:
+                return bound
         scale = self.scaled_budget(budget)
         return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale))
+
+    def _on_path(self, n: int) -> bool:
+        """Whether the neighbours are the path ``0 – 1 – … – (n − 1)`` (each input and the next)."""
+        pairs = self.neighbours.unordered_pairs(n)
+        return n >= 2 and len(pairs) == n - 1 and bool(np.all(pairs == np.column_stack([np.arange(n - 1),
+                                                                                        np.arange(1, n)])))
+
+    def path_dual_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
+        """A lower bound on ``min weights · Q`` over row-stochastic ``Q`` within the budget, for neighbours on a path
+        (``None`` otherwise, or where ``matrix`` is outside the terms' domain), from the multipliers fitted at the
+        near-optimal ``matrix`` (:func:`~mechdesign.privacy.column_dual.fitted_start`), each raised to at least
+        :data:`PATH_MULTIPLIER_FLOOR` times the largest cost.
+
+        For any ``μ`` and ``λ >= 0``, ``weights · Q = Σ μ + Σ_y h_y(Q[:, y]) − Σ_k λ_k Σ_y φ_k(Q[:, y])`` with the
+        column terms ``h_y(v) = (weights[:, y] − μ) · v + Σ_k λ_k φ_k(v)``; within the budget and with
+        ``h_y(v) >= c_y Σ v`` (``c_y <= 0``) for every ``v >= 0``, ``weights · Q >= Σ μ − Σ λ + n min_y c_y``. The
+        ``c_y`` are proved input by input along the path (:func:`path_column_floors`), in log-ratios: the optimum's
+        columns decay by orders of magnitude per step away from their peaks, below any solver's accuracy, and every
+        tangent-plane bound needs those ratios (benchmarks/notes/2026-11-27-renyi-n100.md).
+
+        Examples
+        --------
+        Two inputs (a path), Hamming cost under a uniform prior, ε = log 2: randomized response with
+        ``p = (1 + 1/√5) / 2`` is optimal, distortion ``1 − p``.
+
+        >>> import numpy as np
+        >>> p = (1 + 1 / math.sqrt(5)) / 2
+        >>> bound = RenyiDifferentialPrivacy(2.0, [(0, 1)], 2).path_dual_bound(
+        ...     0.5 * (1 - np.eye(2)), np.array([[p, 1 - p], [1 - p, p]]), math.log(2))
+        >>> bool(abs(bound - (1 - p)) < 1e-12)
+        True
+        """
+        n = matrix.shape[0]
+        if not self._on_path(n):
+            return None
+        scale = self.scaled_budget(budget)
+        start = fitted_start(weights, matrix, lambda point: self.column_terms(point, budget, scale))
+        if start is None:
+            return None
+        _, _, sums, active, mu, lam = start
+        unit = max(1.0, float(np.abs(weights).max()))
+        multipliers = np.full(sums.rhs.size, PATH_MULTIPLIER_FLOOR * unit)
+        multipliers[active] = np.maximum(lam, PATH_MULTIPLIER_FLOOR * unit)
+        first, second = self.neighbours.ordered_pairs(n)
+        up, down = np.empty(n - 1), np.empty(n - 1)  # the multipliers of φ(v_x, v_{x+1}) and of φ(v_{x+1}, v_x)
+        forward = second == first + 1
+        up[first[forward]], down[second[~forward]] = multipliers[forward], multipliers[~forward]
+        floors = path_column_floors(weights - mu[:, None], up, down, scale, self.alpha, PATH_SHIFT_STEP * unit)
+        return math.fsum(mu) - math.fsum(multipliers * sums.rhs) + n * min(0.0, float(floors.min()))
 
     def _measure(self, matrix: np.ndarray) -> float:
         first, second = self.neighbours.ordered_pairs(matrix.shape[0])
