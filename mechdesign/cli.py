@@ -297,15 +297,18 @@ def _parse_values(args: argparse.Namespace) -> list[float]:
     text = args.values if args.values is not None else args.grid
     if text is None or (args.values is not None and args.grid is not None):
         raise MechDesignError("curve needs exactly one of --values a,b,... or --grid start,stop,count")
+    grid_error = (f"--grid must be start,stop,count: finite numbers, an integer count >= 2, got {text!r} (a grid of "
+                  "metric-dp's locations is --location-grid WxH)")
     try:
         numbers = [float(v) for v in text.split(",")]
     except ValueError as exc:
-        raise MechDesignError(f"curve values must be comma-separated numbers, got {text!r}") from exc
+        raise MechDesignError(grid_error if args.values is None
+                              else f"curve values must be comma-separated numbers, got {text!r}") from exc
     if args.values is not None:
         return numbers  # each checked by the curve as a budget or a limit
     if len(numbers) != 3 or not all(math.isfinite(number) for number in numbers) or not numbers[2].is_integer() \
             or numbers[2] < 2:
-        raise MechDesignError(f"--grid must be start,stop,count: finite numbers, an integer count >= 2, got {text!r}")
+        raise MechDesignError(grid_error)
     check_array((numbers[2],), f"--grid with {numbers[2]:.0f} points")
     return np.linspace(numbers[0], numbers[1], int(numbers[2])).tolist()
 
@@ -319,6 +322,15 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     if args.mode == "distortion":
         values = [to_nats(value, args.units) for value in values]
     prefix = _output_prefix(args.out, [path for path in (args.prior_from, args.categories_from) if path is not None])
+    located = None
+    if args.notion == MetricDifferentialPrivacy.cli_name:
+        if args.no_prior_knowledge:
+            raise MechDesignError("curve --notion metric-dp takes a prior over the locations (uniform by default), "
+                                  "not --no-prior-knowledge")
+        if all(option is None for option in (args.prior, args.prior_from, args.n, args.categories,
+                                             args.categories_from)):
+            located = NOTIONS[args.notion](args, None)  # built once, as design's: a uniform prior over the locations
+            args.n = located.n_inputs
     if args.no_prior_knowledge:
         given = [option for option, value in (("--prior", args.prior), ("--prior-from", args.prior_from),
                                               ("--categories", args.categories),
@@ -340,7 +352,9 @@ def _cmd_curve(args: argparse.Namespace) -> int:
             raise MechDesignError("curve needs --prior P1,P2,..., --prior-from PUBLIC_CSV --column C, --n N (uniform "
                                   "prior) or --n N --no-prior-knowledge")
         objective = ExpectedDistortion(source)
-    notion = NOTIONS[args.notion](args, source)
+    notion = NOTIONS[args.notion](args, source) if located is None else located
+    if isinstance(notion, MetricDifferentialPrivacy):  # its distortion is the metric itself, as design's
+        objective = ExpectedDistortion(source, notion.distances)
     with terminal_progress(args.quiet) as progress:
         if args.mode == "distortion":
             curve = trace_curve(notion, objective, values, solver=args.solver, progress=progress)
@@ -366,8 +380,9 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     png_path = prefix.with_name(prefix.name + ".png")
     fig.savefig(png_path, dpi=120)
     plt.close(fig)
-    x_name = f"{curve.x_name} ({args.units})" if budget_is_x else curve.x_name
-    y_name = curve.y_name if budget_is_x else f"{curve.y_name} ({args.units})"
+    per = f" per {notion.distance_unit}" if isinstance(notion, MetricDifferentialPrivacy) else ""
+    x_name = f"{curve.x_name} ({args.units}{per})" if budget_is_x else curve.x_name
+    y_name = curve.y_name if budget_is_x else f"{curve.y_name} ({args.units}{per})"
     for x, y, result in zip(shown_x, shown_y, curve.results):
         print(f"{x_name} {x:.6g}: {y_name} {y:.10g}" + ("" if result.success else f"  ({result.message})"))
     print(f"wrote {csv_path} and {png_path}")
@@ -388,15 +403,20 @@ def _output_prefix(text: str, inputs: Sequence[str]) -> Path:
 
 def _curve_labels(args: argparse.Namespace, notion: PrivacyNotion, source: Any) -> tuple[str, str, str]:
     """Axis labels (quantity and units) and a title naming the notion, the prior and n."""
+    per = ""
     if args.no_prior_knowledge:
         distortion, knowledge = "worst-case expected Hamming distortion", f"no prior knowledge (every prior), n = {args.n}"
     else:
         prior = ", ".join(f"{p:.3g}" for p in source.probabilities)
         distortion, knowledge = "expected Hamming distortion", f"prior ({prior}), n = {source.size}"
+    if isinstance(notion, MetricDifferentialPrivacy):
+        per = f" per {notion.distance_unit}"
+        distortion = f"expected distance (in {'units of distance' if notion.unit == 'unit' else notion.unit})"
+        knowledge = f"{notion.n_inputs} locations"
     if args.mode == "distortion":
-        return (f"privacy budget ε ({args.units})", f"least {distortion} D*(ε)",
+        return (f"privacy budget ε ({args.units}{per})", f"least {distortion} D*(ε)",
                 f"{notion.label}: D*(ε), {knowledge}")
-    return (f"allowed {distortion} D", f"least privacy leakage ε*(D) ({args.units})",
+    return (f"allowed {distortion} D", f"least privacy leakage ε*(D) ({args.units}{per})",
             f"{notion.label}: ε*(D), {knowledge}")
 
 
@@ -538,7 +558,8 @@ _NOTIONS_HELP = ("privacy notion: dp (local DP), approx-dp ((ε, δ)-DP), maxima
                  "pml (pointwise maximal leakage), max-information, renyi-dp, sibson-mi")
 NOTION_HELP = (_NOTIONS_HELP + ", metric-dp (d-privacy, geo-indistinguishability: ε per unit of distance, on "
                "--points or --grid) (default: %(default)s)")
-CURVE_NOTION_HELP = _NOTIONS_HELP + " (default: %(default)s)"
+CURVE_NOTION_HELP = (_NOTIONS_HELP + ", metric-dp (ε per unit of distance, on --points or --location-grid; the "
+                     "distortion is the expected distance) (default: %(default)s)")
 VARIANT_HELP = ("approx-dp form: pointwise (Q[x,y] <= e^ε Q[x',y] + δ) or hockey_stick "
                 "(hockey-stick divergence <= δ) (default: %(default)s)")
 SOLVER_HELP = "convex solver to use (default: HiGHS for linear programs, Clarabel for conic ones)"
@@ -550,14 +571,16 @@ def _add_units_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--units", choices=UNITS, default="nats", help=UNITS_HELP)
 
 
-def _add_location_options(parser: argparse.ArgumentParser) -> None:
-    """metric-dp's locations: ``--points FILE`` or ``--grid WxH``, and ``--metric``
+def _add_location_options(parser: argparse.ArgumentParser, grid_option: str = "--grid") -> None:
+    """metric-dp's locations: ``--points FILE`` or ``grid_option WxH`` (``--location-grid`` on ``curve``, whose
+    ``--grid`` is its grid of values), and ``--metric``
     (:meth:`~mechdesign.privacy.metric.MetricDifferentialPrivacy.from_command_line`)."""
     parser.add_argument("--points", metavar="FILE", help="metric-dp: the locations, a CSV of coordinates (one row per "
                                                         "location; latitude,longitude in degrees for --metric "
                                                         "great-circle, distances in km)")
-    parser.add_argument("--grid", dest="location_grid", metavar="WxH",
+    parser.add_argument(grid_option, dest="location_grid", metavar="WxH",
                         help="metric-dp: a W × H grid of locations, 1 unit apart (instead of --points)")
+    parser.set_defaults(location_grid_option=grid_option)
     parser.add_argument("--metric", choices=list(NORMS),
                         help="metric-dp: the distance between the locations (default: euclidean); budgets are per "
                              "unit of it, and the expected distance is design's default distortion")
@@ -621,9 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.set_defaults(run=_cmd_measure)
 
     p_curve = commands.add_parser("curve", help="trace D*(epsilon) or epsilon*(D) (PUT paper, Definition 4)")
-    # not metric-dp: its locations are options of design and measure (curve's --grid is its grid of values)
-    p_curve.add_argument("--notion", choices=sorted(set(NOTIONS) - {MetricDifferentialPrivacy.cli_name}), default="dp",
-                         help=CURVE_NOTION_HELP)
+    p_curve.add_argument("--notion", choices=sorted(NOTIONS), default="dp", help=CURVE_NOTION_HELP)
     p_curve.add_argument("--mode", choices=["distortion", "privacy"], default="distortion",
                          help="distortion: D*(epsilon) over budgets; privacy: epsilon*(D) over distortions")
     p_curve.add_argument("--values", help="comma-separated budgets (distortion mode, in --units) or distortions "
@@ -632,6 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_curve.add_argument("--delta", type=float, help="δ for approx-dp")
     p_curve.add_argument("--variant", choices=["pointwise", "hockey_stick"], default="pointwise", help=VARIANT_HELP)
     p_curve.add_argument("--alpha", type=float, help="order α > 1 for renyi-dp and sibson-mi")
+    _add_location_options(p_curve, "--location-grid")  # curve's --grid is its grid of values
     p_curve.add_argument("--prior", help="comma-separated prior, e.g. 0.4,0.3,0.2,0.1")
     p_curve.add_argument("--prior-from", metavar="PUBLIC_CSV",
                          help="prior: the frequencies of --column in this public CSV file (counts, normalized)")

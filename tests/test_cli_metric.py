@@ -78,10 +78,84 @@ def test_one_location_needs_no_coordinates(capsys):
     assert "needs --points FILE" in capsys.readouterr().err
 
 
-def test_curve_does_not_offer_metric_dp(capsys):
-    """curve has no location options (its --grid is the grid of values): metric-dp is not among its notions."""
-    assert main(["curve", "--notion", "metric-dp", "--n", "3", "--values", "1"]) == 2
-    assert "argument --notion: invalid choice: 'metric-dp'" in capsys.readouterr().err
+def _curve_rows(path):
+    lines = path.read_text().splitlines()
+    header = lines[0].split(",")
+    return [dict(zip(header, line.split(","))) for line in lines[1:]]
+
+
+def test_curve_traces_the_certified_designs(tmp_path, capsys):
+    """Issue 35 item 3: ``curve --notion metric-dp --location-grid 3x3`` (curve's --grid is its grid of values): a
+    uniform prior over the locations and the expected distance, every point the API design at that budget
+    (the same method, metric-cone), certified, measured within its budget, and non-increasing in ε."""
+    from mechdesign.result import BUDGET_ATOL
+    budgets = [0.2, 0.5, 1.0, 2.0, 4.0]
+    out = tmp_path / "metric"
+    assert main(["curve", "--notion", "metric-dp", "--location-grid", "3x3", "--values", ",".join(map(str, budgets)),
+                 "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "epsilon (nats per unit of distance) 4: expected_distortion" in printed
+    rows = _curve_rows(out.with_suffix(".csv"))
+    notion = MetricDifferentialPrivacy.grid(3, 3)
+    objective = ExpectedDistortion(Prior.uniform(9), notion.distances)
+    values = [float(row["expected_distortion"]) for row in rows]
+    for budget, row in zip(budgets, rows, strict=True):
+        expected = design(notion, budget, objective)
+        assert row["status"] == "optimal" and row["method"] == expected.method == "metric-cone"
+        assert float(row["gap"]) <= 1e-7 * max(objective.unit, expected.objective)
+        assert float(row["measured[metric-dp(per unit)]"]) <= budget + BUDGET_ATOL
+        assert abs(float(row["expected_distortion"]) - expected.objective) <= float(row["gap"]) + expected.gap + 1e-12
+    assert all(later <= earlier + 1e-12 for earlier, later in zip(values, values[1:]))
+    assert values[-1] < values[0]  # not a flat line: the budget matters
+    assert out.with_suffix(".png").stat().st_size > 0
+
+
+def test_privacy_curve_on_points_with_a_prior(tmp_path, capsys):
+    """ε*(D) on 4 points of a line under a prior: certified, decreasing in D, and each point's mechanism meets D
+    at the ε the curve reports (the D*(ε) design there is D within the bisection's tolerance)."""
+    path = tmp_path / "line.csv"
+    np.savetxt(path, np.arange(4.0)[:, None], delimiter=",")
+    prior = [0.1, 0.4, 0.3, 0.2]
+    out = tmp_path / "eps"
+    assert main(["curve", "--notion", "metric-dp", "--points", str(path), "--prior", ",".join(map(str, prior)),
+                 "--mode", "privacy", "--values", "0.2,0.4,0.6", "--out", str(out), "--quiet"]) == 0
+    rows = _curve_rows(out.with_suffix(".csv"))
+    epsilons = [float(row["epsilon"]) for row in rows]
+    assert all(row["status"] == "optimal" for row in rows)
+    assert epsilons[0] > epsilons[1] > epsilons[2] > 0
+    notion = MetricDifferentialPrivacy.from_points(np.arange(4.0))
+    objective = ExpectedDistortion(Prior(prior), notion.distances)
+    for limit, epsilon in zip((0.2, 0.4, 0.6), epsilons):
+        assert design(notion, epsilon, objective).objective == pytest.approx(limit, abs=1e-6)
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ([], "notion 'metric-dp' needs --points FILE (a CSV of coordinates) or --location-grid WxH"),
+    (["--location-grid", "3y3"], "--location-grid must be WxH, two positive integers (e.g. 8x8), got '3y3'"),
+    (["--location-grid", "2x2", "--points", "p.csv"], "needs one of --points and --location-grid, not both"),
+    (["--location-grid", "2x2", "--n", "3"], "the prior has 3 entries but the metric 4 locations (--location-grid 2x2)"),
+    (["--location-grid", "2x2", "--no-prior-knowledge", "--n", "4"], "takes a prior over the locations"),
+    (["--points", "missing.csv"], "cannot read --points missing.csv"),
+    (["--location-grid", "2x2", "--metric", "chebyshev"], "invalid choice: 'chebyshev'"),
+])
+def test_curve_bad_input_is_one_named_line_and_exit_2(arguments, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["curve", "--notion", "metric-dp", "--values", "1", "--quiet", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("mechdesign: error: ")
+    assert message in error, error
+    assert not (tmp_path / "curve.csv").exists()
+
+
+def test_curve_grid_is_still_its_grid_of_values(tmp_path, monkeypatch, capsys):
+    """On curve --grid is start,stop,count (the values): a grid of locations there is a named error."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["curve", "--notion", "metric-dp", "--grid", "3x3", "--location-grid", "2x2"]) == 2
+    assert "--grid must be start,stop,count" in capsys.readouterr().err
+    assert main(["curve", "--notion", "metric-dp", "--grid", "0.5,1,2", "--location-grid", "2x2", "--quiet"]) == 0
+    assert len(_curve_rows(tmp_path / "curve.csv")) == 2
+    capsys.readouterr()
 
 
 def test_measure_with_locations(tmp_path, capsys):

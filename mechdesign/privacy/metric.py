@@ -400,9 +400,10 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         latitude, longitude in degrees for ``--metric great-circle``) or ``--grid WxH`` (a ``W × H`` grid of unit
         spacing), under ``--metric`` (default Euclidean).
 
-        ``options`` has the attributes ``points``, ``location_grid`` (``--grid``) and ``metric``; a ``prior``
-        (anything with a ``size``), if given, must have one entry per location. A prior on one symbol needs
-        neither option: there is one metric on one location.
+        ``options`` has the attributes ``points``, ``location_grid`` (``--grid``) and ``metric``, and optionally
+        ``location_grid_option``, the grid option's name in messages (``--location-grid`` on ``curve``, whose
+        ``--grid`` is its grid of values); a ``prior`` (anything with a ``size``), if given, must have one entry
+        per location. A prior on one symbol needs neither option: there is one metric on one location.
 
         Raises
         ------
@@ -423,18 +424,19 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         mechdesign.exceptions.InvalidBudgetError: --grid must be WxH, two positive integers (e.g. 8x8), got '3 by 2'
         """
         path, grid = getattr(options, "points", None), getattr(options, "location_grid", None)
+        option = getattr(options, "location_grid_option", None) or "--grid"
         norm = getattr(options, "metric", None) or "euclidean"
         size = getattr(prior, "size", None)
         if path is None and grid is None and size == 1:
             return cls([[0.0]])
         if (path is None) == (grid is None):
             raise MechDesignError(f"notion {cls.cli_name!r} needs "
-                                  + ("--points FILE (a CSV of coordinates) or --grid WxH" if path is None
-                                     else "one of --points and --grid, not both"))
+                                  + (f"--points FILE (a CSV of coordinates) or {option} WxH" if path is None
+                                     else f"one of --points and {option}, not both"))
         if grid is not None:
             match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(grid))
             if match is None or min(int(match[1]), int(match[2])) < 1:
-                raise InvalidBudgetError(f"--grid must be WxH, two positive integers (e.g. 8x8), got {grid!r}")
+                raise InvalidBudgetError(f"{option} must be WxH, two positive integers (e.g. 8x8), got {grid!r}")
             notion = cls.grid(int(match[1]), int(match[2]), norm=as_choice(norm, NORMS, "--metric"))
         else:
             try:
@@ -450,7 +452,7 @@ class MetricDifferentialPrivacy(PrivacyNotion):
             notion = cls.from_points(coordinates, as_choice(norm, NORMS, "--metric"), name=f"--points {path}")
         if size is not None and size != notion.n_inputs:
             raise ShapeMismatchError(f"the prior has {size} entries but the metric {notion.n_inputs} locations "
-                                     f"({'--grid ' + str(grid) if grid is not None else '--points ' + str(path)})")
+                                     f"({option + ' ' + str(grid) if grid is not None else '--points ' + str(path)})")
         return notion
 
     @property
