@@ -130,6 +130,24 @@ def test_privacy_curve_on_points_with_a_prior(tmp_path, capsys):
     capsys.readouterr()
 
 
+def test_privacy_curve_does_not_depend_on_the_unit_of_distance(tmp_path, capsys):
+    """The 3 × 3 grid in units and in hundredths of them: ε*(D) per unit scales by 100 with D (it was 'not reached
+    within budget 20' in hundredths: the bisection's reach was 20 nats per unit of distance whatever the unit)."""
+    points = np.array([[x, y] for y in range(3) for x in range(3)], dtype=float)
+    epsilons = {}
+    for index, scale in enumerate((1.0, 0.01)):
+        path = tmp_path / f"grid{index}.csv"
+        np.savetxt(path, points * scale, delimiter=",")
+        out = tmp_path / f"eps{index}"
+        assert main(["curve", "--notion", "metric-dp", "--points", str(path), "--mode", "privacy", "--values",
+                     f"{0.5 * scale!r}", "--out", str(out), "--quiet"]) == 0
+        row, = _curve_rows(out.with_suffix(".csv"))
+        assert row["status"] == "optimal"
+        epsilons[scale] = float(row["epsilon"])
+    assert epsilons[0.01] == pytest.approx(100 * epsilons[1.0], rel=1e-7)
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("arguments, message", [
     ([], "notion 'metric-dp' needs --points FILE (a CSV of coordinates) or --location-grid WxH"),
     (["--location-grid", "3y3"], "--location-grid must be WxH, two positive integers (e.g. 8x8), got '3y3'"),

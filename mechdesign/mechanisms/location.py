@@ -51,7 +51,12 @@ CALIBRATION_RTOL = 1e-7
 #: 1e-5 on a 3 × 3 grid of unit spacing) and ε times its largest distance (above: far cells underflow beside
 #: positive ones, the matrix measures ``inf`` from ≈ 1000 on that grid). At both ends the matrix measured at most
 #: ε on 60 random grids of 2–5 × 2–5 coordinates with gaps from 0.01 to 100 (``tests/mechanisms/test_location.py``
-#: checks some of them).
+#: checks some of them). The lower end stays: the exact matrix measures ``(1 − 0.043 εs) ε`` on that grid (``s``
+#: the spacing; 4.17e-4, 4.3e-5, 4.34e-6 below ε at εs = 1e-2, 1e-3, 1e-4, whatever the quadrature's step), so
+#: measuring it within ε needs its cells to a relative 0.04 (εs)² — 4e-12 at εs = 1e-5 (a step of 1/512, 16 times
+#: the cost, reached 2e-12: 2.4e-7 below ε, not a margin), and below εs ≈ 1e-7 more than float64 holds (a ratio of
+#: two doubles is known to 2e-16, the margin is 0.04 (εs)²) whatever the integration
+#: (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
 PLANAR_SPACING_EPSILON, PLANAR_EXTENT_EPSILON = 1e-4, 700.0
 #: Up to this many locations :func:`planar_laplace` also measures its matrix before returning it (a 15 × 15 grid:
 #: 0.17 s beside the matrix's 1.1 s; 10 × 10: 0.003 s beside 0.47 s, at load 8.5 —
