@@ -620,17 +620,17 @@ class LdpColumnGeneration(OutputGeneration):
         """As :meth:`OutputGeneration.solve`; without caps, ``interior`` or ``cold``, the restricted LPs are
         :class:`FloorsProgram`'s (``n + |K|`` columns and about ``3 n`` cuts where
         :class:`~mechdesign.methods.direct.LdpLinearProgram` has ``n |K|`` entries and rows: n = 5,000, random cost,
-        ε = 1: 33 s against 92 s CPU, benchmarks/notes/2026-11-28-reach.md), cuts and outputs joining in the same
-        rounds; the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` takes over from its
-        outputs if the floors master stops short of the gap. ``cold`` solves by that restricted LP from scratch
-        (a second path: :class:`~mechdesign.DesignProblem` re-solves cold a warm solve that is not certified)."""
+        ε = 1 through :class:`~mechdesign.DesignProblem`: 35 s against 107 s CPU,
+        benchmarks/notes/2026-11-28-reach.md), cuts and outputs joining in the same rounds. If the floors master
+        stops short of the gap, the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` solves from
+        scratch, as ``cold`` does (a second path, which :class:`~mechdesign.DesignProblem` takes when a warm solve is
+        not certified)."""
         if cold or self.limit_weights or self.interior_master or not self.floors_master:
             return super().solve(epsilon, limits=limits, cold=cold)
         solution = self._solve_by_floors(float(epsilon))
         if solution is not None:
             return solution
-        self._master = None  # the restricted LP from the floors master's outputs, built afresh
-        return super().solve(epsilon, limits=limits)
+        return super().solve(epsilon, limits=limits, cold=True)
 
     def _solve_by_floors(self, epsilon: float) -> DirectSolution | None:
         """Rounds of :class:`FloorsProgram`: each solves the held LP, adds the cuts its floors make active and the
@@ -646,6 +646,7 @@ class LdpColumnGeneration(OutputGeneration):
             start = np.full(self.outputs.size, 1.0 / ((1.0 + math.expm1(epsilon) / 2.0) * self.outputs.size))
             fresh.add_cuts(np.arange(n), fresh.knapsacks(start)[2])
             program = self._floors = fresh
+        program.add_cuts(*self._lowest_cuts(program))
         bound, best, iterations = -math.inf, (math.inf, None, None), 0
         for _ in range(FLOORS_MAX_ROUNDS):
             check_memory(RESTRICTED_BYTES_PER_ENTRY * n * program.outputs.size,
@@ -670,9 +671,17 @@ class LdpColumnGeneration(OutputGeneration):
             if entering.size:
                 program.add_outputs(entering)
                 self.outputs = np.union1d(self.outputs, entering)
+                program.add_cuts(*self._lowest_cuts(program))
             if not program.add_cuts(missing, breakpoints[missing]) and not entering.size:
                 return None
         return None
+
+    def _lowest_cuts(self, program: FloorsProgram) -> tuple[np.ndarray, np.ndarray]:
+        """Each input's cut at its least held weight: ``z_x >= W[x, b] + Σ_y c_y (W[x, y] − W[x, b]) >= min_y W[x, y]``
+        keeps the held LP bounded (with only cuts higher up, ``z_x`` reaches ``−e^ε max W`` at large budgets: HiGHS
+        called the LP unbounded at ε = 20)."""
+        inputs = np.arange(self.weights.shape[0])
+        return inputs, program.outputs[np.argmin(self.weights[:, program.outputs], axis=1)]
 
     def _layout(self, outputs: np.ndarray, master: WarmLinearProgram) -> tuple[list, list]:
         inputs = np.arange(self.weights.shape[0])  # columns c, u, r, caps'; rows Σ = 1, r = Σ u, u <= c, caps'

@@ -321,6 +321,22 @@ def test_floors_master_reaches_the_restricted_lps_certified_optimum_along_a_curv
         assert floors.violation(solution.matrix, epsilon) < 1e-12
 
 
+def test_floors_master_certifies_at_a_large_budget():
+    # ε = 20 (e^ε ≈ 4.9e8, within DesignProblem's largest constraint scale), costs in {0, 1, 2}: with only the
+    # knapsacks' cuts HiGHS called the held LP unbounded (z_x down to −e^ε max W) and the floors master gave way;
+    # each input's cut at its least held weight keeps it bounded, and it certifies a mechanism no worse than the
+    # restricted LP's (which stops there with the bound 0).
+    rng = np.random.default_rng(1)
+    prior, cost = rng.dirichlet(np.ones(40)), rng.integers(0, 3, (40, 40)).astype(float)
+    weights, epsilon = prior[:, None] * cost, 20.0
+    generation = LdpColumnGeneration(weights)
+    solution = generation.solve(epsilon)
+    assert generation._master is None  # no restricted LP was built
+    assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+    assert generation.violation(solution.matrix, epsilon) < 1e-12
+    assert solution.value <= _RestrictedLdp(weights).solve(epsilon).value + BOUND_ROUNDOFF
+
+
 @pytest.mark.parametrize("failure", ["highs", "rounds"])
 def test_the_restricted_lp_takes_over_when_the_floors_master_stops_short(monkeypatch, failure):
     # HiGHS failing on the floors master, or its rounds running out before the gap closes: the restricted LP of
