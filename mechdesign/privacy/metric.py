@@ -68,6 +68,12 @@ DISTANCE_COPIES = 6
 PAIR_SCALE_CAP = 1e12
 #: ``log(PAIR_SCALE_CAP)``: a pair is capped where ``ε d`` reaches it.
 LOG_PAIR_SCALE_CAP = math.log(PAIR_SCALE_CAP)
+#: A constraint row ``Q[x, :] <= s Q[x', :]`` with ``s`` above this is balanced, written ``a Q[x, :] <= b Q[x', :]``
+#: with ``a = √(ROW_BALANCE / s)``, ``b = √(ROW_BALANCE · s)`` (:meth:`MetricDifferentialPrivacy.row_factors`).
+#: Through cvxpy, HiGHS's points were then certified optimal on the five cases measured with 1e3 (a line of 21
+#: points at ε = 1, 2, 5 and a 6 × 6 grid at ε = 2, 4); every row balanced (1) left a point to repair on the grid
+#: at ε = 2, and 1e6 a line design uncertified (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
+ROW_BALANCE = 1e3
 
 
 def _triangle_violation(distances: np.ndarray, tolerance: float) -> tuple[int, int, int] | None:
@@ -208,11 +214,11 @@ def grid_points(width: int, height: int, spacing: float = 1.0) -> np.ndarray:
 
 
 class PairScalesParameter(BudgetParameter):
-    """A metric-DP budget as a cvxpy vector ``Parameter``: the row factors ``(1/√s, √s)`` of every ordered
-    constraint pair, ``s = min(e^{ε d}, PAIR_SCALE_CAP)`` (:meth:`MetricDifferentialPrivacy.row_factors`).
+    """A metric-DP budget as a cvxpy vector ``Parameter``: the row factors ``(a, b)`` of every ordered constraint
+    pair, ``b / a = min(e^{ε d}, PAIR_SCALE_CAP)`` (:meth:`MetricDifferentialPrivacy.row_factors`).
 
-    The constraints ``Q[x, :] / √s <= √s Q[x', :]`` are not affine in one scalar of ε, but they are in this
-    vector (DPP: a parameter times the variable), so one compiled problem is re-solved at any ε.
+    The constraints ``a Q[x, :] <= b Q[x', :]`` are not affine in one scalar of ε, but they are in this vector
+    (DPP: a parameter times the variable), so one compiled problem is re-solved at any ε.
     Created by :meth:`MetricDifferentialPrivacy.parameter`.
 
     Examples
@@ -220,8 +226,8 @@ class PairScalesParameter(BudgetParameter):
     >>> notion = MetricDifferentialPrivacy([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     >>> budget = notion.parameter()
     >>> budget.set(math.log(4))
-    >>> (budget.parameter.value ** 2).round(12).tolist()  # 1/s, then s, of pairs (0, 1), (0, 2), (1, 2), reversed
-    [0.25, 0.0625, 0.25, 0.25, 0.0625, 0.25, 4.0, 16.0, 4.0, 4.0, 16.0, 4.0]
+    >>> budget.parameter.value.round(12).tolist()  # a, then b, of pairs (0, 1), (0, 2), (1, 2), reversed
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 16.0, 4.0, 4.0, 16.0, 4.0]
     """
 
     def __init__(self, notion: MetricDifferentialPrivacy) -> None:
@@ -579,19 +585,21 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         return [cp.multiply(inverse, Q[first, :]) <= cp.multiply(root, Q[second, :])]
 
     def row_factors(self, budget: float) -> tuple[np.ndarray, np.ndarray]:
-        """The factors ``(1/√s, √s)`` of the constraints ``Q[x, :] / √s <= √s Q[x', :]`` of every ordered pair
-        (:meth:`_ordered_pairs`), ``s`` its :meth:`pair_scales`: the rows balanced, where ``Q[x, :] <= s Q[x', :]``
-        with ``s`` up to :data:`PAIR_SCALE_CAP` left HiGHS and Clarabel (through cvxpy) 40 % to 500 % from the
-        optimum or failing (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
+        """The factors ``(a, b)`` of the constraints ``a Q[x, :] <= b Q[x', :]`` of every ordered pair
+        (:meth:`_ordered_pairs`), ``b / a = s`` its :meth:`pair_scales`: ``(1, s)`` up to :data:`ROW_BALANCE`, then
+        ``(√(ROW_BALANCE / s), √(ROW_BALANCE · s))`` — rows balanced where ``Q[x, :] <= s Q[x', :]`` with ``s`` up to
+        :data:`PAIR_SCALE_CAP` left HiGHS (through cvxpy) 39 % to 500 % from the optimum and Clarabel failing
+        (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
 
         Examples
         --------
-        >>> inverse, root = MetricDifferentialPrivacy([[0, 2], [2, 0]]).row_factors(math.log(3))
-        >>> (inverse * root).round(12).tolist(), (root / inverse).round(12).tolist()
-        ([1.0, 1.0], [9.0, 9.0])
+        >>> inverse, root = MetricDifferentialPrivacy([[0, 2, 10], [2, 0, 8], [10, 8, 0]]).row_factors(math.log(10))
+        >>> (root[:3] / inverse[:3] / [1e2, 1e10, 1e8]).round(9).tolist(), inverse.round(6).tolist()[:3]  # then reversed
+        ([1.0, 1.0, 1.0], [1.0, 0.000316, 0.003162])
         """
-        root = np.sqrt(self._ordered(budget)[2])
-        return 1.0 / root, root
+        scales = self._ordered(budget)[2]
+        inverse = 1.0 / np.sqrt(np.maximum(scales / ROW_BALANCE, 1.0))
+        return inverse, scales * inverse
 
     def _ordered_uncapped(self, budget: float) -> np.ndarray:
         """Which of the ordered pairs (:meth:`_ordered_pairs`) :meth:`pair_scales` leaves uncapped at ``budget``."""
