@@ -27,10 +27,14 @@ printed side by side as it ends, with the load average.
   69 GiB), ε = 1, random costs: status, gap, the whole solve, the time in ``design_lower_bound`` (its share) and in
   the KKT polish, and the load average at the start of each case.
 
+* Neighbours on a path (``path``, issue 32 item 4: the chain's bound, ``RenyiDifferentialPrivacy.path_dual_bound``):
+  Rényi DP with the inputs on a path, random costs and a Dirichlet(1) prior (seed 1, as ``share``), Clarabel, at
+  other orders, budgets and sizes than ``share``'s: status, gap, the whole solve and the load average.
+
 * The full PUT grid (``grid``, only when named): ``MECHDESIGN_FULL_GRID=1 pytest -q -m slow tests/checks/test_put.py``
   in the baseline's tree (its own tests) then in the working tree, wall time and load average.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|grid]`` (every
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|path|grid]`` (every
 section but ``grid`` by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
@@ -59,6 +63,9 @@ LARGE_CASES = [("random", 100, 1.0), ("hamming", 100, 1.0)]
 SHARE_CASES = [("sibson", "random", "-", 100, 1.0), ("sibson", "hamming", "-", 100, 1.0),
                ("renyi", "random", "path", 100, 1.0), ("renyi", "random", "path", 30, 1.0),
                ("renyi", "random", "all", 20, 1.0)]
+
+#: Rényi DP with neighbours on a path, random costs (issue 32 item 4): (n, α, ε).
+PATH_CASES = [(30, 2.0, 0.1), (30, 2.0, 4.0), (30, 1.5, 1.0), (30, 3.0, 1.0), (60, 2.0, 1.0), (150, 2.0, 1.0)]
 
 
 def certificate_case(n: int, alpha: float, epsilon: float) -> dict:
@@ -228,6 +235,30 @@ def share_case(kind: str, cost: str, relation: str, n: int, epsilon: float) -> d
     return {"status": result.status, "gap": result.gap, "total": time.perf_counter() - start, **spent, "load": load}
 
 
+def path_case(n: int, alpha: float, epsilon: float) -> dict:
+    """One design through ``DesignProblem.solve`` (Clarabel; Rényi DP of order ``alpha`` with the inputs on a path,
+    random costs and a Dirichlet(1) prior, seed 1, as :func:`share_case`): status, gap, the solve and the load."""
+    from mechdesign import DesignProblem, ExpectedDistortion, Prior, RenyiDifferentialPrivacy
+
+    rng = np.random.default_rng(1)
+    prior = Prior(rng.dirichlet(np.ones(n)))
+    notion = RenyiDifferentialPrivacy(alpha, neighbours=[(i, i + 1) for i in range(n - 1)], n_inputs=n)
+    problem = DesignProblem(notion, ExpectedDistortion(prior, rng.random((n, n))), solver="clarabel")
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    result = problem.solve(epsilon)
+    return {"status": result.status, "gap": result.gap, "total": time.perf_counter() - start, "load": load}
+
+
+def _path_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    n, alpha, eps = case
+    cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
+    totals = [f"{r['total']:.1f}" if r else "–" for r in (old, new)]
+    loads = [f"{r['load']:.1f}" if r else "–" for r in (old, new)]
+    return (f"| {n} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' / '.join(totals)} | "
+            f"{' / '.join(loads)} |")
+
+
 def _share_row(case: tuple, old: dict | None, new: dict | None) -> str:
     kind, cost, relation, n, eps = case
     cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
@@ -347,13 +378,16 @@ SECTIONS = {
               "| notion | cost | neighbours | n | ε | before: status, gap | after: status, gap | "
               "before: solve / certificate (share) / polish (s) | after: same | load before / after |",
               "|---|---|---|---|---|---|---|---|---|---|"),
+    "path": ("--path", PATH_CASES, _path_row,
+             "| n | α | ε | before: status, gap | after: status, gap | solve before / after (s) | load before / after |",
+             "|---|---|---|---|---|---|---|"),
     "large": ("--large", LARGE_CASES, _large_row,
               "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
               "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
 }
 RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--global": global_case,
         "--near-one": near_one_case,
-        "--polished": polished_global_case, "--large": large_case, "--share": share_case}
+        "--polished": polished_global_case, "--large": large_case, "--share": share_case, "--path": path_case}
 
 
 def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:
