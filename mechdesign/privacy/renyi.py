@@ -489,9 +489,10 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return ColumnSums(values, np.ones(len(first)), jacobian, hessian)
 
     def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
-        """The Lagrangian bound of the column terms at ``matrix`` polished by Newton's method
-        (:func:`~mechdesign.privacy.column_dual.column_dual_bound`): the optimum to round-off when ``matrix`` is a
-        conic solver's near-optimal point.
+        """With neighbours on a path, :meth:`path_dual_bound` (the column terms' least values proved input by input);
+        otherwise, or where it has none, the Lagrangian bound of the column terms at ``matrix`` polished by Newton's
+        method (:func:`~mechdesign.privacy.column_dual.column_dual_bound`): the optimum to round-off when ``matrix``
+        is a conic solver's near-optimal point.
 
         Examples
         --------
