@@ -9,7 +9,8 @@ solved by HiGHS (the path it took before it had a direct LP). ``--against DIR`` 
 the same column generation imported from another source tree ``DIR`` (e.g. ``git -C <repo> archive
 main | tar -x -C DIR``: this branch against main, run alternately in the same script). Each run is a
 child process (peak resident memory from ``ru_maxrss``, wall and CPU seconds), stopped after
-``--cap`` seconds; a path stopped at some n is not tried at larger n. Zipf prior, ε = 1, δ = 0.01,
+``--cap`` seconds; a path stopped at some n is not tried at larger n. Zipf prior (``--prior dirichlet``: a
+Dirichlet(1) draw), ε = 1, δ = 0.01,
 random costs uniform on [0, 1] (seed 0). The machine is shared: the load average is printed beside
 every row, and CPU seconds are less load-dependent.
 
@@ -39,7 +40,7 @@ from scipy.optimize import linprog
 
 import mechdesign.methods.direct
 from mechdesign import (ApproximateDifferentialPrivacy, DesignProblem, DifferentialPrivacy, ExpectedDistortion,
-                        MaximalLeakage, PointwiseMaximalLeakage)
+                        MaximalLeakage, PointwiseMaximalLeakage, Prior)
 from mechdesign.methods.column_generation import LdpColumnGeneration
 
 EPSILON = 1.0
@@ -56,11 +57,16 @@ def _cost(n: int, kind: str) -> np.ndarray:
     return np.random.default_rng(0).random((n, n)) if kind == "random" else 1.0 - np.eye(n)
 
 
-def run(name: str, n: int, kind: str, path: str) -> dict:  # path: "new", "dense" or "cvxpy"
+def _prior(n: int, kind: str) -> Prior:
+    """The Zipf prior of ``ldp_formulations.skewed_prior`` or a Dirichlet(1) draw (seed 1)."""
+    return skewed_prior(n) if kind == "zipf" else Prior(np.random.default_rng(1).dirichlet(np.ones(n)))
+
+
+def run(name: str, n: int, kind: str, path: str, prior_kind: str = "zipf") -> dict:  # path: "new", "dense", "cvxpy"
     """Child process: one design, reporting wall/CPU seconds, objective, bound, method and peak memory."""
     mechdesign.methods.direct.COLUMN_GENERATION_MIN_INPUTS = 0 if path in ("new", "against") else 10**9
     solver = "highs" if path == "cvxpy" and name == "approx_dp" else None
-    prior = skewed_prior(n)
+    prior = _prior(n, prior_kind)
     wall, cpu = time.perf_counter(), time.process_time()
     result = DesignProblem(_notion(name, prior), ExpectedDistortion(prior, _cost(n, kind)), solver=solver).solve(EPSILON)
     return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
@@ -68,12 +74,13 @@ def run(name: str, n: int, kind: str, path: str) -> dict:  # path: "new", "dense
             "method": result.method, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def timed(name: str, n: int, kind: str, path: str, cap: float, source: str | None = None) -> dict | None:
+def timed(name: str, n: int, kind: str, path: str, cap: float, source: str | None = None,
+          prior_kind: str = "zipf") -> dict | None:
     """One :func:`run` in a child process (``mechdesign`` imported from the tree ``source`` if given);
     ``None`` if stopped after ``cap`` seconds."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(source)) if source else None
     try:
-        child = subprocess.run([sys.executable, __file__, "--child", name, str(n), kind, path], env=env,
+        child = subprocess.run([sys.executable, __file__, "--child", name, str(n), kind, path, prior_kind], env=env,
                                capture_output=True, text=True, timeout=cap)
     except subprocess.TimeoutExpired:
         return None
@@ -195,11 +202,13 @@ def main() -> None:
     parser.add_argument("--against", metavar="DIR", help="baseline: the column generation of the source tree DIR")
     parser.add_argument("--floors-master", action="store_true",
                         help="local DP: the restricted LP against the floors' cutting planes (experiment)")
-    parser.add_argument("--child", nargs=4, metavar=("NOTION", "N", "COST", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--prior", choices=["zipf", "dirichlet"], default="zipf",
+                        help="the Zipf prior (default) or a Dirichlet(1) draw")
+    parser.add_argument("--child", nargs=5, metavar=("NOTION", "N", "COST", "PATH", "PRIOR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        name, n, kind, path = args.child
-        print(json.dumps(run(name, int(n), kind, path)))
+        name, n, kind, path, prior_kind = args.child
+        print(json.dumps(run(name, int(n), kind, path, prior_kind)))
         return
     if args.floors_master:
         floors_experiment(args.sizes)
@@ -219,7 +228,7 @@ def main() -> None:
                         results[path] = None
                         continue
                     source = args.against if runner == "against" else None
-                    results[path] = timed(name, n, kind, runner, args.cap, source)
+                    results[path] = timed(name, n, kind, runner, args.cap, source, args.prior)
                     if results[path] is None:
                         stopped.add((name, kind, path))
                 new, dense = results["new"], results["dense"]
