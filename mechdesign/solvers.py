@@ -116,7 +116,10 @@ def solve_cvxpy(problem: cp.Problem, solver: str, options: Mapping[str, Any] | N
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "cvxpy")
-            run_interruptibly(lambda: problem.solve(solver=SOLVER_NAMES[solver], **settings))
+            # Cold: cvxpy's default warm start hands HiGHS the previous solve's point, and on metric-DP curves (one
+            # compiled problem re-solved) HiGHS then failed or returned "optimal" points far from the optimum
+            # (benchmarks/notes/2026-11-28-metric-dp-periphery.md).
+            run_interruptibly(lambda: problem.solve(solver=SOLVER_NAMES[solver], **{"warm_start": False, **settings}))
     except cp.error.SolverError as exc:
         return SolveOutcome("solver_error", f"{solver} failed: {exc}")
     except ValueError as exc:
