@@ -314,7 +314,7 @@ def _parse_values(args: argparse.Namespace) -> list[float]:
 
 
 def _cmd_curve(args: argparse.Namespace) -> int:
-    from .curves import MAX_BUDGET, PRIVACY_DISTORTION_TOLERANCE, privacy_distortion_curve, trace_curve
+    from .curves import privacy_distortion_curve, trace_curve
     from .priors import SourceSet
     from .utility import WorstCaseDistortion
 
@@ -359,12 +359,9 @@ def _cmd_curve(args: argparse.Namespace) -> int:
         if args.mode == "distortion":
             curve = trace_curve(notion, objective, values, solver=args.solver, progress=progress)
         else:
-            # Bisection's reach and bracket in ε times the nearest pair's distance for metric DP (budgets are per unit
-            # of distance): the same locations in other units give the same curve, rescaled.
-            per_unit = notion.smallest_distance if isinstance(notion, MetricDifferentialPrivacy) else 1.0
-            curve = privacy_distortion_curve(notion, objective, values, solver=args.solver, progress=progress,
-                                             tolerance=PRIVACY_DISTORTION_TOLERANCE / per_unit,
-                                             max_budget=MAX_BUDGET / per_unit)
+            # Bisection's reach and bracket are in the notion's budget unit (per unit of distance for metric DP: the
+            # same locations in other units give the same curve, rescaled).
+            curve = privacy_distortion_curve(notion, objective, values, solver=args.solver, progress=progress)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -261,7 +261,8 @@ def hamming_curve(problem: HammingProblem, budgets: Sequence[float], y_name: str
 
 # --- privacy–distortion functions (PUT paper, Definition 4) -----------------------------------------
 
-#: Default width of the bisection bracket on ε* (nats).
+#: Default width of the bisection bracket on ε* (nats; per :meth:`~mechdesign.privacy.base.PrivacyNotion.nats_per_budget_unit`
+#: for a budget in other units).
 PRIVACY_DISTORTION_TOLERANCE = 1e-9
 #: Relative slack with which a solved least distortion counts as reaching the limit ``D`` in bisection:
 #: ``D*(ε) <= D (1 + REACH_ATOL)`` (solver round-off: without it, D exactly at a kink of D*(ε), e.g. D*(0),
@@ -271,8 +272,8 @@ REACH_ATOL = 1e-9
 #: The direct method's ε* is checked from below at ``ε* − DIRECT_PROBE`` (nats): the conic solver's
 #: leakage can exceed the optimum by ~1e-6 (Rényi DP at α = 1.01), which only a design there reveals.
 DIRECT_PROBE = 1e-7
-#: Default largest budget searched by bisection (nats); beyond it the constraint scale e^ε is far
-#: outside the solvers' accurate range.
+#: Default largest budget searched by bisection (nats, as :data:`PRIVACY_DISTORTION_TOLERANCE`); beyond it the
+#: constraint scale e^ε is far outside the solvers' accurate range.
 MAX_BUDGET = 20.0
 
 
@@ -326,10 +327,15 @@ class _PrivacyDistortionSolver:
     when the notion has a leakage expression, and ``D*(ε)`` (budget as a Parameter) for certificates
     and bisection."""
 
-    def __init__(self, notion: PrivacyNotion, objective: Objective, tolerance: float, max_budget: float,
+    def __init__(self, notion: PrivacyNotion, objective: Objective, tolerance: float | None, max_budget: float | None,
                  solver: str | None, solver_options: Mapping[str, Any] | None) -> None:
         self.notion, self.objective = as_notion(notion), as_objective(objective)
         solver, solver_options = as_solver(solver), as_options(solver_options)
+        # The defaults are in nats at the closest constrained inputs: in the notion's budget unit, divided by the
+        # nats one unit allows there (metric DP: the nearest pair's distance), so units never change ε*(D).
+        nats = self.notion.nats_per_budget_unit()
+        tolerance = PRIVACY_DISTORTION_TOLERANCE / nats if tolerance is None else tolerance
+        max_budget = MAX_BUDGET / nats if max_budget is None else max_budget
         self.tolerance = as_budget(tolerance, "tolerance")
         if self.tolerance <= 0:
             raise InvalidBudgetError(f"tolerance must be positive, got {tolerance!r}")
@@ -498,8 +504,8 @@ def privacy_distortion(
     distortion: float,
     objective: Objective,
     *,
-    tolerance: float = PRIVACY_DISTORTION_TOLERANCE,
-    max_budget: float = MAX_BUDGET,
+    tolerance: float | None = None,
+    max_budget: float | None = None,
     solver: str | None = None,
     solver_options: Mapping[str, Any] | None = None,
 ) -> PrivacyDistortion:
@@ -521,9 +527,11 @@ def privacy_distortion(
         The distortion used as the limit: :class:`~mechdesign.utility.distortion.ExpectedDistortion`
         for a prior, :class:`~mechdesign.utility.distortion.WorstCaseDistortion` for a source set.
     tolerance
-        Width of the bisection bracket (nats).
+        Width of the bisection bracket, in the notion's budget unit (default: :data:`PRIVACY_DISTORTION_TOLERANCE`
+        nats at the closest constrained inputs, i.e. divided by
+        :meth:`~mechdesign.privacy.base.PrivacyNotion.nats_per_budget_unit`).
     max_budget
-        Largest budget bisection searches (nats).
+        Largest budget bisection searches, in the notion's budget unit (default: :data:`MAX_BUDGET` nats, likewise).
     solver, solver_options
         For the certificate and bisection problems, as for :func:`~mechdesign.solve.design`.
 
@@ -571,8 +579,8 @@ def privacy_distortion_curve(
     objective: Objective,
     distortions: Sequence[float],
     *,
-    tolerance: float = PRIVACY_DISTORTION_TOLERANCE,
-    max_budget: float = MAX_BUDGET,
+    tolerance: float | None = None,
+    max_budget: float | None = None,
     solver: str | None = None,
     solver_options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
@@ -580,8 +588,9 @@ def privacy_distortion_curve(
     """``ε*(D)`` at each ``D`` of ``distortions`` (one set of compiled problems), as a :class:`Curve`.
 
     ``x`` holds the distortions and ``y`` the ε* (NaN where ``D`` is not reached; that point's result
-    says why and gives the least distortion reached in ``smallest_feasible``). ``progress`` is an
-    optional callback ``progress(done, total, description)`` called after each point.
+    says why and gives the least distortion reached in ``smallest_feasible``). ``tolerance`` and ``max_budget``
+    are :func:`privacy_distortion`'s. ``progress`` is an optional callback ``progress(done, total, description)``
+    called after each point.
 
     Examples
     --------

@@ -292,3 +292,23 @@ def test_curve_points_are_validated_once_and_measured_once(monkeypatch):
     monkeypatch.setattr(DifferentialPrivacy, "_measure", measure)
     assert np.allclose(curve.y, [design(DifferentialPrivacy(), b, objective, method="direct-lp").objective
                                  for b in budgets], rtol=0, atol=1e-9)
+
+
+def test_bisection_defaults_are_in_the_notions_budget_unit():
+    """Metric DP's budget is per unit of distance: the default reach (MAX_BUDGET) and bracket
+    (PRIVACY_DISTORTION_TOLERANCE) are nats at the nearest pair, so the same points in hundredths give ε* × 100
+    (it was 'not reached within budget 20': the reach was 20 per unit whatever the unit)."""
+    from mechdesign import MetricDifferentialPrivacy
+    from mechdesign.curves import MAX_BUDGET, PRIVACY_DISTORTION_TOLERANCE
+    epsilons = {}
+    for scale in (1.0, 0.01):
+        notion = MetricDifferentialPrivacy.from_points(np.arange(4.0) * scale)
+        assert notion.nats_per_budget_unit() == pytest.approx(scale, rel=1e-15)
+        objective = ExpectedDistortion(Prior([0.4, 0.3, 0.2, 0.1]), notion.distances / scale)
+        value = privacy_distortion(notion, 0.3, objective)
+        assert value.success, value.message
+        lower, upper = value.bracket
+        assert upper - lower <= PRIVACY_DISTORTION_TOLERANCE / scale
+        epsilons[scale] = value.epsilon
+    assert epsilons[0.01] > MAX_BUDGET  # beyond the old reach (20 per unit of distance) in hundredths
+    assert epsilons[0.01] == pytest.approx(100 * epsilons[1.0], rel=1e-7)

@@ -198,6 +198,21 @@ class PrivacyNotion(ABC):
             return math.expm1(budget)
         return self.scaled_budget(budget) - 1.0
 
+    def nats_per_budget_unit(self) -> float:
+        """The log-ratio (nats) that one unit of budget allows between the closest inputs the notion constrains:
+        1 for a budget in nats; the nearest pair's distance for a budget per unit of distance (metric DP).
+
+        A search over budgets (``ε*(D)``'s bisection) takes its bracket and reach in these units, so the unit in
+        which a notion's budget is stated never changes the answer.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy
+        >>> DifferentialPrivacy().nats_per_budget_unit()
+        1.0
+        """
+        return 1.0
+
     def budget_from_scaled(self, value: float) -> float:
         """Inverse of :meth:`scaled_budget` (``max(0, log value)`` unless overridden).
 

@@ -516,6 +516,16 @@ class MetricDifferentialPrivacy(PrivacyNotion):
         """
         return math.expm1(budget * self.smallest_distance)
 
+    def nats_per_budget_unit(self) -> float:
+        """The nearest pair's distance ``d_min``: a budget ε per unit of distance allows ``ε d_min`` nats there.
+
+        Examples
+        --------
+        >>> MetricDifferentialPrivacy([[0, 2], [2, 0]]).nats_per_budget_unit()
+        2.0
+        """
+        return self.smallest_distance
+
     def budget_from_scaled(self, value: float) -> float:
         """``max(0, log(value) / d_min)``, the inverse of :meth:`scaled_budget`.
 
