@@ -497,18 +497,22 @@ class FloorsProgram:
         #: The held cuts ``(inputs[i], breakpoints[i])``, in the order of their rows (after the two domain rows).
         self.cut_inputs = self.cut_breakpoints = np.zeros(0, dtype=np.int64)
         self._held = np.zeros(weights.shape, dtype=bool)
+        #: Each input's cuts are held divided by its largest weight (its height ``z_x`` in those units: cost ``s_x``), so
+        #: that HiGHS's absolute tolerances are relative to the row's own scale (a Zipf prior's weights span decades).
+        largest = weights.max(axis=1)
+        self._row_scale = np.where(largest > 0.0, largest, 1.0)
         self.highs = quiet_highs({**HIGHS_OPTIONS, **(options or {})})
         infinite = highspy.kHighsInf
         self.highs.addVars(n, np.full(n, -infinite), np.full(n, infinite))
-        self.highs.changeColsCost(n, np.arange(n, dtype=np.int32), np.ones(n))
+        self.highs.changeColsCost(n, np.arange(n, dtype=np.int32), self._row_scale)
         empty = np.zeros(0, dtype=np.int32)
         self.highs.addRow(-infinite, 1.0, 0, empty, np.zeros(0))  # Σ c <= 1
         self.highs.addRow(1.0, infinite, 0, empty, np.zeros(0))  # e^ε Σ c >= 1
 
     def _coefficients(self, inputs: np.ndarray, breakpoints: np.ndarray, outputs: np.ndarray) -> np.ndarray:
-        """``−h(W[x, y] − W[x, b])`` for the cuts ``(inputs, breakpoints)`` (rows) and ``outputs`` (columns)."""
+        """``−h(W[x, y] − W[x, b]) / s_x`` for the cuts ``(inputs, breakpoints)`` (rows) and ``outputs`` (columns)."""
         differences = self.weights[inputs[:, None], outputs[None, :]] - self.weights[inputs, breakpoints][:, None]
-        return -np.where(differences >= 0.0, differences, self.scale * differences)
+        return -np.where(differences >= 0.0, differences, self.scale * differences) / self._row_scale[inputs, None]
 
     def add_outputs(self, outputs: np.ndarray) -> None:
         """Append the floors ``c_y`` of ``outputs`` (not held yet), nonbasic at 0, in every held cut."""
@@ -538,7 +542,8 @@ class FloorsProgram:
                              shape=(count, n + self.outputs.size))
         rows.eliminate_zeros()
         rows.sort_indices()
-        self.highs.addRows(count, self.weights[inputs, breakpoints], np.full(count, highspy.kHighsInf), rows.nnz,
+        self.highs.addRows(count, self.weights[inputs, breakpoints] / self._row_scale[inputs],
+                           np.full(count, highspy.kHighsInf), rows.nnz,
                            rows.indptr[:-1].astype(np.int32), rows.indices.astype(np.int32), rows.data)
         self.cut_inputs = np.concatenate([self.cut_inputs, inputs])
         self.cut_breakpoints = np.concatenate([self.cut_breakpoints, breakpoints])
@@ -558,7 +563,7 @@ class FloorsProgram:
                                minlength=n)
         if np.any(masses <= 0.0):
             return None
-        return np.clip(values[n:], 0.0, None), values[:n], averages / masses, outcome.iterations
+        return np.clip(values[n:], 0.0, None), values[:n] * self._row_scale, averages / masses, outcome.iterations
 
     def knapsacks(self, floors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """At floors ``c`` (held outputs' order; first scaled into ``1 / e^ε <= Σ c <= 1`` if round-off left them
