@@ -625,7 +625,7 @@ class LdpColumnGeneration(OutputGeneration):
         """As :meth:`OutputGeneration.solve`; without caps, ``interior`` or ``cold``, the restricted LPs are
         :class:`FloorsProgram`'s (``n + |K|`` columns and about ``3 n`` cuts where
         :class:`~mechdesign.methods.direct.LdpLinearProgram` has ``n |K|`` entries and rows: n = 5,000, random cost,
-        ε = 1 through :class:`~mechdesign.DesignProblem`: 35 s against 107 s CPU,
+        ε = 1 through :class:`~mechdesign.DesignProblem`: 50 s against 86 s CPU at load 3.3,
         benchmarks/notes/2026-11-28-reach.md), cuts and outputs joining in the same rounds. If the floors master
         stops short of the gap, the restricted LP of :class:`~mechdesign.methods.direct.LdpLinearProgram` solves from
         scratch, as ``cold`` does (a second path, which :class:`~mechdesign.DesignProblem` takes when a warm solve is
