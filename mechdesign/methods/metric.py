@@ -181,7 +181,9 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray) -> tuple[float, n
     q = np.ones(reduced.size)  # inputs of zero reduced cost are free: the closure below sets them
     q[deficit] = 1.0 + duals[:a]  # 1 − α, α = −dual (HiGHS's duals of ≤ rows in a minimization are ≤ 0)
     q[surplus] = -duals[a:]
-    return float(math.fsum(after[after < 0])), cone_closure(np.clip(q, 0.0, 1.0), scales)
+    # Inputs no kept arc reaches (rates above MAX_RATE) get no dual: 0, whose lower closure would be the zero column.
+    # Lifted first to the least cone member above (the smallest values the cone lets them take).
+    return float(math.fsum(after[after < 0])), cone_closure(cone_lift(np.clip(q, 0.0, 1.0), scales), scales)
 
 
 def _shrink(capacity: np.ndarray, load: np.ndarray) -> np.ndarray:
@@ -204,6 +206,20 @@ def cone_closure(q: np.ndarray, scales: np.ndarray) -> np.ndarray:
     return (scales * q[None, :]).min(axis=1)
 
 
+def cone_lift(q: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """The least vector above ``q`` in the d-privacy cone: ``max_z q_z e^{-ε d(·, z)}`` (its logarithm is the
+    largest of ε-Lipschitz functions, hence ε-Lipschitz; at most ``max q``).
+
+    Examples
+    --------
+    An input with no value of its own (0) gets the least the cone allows beside the other:
+
+    >>> cone_lift(np.array([1.0, 0.0]), np.array([[1.0, 4.0], [4.0, 1.0]])).tolist()
+    [1.0, 0.25]
+    """
+    return (q[None, :] / scales).max(axis=1)
+
+
 class _Master:
     """The master LP over columns of the d-privacy cone: column ``(y, q)`` puts ``q`` in output ``y``'s column at
     cost ``W[:, y] · q``; rows are the unit row sums. One warm HiGHS model; the mechanism is rebuilt in numpy from
@@ -213,6 +229,9 @@ class _Master:
         self.weights = weights
         self.n = weights.shape[0]
         self.patterns: list[tuple[int, np.ndarray]] = []
+        #: ``(output, column bytes)`` of every pattern: one priced again at unchanged duals does not enter twice
+        #: (HiGHS's dual tolerance, 1e-10, can leave a reduced cost of -1e-11 unpivoted: the rounds cycled forever).
+        self.keys: set[tuple[int, bytes]] = set()
         self.highs = quiet_highs(HIGHS_OPTIONS)
         ones = np.ones(self.n)
         self.highs.passModel(highs_model(np.zeros(0), sp.csr_matrix((self.n, 0)), ones, ones, np.zeros(0), np.zeros(0)))
@@ -226,6 +245,7 @@ class _Master:
         self.highs.addCols(len(patterns), costs, np.zeros(len(patterns)), np.full(len(patterns), np.inf), columns.nnz,
                            columns.indptr[:-1].astype(np.int32), columns.indices.astype(np.int32), columns.data)
         self.patterns += patterns
+        self.keys.update((y, column.tobytes()) for y, column in patterns)
 
     def solve(self) -> tuple[np.ndarray, np.ndarray, float]:
         """Solve (warm): the patterns' weights, the row duals and the value."""
@@ -273,7 +293,8 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
             for y in np.flatnonzero(reduced.min(axis=0) < 0):
                 term, column = transport_pricing(reduced[:, y], scales)
                 terms.append(term)
-                if column is not None and (weights[:, y] - duals) @ column < -PRICE_RTOL * scale:
+                if (column is not None and (weights[:, y] - duals) @ column < -PRICE_RTOL * scale
+                        and (int(y), column.tobytes()) not in master.keys):
                     found.append((int(y), column))
             candidate = float(math.fsum(point)) + float(math.fsum(terms))
             if candidate > bound:
@@ -285,7 +306,7 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
         # The weights are in units of the largest cost: the certificate's gap is relative to max(1, |value|).
         if value - bound <= STOP_RTOL * max(1.0, abs(value)) or not found:
             if value - bound > STOP_RTOL * max(1.0, abs(value)):
-                ending = "no pattern enters, but the flow bound leaves a gap"
+                ending = "no new pattern enters, but the flow bound leaves a gap"
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:
             ending = f"stopped at the time limit of {time_limit:g} s"
