@@ -8,8 +8,8 @@ Each run is a child process (its peak memory is the child's VmHWM), printed with
   ``d_privacy.min_loss_given_d`` (every pair a row of one LP) and ``design_metric_dp`` run one after the other in
   the same invocation; the report gives both expected losses, |Δ optimum| (qif's answer is checked first:
   its mechanism re-measured by ``MetricDifferentialPrivacy.measure``), and the time ratio.
-* ``baseline``: the design of a git revision (``--rev``, its ``mechdesign/methods/metric.py`` loaded as a module
-  beside the package's) and the current one, alternating, on a W × W grid with the clustered prior: rounds,
+* ``baseline``: the designs of git revisions (``--rev``, each one's ``mechdesign/methods/metric.py`` loaded as a
+  module beside the package's) and the current one, alternating, on a W × W grid with the clustered prior: rounds,
   seconds, the optimum (both must be certified and equal).
 * ``scale``: ``design_metric_dp`` exact and spanner at W × W for W in ``--widths``: seconds, peak memory, certified
   gap, and the spanner's loss relative to the optimum.
@@ -162,21 +162,24 @@ def against_revision(arguments: argparse.Namespace) -> None:
     from mechdesign.methods import metric as current
     from mechdesign.privacy.metric import MetricDifferentialPrivacy
 
-    source = subprocess.run(["git", "show", f"{arguments.rev}:mechdesign/methods/metric.py"], capture_output=True,
-                            text=True, check=True).stdout
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "baseline_metric.py")
-        with open(path, "w") as handle:
-            handle.write(source)
-        spec = importlib.util.spec_from_file_location("mechdesign.designers.baseline_metric", path)
-        baseline = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = baseline
-        spec.loader.exec_module(baseline)
+    designs = []
+    for rev in arguments.rev:
+        source = subprocess.run(["git", "show", f"{rev}:mechdesign/methods/metric.py"], capture_output=True,
+                                text=True, check=True).stdout
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, f"baseline_metric_{rev}.py")
+            with open(path, "w") as handle:
+                handle.write(source)
+            spec = importlib.util.spec_from_file_location(f"mechdesign.methods.baseline_metric_{rev}", path)
+            baseline = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = baseline
+            spec.loader.exec_module(baseline)
+        designs.append((rev, baseline))
     notion = MetricDifferentialPrivacy.grid(arguments.width, arguments.width)
     prior = Prior(grid_prior(arguments.width, "clusters"))
     print("| grid | ε per unit | design | status | optimum | gap | rounds | s (load) |")
     for epsilon in arguments.epsilons:
-        for name, module in ((arguments.rev, baseline), ("current", current)):
+        for name, module in designs + [("current", current)]:
             start = time.perf_counter()
             result = module.design_metric_dp(notion, epsilon, prior=prior)
             seconds = time.perf_counter() - start
@@ -207,7 +210,7 @@ def main() -> None:
     sizes.add_argument("--timeout", type=float, default=150.0,
                        help="seconds after which a child is killed (the time limit is checked between rounds only)")
     revision = commands.add_parser("baseline")
-    revision.add_argument("--rev", required=True)
+    revision.add_argument("--rev", nargs="+", required=True, help="git revisions, each run beside the current design")
     revision.add_argument("--width", type=int, default=6)
     revision.add_argument("--epsilons", type=float, nargs="+", default=[0.3, 0.5, 1.0])
     arguments = parser.parse_args()
