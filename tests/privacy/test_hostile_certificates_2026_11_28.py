@@ -1,0 +1,218 @@
+"""Hostile checks of two certificates added on 2026-11-28 (benchmarks/notes/2026-11-28-hostile-certificates.md).
+
+Rényi DP with neighbours on a path (:meth:`~mechdesign.privacy.renyi.RenyiDifferentialPrivacy.path_dual_bound`)
+and metric DP through cvxpy (per-pair cap, balanced rows, the uncapped pairs' certificate). Every check is made
+against computations written here: the Rényi divergence and the metric-DP ratio re-measured in numpy, feasible
+mechanisms from an independent Clarabel (power-cone) or scipy ``linprog`` solve re-measured before use, and the
+certified lower bound ``objective − gap`` compared with their objectives.
+"""
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from mechdesign import ExpectedDistortion, MetricDifferentialPrivacy, Prior, RenyiDifferentialPrivacy, design
+from mechdesign.result import BUDGET_ATOL
+
+
+def _matrix(result) -> np.ndarray:
+    mechanism = result.mechanism
+    return np.asarray(getattr(mechanism, "matrix", mechanism), dtype=float)
+
+
+def _renyi_on_pairs(matrix: np.ndarray, alpha: float, pairs) -> float:
+    """The largest ``D_α(row x ‖ row x')`` over the pairs in both orders, in log-sum-exp (numpy, written here)."""
+    worst = 0.0
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.clip(matrix, 0.0, None))
+    for a, b in pairs:
+        for x, z in ((a, b), (b, a)):
+            used = matrix[x] > 0
+            if np.any(matrix[z][used] <= 0):
+                return math.inf
+            terms = alpha * logs[x][used] + (1 - alpha) * logs[z][used]
+            peak = terms.max()
+            worst = max(worst, (peak + math.log(np.exp(terms - peak).sum())) / (alpha - 1))
+    return worst
+
+
+def _renyi_feasible_value(weights: np.ndarray, alpha: float, epsilon: float, pairs) -> float | None:
+    """An independent feasible objective: Clarabel on ``Σ_y q_y (p_y / q_y)^α <= e^{(α−1)ε}`` written with 3-D
+    power cones, then mixed with the uniform mechanism until the numpy measure is within ε
+    (:func:`_feasible_mix`)."""
+    n, m = weights.shape
+    Q = cp.Variable((n, m), nonneg=True)
+    constraints = [cp.sum(Q, axis=1) == 1]
+    limit = math.exp((alpha - 1) * epsilon)
+    for a, b in pairs:
+        for x, z in ((a, b), (b, a)):
+            t = cp.Variable(m, nonneg=True)  # t >= p^α q^{1−α}  <=>  p <= t^{1/α} q^{1−1/α}
+            constraints += [cp.PowCone3D(t, Q[z], Q[x], 1 / alpha), cp.sum(t) <= limit]
+    unit = float(np.abs(weights).max()) or 1.0  # solved in units of the largest weight: cost × 1e±12 alike
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(weights / unit, Q))), constraints)
+    try:
+        problem.solve(solver="CLARABEL")
+    except cp.SolverError:
+        return None
+    if Q.value is None:
+        return None
+    return _feasible_mix(weights, Q.value, lambda mixed: _renyi_on_pairs(mixed, alpha, pairs) <= epsilon)
+
+
+def _metric_ratio(matrix: np.ndarray, distances: np.ndarray) -> float:
+    """The least ε with ``Q[x, y] <= e^{ε d(x, x')} Q[x', y]`` for every pair and output, in numpy (written here)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log(np.clip(matrix, 0.0, None))
+        spread = logs[:, None, :] - logs[None, :, :]  # log Q[x, y] − log Q[x', y]
+        spread = np.where(np.isneginf(logs)[:, None, :], -np.inf, spread)  # Q[x, y] = 0 needs nothing
+    worst = np.max(spread, axis=2)
+    off = ~np.eye(len(matrix), dtype=bool)
+    if np.any(np.isposinf(worst[off])):
+        return math.inf
+    return float(np.max(np.where(off, worst / np.where(off, distances, 1.0), -np.inf)))
+
+
+def _metric_lp(weights: np.ndarray, distances: np.ndarray, epsilon: float, cap: float | None) -> float | None:
+    """The full metric-DP LP by scipy's ``linprog`` (HiGHS), every ordered pair and output a row
+    ``Q[x, y] − s Q[x', y] <= 0`` with ``s = min(e^{ε d}, cap)`` (``cap`` None: rows with ``e^{ε d} > 1e9``
+    dropped, a relaxation whose value is below the optimum; ``cap`` a number: a restriction whose point, once
+    re-measured in numpy, is a feasible mechanism). Solved in units of the largest weight."""
+    n, m = weights.shape
+    rows, cols, vals, count = [], [], [], 0
+    for x in range(n):
+        for z in range(n):
+            if x == z:
+                continue
+            scale = math.exp(min(epsilon * distances[x, z], 700.0))
+            if cap is None and scale > 1e9:
+                continue
+            scale = scale if cap is None else min(scale, cap)
+            a, b = (1.0, scale) if scale <= 1e3 else (1 / math.sqrt(scale), math.sqrt(scale))  # balanced as the library's
+            for y in range(m):
+                rows += [count, count]
+                cols += [x * m + y, z * m + y]
+                vals += [a, -b]
+                count += 1
+    from scipy.sparse import coo_matrix
+    upper = coo_matrix((vals, (rows, cols)), shape=(count, n * m)) if count else None
+    equal = np.kron(np.eye(n), np.ones(m))
+    unit = float(np.abs(weights).max()) or 1.0
+    solved = linprog((weights / unit).ravel(), A_ub=upper, b_ub=np.zeros(count) if count else None, A_eq=equal,
+                     b_eq=np.ones(n), bounds=(0, None), method="highs",
+                     options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    if solved.status != 0:
+        return None
+    if cap is None:
+        return float(solved.fun) * unit
+    return _feasible_mix(weights, solved.x.reshape(n, m), lambda mixed: _metric_ratio(mixed, distances) <= epsilon)
+
+
+def _feasible_mix(weights: np.ndarray, point: np.ndarray, private) -> float | None:
+    """The objective of the least mix of ``point`` (clipped, rows normalized) with the uniform mechanism that
+    ``private`` accepts, of 14 tried (``None`` if none is)."""
+    start = np.clip(point, 0.0, None)
+    start /= start.sum(axis=1, keepdims=True)
+    for mix in [0.0] + [10.0**k for k in range(-12, 1)]:
+        mixed = (1 - mix) * start + mix / start.shape[1]
+        if private(mixed):
+            return float((weights * mixed).sum())
+    return None
+
+
+def _renyi_case(seed: int, n: int, alpha: float, epsilon: float, kind: str, scale: float, shuffled: bool):
+    """Prior (Dirichlet(1) or Zipf 1.2, by the seed), weights ``prior × cost × scale``, the path's pairs and the
+    notion (its pairs in a shuffled order and orientation if asked: the same relation)."""
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(n)) if seed % 2 else 1 / np.arange(1, n + 1) ** 1.2
+    prior = prior / prior.sum()
+    cost = (rng.random((n, n)) if kind == "random" else 1 - np.eye(n)) * scale
+    pairs = [(i, i + 1) for i in range(n - 1)]
+    given = pairs
+    if shuffled:
+        given = [(b, a) if rng.random() < 0.5 else (a, b) for a, b in pairs]
+        given = [given[k] for k in rng.permutation(len(given))]
+    return prior, cost, pairs, RenyiDifferentialPrivacy(alpha, neighbours=given, n_inputs=n)
+
+
+def _check_renyi_design(seed, n, alpha, epsilon, kind, scale, shuffled) -> str:
+    """Design, then: never 'infeasible'; a returned mechanism is re-measured within the budget; the certified
+    lower bound ``objective − gap`` is at most the objective of the independent feasible mechanism (within 1e-9
+    of the largest weight). Returns the status."""
+    prior, cost, pairs, notion = _renyi_case(seed, n, alpha, epsilon, kind, scale, shuffled)
+    result = design(notion, epsilon, ExpectedDistortion(Prior(prior), cost))
+    assert result.status != "infeasible", result.message  # the constant mechanism is always private
+    weights = prior[:, None] * cost
+    tolerance = 1e-9 * float(np.abs(weights).max())
+    if result.mechanism is not None:
+        assert _renyi_on_pairs(_matrix(result), alpha, pairs) <= epsilon + BUDGET_ATOL
+    if result.status in ("optimal", "suboptimal"):
+        feasible = _renyi_feasible_value(weights, alpha, epsilon, pairs)
+        if feasible is not None:
+            assert result.objective - result.gap <= feasible + tolerance, (result.objective, result.gap, feasible)
+    return result.status
+
+
+RENYI_CASES = [  # (seed, n, α, ε, cost, cost scale, shuffled order)
+    (1, 3, 1.1, 1e-3, "random", 1.0, False), (2, 4, 1.5, 0.1, "hamming", 1e12, True),
+    (3, 5, 2.0, 1.0, "random", 1e-12, True), (4, 6, 3.0, 4.0, "random", 1.0, False),
+    (5, 8, 5.0, 10.0, "hamming", 1.0, True), (6, 9, 1.1, 4.0, "random", 1e12, False),
+    (7, 12, 2.0, 0.1, "random", 1.0, True), (8, 14, 1.5, 10.0, "random", 1e-12, False),
+    (9, 20, 3.0, 1.0, "hamming", 1.0, True), (10, 20, 2.0, 1e-3, "random", 1e12, False),
+]
+
+
+@pytest.mark.parametrize("case", RENYI_CASES)
+def test_renyi_path_designs_stay_private_and_below_independent_mechanisms(case):
+    """Rényi DP on a path (path_dual_bound first, the KKT polish else) over α ∈ {1.1 … 5}, ε ∈ {1e-3 … 10}, random
+    and Hamming costs × 1e-12 / 1 / 1e12, Zipf / Dirichlet priors, the path given in a shuffled order: private as
+    re-measured here, the bound below the independent Clarabel mechanism's objective."""
+    _check_renyi_design(*case)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(40))
+def test_renyi_path_designs_random_sweep(seed):
+    """The same checks on 40 drawn cases, n from 3 to 60."""
+    rng = np.random.default_rng(1000 + seed)
+    _check_renyi_design(seed, int(rng.choice([3, 5, 9, 14, 20, 30, 45, 60])), float(rng.choice([1.1, 1.5, 2, 3, 5])),
+                        float(rng.choice([1e-3, 0.1, 1, 4, 10])), str(rng.choice(["random", "hamming"])),
+                        float(rng.choice([1e-12, 1.0, 1e12])), bool(rng.random() < 0.5))
+
+
+@pytest.mark.parametrize("alpha, epsilon", [(1.5, 0.1), (2.0, 1.0), (3.0, 4.0), (5.0, 10.0)])
+def test_the_path_bound_is_a_bound_at_any_matrix(alpha, epsilon):
+    """path_dual_bound holds for any multipliers, so at any matrix it is given: at Dirichlet(0.1 / 1 / 10) rows, the
+    uniform mechanism, a near-identity and the design's rows or columns permuted, it is at most the objective of
+    a mechanism re-measured here within ε (the design's or the independent one, whichever is less)."""
+    n = 8
+    prior, cost, pairs, notion = _renyi_case(11, n, alpha, epsilon, "random", 1.0, False)
+    weights = prior[:, None] * cost
+    result = design(notion, epsilon, ExpectedDistortion(Prior(prior), cost))
+    feasible = [value for value in (_renyi_feasible_value(weights, alpha, epsilon, pairs),) if value is not None]
+    assert result.mechanism is not None, result.message
+    if _renyi_on_pairs(_matrix(result), alpha, pairs) <= epsilon:
+        feasible.append(result.objective)
+    assert feasible
+    rng = np.random.default_rng(5)
+    base = _matrix(result)
+    matrices = [rng.dirichlet(np.full(n, a), size=n) for a in (0.1, 1.0, 10.0)]
+    matrices += [np.full((n, n), 1 / n), 0.9 * np.eye(n) + 0.1 / n, base[rng.permutation(n)], base[:, rng.permutation(n)]]
+    bounds = [notion.path_dual_bound(weights, matrix, epsilon) for matrix in matrices]
+    assert sum(bound is not None for bound in bounds) >= 4  # the check is not vacuous
+    for bound in bounds:
+        assert bound is None or bound <= min(feasible) + 1e-10, (bound, feasible)
+
+
+def test_the_path_bound_is_taken_on_the_path_only():
+    """The path's pairs in any order and orientation are the path (its bound is given and equals the ordered one's);
+    the path with one more edge, or a path through the inputs in another order, is not."""
+    n = 6
+    prior, cost, pairs, shuffled = _renyi_case(3, n, 2.0, 1.0, "random", 1.0, True)
+    ordered = RenyiDifferentialPrivacy(2.0, pairs, n)
+    weights, matrix = prior[:, None] * cost, np.full((n, n), 1 / n)
+    assert shuffled.path_dual_bound(weights, matrix, 1.0) == ordered.path_dual_bound(weights, matrix, 1.0) is not None
+    for other in (pairs + [(0, n - 1)], pairs + [(1, 3)], [(0, 2), (2, 1), (1, 3), (3, 4), (4, 5)]):
+        assert RenyiDifferentialPrivacy(2.0, other, n).path_dual_bound(weights, matrix, 1.0) is None, other
