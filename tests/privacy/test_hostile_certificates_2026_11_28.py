@@ -13,6 +13,7 @@ import cvxpy as cp
 import numpy as np
 import pytest
 from scipy.optimize import linprog
+from scipy.sparse import coo_matrix
 
 from mechdesign import ExpectedDistortion, MetricDifferentialPrivacy, Prior, RenyiDifferentialPrivacy, design
 from mechdesign.result import BUDGET_ATOL
@@ -75,11 +76,13 @@ def _metric_ratio(matrix: np.ndarray, distances: np.ndarray) -> float:
     return float(np.max(np.where(off, worst / np.where(off, distances, 1.0), -np.inf)))
 
 
-def _metric_lp(weights: np.ndarray, distances: np.ndarray, epsilon: float, cap: float | None) -> float | None:
+def _metric_lp(weights: np.ndarray, distances: np.ndarray, epsilon: float, cap: float | None,
+               limit: tuple[np.ndarray, float] | None = None) -> float | None:
     """The full metric-DP LP by scipy's ``linprog`` (HiGHS), every ordered pair and output a row
     ``Q[x, y] − s Q[x', y] <= 0`` with ``s = min(e^{ε d}, cap)`` (``cap`` None: rows with ``e^{ε d} > 1e9``
     dropped, a relaxation whose value is below the optimum; ``cap`` a number: a restriction whose point, once
-    re-measured in numpy, is a feasible mechanism). Solved in units of the largest weight."""
+    re-measured in numpy, is a feasible mechanism; ``None`` if it is not or the LP is not solved). ``limit``:
+    ``(limit weights, L)``, the row ``Σ limit weights · Q <= L``. Solved in units of the largest weight."""
     n, m = weights.shape
     rows, cols, vals, count = [], [], [], 0
     for x in range(n):
@@ -96,18 +99,27 @@ def _metric_lp(weights: np.ndarray, distances: np.ndarray, epsilon: float, cap: 
                 cols += [x * m + y, z * m + y]
                 vals += [a, -b]
                 count += 1
-    from scipy.sparse import coo_matrix
+    if limit is not None:
+        rows += [count] * (n * m)
+        cols += list(range(n * m))
+        vals += list(limit[0].ravel())
+        count += 1
     upper = coo_matrix((vals, (rows, cols)), shape=(count, n * m)) if count else None
+    bound = np.zeros(count)
+    if limit is not None:
+        bound[-1] = limit[1]
     equal = np.kron(np.eye(n), np.ones(m))
     unit = float(np.abs(weights).max()) or 1.0
-    solved = linprog((weights / unit).ravel(), A_ub=upper, b_ub=np.zeros(count) if count else None, A_eq=equal,
+    solved = linprog((weights / unit).ravel(), A_ub=upper, b_ub=bound if count else None, A_eq=equal,
                      b_eq=np.ones(n), bounds=(0, None), method="highs",
                      options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if solved.status != 0:
         return None
     if cap is None:
         return float(solved.fun) * unit
-    return _feasible_mix(weights, solved.x.reshape(n, m), lambda mixed: _metric_ratio(mixed, distances) <= epsilon)
+    within = (lambda mixed: True) if limit is None else (lambda mixed: float((limit[0] * mixed).sum()) <= limit[1])
+    return _feasible_mix(weights, solved.x.reshape(n, m),
+                         lambda mixed: _metric_ratio(mixed, distances) <= epsilon and within(mixed))
 
 
 def _feasible_mix(weights: np.ndarray, point: np.ndarray, private) -> float | None:
@@ -222,3 +234,91 @@ def test_the_path_bound_is_taken_on_the_path_only():
     assert shuffled.path_dual_bound(weights, matrix, 1.0) == ordered.path_dual_bound(weights, matrix, 1.0) is not None
     for other in (pairs + [(0, n - 1)], pairs + [(1, 3)], [(0, 2), (2, 1), (1, 3), (3, 4), (4, 5)]):
         assert RenyiDifferentialPrivacy(2.0, other, n).path_dual_bound(weights, matrix, 1.0) is None, other
+
+
+def _metric_case(seed: int, geometry: str, unit: float, per_unit: float, kind: str, scale: float):
+    """Points (a line of integers or random reals, a grid, random points in the plane) times ``unit``, ε
+    ``per_unit / unit`` (the same problem in every unit), a cost (the distance, random, Hamming) × ``scale``."""
+    rng = np.random.default_rng(seed)
+    if geometry == "line":
+        n = int(rng.integers(3, 16))
+        points = (np.arange(float(n)) if seed % 2 else np.sort(rng.random(n)) * n)[:, None]
+    elif geometry == "grid":
+        width, height = int(rng.integers(2, 5)), int(rng.integers(2, 4))
+        points = np.array([[i, j] for j in range(height) for i in range(width)], dtype=float)
+    else:
+        points = rng.random((int(rng.integers(3, 12)), 2)) * 3
+    n = len(points)
+    notion = MetricDifferentialPrivacy.from_points(points * unit)
+    distances = notion.distances
+    cost = {"distance": distances / unit, "random": rng.random((n, n)), "hamming": 1 - np.eye(n)}[kind] * scale
+    return rng.dirichlet(np.ones(n)), cost, notion, per_unit / unit
+
+
+def _check_metric_design(seed, geometry, unit, per_unit, kind, scale, limited=False) -> str:
+    """Metric DP through cvxpy against the full LP written here (scipy linprog, every ordered pair and output a
+    row): the mechanism re-measured within ε (relative 1e-9 or BUDGET_ATOL); the certified lower bound at most the
+    objective of the LP's restriction (pairs capped at 1e6, its point re-measured); the objective at least the
+    LP's relaxation (rows with e^{εd} <= 1e9) less the gap tolerance; 'optimal' wherever the two LPs meet within
+    1e-8 of the largest weight. ``limited``: a Hamming-distortion limit at 0.9 × the unlimited design's. Returns
+    the status."""
+    prior, cost, notion, epsilon = _metric_case(seed, geometry, unit, per_unit, kind, scale)
+    objective = ExpectedDistortion(Prior(prior), cost)
+    n, weights, distances = prior.size, prior[:, None] * cost, notion.distances
+    limits, limit = (), None
+    if limited:
+        free = design(notion, epsilon, objective, method="cvxpy")
+        assert free.mechanism is not None, free.message
+        limit = (prior[:, None] * (1 - np.eye(n)), 0.9 * float(((prior[:, None] * (1 - np.eye(n))) * _matrix(free)).sum()))
+        limits = [(ExpectedDistortion(Prior(prior), 1 - np.eye(n)), limit[1])]
+    result = design(notion, epsilon, objective, limits=limits, method="cvxpy")
+    largest = float(np.abs(weights).max())
+    upper = _metric_lp(weights, distances, epsilon, 1e6, limit)
+    lower = _metric_lp(weights, distances, epsilon, None, limit)
+    if result.status == "infeasible":
+        assert upper is None, ("infeasible, but a re-measured mechanism meets every row", upper)
+        return result.status
+    assert result.mechanism is not None, result.message
+    matrix = _matrix(result)
+    measured = _metric_ratio(matrix, distances)
+    assert measured <= epsilon * (1 + 1e-9) or measured <= epsilon + BUDGET_ATOL, (measured, epsilon)
+    if limit is not None:
+        assert float((limit[0] * matrix).sum()) <= limit[1] + 1e-9 * max(1.0, limit[1])
+    if upper is not None and result.status in ("optimal", "suboptimal"):
+        assert result.objective - result.gap <= upper + 1e-9 * largest, (result.objective, result.gap, upper)
+    if lower is not None:
+        assert result.objective >= lower - 1e-7 * max(largest, abs(lower)), (result.objective, lower)
+    if upper is not None and lower is not None and upper - lower <= 1e-8 * largest:
+        assert result.status == "optimal", ("needless", result.status, result.message)
+    return result.status
+
+
+METRIC_CASES = [  # (seed, geometry, unit, ε per unit, cost, scale)
+    (1, "line", 1e-3, 1e-6, "distance", 1.0), (2, "line", 1.0, 2.0, "random", 1e12),
+    (3, "line", 1e3, 20.0, "hamming", 1e-12), (4, "grid", 1.0, 0.5, "distance", 1.0),
+    (5, "grid", 1e-3, 5.0, "random", 1.0), (6, "random", 1e3, 1.0, "hamming", 1.0),
+    (7, "random", 1.0, 1e3, "distance", 1e12), (8, "line", 1.0, 50.0, "random", 1.0),
+]
+
+
+@pytest.mark.parametrize("case", METRIC_CASES)
+def test_metric_designs_through_cvxpy_against_the_full_lp(case):
+    """Lines, grids and random points in units 1e-3 … 1e3, ε from 1e-6 to 1e3 per unit of distance, three costs
+    × 1e-12 / 1 / 1e12: see :func:`_check_metric_design`."""
+    _check_metric_design(*case)
+
+
+@pytest.mark.parametrize("case", METRIC_CASES[:4])
+def test_metric_designs_with_a_distortion_limit_against_the_full_lp(case):
+    """The same with a Hamming-distortion limit 10 % below the unlimited design's."""
+    _check_metric_design(*case, limited=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(60))
+def test_metric_designs_random_sweep(seed):
+    """The checks on 60 drawn cases, ε per unit of distance 10^U(−6, 3), half of them with the limit."""
+    rng = np.random.default_rng(2000 + seed)
+    _check_metric_design(seed, str(rng.choice(["line", "grid", "random"])), float(rng.choice([1e-3, 1.0, 1e3])),
+                         float(10.0 ** rng.uniform(-6, 3)), str(rng.choice(["distance", "random", "hamming"])),
+                         float(rng.choice([1e-12, 1.0, 1e12])), bool(seed % 2))
