@@ -57,6 +57,10 @@ METHODS = ("exact", "spanner")
 ENTRY_FLOOR = 1e-13
 #: A pattern enters the master when its reduced cost is below ``-PRICE_RTOL`` times the largest weight.
 PRICE_RTOL = 1e-12
+#: HiGHS options of the master's last tries when the dual simplex without presolve fails cold too (a line of 21
+#: points at ε = 1e-6, columns e^{-εd} within 2e-5 of each other: "Solve error"; the primal simplex and presolve
+#: each solve it). Every key is one of :data:`~mechdesign.methods.direct.HIGHS_OPTIONS`, restored after the try.
+MASTER_RETRY_OPTIONS = ({"simplex_strategy": 4}, {"presolve": "on"})
 #: Passes of the flow that covers an output's deficits (:func:`output_bound`).
 FLOW_PASSES = 12
 #: The design stops when the certified bound is within this fraction of ``max(unit, |value|)`` of the master's
@@ -248,13 +252,20 @@ class _Master:
         self.keys.update((y, column.tobytes()) for y, column in patterns)
 
     def solve(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """Solve (warm): the patterns' weights, the row duals and the value."""
+        """Solve (warm; then cold, then cold with each of :data:`MASTER_RETRY_OPTIONS`): the patterns' weights, the
+        row duals and the value."""
         outcome = run_highs(self.highs)
-        if not outcome.solved:
+        for options in ({}, *MASTER_RETRY_OPTIONS):
+            if outcome.solved:
+                break
             self.highs.clearSolver()
+            for name, value in options.items():
+                self.highs.setOptionValue(name, value)
             outcome = run_highs(self.highs)
-            if not outcome.solved:
-                raise SolverFailedError(f"the metric-DP master LP failed: {outcome.note}")
+            for name in options:  # back to the design's options for the next warm solve
+                self.highs.setOptionValue(name, HIGHS_OPTIONS[name])
+        if not outcome.solved:
+            raise SolverFailedError(f"the metric-DP master LP failed: {outcome.note}")
         solution = self.highs.getSolution()
         return (np.asarray(solution.col_value), np.asarray(solution.row_dual),
                 float(self.highs.getInfo().objective_function_value))

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from mechdesign import ExpectedDistortion, Prior
+from mechdesign import ExpectedDistortion, Prior, design
+from mechdesign.result import BUDGET_ATOL
 from mechdesign.methods.metric import (
     cone_closure,
     design_metric_dp,
@@ -300,3 +301,19 @@ def test_a_pattern_the_master_priced_out_does_not_enter_again():
     assert result.status == "optimal" and result.iterations < 100, result.message
     assert result.objective == pytest.approx(relaxed_lp(prior[:, None] * cost, notion.distances, epsilon), rel=1e-9,
                                              abs=1e-9 * cost.max())
+
+
+def test_a_master_lp_the_dual_simplex_fails_is_solved_with_other_options():
+    """A line of 21 points at ε = 1e-6: the master's columns e^{-εd} are within 2e-5 of each other and HiGHS's dual
+    simplex without presolve ends "Solve error" warm and cold (the design was a solver_error); the primal simplex
+    solves it, and the design is certified, equal to the cvxpy path's (the best constant mechanism's value here)."""
+    notion = MetricDifferentialPrivacy.from_points(np.arange(21.0))
+    objective = ExpectedDistortion(Prior(np.random.default_rng(0).dirichlet(np.ones(21))), notion.distances)
+    result = design(notion, 1e-6, objective, method="metric-cone")
+    assert result.status == "optimal", result.message
+    assert notion.measure(result.mechanism) <= 1e-6 + BUDGET_ATOL
+    reference = design(notion, 1e-6, objective, method="cvxpy")
+    assert reference.status == "optimal"
+    assert result.objective == pytest.approx(reference.objective, rel=1e-9)
+    constant = float((objective.prior.probabilities @ notion.distances).min())
+    assert result.objective <= constant + 1e-12
