@@ -34,7 +34,7 @@ from .certificate import design_lower_bound
 from .methods.certified import exceeded, failure_result, mechanism_result
 from .methods.direct import (WarmLinearProgram, check_highs_options, column_generation_class, direct_program,
                      direct_program_class, highs_option_error)
-from .exceptions import MechDesignError, ProblemTooLargeError
+from .exceptions import InvalidMechanismError, MechDesignError, ProblemTooLargeError
 from .mechanism import Mechanism, as_mechanism
 from .memory import check_memory
 from .privacy.base import BudgetParameter, PrivacyNotion
@@ -603,6 +603,8 @@ class DesignProblem:
         (:func:`~mechdesign.privacy.column_dual.kkt_point`: the conic solver stops ~1e-7 short of the
         optimum there), kept if it is private and no worse."""
         candidate = self._measured_candidate(attempt, budgets, limits)
+        if candidate.mechanism is None:  # not solved, or no mechanism (nothing to polish)
+            return candidate
         polished = self._polished_point(attempt, budgets)
         if polished is None:
             return candidate
@@ -644,7 +646,12 @@ class DesignProblem:
             checked.append((matrix, mechanism, (measured, measured_limits)))
             return exceeded(measured, budgets, measured_limits, limits)
 
-        matrix, problems, repair_note = certify_mechanism(clean_mechanism(attempt.matrix), misses)
+        try:
+            cleaned = clean_mechanism(attempt.matrix)
+        except InvalidMechanismError as error:  # the solver said "optimal" of a point that is no mechanism
+            failed = dataclasses.replace(attempt, status="solver_error", note=f"{attempt.solver}: {error}")
+            return _Candidate(failed, None, [], "")
+        matrix, problems, repair_note = certify_mechanism(cleaned, misses)
         _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
         mechanism = mechanism or Mechanism.from_cleaned(matrix)
         return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism), measured)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .exceptions import InvalidMechanismError
 from .mechanism import Mechanism
 
 #: Largest accepted excess of a measured privacy value over its budget (nats).
@@ -379,6 +380,12 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
         A row-stochastic matrix; a column whose largest entry is at most :data:`NEGLIGIBLE_MASS`
         becomes zero.
 
+    Raises
+    ------
+    InvalidMechanismError
+        When a row has no positive mass left (or is not finite): the point is no mechanism (HiGHS has returned
+        "Optimal" with the zero matrix at constraint scales of 1e12 and more).
+
     Examples
     --------
     >>> clean_mechanism(np.array([[0.7, 0.3 + 1e-9, -1e-9], [0.2, 0.8, 1e-9]]))
@@ -389,7 +396,12 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
     negligible = cleaned.max(axis=0) <= NEGLIGIBLE_MASS
     if negligible.any():
         cleaned[:, negligible] = 0.0
-    cleaned /= cleaned.sum(axis=1, keepdims=True)
+    sums = cleaned.sum(axis=1, keepdims=True)
+    if not (sums > 0).all():  # also NaN
+        row = int(np.flatnonzero(~(sums[:, 0] > 0))[0])
+        raise InvalidMechanismError(f"the solver's point is no mechanism: row {row} has no positive mass "
+                                    f"(sum {float(sums[row, 0]):.3g})")
+    cleaned /= sums
     return cleaned
 
 

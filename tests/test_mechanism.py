@@ -107,8 +107,13 @@ def test_from_cleaned_checks_the_row_sums_it_does_not_skip():
     with pytest.raises(InvalidMechanismError, match=r"row 1 sums to 1.000000002 \(tolerance 1e-09; 1 bad row"):
         Mechanism.from_cleaned(np.array([[0.5, 0.5], [0.5, 0.5 + 2e-9]]))
     assert Mechanism.from_cleaned(np.array([[0.5, 0.5], [0.5, 0.5 + 5e-10]])).shape == (2, 2)
-    with np.errstate(invalid="ignore"), pytest.raises(InvalidMechanismError, match="row 0 sums to nan"):
-        Mechanism.from_cleaned(clean_mechanism(np.array([[-1.0, -2.0], [0.5, 0.5]])))
+    with pytest.raises(InvalidMechanismError, match="row 0 sums to nan"):
+        Mechanism.from_cleaned(np.array([[np.nan, np.nan], [0.5, 0.5]]))
+    # clean_mechanism refuses a row whose entries were all clipped to 0 (it divided 0 by 0 into a NaN row)
+    with pytest.raises(InvalidMechanismError, match="row 0 has no positive mass"):
+        clean_mechanism(np.array([[-1.0, -2.0], [0.5, 0.5]]))
+    with pytest.raises(InvalidMechanismError, match="row 1 has no positive mass"):
+        clean_mechanism(np.array([[0.5, 0.5], [np.nan, 1.0]]))
     with pytest.raises(InvalidMechanismError, match="row 1 sums to inf"):
         Mechanism.from_cleaned(np.array([[0.5, 0.5], [np.inf, 0.0]]))
 

@@ -525,3 +525,16 @@ def test_a_renyi_design_scales_its_budget_once_per_evaluation_site(monkeypatch):
     monkeypatch.setattr(RenyiDifferentialPrivacy, "column_terms", recording)
     result = design(RenyiDifferentialPrivacy(2.0), 1.0, ExpectedDistortion(Prior([0.5, 0.3, 0.2])))
     assert result.status == "optimal" and len(unscaled) > 2 and not any(unscaled)
+
+
+@pytest.mark.parametrize("epsilon", [27.0, 30.0, 700.0])
+def test_a_solver_point_that_is_no_mechanism_is_a_failed_attempt(epsilon):
+    """Prior on one input whose cost row is constant, e^ε >= 5e11: HiGHS's direct LP ends "Optimal" with the zero
+    matrix (its rows met within the 1e-10 tolerance by an excess of 1/(e^ε − 1)); clean_mechanism's 0/0 escaped as an
+    InvalidMechanismError from design(). Now that attempt is a solver failure: "auto" goes on to cvxpy (optimal,
+    D* = 2 at every budget), a named "direct-lp" returns a solver_error result (found by the hostile LP sweep)."""
+    objective = ExpectedDistortion(Prior([0.0, 1.0]), np.array([[2.0, 1.0], [2.0, 2.0]]))
+    result = design(DifferentialPrivacy(), epsilon, objective)
+    assert result.status == "optimal" and result.objective == pytest.approx(2.0, rel=1e-12)
+    named = design(DifferentialPrivacy(), epsilon, objective, method="direct-lp")
+    assert named.status == "solver_error" and named.mechanism is None and "no positive mass" in named.message
