@@ -30,7 +30,7 @@ from ._validate import (
 )
 from .methods.certified import failure_result
 from .methods.closed_form import HammingProblem, hamming_problem, solve_hamming
-from .exceptions import InvalidBudgetError
+from .exceptions import InvalidBudgetError, InvalidMechanismError
 from .outputs import atomic_output
 from .progress import Progress, report
 from .mechanism import Mechanism
@@ -380,7 +380,10 @@ class _PrivacyDistortionSolver:
         epsilon = self.notion.budget_from_leakage(float(problem.value))
         matrix = next((v.value for v in problem.variables() if v.shape == self.objective.shape), None)
         if matrix is not None:  # the conic solver's epigraph can sit below its own point's leakage (Rényi, 1e-5)
-            measured = self.notion.measure(clean_mechanism(matrix))
+            try:
+                measured = self.notion.measure(clean_mechanism(matrix))
+            except InvalidMechanismError:  # a "solved" point that is no mechanism: as if not solved
+                return self._bisection(limit)
             epsilon = max(epsilon, measured) if math.isfinite(measured) else epsilon
         direct = self._certified(limit, epsilon, (epsilon, epsilon), "direct")
         if not direct.success:

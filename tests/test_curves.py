@@ -312,3 +312,18 @@ def test_bisection_defaults_are_in_the_notions_budget_unit():
         epsilons[scale] = value.epsilon
     assert epsilons[0.01] > MAX_BUDGET  # beyond the old reach (20 per unit of distance) in hundredths
     assert epsilons[0.01] == pytest.approx(100 * epsilons[1.0], rel=1e-7)
+
+
+def test_a_direct_point_that_is_no_mechanism_falls_back_to_bisection(monkeypatch):
+    """The direct method's conic point is re-measured; a point with a row of no positive mass (clean_mechanism
+    raises) is treated as not solved and ε* is bisected — PUT Prop. 8(4): ε*(D) = log(4 (1 − D))."""
+    import mechdesign.curves as curves
+    from mechdesign.exceptions import InvalidMechanismError
+
+    def no_mechanism(matrix):
+        raise InvalidMechanismError("the solver's point is no mechanism: row 0 has no positive mass (sum 0)")
+
+    monkeypatch.setattr(curves, "clean_mechanism", no_mechanism)
+    value = privacy_distortion(MaximalLeakage(), 0.5, ExpectedDistortion(Prior.uniform(4)))
+    assert value.success and value.method == "bisection"
+    assert value.epsilon == pytest.approx(math.log(2), abs=2e-9)
