@@ -365,3 +365,20 @@ def test_metric_dp_through_cvxpy_finds_the_optimum_on_a_line_at_eps_8():
     result = design(notion, 8.0, ExpectedDistortion(Prior(prior), cost), method="cvxpy")
     assert result.status == "optimal", result.message
     assert result.objective <= independent + 1e-7 * float(weights.max())
+
+
+@pytest.mark.parametrize("unit", [1e-3, 1e3])
+def test_metric_privacy_distortion_scales_with_the_unit(unit):
+    """57c0892's bracket in the budget unit, in thousandths and thousands (its test: hundredths): seven random
+    points of the plane, half the prior's Hamming distortion; ε* × unit is the unit-1 ε* and the brackets, scaled
+    to unit 1, overlap."""
+    from mechdesign.curves import privacy_distortion
+    rng = np.random.default_rng(4)
+    points, prior = rng.random((7, 2)) * 3, rng.dirichlet(np.ones(7))
+    objective = ExpectedDistortion(Prior(prior), 1 - np.eye(7))
+    target = 0.5 * (1 - float(prior.max()))
+    plain = privacy_distortion(MetricDifferentialPrivacy.from_points(points), target, objective)
+    scaled = privacy_distortion(MetricDifferentialPrivacy.from_points(points * unit), target, objective)
+    low, high = (value * unit for value in scaled.bracket)
+    assert max(low, plain.bracket[0]) <= min(high, plain.bracket[1]), (scaled.bracket, plain.bracket)
+    assert scaled.epsilon * unit == pytest.approx(plain.epsilon, rel=1e-8)
