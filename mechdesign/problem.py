@@ -727,8 +727,9 @@ class DesignProblem:
                                f"{smallest.objective:.9g} any mechanism within the budgets reaches (certified lower "
                                f"bound {smallest.bound:.9g})")
                     return failure_result("infeasible", message, start, smallest_feasible=smallest.objective, **common)
-        return failure_result("solver_error", f"no solver attempt gave a usable solution ({statuses}); every notion "
-                              "admits the constant mechanism, so this is a solver failure, not infeasibility", start,
+        why = ("every notion admits the constant mechanism, so this is a solver failure, not infeasibility"
+               if not self.limits else "infeasibility of the limits was not proven, so this is a solver failure")
+        return failure_result("solver_error", f"no solver attempt gave a usable solution ({statuses}); {why}", start,
                               **common)
 
     def _smallest_feasible_limit(self, budget_values: list[float]) -> Result | None:

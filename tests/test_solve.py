@@ -538,3 +538,10 @@ def test_a_solver_point_that_is_no_mechanism_is_a_failed_attempt(epsilon):
     assert result.status == "optimal" and result.objective == pytest.approx(2.0, rel=1e-12)
     named = design(DifferentialPrivacy(), epsilon, objective, method="direct-lp")
     assert named.status == "solver_error" and named.mechanism is None and "no positive mass" in named.message
+    assert named.message.endswith("every notion admits the constant mechanism, so this is a solver failure, not "
+                                  "infeasibility")
+    # with a limit the constant mechanism may miss it: the message does not claim it is feasible
+    cap = ExpectedDistortion(Prior([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]))
+    capped = design(DifferentialPrivacy(), epsilon, objective, limits=[(cap, 0.9)], method="direct-lp")
+    assert capped.status == "solver_error"
+    assert capped.message.endswith("infeasibility of the limits was not proven, so this is a solver failure")
