@@ -505,7 +505,9 @@ class DesignProblem:
         optimum = Mechanism(optimum)
         floor = self.solved_objective.value(optimum)
         spread = self.solved_objective.value(mix_with_constant(optimum.matrix, 1.0)) - floor
-        weight = gap_tolerance(floor) / spread if spread > 0 else math.inf
+        # a millionth below the tolerance: the gap is reported in the caller's units, after a rescaling whose round-off
+        # (1e-16 of the value, 1e-9 of a gap of 1e-7) put one mix 4e-18 above its tolerance
+        weight = (1.0 - 1e-6) * gap_tolerance(floor) / spread if spread > 0 else math.inf
         mixed = Mechanism(mix_with_constant(optimum.matrix, weight)) if weight < 1.0 else None
         return _Shortcut(optimum, floor, self._leakages(optimum), weight, mixed,
                          None if mixed is None else self._leakages(mixed))
