@@ -258,6 +258,9 @@ def hull_maximum(f: ConcaveInPrior) -> HullMaximum:
     bracket = _Bracket(f)
     for point in np.eye(f.points.shape[0]):
         bracket.offer_weights(point)
+    # The uniform mixture too: where Clarabel fails, the polish starts from the best weights offered, and from a
+    # vertex its multiplicative steps never leave the vertex (a 4 × 5 channel with zeros at α = 4: [1, inf]).
+    bracket.offer_weights(np.full(f.points.shape[0], 1.0 / f.points.shape[0]))
     bracket.offer_weights(_primal_weights(f))
     scale = f.optimal_r(bracket.weights @ f.points)
     r, multipliers = _dual_solution(f, np.maximum(scale, 1e-12 * scale.max()))
