@@ -26,7 +26,8 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
   sensitive to the load, each point's least CPU of its 10 repetitions, inside and outside HiGHS): inside
   ``Highs.run``, writing the budget (``WarmLinearProgram._prepare``), the staircase bound (``LdpLinearProgram.
   _lower_bound``), the rest of ``WarmLinearProgram.solve`` (reading the solution), the rest of
-  ``DesignProblem.solve_validated`` (validation, measures, the Result) and the rest (the curve, the problem's setup).
+  ``DesignProblem.solve_point`` (``solve_validated`` in trees before it: validation, measures, the Result) and the
+  rest (the curve, the problem's setup).
 * ``steps-30``: this tree only (its internals): the point of ``parts-30`` step by step, each step's least CPU µs of
   10 repetitions of the curve (summed over the steps: the per-point floor outside HiGHS of this pipeline).
 * ``same-55``: the numbers, not the seconds: 55-point curves (``trace_curve``, local DP, ε = 0, …, 12) at n = 30 with
@@ -193,17 +194,19 @@ def run_case(case: str) -> dict[str, Any]:
         import mechdesign.methods.direct as direct
         from mechdesign import DesignProblem
 
+        # The method a curve calls per point: solve_point (from the second pass of 2026-11-28 on), solve_validated, or
+        # solve in the trees before it.
+        point = next(name for name in ("solve_point", "solve_validated", "solve") if hasattr(DesignProblem, name))
         spent: dict[str, float] = {}
         for owner, name in ((highspy.Highs, "run"), (direct.WarmLinearProgram, "_prepare"),
                             (direct.LdpLinearProgram, "_lower_bound"), (direct.WarmLinearProgram, "solve"),
-                            (DesignProblem, "solve_validated")):
-            if hasattr(owner, name):
+                            (DesignProblem, point)):
+            if hasattr(owner, name) and name not in spent:  # "solve": WarmLinearProgram's (trees before solve_validated)
                 spent[name] = 0.0
                 _cpu_clock(owner, name, spent)
-        # Each point's CPU seconds and HiGHS's within them (the method a curve calls per point: solve_validated, or
-        # solve in the trees before it), for the least of the 10 repetitions of every point: the others' load only
-        # adds to a point's seconds (caches, the shared core), so the least is the nearest to an idle machine's.
-        point = "solve_validated" if hasattr(DesignProblem, "solve_validated") else "solve"
+        # Each point's CPU seconds and HiGHS's within them, for the least of the 10 repetitions of every point: the
+        # others' load only adds to a point's seconds (caches, the shared core), so the least is the nearest to an
+        # idle machine's.
         points: list[tuple[float, float]] = []
         solve_point = getattr(DesignProblem, point)
 
@@ -228,8 +231,8 @@ def run_case(case: str) -> dict[str, Any]:
         per = {name: 1e6 * value / 500 for name, value in spent.items()}
         parts = {"HiGHS run": per["run"], "budget": per.get("_prepare", 0.0), "bound": per.get("_lower_bound", 0.0),
                  "solution read": per["solve"] - per["run"] - per.get("_prepare", 0.0) - per.get("_lower_bound", 0.0),
-                 "solve_validated's rest": per.get("solve_validated", per["solve"]) - per["solve"],
-                 "curve and setup": 1e6 * total / 500 - per.get("solve_validated", per["solve"])}
+                 f"{point}'s rest": per[point] - per["solve"] if point != "solve" else 0.0,  # see above
+                 "curve and setup": 1e6 * total / 500 - per[point]}
         out.update(seconds=time.perf_counter() - start, cpu=total / 10, outside_cpu=(total - spent["run"]) / 10,
                    parts=parts, status="optimal" if all(r.status == "optimal" for c in curves for r in c.results)
                    else "not all optimal")

@@ -129,7 +129,7 @@ def _solve_budgets(
 ) -> list[Result]:
     """Build and compile one problem, then solve it at each budget (one worker's share of a curve)."""
     problem = DesignProblem(notion, objective, solver=solver, solver_options=solver_options, method=method)
-    return _each_budget(lambda budget: problem.solve_validated([float(budget)], []), budgets, progress)
+    return _each_budget(lambda budget: problem.solve_point(float(budget)), budgets, progress)
 
 
 def _each_budget(solve: Any, budgets: np.ndarray, progress: Progress | None) -> list[Result]:
@@ -143,10 +143,11 @@ def _each_budget(solve: Any, budgets: np.ndarray, progress: Progress | None) -> 
 
 def _point_solver(spec: DesignSpec, choice: MethodChoice) -> Callable[[float], Result]:
     """``solve(budget)`` for the points of a curve (budgets validated once, by the caller): a compiled method's one
-    problem re-solved at every budget, any other method run afresh."""
+    problem re-solved at every budget (:meth:`~mechdesign.problem.DesignProblem.solve_point`), any other method run
+    afresh."""
     if choice.method.compiled:
         problem = DesignProblem.planned(spec, choice)
-        return lambda budget: problem.solve_validated([float(budget)], [])
+        return lambda budget: problem.solve_point(float(budget))
     return lambda budget: choice.method.run(spec, choice, budget, [])
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -411,13 +412,55 @@ class DesignProblem:
             matrix, bound, note = shortcut
             return self._result(matrix, bound, True, note, "unconstrained-optimum", "", budget_map, limit_map, start)
         solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
-        candidates: list[_Candidate] = []
+        candidates = (self._candidate(run(solved, solved_limits), budget_map, limit_map) for run in self._attempts)
+        return self._certified(candidates, solved, solved_limits, budget_map, limit_map, capped_note, threshold, start)
+
+    def solve_point(self, budget: float) -> Result:
+        """:meth:`solve_validated` at one budget of a problem with one notion and no limits (``budget`` validated,
+        ``as_budget(..., infinite=True)``): a curve's point, with only what depends on the budget done per point.
+
+        The same :class:`Result` as ``solve_validated([budget], [])``, reached with less bookkeeping where the first
+        solver run is certified by its own bound (a warm direct LP, usually): its candidate, cleaned and re-measured
+        as every candidate is, goes straight to the result. Anything else — a budget the unconstrained optimum meets
+        or whose constraint scale exceeds :data:`MAX_CONSTRAINT_SCALE`, a first run not certified so — continues as
+        :meth:`solve_validated` does (the first run is not repeated).
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])), method="direct-lp")
+        >>> result = problem.solve_point(math.log(3))
+        >>> result.status, round(result.objective, 9), result.method
+        ('optimal', 0.25, 'direct-lp')
+        """
+        if len(self.notions) != 1 or self.limits:
+            raise MechDesignError(f"solve_point solves one budget without limits; {self.what} has "
+                                  f"{len(self.notions)} notions and {len(self.limits)} limits (use solve_validated)")
+        if not budget <= self._budget_caps[0] or self._unconstrained_optimum([budget]) is not None:
+            return self.solve_validated([budget], [])  # the shortcut, or a budget solved at a smaller one
+        self.notions[0].scaled_budget(budget)  # the notion's own validation, as _solvable_budgets makes it
+        start = time.perf_counter()
+        budgets: dict[str, float] = {self.notion_labels[0]: budget}
+        runs = self._attempts
+        first = self._candidate(runs[0]([budget], []), budgets, {})
+        bound = first.attempt.bound
+        if first.private and bound is not None and is_certified_optimal(first.value, bound):
+            return self._assemble([first], bound, "", "", budgets, {}, start)
+        later = (self._candidate(run([budget], []), budgets, {}) for run in runs[1:])
+        return self._certified(itertools.chain([first], later), [budget], [], budgets, {}, "", None, start)
+
+    def _certified(self, candidates: Iterable[_Candidate], solved: list[float], solved_limits: list[float],
+                   budget_map: dict[str, float], limit_map: dict[str, float], capped_note: str,
+                   threshold: float | None, start: float) -> Result:
+        """The result of :meth:`solve_validated`'s attempts, each candidate made only when the ones before it were not
+        certified (``candidates``: lazily, in :attr:`_attempts`' order): each private one bounded (its run's own
+        bound, the pricing bound, :func:`~mechdesign.certificate.design_lower_bound`) until one is certified."""
         best_bound, bound_note = -math.inf, ""
         decision = None if threshold is None else threshold / self.unit
-        for run in self._attempts():
-            attempt = run(solved, solved_limits)
-            candidate = self._candidate(attempt, budget_map, limit_map)
-            candidates.append(candidate)
+        made: list[_Candidate] = []
+        for candidate in candidates:
+            attempt = candidate.attempt
+            made.append(candidate)
             if attempt.status == INFEASIBLE and attempt.method != "cvxpy":
                 break  # the caps proven out of reach (by HiGHS, or column generation's bound): no retry finds a point
             if not candidate.private:
@@ -442,14 +485,15 @@ class DesignProblem:
             if capped_note:  # a bound at the smaller budget is no bound at the budget asked
                 bound = self._unconstrained_value()
             best_bound = max(best_bound, bound)
-            if is_certified_optimal(self._best_value(candidates), best_bound) or (
+            if is_certified_optimal(self._best_value(made), best_bound) or (
                     decision is not None and best_bound > decision + gap_tolerance(decision)):
                 break
-        return self._assemble(candidates, best_bound, bound_note, capped_note, budget_map, limit_map, start)
+        return self._assemble(made, best_bound, bound_note, capped_note, budget_map, limit_map, start)
 
+    @functools.cached_property
     def _attempts(self) -> list[Callable[[list[float], list[float]], _Attempt]]:
         """The solver runs to try in turn until one is certified: the default path first, then cold or
-        other solvers (unless a solver was named)."""
+        other solvers (unless a solver was named); the same at every budget (built once)."""
         if self.direct is not None:
             direct = [lambda b, l: self._run_direct(b[0], l, cold=False)]
             if self.solver == "highs" or not isinstance(self.direct, WarmLinearProgram):  # an interior point has no warm start
@@ -462,16 +506,20 @@ class DesignProblem:
     def _solvable_budgets(self, budgets: list[float]) -> tuple[list[float], str]:
         """Budgets capped where a notion's constraint scale would exceed :data:`MAX_CONSTRAINT_SCALE`."""
         solved, capped = [], []
-        for notion, label, budget in zip(self.notions, self.notion_labels, budgets):
+        for notion, label, budget, cap in zip(self.notions, self.notion_labels, budgets, self._budget_caps):
             if math.isfinite(budget):
                 notion.scaled_budget(budget)  # the notion's own validation (e.g. a probability in [0, 1])
-            cap = notion.budget_from_scaled(MAX_CONSTRAINT_SCALE)
             if budget > cap:
                 capped.append(f"{label} budget {budget:g} solved at {cap:.6g}")
             solved.append(min(budget, cap))
         note = ("; " + ", ".join(capped) + " (its constraint scale would exceed float64's accurate range; a "
                 "mechanism within the smaller budget is within the one asked)") if capped else ""
         return solved, note
+
+    @functools.cached_property
+    def _budget_caps(self) -> list[float]:
+        """Each notion's largest budget solved as asked: where its constraint scale reaches :data:`MAX_CONSTRAINT_SCALE`."""
+        return [notion.budget_from_scaled(MAX_CONSTRAINT_SCALE) for notion in self.notions]
 
     @functools.cached_property
     def _pricing(self) -> Any:
@@ -586,9 +634,11 @@ class DesignProblem:
         generation's restricted LPs)."""
         if self.solver == "clarabel" and isinstance(self.direct, WarmLinearProgram):
             solution = self.direct.solve_interior(budget, limits=limits)
+        elif isinstance(self.direct, WarmLinearProgram):  # the bound, not the duals: only the duals it reads converted
+            solution = self.direct.solve(budget, limits=limits, cold=cold, duals=False)
         else:
             solution = self.direct.solve(budget, limits=limits, cold=cold)
-        if solution.matrix is None or not np.all(np.isfinite(solution.matrix)):
+        if solution.matrix is None or not np.isfinite(solution.matrix).all():
             status = INFEASIBLE if solution.status == "Infeasible" else "solver_error"
             return _Attempt(status, None, None, solution.iterations, self.solver, self.direct.method,
                             f"{self.solver} returned status {solution.status!r}")

@@ -393,11 +393,14 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
            [0.2, 0.8, 0. ]])
     """
     cleaned = np.maximum(matrix, 0.0)  # np.clip's values, without its Python wrapper (a curve cleans every point)
-    negligible = cleaned.max(axis=0) <= NEGLIGIBLE_MASS
-    if negligible.any():
+    highest = cleaned.max(axis=0)
+    # Negligible columns not zero already (np.maximum leaves +0.0, no -0.0, in a column whose largest entry is 0): the
+    # unused outputs of a vertex need no writing. count_nonzero and min: ndarray.any/all without their Python wrappers.
+    negligible = (highest > 0.0) & (highest <= NEGLIGIBLE_MASS)
+    if np.count_nonzero(negligible):
         cleaned[:, negligible] = 0.0
     sums = cleaned.sum(axis=1, keepdims=True)
-    if not (sums > 0).all():  # also NaN
+    if not sums.min() > 0:  # also NaN
         row = int(np.flatnonzero(~(sums[:, 0] > 0))[0])
         raise InvalidMechanismError(f"the solver's point is no mechanism: row {row} has no positive mass "
                                     f"(sum {float(sums[row, 0]):.3g})")

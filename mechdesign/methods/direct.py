@@ -216,6 +216,38 @@ def staircase_per_mass(reduced: np.ndarray, epsilon: float) -> np.ndarray:
     return ratios.min(axis=0)
 
 
+class _ListedDuals:
+    """HiGHS's row duals times a scale (:attr:`WarmLinearProgram.objective_scale`), held as the list highspy hands
+    (every row's, built at each read of ``HighsSolution.row_dual``) and converted to numpy only where read: a slice
+    (``duals[rows]``, e.g. the unit row sums' that the staircase bounds read) or, by ``numpy.asarray``, every row's.
+    Either holds the same numbers, to the bit, as every row's converted and then sliced.
+
+    Examples
+    --------
+    >>> duals = _ListedDuals([1.0, -2.0, 0.5], 2.0)
+    >>> duals[1:].tolist(), np.asarray(duals).tolist()
+    ([-4.0, 1.0], [2.0, -4.0, 1.0])
+    """
+
+    __slots__ = ("_listed", "_scale")
+
+    def __init__(self, listed: list[float], scale: float) -> None:
+        self._listed, self._scale = listed, scale
+
+    def _scaled(self, part: list[float]) -> np.ndarray:
+        values = np.fromiter(part, float, len(part))
+        if self._scale != 1.0:
+            values *= self._scale
+        return values
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        return self._scaled(self._listed[rows])
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        values = self._scaled(self._listed)
+        return values if dtype is None else values.astype(dtype)
+
+
 class WarmLinearProgram(ABC):
     """``min Σ W∘Q`` over row-stochastic ``Q`` under one notion's linear rows, held in one HiGHS model.
 
@@ -421,17 +453,17 @@ class WarmLinearProgram(ABC):
         is ``Σ W∘Q`` divided by :attr:`objective_scale`)."""
         return self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower, self._col_upper
 
-    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf,
+    def _lower_bound(self, row_duals: np.ndarray | _ListedDuals, epsilon: float, enough: float = math.inf,
                      tight: float | None = None) -> float:
         """A certified lower bound on the optimum from the row duals (of ``Σ W∘Q``, not divided by
-        :attr:`objective_scale`): the safe LP bound over the model HiGHS holds
+        :attr:`objective_scale`; an array or HiGHS's list, :class:`_ListedDuals`): the safe LP bound over the model HiGHS holds
         (:func:`~mechdesign.certificate.lp_lower_bound`) at the duals in its units, scaled back; a subclass with
         other bounds tries them only while the bound is below ``enough``, and returns one at least ``tight`` (default
         ``enough``) at once (:meth:`solve`: within :data:`TIGHT_BOUND_RTOL` of the value, ``enough`` absolute below 1,
         ``tight`` relative)."""
         scale = self.objective_scale
         return scale * lp_lower_bound(self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
-                                      self._upper_bounds(epsilon), row_duals / scale)
+                                      self._upper_bounds(epsilon), np.asarray(row_duals) / scale)
 
     def _set_objective_scale(self, scale: float) -> None:
         """Hold the objective divided by ``scale > 0`` from now on: the elastic caps' cost and HiGHS's dual
@@ -479,11 +511,22 @@ class WarmLinearProgram(ABC):
                 self._set_row_upper(self.limit_rows, values)
 
     def solve(self, epsilon: float, *, limits: Sequence[float] | None = None, cold: bool = False,
-              bound: bool = True) -> DirectSolution:
+              bound: bool = True, duals: bool = True) -> DirectSolution:
         """Solve at budget ε ≥ 0 (nats, already validated) and the caps' values ``limits`` (one per cap, solved
         units; ``None`` keeps the last ones), warm-started from the previous solve unless ``cold``; ``bound=False``
         skips the safe lower bound (``-inf`` then), for callers that bound another problem (column generation's
-        restricted LPs). A cap no mechanism meets gives status ``"Infeasible"`` (HiGHS's word)."""
+        restricted LPs); ``duals=False`` leaves ``row_duals`` ``None`` and converts only the duals the bound reads
+        (:class:`_ListedDuals`: a design's point, which needs the bound, not the duals). A cap no mechanism meets
+        gives status ``"Infeasible"`` (HiGHS's word).
+
+        Examples
+        --------
+        >>> weights = np.array([[0.0, 0.5], [0.5, 0.0]])
+        >>> full = LdpSharedExcessProgram(weights).solve(math.log(3))
+        >>> lean = LdpSharedExcessProgram(weights).solve(math.log(3), duals=False)
+        >>> full.lower_bound == lean.lower_bound, full.row_duals.size, lean.row_duals
+        (True, 7, None)
+        """
         self._prepare(epsilon, limits)
         if cold:
             self.highs.clearSolver()
@@ -512,14 +555,15 @@ class WarmLinearProgram(ABC):
             return DirectSolution(None, math.nan, -math.inf, iterations, status)
         solution = self.highs.getSolution()  # each attribute read builds a list: each is read once
         values = self.column_values = np.fromiter(solution.col_value, float, self._costs.size)
-        duals = np.fromiter(solution.row_dual, float, self._row_lower.size)
+        listed = _ListedDuals(solution.row_dual, self.objective_scale)  # back to Σ W∘Q's units
+        row_duals = np.asarray(listed) if duals else None
         value = float(self.highs.getObjectiveValue())
-        if self.objective_scale != 1.0:  # back to Σ W∘Q's units
-            duals *= self.objective_scale
+        if self.objective_scale != 1.0:
             value *= self.objective_scale
-        safe = (self._lower_bound(duals, epsilon, value - TIGHT_BOUND_RTOL * max(1.0, abs(value)),
-                                  value - TIGHT_BOUND_RTOL * abs(value)) if bound else -math.inf)
-        return DirectSolution(self._mechanism(values, epsilon), value, safe, iterations, status, duals,
+        safe = (self._lower_bound(listed if row_duals is None else row_duals, epsilon,
+                                  value - TIGHT_BOUND_RTOL * max(1.0, abs(value)), value - TIGHT_BOUND_RTOL * abs(value))
+                if bound else -math.inf)
+        return DirectSolution(self._mechanism(values, epsilon), value, safe, iterations, status, row_duals,
                               values[self.penalty_columns])
 
     def solve_interior(self, epsilon: float, *, limits: Sequence[float] | None = None, bound: bool = True,
@@ -644,11 +688,11 @@ class LdpLinearProgram(WarmLinearProgram):
     def _limit_scale(self, epsilon: float) -> float:
         return self.notion.scaled_budget_excess(epsilon)
 
-    def _row_sum_multipliers(self, row_duals: np.ndarray, epsilon: float) -> np.ndarray | None:
+    def _row_sum_multipliers(self, row_duals: np.ndarray | _ListedDuals, epsilon: float) -> np.ndarray | None:
         """Multipliers ``λ`` of the unit row sums ``Σ_y Q[x, y] = 1`` from the row duals (``None``: none to read)."""
         return row_duals[: self.weights.shape[0]]
 
-    def _lower_bound(self, row_duals: np.ndarray, epsilon: float, enough: float = math.inf,
+    def _lower_bound(self, row_duals: np.ndarray | _ListedDuals, epsilon: float, enough: float = math.inf,
                      tight: float | None = None) -> float:
         # The staircase bounds first (they read the row sums' multipliers only): the quick one (no sort), at λ and, unless
         # that one is tight relative to the value, at λ shrunk by MULTIPLIER_SHRINK; then the exact one. They ignore the
@@ -732,7 +776,7 @@ class LdpSharedExcessProgram(LdpLinearProgram):
         n, m = self.weights.shape
         return fixed[: m + n * m + 1], scaled[: m + n * m + 1]
 
-    def _row_sum_multipliers(self, row_duals: np.ndarray, epsilon: float) -> np.ndarray | None:
+    def _row_sum_multipliers(self, row_duals: np.ndarray | _ListedDuals, epsilon: float) -> np.ndarray | None:
         excess = self.notion.scaled_budget_excess(epsilon)
         return row_duals[1:self.weights.shape[0] + 1] / -excess if excess > 0 else None
 
