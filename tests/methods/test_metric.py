@@ -111,6 +111,31 @@ def test_transport_pricing_is_exact(seed):
         assert np.all(column[:, None] <= scales * column[None, :] * (1 + 1e-12))  # in the cone
 
 
+@pytest.mark.parametrize("output, guessed", [(27, False), (27, True), (0, False), (63, True)])
+def test_arc_generated_pricing_is_exact_where_its_first_arcs_are_not(monkeypatch, output, guessed):
+    """A pricing problem like a design round's on the 8 × 8 grid (ε = 1, row duals a few times the prior, so that
+    6–20 inputs near the output have deficits and the others surpluses): the arc-generated flow's term equals the
+    pricing LP with every pair a row (scipy's HiGHS, an independent LP), and its column attains it. With arc
+    generation stopped after the first solve (ARC_TOL = inf) the term is lower on every case (asserted last): the
+    check fails if the generation loop ends early."""
+    from mechdesign.methods import metric
+
+    notion = MetricDifferentialPrivacy.grid(8, 8)
+    scales = np.exp(notion.distances)
+    rng = np.random.default_rng(output)
+    prior = rng.dirichlet(np.full(64, 2.0))
+    duals = prior * np.sort(notion.distances, axis=1)[:, 9] * (1 + 0.3 * rng.random(64))
+    reduced = prior * notion.distances[:, output] - duals
+    guess = np.exp(-notion.distances[:, (output + 9) % 64]) if guessed else None
+    expected = pricing_lp(reduced, scales)
+    term, column = transport_pricing(reduced, scales, guess)
+    assert expected < -1e-3 and 3 <= (reduced < 0).sum() <= 24
+    assert term == pytest.approx(expected, abs=1e-12 * abs(expected) + 1e-15)
+    assert reduced @ column == pytest.approx(expected, rel=1e-9)
+    monkeypatch.setattr(metric, "ARC_TOL", math.inf)
+    assert transport_pricing(reduced, scales, guess)[0] < expected - 1e-6 * abs(expected)  # less flow: lower
+
+
 def test_cone_closure_is_the_largest_member_below():
     scales = np.exp(MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0]).distances)
     q = cone_closure(np.array([1.0, 0.01, 1.0]), scales)
