@@ -134,6 +134,8 @@ def choose_solver(is_linear: bool, n_entries: int) -> str:
     return "highs" if is_linear and n_entries <= HIGHS_MAX_ENTRIES else "clarabel"
 
 
+#: The message of a result certified optimal (what follows it says how it was found).
+_OPTIMAL_NOTE = f"optimal (gap within {GAP_RTOL:g} relative); every budget re-measured and respected"
 #: The status of an attempt that was not made (the cvxpy fallback of a direct LP too large for memory).
 NOT_TRIED = "not tried"
 
@@ -436,7 +438,10 @@ class DesignProblem:
         if len(self.notions) != 1 or self.limits:
             raise MechDesignError(f"solve_point solves one budget without limits; {self.what} has "
                                   f"{len(self.notions)} notions and {len(self.limits)} limits (use solve_validated)")
-        if not budget <= self._budget_caps[0] or self._unconstrained_optimum([budget]) is not None:
+        shortcut = self._shortcut  # met where _unconstrained_optimum answers (its leakages, or its mix's, within)
+        if not budget <= self._budget_caps[0] or shortcut is not None and (
+                shortcut.leakages[0] <= budget or shortcut.mixed_leakages is not None
+                and shortcut.mixed_leakages[0] <= budget):
             return self.solve_validated([budget], [])  # the shortcut, or a budget solved at a smaller one
         self.notions[0].scaled_budget(budget)  # the notion's own validation, as _solvable_budgets makes it
         start = time.perf_counter()
@@ -689,23 +694,27 @@ class DesignProblem:
                             ) -> _Candidate:
         if attempt.status not in (OPTIMAL, OPTIMAL_INACCURATE) or attempt.matrix is None:
             return _Candidate(attempt, None, [], "")
-        # Each matrix certify_mechanism measured: validated and measured once (the result reports the measures).
-        checked: list[tuple[np.ndarray, Mechanism, tuple[dict[str, float], dict[str, float]]]] = []
-
-        def misses(matrix: np.ndarray) -> list[str]:
-            mechanism = Mechanism.from_cleaned(matrix)  # cleaned, or its mix with the constant mechanism
-            measured, measured_limits = self._measures(mechanism)
-            checked.append((matrix, mechanism, (measured, measured_limits)))
-            return exceeded(measured, budgets, measured_limits, limits)
-
         try:
             cleaned = clean_mechanism(attempt.matrix)
         except InvalidMechanismError as error:  # the solver said "optimal" of a point that is no mechanism
             failed = dataclasses.replace(attempt, status="solver_error", note=f"{attempt.solver}: {error}")
             return _Candidate(failed, None, [], "")
-        matrix, problems, repair_note = certify_mechanism(cleaned, misses)
-        _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
-        mechanism = mechanism or Mechanism.from_cleaned(matrix)
+        mechanism: Mechanism | None = Mechanism.from_cleaned(cleaned)
+        measured: tuple[dict[str, float], dict[str, float]] | None = self._measures(mechanism)
+        problems, repair_note = exceeded(measured[0], budgets, measured[1], limits), ""
+        if problems:  # round-off, perhaps: certify_mechanism mixes in the constant mechanism
+            # Each matrix certify_mechanism measured: validated and measured once (the result reports the measures).
+            checked = [(cleaned, mechanism, measured)]
+
+            def misses(matrix: np.ndarray) -> list[str]:
+                mechanism = Mechanism.from_cleaned(matrix)  # a mix of the cleaned point with the constant mechanism
+                measured, measured_limits = self._measures(mechanism)
+                checked.append((matrix, mechanism, (measured, measured_limits)))
+                return exceeded(measured, budgets, measured_limits, limits)
+
+            matrix, problems, repair_note = certify_mechanism(cleaned, misses, problems)
+            _, mechanism, measured = next((entry for entry in checked if entry[0] is matrix), (None, None, None))
+            mechanism = mechanism or Mechanism.from_cleaned(matrix)
         return _Candidate(attempt, mechanism, problems, repair_note, self.solved_objective.value(mechanism), measured)
 
     def _best_value(self, candidates: list[_Candidate]) -> float | None:
@@ -722,7 +731,7 @@ class DesignProblem:
             optimal = is_certified_optimal(value, bound)
             tries = f" after {len(candidates)} attempts" if len(candidates) > 1 else ""
             if optimal:
-                note = f"optimal (gap within {GAP_RTOL:g} relative); every budget re-measured and respected{tries}"
+                note = _OPTIMAL_NOTE + tries
             else:
                 reason = bound_note or (f"the best lower bound found leaves a gap of {value - bound:.3g}"
                                         if math.isfinite(bound) else "no lower bound could be computed")

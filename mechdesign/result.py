@@ -409,7 +409,7 @@ def clean_mechanism(matrix: np.ndarray) -> np.ndarray:
 
 
 def certify_mechanism(
-    matrix: np.ndarray, exceeded: Callable[[np.ndarray], list[str]]
+    matrix: np.ndarray, exceeded: Callable[[np.ndarray], list[str]], problems: list[str] | None = None
 ) -> tuple[np.ndarray, list[str], str]:
     """Check a cleaned solution against its budgets and repair round-off misses.
 
@@ -425,6 +425,8 @@ def certify_mechanism(
         A cleaned ``(n, m)`` mechanism.
     exceeded
         Maps a matrix to the descriptions of the budgets and limits it misses.
+    problems
+        ``exceeded(matrix)``, where the caller has it already (``None``: computed here).
 
     Returns
     -------
@@ -442,7 +444,7 @@ def certify_mechanism(
     >>> note
     '; solver round-off repaired by mixing weight 1e-08 of the constant mechanism into the solution'
     """
-    problems = exceeded(matrix)
+    problems = exceeded(matrix) if problems is None else problems
     if not problems:
         return matrix, [], ""
     for weight in REPAIR_WEIGHTS:
