@@ -201,6 +201,22 @@ def test_an_interrupt_while_waiting_raises_at_once_and_cancels_the_work():
     assert time.perf_counter() - start < 5 and release.is_set()
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="no signal masks on this platform")
+def test_the_solver_thread_never_receives_ctrl_c_and_the_caller_still_does():
+    """A SIGINT the kernel delivered to the solver's thread (any thread that does not hold it back may get a
+    process-directed signal) interrupted a system call in Clarabel's Rust code, which panicked: a Rust
+    backtrace after the KeyboardInterrupt (2 CI runs of test_ctrl_c_interrupts_a_clarabel_solve_promptly
+    under load; reproduced by signalling the worker thread). The worker holds SIGINT back (fails without
+    ``interrupts_held``: the worker's mask is empty); the calling thread's mask is restored."""
+    import signal
+
+    from mechdesign.solvers import run_interruptibly
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGINT in run_interruptibly(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before and signal.SIGINT not in before
+
+
 def test_work_run_interruptibly_returns_its_value_or_raises_its_error():
     import threading
 
