@@ -355,6 +355,12 @@ def main() -> None:
                     least = min(runs[name], key=lambda run: run["least"]["outside"])["least"]
                     highs += (f"; least of 10 per point (best process, µs): HiGHS {least['inside']:.0f}, outside "
                               f"{least['outside']:.0f} ({100 * least['outside'] / least['inside']:.0f} %)")
+                    # the same, the median process's (each process's share, then their median): one lucky process
+                    # does not make it
+                    shares = sorted(run["least"]["outside"] / run["least"]["inside"] for run in runs[name])
+                    typical = sorted(runs[name], key=lambda run: run["least"]["outside"])[len(runs[name]) // 2]["least"]
+                    highs += (f", median process: outside {typical['outside']:.0f}, share "
+                              f"{100 * shares[len(shares) // 2]:.1f} % (range {100 * shares[0]:.1f}–{100 * shares[-1]:.1f})")
                 if "api_cpu" in median:
                     highs += (f", of which HiGHS's other calls (coefficients, costs, model, solution read) "
                               f"{median['api_cpu']:.3f}")
