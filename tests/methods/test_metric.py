@@ -330,8 +330,11 @@ def test_a_pattern_the_master_priced_out_does_not_enter_again():
 
 def test_a_master_lp_the_dual_simplex_fails_is_solved_with_other_options():
     """A line of 21 points at ε = 1e-6: the master's columns e^{-εd} are within 2e-5 of each other and HiGHS's dual
-    simplex without presolve ends "Solve error" warm and cold (the design was a solver_error); the primal simplex
-    solves it, and the design is certified, equal to the cvxpy path's (the best constant mechanism's value here)."""
+    simplex without presolve ended "Solve error" warm and cold (the design was a solver_error); the primal simplex
+    solves it, and the design is certified, equal to the cvxpy path's (the best constant mechanism's value here).
+    The master now runs the primal simplex warm: its duals end with no pattern entering and a gap of 1.2e-5, and the
+    design switches the master to the dual simplex (``_Master.to_dual_simplex``), which certifies it (without the
+    switch: "suboptimal", checked)."""
     notion = MetricDifferentialPrivacy.from_points(np.arange(21.0))
     objective = ExpectedDistortion(Prior(np.random.default_rng(0).dirichlet(np.ones(21))), notion.distances)
     result = design(notion, 1e-6, objective, method="metric-cone")
