@@ -32,7 +32,9 @@ which notion class, as import paths ``"module:attribute"`` (:data:`SOLVER_PATHS`
 * ``distortion_rate`` — the Blahut–Arimoto distortion–rate solver for mutual-information privacy
   (:func:`~mechdesign.methods.blahut_arimoto.design_distortion_rate`, design method ``"blahut-arimoto"``);
 * ``metric_cone`` — column generation over the d-privacy cone for metric DP
-  (:func:`~mechdesign.methods.metric.design_metric`, design method ``"metric-cone"``).
+  (:func:`~mechdesign.methods.metric.design_metric`, design method ``"metric-cone"``);
+* ``pair_generation`` — lazy generation of neighbour pairs for Rényi DP with many pairs
+  (:func:`~mechdesign.methods.renyi_pairs.design_renyi_pairs`, design method ``"pair-generation"``).
 
 Those paths are imported by :func:`resolve` only when a solver-layer dispatcher asks, so this module
 imports nothing from the solver layer: definitions (the global framework) read it without importing
@@ -71,7 +73,7 @@ from .privacy import (
 
 NotionOrClass = Union[PrivacyNotion, type]
 SolverField = Literal["warm_lp", "column_generation", "column_cone", "hamming_closed_form", "hockey_stick_cuts",
-                      "distortion_rate", "metric_cone"]
+                      "distortion_rate", "metric_cone", "pair_generation"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class Capabilities:
         ``"module:function"`` of its Blahut–Arimoto distortion–rate designer.
     metric_cone
         ``"module:function"`` of its column generation over the d-privacy cone.
+    pair_generation
+        ``"module:function"`` of its design by lazy generation of neighbour pairs.
     """
 
     notion: type[PrivacyNotion]
@@ -123,6 +127,7 @@ class Capabilities:
     hockey_stick_cuts: str | None = None
     distortion_rate: str | None = None
     metric_cone: str | None = None
+    pair_generation: str | None = None
 
 
 #: The notion classes offered on the command line and to the ``Privatizer``, in command-line order (their
@@ -159,6 +164,7 @@ SOLVER_PATHS: dict[type[PrivacyNotion], dict[SolverField, str]] = {
     MaximalInformation: {"column_cone": f"{_COLUMNS}:maximal_information_cone"},
     MutualInformationPrivacy: {"distortion_rate": "mechdesign.methods.blahut_arimoto:design_distortion_rate"},
     MetricDifferentialPrivacy: {"metric_cone": "mechdesign.methods.metric:design_metric"},
+    RenyiDifferentialPrivacy: {"pair_generation": "mechdesign.methods.renyi_pairs:design_renyi_pairs"},
 }
 
 

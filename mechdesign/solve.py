@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
-from .methods import blahut_arimoto, hockey_stick, metric, sml_cuts
+from .methods import blahut_arimoto, hockey_stick, metric, renyi_pairs, sml_cuts
 from .methods.closed_form import design_hamming, hamming_problem
 from .privacy.base import PrivacyNotion
 # The specification's and the compiled problem's names are imported here too, where callers have found them.
@@ -84,6 +84,14 @@ METHODS: tuple[DesignMethod, ...] = (
                  lambda spec: True if sml_cuts.applies(spec.notions, spec.objective, spec.limits) else None,
                  lambda spec, choice, budgets, limit_values: sml_cuts.design_large_sml(
                      spec.notions, budgets, spec.objective), solvers=("highs",)),
+    DesignMethod("pair-generation",
+                 "one RenyiDifferentialPrivacy whose neighbours are not a path, an ExpectedDistortion on at least "
+                 "methods.renyi_pairs.MIN_INPUTS inputs, and no limits (the conic problem on a working set of ordered "
+                 "pairs and outputs written straight for Clarabel, every pair measured in numpy and the violated ones "
+                 "added; the column terms' dual bound of the working set checked in numpy)",
+                 lambda spec: True if renyi_pairs.applies(spec.notions, spec.objective, spec.limits) else None,
+                 lambda spec, choice, budgets, limit_values: renyi_pairs.design_renyi_pairs(
+                     spec.notions, budgets, spec.objective), solvers=("clarabel",)),
     CVXPY,
 
 )

@@ -56,6 +56,8 @@ def test_every_import_path_resolves_to_the_right_kind(notion):
         assert isinstance(resolve(paths["hamming_closed_form"]), ClosedForm)
     if "column_cone" in paths:
         assert callable(resolve(paths["column_cone"]))
+    if "pair_generation" in paths:
+        assert callable(resolve(paths["pair_generation"]))
 
 
 @pytest.mark.parametrize("notion", every_notion(PRIOR), ids=lambda notion: type(notion).__name__)
@@ -157,6 +159,7 @@ def test_subclasses_inherit_definitions_but_not_solver_paths():
     assert capabilities(Custom, exact=True).warm_lp is None
     assert solver_capability(DifferentialPrivacy(), "warm_lp") is resolve("mechdesign.methods.direct:LdpLinearProgram")
     assert capabilities(RenyiDifferentialPrivacy(2.0)).warm_lp is None
+    assert solver_capability(type("CustomRenyi", (RenyiDifferentialPrivacy,), {})(2.0), "pair_generation") is None
 
 
 def test_builders_decline_parameters_they_do_not_cover():

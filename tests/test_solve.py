@@ -404,7 +404,7 @@ def test_an_inapplicable_method_is_a_named_error_listing_those_that_apply(kwargs
 def test_an_unknown_method_is_a_named_error(method):
     from mechdesign import MethodNotApplicableError
 
-    with pytest.raises(MethodNotApplicableError, match=r"method must be 'auto' or one of \['closed-form', 'hockey-stick-cuts', 'blahut-arimoto', 'metric-cone', 'column-generation', 'direct-lp', 'constraint-generation', 'cvxpy'\]"):
+    with pytest.raises(MethodNotApplicableError, match=r"method must be 'auto' or one of \['closed-form', 'hockey-stick-cuts', 'blahut-arimoto', 'metric-cone', 'column-generation', 'direct-lp', 'constraint-generation', 'pair-generation', 'cvxpy'\]"):
         design(DifferentialPrivacy(), 0.5, ExpectedDistortion(SKEWED), method=method)
     with pytest.raises(MethodNotApplicableError, match="method must be"):
         DesignProblem(DifferentialPrivacy(), ExpectedDistortion(SKEWED), method="closed-form")  # not compiled

@@ -6,7 +6,8 @@
 Hamming closed forms at any n: ``"closed-form"``), ``hockey_stick`` (hockey-stick (ε, δ)-DP:
 ``"hockey-stick-cuts"``), ``blahut_arimoto`` (the distortion–rate design under mutual-information privacy:
 ``"blahut-arimoto"``), ``metric`` (metric DP by column generation over its cone: ``"metric-cone"``),
-``sml_cuts`` (SML constraint generation: ``"constraint-generation"``) and ``certified``, the certification
+``sml_cuts`` (SML constraint generation: ``"constraint-generation"``), ``renyi_pairs`` (Rényi DP with many
+neighbour pairs by lazy pair generation: ``"pair-generation"``) and ``certified``, the certification
 tail every method and designer ends in. The entry points beside ``design()`` are :mod:`mechdesign.designers`.
 Nothing here imports ``solve.py`` or anything above it (docs/architecture.md, tests/test_layers.py).
 """

@@ -352,12 +352,14 @@ class KKTPoint:
     residual: float
 
 
-def fitted_start(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, largest: int | None = None
+def fitted_start(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, largest: int | None = None,
+                 active: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, ColumnSums, np.ndarray, np.ndarray, np.ndarray] | None:
     """The support, active terms and fitted multipliers of the near-optimal ``matrix``, where :func:`kkt_point`
     starts: the used outputs' entries above :data:`SUPPORT_ENTRY` (every positive entry of a used output where the
-    budget needs the smaller ones), the terms within :data:`ACTIVE_RTOL` of their right-hand sides, and
-    :func:`fitted_multipliers` there.
+    budget needs the smaller ones), the terms within :data:`ACTIVE_RTOL` of their right-hand sides (or the indices
+    ``active`` where the caller knows them, e.g. from a conic solver's multipliers), and :func:`fitted_multipliers`
+    there.
 
     Returns
     -------
@@ -387,7 +389,8 @@ def fitted_start(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, larg
         entries = (matrix > 0) & used
         sums = terms(np.where(entries, matrix, 0.0))
     point = np.where(entries, matrix, 0.0)
-    active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
+    if active is None:
+        active = np.flatnonzero(sums.values >= sums.rhs * (1.0 - ACTIVE_RTOL))
     if not (np.all(np.isfinite(sums.values)) and np.all(point.any(axis=1))
             and (largest is None or entries.sum() + n + active.size <= largest)):
         return None
@@ -396,10 +399,11 @@ def fitted_start(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, larg
     return point, entries, sums, active, mu, lam
 
 
-def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTPoint | None:
+def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, active: np.ndarray | None = None
+              ) -> KKTPoint | None:
     """The KKT point near the near-optimal ``matrix`` (module docstring): its support (used outputs, entries above
     :data:`SUPPORT_ENTRY` — or every positive entry of a used output where the budget needs the smaller ones) and
-    active terms, multipliers fitted there (:func:`fitted_multipliers`), then polished
+    active terms (``active`` if given, else those within :data:`ACTIVE_RTOL` of their right-hand sides), multipliers fitted there (:func:`fitted_multipliers`), then polished
     by Newton's method (:func:`polished_kkt_point`: plain steps, then damped ones if those fail,
     :data:`NEWTON_GROWTHS`); negative multipliers of redundant active terms are refitted nonnegative at the polished
     point and polished again. ``None`` when ``matrix`` is outside the terms' domain, when the
@@ -418,7 +422,7 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms) -> KKTP
     >>> float(np.abs(point.matrix - [[p, 1 - p], [1 - p, p]]).max()) < 1e-15, point.residual < 1e-15
     (True, True)
     """
-    start = fitted_start(costs, matrix, terms, NEWTON_UNKNOWNS)
+    start = fitted_start(costs, matrix, terms, NEWTON_UNKNOWNS, active)
     if start is None:
         return None
     point, entries, sums, active, mu, lam = start

@@ -368,7 +368,7 @@ def test_a_design_on_a_path_is_certified_by_the_chain(monkeypatch):
     notion, problem = _path_design(30)
     result = problem.solve(1.0)
     assert result.status == "optimal" and result.gap <= 1e-7 * max(1.0, result.objective), result.message
-    monkeypatch.setattr(RenyiDifferentialPrivacy, "_on_path", lambda self, n: False)
+    monkeypatch.setattr(RenyiDifferentialPrivacy, "on_path", lambda self, n: False)
     assert _path_design(30)[1].solve(1.0).status == "suboptimal"
 
 
