@@ -12,7 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from mechdesign import DesignProblem, DifferentialPrivacy, ExpectedDistortion, MaximalLeakage, Prior
+from mechdesign import (ApproximateDifferentialPrivacy, DesignProblem, DifferentialPrivacy, ExpectedDistortion,
+                        MaximalLeakage, PointwiseMaximalLeakage, Prior)
 from mechdesign.exceptions import MechDesignError
 from mechdesign.methods.direct import LdpLinearProgram, LdpSharedExcessProgram, MaximalLeakageLinearProgram
 from mechdesign.result import NEGLIGIBLE_MASS, clean_mechanism
@@ -31,19 +32,24 @@ def _fields(result) -> tuple:
             result.max_violation, result.method, result.solver, result.iterations, result.message)
 
 
-@pytest.mark.parametrize("notion, method, n", [(DifferentialPrivacy(), "direct-lp", 7),
-                                               (MaximalLeakage(), "direct-lp", 6),
-                                               (DifferentialPrivacy(), "column-generation", 60),
-                                               (DifferentialPrivacy(), "cvxpy", 4)])
-def test_solve_point_is_solve_validated(notion, method, n):
+@pytest.mark.parametrize("notion, settings, n", [
+    (DifferentialPrivacy(), {"method": "direct-lp"}, 7),
+    (MaximalLeakage(), {"method": "direct-lp"}, 6),
+    (PointwiseMaximalLeakage(Prior(np.random.default_rng(5).dirichlet(np.ones(6)))), {}, 6),  # the objective's prior
+    (ApproximateDifferentialPrivacy(0.05), {}, 6),
+    (DifferentialPrivacy(), {"solver": "clarabel"}, 6),  # the direct LP by Clarabel's interior point
+    (DifferentialPrivacy(), {"method": "column-generation"}, 60),
+    (DifferentialPrivacy(), {"method": "cvxpy"}, 4)])
+def test_solve_point_is_solve_validated(notion, settings, n):
     """Twin problems through the same budgets (each warm from its own previous point): ``solve_point`` gives every field
     of ``solve_validated``'s result, objective and mechanism to the bit — on the direct LPs (the first run certified by
     its own bound), through cvxpy (no bound of its own: the general attempts), at ε = 0, past the cap and at ``inf``
-    (the unconstrained optimum). Checked to fail: with the fast exit assembling at the attempt's value instead of its
-    bound, every direct-LP point's ``bound`` and ``gap`` differ."""
+    (the unconstrained optimum), for local DP, maximal leakage, PML and pointwise approximate DP, and with Clarabel.
+    Checked to fail: with the fast exit assembling at the attempt's value instead of its bound, every direct-LP point's
+    ``bound`` and ``gap`` differ."""
     objective = _objective(n, 5)
-    general = DesignProblem(notion, objective, method=method)
-    lean = DesignProblem(notion, objective, method=method)
+    general = DesignProblem(notion, objective, **settings)
+    lean = DesignProblem(notion, objective, **settings)
     for budget in BUDGETS:
         expected, got = general.solve_validated([budget], []), lean.solve_point(budget)
         assert _fields(got) == _fields(expected), budget
