@@ -50,8 +50,13 @@ ADD_PER_INPUT = 4
 KEEP_SLACK = 1e-2
 #: Rounds at most.
 MAX_ROUNDS = 60
-#: Clarabel's tolerances (gap, feasibility) for the working-set problems.
+#: Clarabel's tolerances (gap, feasibility): for the rounds that look for violated pairs and missing outputs, then
+#: for the working set that has none (whose point and multipliers the certificate starts from).
+SEARCH_TOLERANCE = 1e-7
 SOLVE_TOLERANCE = 1e-9
+#: Barrier weight (relative) at which the pricing of outputs outside the working set stops
+#: (:func:`~mechdesign.privacy.renyi.least_pair_column_terms`: only the sign of their least terms is needed).
+PRICE_BARRIER = 1e-10
 #: Guesses of the active pairs (their multipliers positive at the KKT point polished for the certificate), tried in
 #: turn: the pairs whose multiplier in Clarabel's solution exceeds each of these times their slack ``1 − Σ_y φ``.
 #: Along the central path the product of the two is the same for every pair, so the ratio separates active from
@@ -65,24 +70,27 @@ PRICE_TOLERANCE = 1e-10
 
 
 def solve_working_set(weights: np.ndarray, first: np.ndarray, second: np.ndarray, outputs: np.ndarray,
-                      scale: float, alpha: float) -> tuple[str, np.ndarray | None, np.ndarray | None]:
+                      scale: float, alpha: float, tolerance: float = 1e-9
+                      ) -> tuple[str, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     """``min weights · Q`` over row-stochastic ``Q`` supported on the columns ``outputs`` with
-    ``Σ_y Q[first_k, y]^α (scale · Q[second_k, y])^{1−α} <= 1`` for every ``k``, by Clarabel (no cvxpy).
+    ``Σ_y Q[first_k, y]^α (scale · Q[second_k, y])^{1−α} <= 1`` for every ``k``, by Clarabel (no cvxpy) at
+    ``tolerance`` (its gap and feasibility tolerances).
 
     Each term gets an epigraph variable ``t >= a^α c^{1−α}`` (``c = scale · b``): a rotated second-order cone
     ``(t + c, 2a, t − c)`` for α = 2, else the power cone ``t^{1/α} c^{1−1/α} >= |a|``.
 
     Returns
     -------
-    (status, Q, λ)
-        Clarabel's status, the ``(n, m)`` point (zero outside ``outputs``) and the multipliers of the ``k`` budgets,
-        ``None`` unless solved.
+    (status, Q, μ, λ)
+        Clarabel's status, the ``(n, m)`` point (zero outside ``outputs``), the multipliers of the unit row sums
+        (``weights − μ + Σ_k λ_k ∇φ_k >= 0``, equal on the support) and those of the ``k`` budgets; ``None`` unless
+        solved.
 
     Examples
     --------
     Two inputs, Hamming cost, α = 2, ε = log 2: randomized response with ``p = (1 + 1/√5) / 2``.
 
-    >>> status, Q, _ = solve_working_set(0.5 * (1 - np.eye(2)), np.array([0, 1]), np.array([1, 0]), np.arange(2), 2.0,
+    >>> status, Q, _, _ = solve_working_set(0.5 * (1 - np.eye(2)), np.array([0, 1]), np.array([1, 0]), np.arange(2), 2.0,
     ...                               2.0)
     >>> status, round(float(Q[0, 0]), 7), round((1 + 1 / math.sqrt(5)) / 2, 7)
     ('Solved', 0.7236068, 0.7236068)
@@ -115,7 +123,7 @@ def solve_working_set(weights: np.ndarray, first: np.ndarray, second: np.ndarray
     sides = np.concatenate([np.ones(n), np.zeros(entries), np.ones(pairs), np.zeros(3 * terms)])
     settings = clarabel.DefaultSettings()
     settings.verbose = False
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = SOLVE_TOLERANCE
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tolerance
     solver = clarabel.DefaultSolver(sp.csc_matrix((size, size)),
                                     np.concatenate([weights[:, outputs].ravel(), np.zeros(terms)]), matrix, sides,
                                     [clarabel.ZeroConeT(n), clarabel.NonnegativeConeT(entries + pairs), *cones],
@@ -123,10 +131,11 @@ def solve_working_set(weights: np.ndarray, first: np.ndarray, second: np.ndarray
     solution = solver.solve()
     status = str(solution.status)
     if status not in ("Solved", "AlmostSolved"):
-        return status, None, None
+        return status, None, None, None
     point = np.zeros(weights.shape)
     point[:, outputs] = np.asarray(solution.x)[:entries].reshape(n, m)
-    return status, point, np.asarray(solution.z)[n + entries: n + entries + pairs]
+    duals = np.asarray(solution.z)
+    return status, point, -duals[:n], duals[n + entries: n + entries + pairs]
 
 
 def pair_power_sums(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float, alpha: float
@@ -141,6 +150,23 @@ def pair_power_sums(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, s
     0.84729786
     """
     return renyi_log_power_sums(matrix[first], matrix[second], alpha) + (1.0 - alpha) * math.log(scale)
+
+
+def _priced_outputs(weights: np.ndarray, mu: np.ndarray, multipliers: np.ndarray, first: np.ndarray,
+                    second: np.ndarray, outputs: np.ndarray, scale: float, alpha: float, floor: float) -> np.ndarray:
+    """The outputs outside ``outputs`` whose least Lagrangian column term ``(weights[:, y] − μ) · v + Σ_k λ_k φ_k(v)``
+    on the simplex, at the working set's multipliers, is below ``floor`` (< 0): adding them lowers the working set's
+    optimum (column generation; the pricing is approximate, :data:`PRICE_BARRIER`, the certificate's is not)."""
+    outside = np.setdiff1d(np.arange(weights.shape[1]), outputs)
+    if outside.size == 0:
+        return outside
+    lam = np.maximum(multipliers, 0.0)
+    linear = weights[:, outside] - mu[:, None]
+    points = least_pair_column_terms(linear, first, second, lam, scale, alpha, PRICE_BARRIER)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        terms = np.where(points[first] > 0, points[first] ** alpha * (scale * points[second]) ** (1.0 - alpha), 0.0)
+    values = np.einsum("xy,xy->y", linear, points) + lam @ terms
+    return outside[values < floor]
 
 
 def _certificate(weights: np.ndarray, matrix: np.ndarray, first: np.ndarray, second: np.ndarray,
@@ -215,10 +241,12 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
         for key in ((x, (x + 1) % n), ((x + 1) % n, x)):
             if key in pair_index:
                 working[pair_index[key]] = True
-    outputs, used = np.arange(m), np.array([], dtype=int)  # every output, then those used so far
+    outputs = np.arange(m)  # every output, then those used and those priced in
     matrix = None
+    tolerance, floor = SEARCH_TOLERANCE, -PRICE_TOLERANCE * float(np.abs(weights).max())
     for round_number in range(1, MAX_ROUNDS + 1):
-        status, raw, multipliers = solve_working_set(weights, first[working], second[working], outputs, scale, alpha)
+        status, raw, mu, multipliers = solve_working_set(weights, first[working], second[working], outputs, scale,
+                                                         alpha, tolerance)
         if raw is None:
             return failure_result("solver_error", f"clarabel returned status {status!r} on a working set of "
                                   f"{int(working.sum())} ordered pairs and {outputs.size} outputs", start,
@@ -227,15 +255,21 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
         sums = pair_power_sums(matrix, first, second, scale, alpha)
         # A working-set pair over its budget is the solver's tolerance (the re-measurement judges it), not a cut.
         violated = (sums > (alpha - 1.0) * PAIR_ATOL) & ~working
+        # Outputs are priced once no pair is violated (before, the working set's multipliers are far from the end's).
+        missing = np.array([], dtype=int) if violated.any() else _priced_outputs(
+            weights, mu, multipliers, first[working], second[working], outputs, scale, alpha, floor)
         work = (f"pair generation: {round_number} rounds, {int(working.sum())} of {first.size} ordered pairs and "
                 f"{outputs.size} of {m} outputs in the working set")
-        if not violated.any():
+        if not violated.any() and missing.size == 0:
+            if tolerance > SOLVE_TOLERANCE:  # the same working set once more, to the certificate's accuracy
+                tolerance = SOLVE_TOLERANCE
+                continue
             slack = -np.expm1(sums[working])
             value = float(np.sum(weights * matrix))
             bound, least, polished = _certificate(weights, matrix, first[working], second[working],
-                                        [multipliers > ratio * slack for ratio in ACTIVE_DUAL_RATIOS], alpha, budget,
-                                        value - gap_tolerance(value))
-            missing = np.setdiff1d(np.flatnonzero(least < -PRICE_TOLERANCE * float(np.abs(weights).max())), outputs)
+                                                  [multipliers > ratio * slack for ratio in ACTIVE_DUAL_RATIOS],
+                                                  alpha, budget, value - gap_tolerance(value))
+            missing = np.setdiff1d(np.flatnonzero(least < floor), outputs)
             if bound is not None and (value - bound <= gap_tolerance(value) or missing.size == 0):
                 if polished is not None and np.all(pair_power_sums(polished, first, second, scale, alpha)
                                                    <= (alpha - 1.0) * PAIR_ATOL):
@@ -245,15 +279,13 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
             if missing.size == 0:  # no KKT point and nothing to add: a design without a bound
                 return certified_result(notion, budget, objective, matrix, -math.inf, work, start,
                                         iterations=round_number, **common)
-            outputs = np.union1d(outputs, missing)
-            continue
-        # Keep the pairs near their budget, add each input's most violated ones; keep the outputs used so far.
+        # Keep the pairs near their budget, add each input's most violated ones; keep the outputs used and add those
+        # whose least Lagrangian column term is negative.
         order = np.lexsort((-np.where(violated, sums, -np.inf), first))  # by input, the most violated first
         rank = np.empty(first.size, dtype=int)
         rank[order] = np.arange(first.size) - np.searchsorted(first[order], first[order])
         working = (working & (sums >= math.log1p(-KEEP_SLACK))) | (violated & (rank < ADD_PER_INPUT))
-        used = np.union1d(used, np.flatnonzero(matrix.sum(axis=0) > 0))
-        outputs = used
+        outputs = np.union1d(np.flatnonzero(matrix.sum(axis=0) > UNUSED_COLUMN_MASS), missing)
     return certified_result(notion, budget, objective, matrix, -math.inf,
                             f"pair generation did not converge in {MAX_ROUNDS} rounds", start,
                             iterations=MAX_ROUNDS, **common)

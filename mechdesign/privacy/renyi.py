@@ -310,12 +310,12 @@ BARRIER_STEPS = 12
 
 
 def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.ndarray, multipliers: np.ndarray,
-                            scale: float, alpha: float) -> np.ndarray:
+                            scale: float, alpha: float, last: float = BARRIER_LAST) -> np.ndarray:
     """Where the Lagrangian's column terms ``h(v) = linear[:, j] · v + Σ_k λ_k φ_k(v)``, ``φ_k(v) = v_{first_k}^α
     (scale · v_{second_k})^{1−α}``, are least on the simplex, one column of the ``(n, u)`` array ``linear`` each: the
     points of a primal barrier method, ``min h(v) − τ Σ_x log v_x`` s.t. ``Σ v = 1`` by Newton's method (every column
-    at once, dense ``n × n`` Hessians), ``τ`` from :data:`BARRIER_FIRST` to :data:`BARRIER_LAST` times the largest
-    ``|linear|``.
+    at once, dense ``n × n`` Hessians), ``τ`` from :data:`BARRIER_FIRST` to ``last`` (default :data:`BARRIER_LAST`)
+    times the largest ``|linear|``.
 
     Every entry stays positive, the gradients finite: at the barrier's point ``∂_x h = c + τ / v_x`` (``c`` the
     simplex's multiplier), so the Frank–Wolfe bound ``min_x ∂_x h(v)`` (the tangent bound of
@@ -388,9 +388,9 @@ def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.nd
                     break
                 length = np.where(better, length, 0.5 * length)
             v = np.where(better[:, None], trial, v)
-        if tau <= BARRIER_LAST * size:
+        if tau <= last * size:
             break
-        tau = max(tau / BARRIER_FACTOR, BARRIER_LAST * size)
+        tau = max(tau / BARRIER_FACTOR, last * size)
     return (v / v.sum(axis=1, keepdims=True)).T
 
 

@@ -106,7 +106,7 @@ def test_design_runs_pair_generation_and_re_measures_every_pair():
 
 
 def test_a_clarabel_failure_is_a_solver_error(monkeypatch):
-    monkeypatch.setattr(renyi_pairs, "solve_working_set", lambda *args: ("NumericalError", None, None))
+    monkeypatch.setattr(renyi_pairs, "solve_working_set", lambda *args: ("NumericalError", None, None, None))
     result = design_by_pairs(RenyiDifferentialPrivacy(2.0), 1.0, random_case(8, 1))
     assert result.status == "solver_error" and "NumericalError" in result.message
 
