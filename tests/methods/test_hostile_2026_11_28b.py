@@ -10,7 +10,8 @@ PML / maximal-leakage LPs in ``scipy.optimize.linprog``, each notion's measure i
 unconstrained optimum mixed with the uniform row) whose value every certified bound must stay below.
 
 Perturbation checks (run by hand, the note records them): with the Rényi reference solved at 1.001 ε, the metric
-reference at 1.001 ε, or the curve's reference LP at 1.01 ε, the value checks below fail.
+reference at 1.001 ε (9 of 12 cases), or the curve's reference LP at 1.01 ε, the value checks below fail; with any
+numpy measure multiplied by 1.001, the privacy checks fail.
 """
 
 from __future__ import annotations
@@ -215,17 +216,21 @@ NEAR = [0.0, 1e-9, 1.0, 2.0, 2.0 + 1e-9, 3.0]
 GRID = [[i, j] for i in range(3) for j in range(3)]
 
 
-@pytest.mark.parametrize("points, epsilon", [(LINE, 0.5), (LINE, 1e-6), (NEAR, 1.0), (NEAR, 0.5), (GRID, 1.0),
-                                             (GRID, 1e-3)])
+@pytest.mark.parametrize("points, epsilon", [(LINE, 0.5), (LINE, 0.05), (NEAR, 1.0), (NEAR, 0.5), (GRID, 1.0),
+                                             (GRID, 0.2)])
 @pytest.mark.parametrize("cost", ["distance", "random"])
 def test_metric_cone_agrees_with_the_whole_problem(points, epsilon, cost):
     """``design`` (auto: metric-cone) against the whole LP in cvxpy: private by the numpy measure, the bound below
-    the optimum, an optimal value within the gap tolerance of it; and the same at cost × 1e-12 and × 1e12."""
+    the optimum, an optimal value within the gap tolerance of it; and the same at cost × 1e-12 and × 1e12. (With the
+    reference at 1.001 ε, 9 of the 12 cases fail; the random costs on the near points and on the line at ε = 0.05
+    barely depend on ε there and stay for the measure and bound checks.)"""
     notion = MetricDifferentialPrivacy.from_points(points)
     n = notion.n_inputs
     rng = np.random.default_rng(n)
     prior = rng.dirichlet(np.ones(n))
-    costs = notion.distances if cost == "distance" else rng.random((n, n))
+    # random: zero on the diagonal (each input has its own best output) and a uniform prior, so that the budget binds
+    costs = notion.distances if cost == "distance" else rng.random((n, n)) * (1.0 - np.eye(n))
+    prior = prior if cost == "distance" else np.full(n, 1.0 / n)
     reference = metric_optimum(prior[:, None] * costs, notion.distances, epsilon)
     values = []
     for scale in (1.0, 1e-12, 1e12):
