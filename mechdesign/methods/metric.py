@@ -146,8 +146,8 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     ``guess`` (or 1) divided by the rate is largest; then, after each solve, the arc of each surplus and of each
     deficit whose dual constraint ``α_x + e^{ε d(x, x')} β_{x'} >= 1`` is most violated (``α, β`` the rows' duals),
     until none is violated by more than :data:`ARC_TOL` — the restricted LP's optimum is then the full one's.
-    When the value is negative every surplus is exhausted (a surplus left over could cover more), so the flow
-    needs about one arc per surplus: at 20 × 20 a tenth to a quarter of the ``deficits × surpluses`` arcs
+    When the value is negative every surplus with an arc to a deficit left uncovered is exhausted (what it had left
+    could cover more), so the flow needs about one arc per surplus: at 20 × 20 a tenth to a quarter of the ``deficits × surpluses`` arcs
     (benchmarks/notes/2026-11-28-metric-dp-scale-2.md). Added arcs keep the flow feasible, so HiGHS's primal
     simplex re-solves warm.
 
