@@ -27,6 +27,10 @@ printed side by side as it ends, with the load average.
   69 GiB), ε = 1, random costs: status, gap, the whole solve, the time in ``design_lower_bound`` (its share) and in
   the KKT polish, and the load average at the start of each case.
 
+* Every pair neighbouring (``pairs``, issue 32 item 4's last clause: lazy pair generation,
+  mechdesign/methods/renyi_pairs.py): Rényi DP α = 2, random costs, Dirichlet(1) prior (seed 1), ε = 1, n = 12 … 40,
+  through ``design()``: the method, status, gap and objective, CPU and wall seconds, the load average.
+
 * Neighbours on a path (``path``, issue 32 item 4: the chain's bound, ``RenyiDifferentialPrivacy.path_dual_bound``):
   Rényi DP with the inputs on a path, random costs and a Dirichlet(1) prior (seed 1, as ``share``), Clarabel, at
   other orders, budgets and sizes than ``share``'s: status, gap, the whole solve and the load average.
@@ -34,7 +38,7 @@ printed side by side as it ends, with the load average.
 * The full PUT grid (``grid``, only when named): ``MECHDESIGN_FULL_GRID=1 pytest -q -m slow tests/checks/test_put.py``
   in the baseline's tree (its own tests) then in the working tree, wall time and load average.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|path|grid]`` (every
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|path|pairs|grid]`` (every
 section but ``grid`` by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
@@ -63,6 +67,10 @@ LARGE_CASES = [("random", 100, 1.0), ("hamming", 100, 1.0)]
 SHARE_CASES = [("sibson", "random", "-", 100, 1.0), ("sibson", "hamming", "-", 100, 1.0),
                ("renyi", "random", "path", 100, 1.0), ("renyi", "random", "path", 30, 1.0),
                ("renyi", "random", "all", 20, 1.0)]
+
+#: Rényi DP with every pair neighbouring, random costs, through ``design()`` (issue 32 item 4's last clause: before,
+#: cvxpy; after, lazy pair generation, mechdesign/methods/renyi_pairs.py): (n, α, ε).
+PAIRS_CASES = [(12, 2.0, 1.0), (20, 2.0, 1.0), (30, 2.0, 1.0), (40, 2.0, 1.0)]
 
 #: Rényi DP with neighbours on a path, random costs (issue 32 item 4): (n, α, ε).
 PATH_CASES = [(30, 2.0, 0.1), (30, 2.0, 4.0), (30, 1.5, 1.0), (30, 3.0, 1.0), (60, 2.0, 1.0), (150, 2.0, 1.0)]
@@ -250,6 +258,35 @@ def path_case(n: int, alpha: float, epsilon: float) -> dict:
     return {"status": result.status, "gap": result.gap, "total": time.perf_counter() - start, "load": load}
 
 
+def pairs_case(n: int, alpha: float, epsilon: float) -> dict:
+    """One design through ``design()`` (method "auto"; Rényi DP of order ``alpha``, every pair of inputs neighbouring,
+    random costs and a Dirichlet(1) prior, seed 1, as :func:`share_case`): status, gap, method, the objective, CPU
+    and wall seconds and the load average at the start."""
+    from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
+
+    rng = np.random.default_rng(1)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(n))), rng.random((n, n)))
+    load = os.getloadavg()[0]
+    cpu, start = time.process_time(), time.perf_counter()
+    try:
+        result = design(RenyiDifferentialPrivacy(alpha), epsilon, objective)
+    except Exception as error:  # noqa: BLE001 - cvxpy's problem at n = 100 is refused (ProblemTooLargeError)
+        return {"status": type(error).__name__, "gap": None, "method": "-", "objective": None,
+                "cpu": time.process_time() - cpu, "total": time.perf_counter() - start, "load": load}
+    return {"status": result.status, "gap": result.gap, "method": result.method, "objective": result.objective,
+            "cpu": time.process_time() - cpu, "total": time.perf_counter() - start, "load": load}
+
+
+def _pairs_row(case: tuple, old: dict | None, new: dict | None) -> str:
+    n, alpha, eps = case
+    cells = [f"{r['method']}: {r['status']}, {_number(r['gap'], '.1e')}, {_number(r['objective'], '.9f')}" if r
+             else f"> {CASE_SECONDS} s" for r in (old, new)]
+    times = [f"{r['cpu']:.1f} / {r['total']:.1f}" if r else "–" for r in (old, new)]
+    loads = [f"{r['load']:.1f}" if r else "–" for r in (old, new)]
+    return (f"| {n} | {alpha:g} | {eps:g} | {cells[0]} | {cells[1]} | {' → '.join(times)} | "
+            f"{' / '.join(loads)} |")
+
+
 def _path_row(case: tuple, old: dict | None, new: dict | None) -> str:
     n, alpha, eps = case
     cells = [f"{r['status']}, {_number(r['gap'], '.1e')}" if r else f"> {CASE_SECONDS} s" for r in (old, new)]
@@ -381,13 +418,17 @@ SECTIONS = {
     "path": ("--path", PATH_CASES, _path_row,
              "| n | α | ε | before: status, gap | after: status, gap | solve before / after (s) | load before / after |",
              "|---|---|---|---|---|---|---|"),
+    "pairs": ("--pairs", PAIRS_CASES, _pairs_row,
+              "| n | α | ε | before: method: status, gap, objective | after: same | CPU / wall (s) before → after | "
+              "load before / after |", "|---|---|---|---|---|---|---|"),
     "large": ("--large", LARGE_CASES, _large_row,
               "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
               "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
 }
 RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--global": global_case,
         "--near-one": near_one_case,
-        "--polished": polished_global_case, "--large": large_case, "--share": share_case, "--path": path_case}
+        "--polished": polished_global_case, "--large": large_case, "--share": share_case, "--path": path_case,
+        "--pairs": pairs_case}
 
 
 def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._lazy import scipy_sparse as sp
-from ..privacy.column_dual import UNUSED_COLUMN_MASS, kkt_point, lagrangian_bound
+from ..privacy.column_dual import UNUSED_COLUMN_MASS, kkt_point, lagrangian_bound, least_column_terms
 from ..privacy.renyi import RenyiDifferentialPrivacy, least_pair_column_terms, renyi_log_power_sums
 from ..registry import solver_capability
 from ..result import Result, clean_mechanism, gap_tolerance
@@ -163,6 +163,8 @@ def _priced_outputs(weights: np.ndarray, mu: np.ndarray, multipliers: np.ndarray
     lam = np.maximum(multipliers, 0.0)
     linear = weights[:, outside] - mu[:, None]
     points = least_pair_column_terms(linear, first, second, lam, scale, alpha, PRICE_BARRIER)
+    if points is None:  # overflow: nothing priced in here; the certificate prices every output again
+        return outside[:0]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         terms = np.where(points[first] > 0, points[first] ** alpha * (scale * points[second]) ** (1.0 - alpha), 0.0)
     values = np.einsum("xy,xy->y", linear, points) + lam @ terms
@@ -196,8 +198,9 @@ def _certificate(weights: np.ndarray, matrix: np.ndarray, first: np.ndarray, sec
             continue
         tangent = point.matrix.copy()
         if unused.any():
-            tangent[:, unused] = least_pair_column_terms(weights[:, unused] - point.row_multipliers[:, None],
-                                                         own_first, own_second, point.multipliers, scale, alpha)
+            linear = weights[:, unused] - point.row_multipliers[:, None]
+            found = least_pair_column_terms(linear, own_first, own_second, point.multipliers, scale, alpha)
+            tangent[:, unused] = least_column_terms(linear, point.multipliers, terms) if found is None else found
         sums = terms(tangent)
         bound = lagrangian_bound(weights, point.multipliers, sums)  # any multipliers: negative ones count as 0
         if best is None or bound > best:

@@ -310,7 +310,7 @@ BARRIER_STEPS = 12
 
 
 def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.ndarray, multipliers: np.ndarray,
-                            scale: float, alpha: float, last: float = BARRIER_LAST) -> np.ndarray:
+                            scale: float, alpha: float, last: float = BARRIER_LAST) -> np.ndarray | None:
     """Where the Lagrangian's column terms ``h(v) = linear[:, j] · v + Σ_k λ_k φ_k(v)``, ``φ_k(v) = v_{first_k}^α
     (scale · v_{second_k})^{1−α}``, are least on the simplex, one column of the ``(n, u)`` array ``linear`` each: the
     points of a primal barrier method, ``min h(v) − τ Σ_x log v_x`` s.t. ``Σ v = 1`` by Newton's method (every column
@@ -323,6 +323,7 @@ def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.nd
     term. Entries that are 0 at the minimizer end near ``τ / (∂_x h − c)``, not at a floor: a ratio there enters the
     bound only through terms of which they are numerators (L-BFGS's points, :func:`~mechdesign.privacy.column_dual.
     least_column_terms`, floored at 1e-9, left gradients of 1e3 there: the bound 1.2 short, Rényi DP on 12 inputs).
+    ``None`` where the terms overflow (orders in the thousands), for the caller's search instead.
 
     Examples
     --------
@@ -364,7 +365,7 @@ def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.nd
             curvature = weight * alpha * (alpha - 1.0) * power  # times [[1/a, −1/b], [−1/b, a/b²]]
             blocks = np.hstack([curvature / va, -curvature / vb, -curvature / vb, curvature * va / vb**2])
             hessian = np.bincount((flat + n * n * np.arange(count)[:, None]).ravel(), blocks.ravel(),
-                                  count * n * n).reshape(count, n, n)
+                                  count * n * n).astype(float).reshape(count, n, n)
             hessian[:, np.arange(n), np.arange(n)] += tau / v**2
             system = np.zeros((count, n + 1, n + 1))
             system[:, :n, :n] = hessian
@@ -391,7 +392,8 @@ def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.nd
         if tau <= last * size:
             break
         tau = max(tau / BARRIER_FACTOR, last * size)
-    return (v / v.sum(axis=1, keepdims=True)).T
+    points = (v / v.sum(axis=1, keepdims=True)).T
+    return points if np.all(np.isfinite(points)) else None
 
 
 class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
@@ -591,8 +593,9 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
     def linear_objective_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float) -> float | None:
         """With neighbours on a path, :meth:`path_dual_bound` (the column terms' least values proved input by input);
         otherwise, or where it has none, the Lagrangian bound of the column terms at ``matrix`` polished by Newton's
-        method (:func:`~mechdesign.privacy.column_dual.column_dual_bound`): the optimum to round-off when ``matrix``
-        is a conic solver's near-optimal point.
+        method (:func:`~mechdesign.privacy.column_dual.column_dual_bound`; unused outputs' tangent points by
+        :func:`least_pair_column_terms`): the optimum to round-off when ``matrix`` is a conic solver's near-optimal
+        point.
 
         Examples
         --------
@@ -611,7 +614,10 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
             if bound is not None:
                 return bound
         scale = self.scaled_budget(budget)
-        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale))
+        first, second = self.neighbours.ordered_pairs(matrix.shape[0])
+        return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale),
+                                 lambda linear, multipliers: least_pair_column_terms(linear, first, second, multipliers,
+                                                                                     scale, self.alpha))
 
     def on_path(self, n: int) -> bool:
         """Whether the neighbours are the path ``0 – 1 – … – (n − 1)`` (each input and the next).
