@@ -183,9 +183,9 @@ def against_revision(arguments: argparse.Namespace) -> None:
             start, cpu = time.perf_counter(), time.process_time()  # CPU: every thread's (HiGHS runs in workers)
             result = module.design_metric_dp(notion, epsilon, prior=prior, time_limit=arguments.time_limit)
             seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-            print(f"| {arguments.width}×{arguments.width} | {epsilon:g} | {name} | {result.status} | {result.objective:.12f} "
-                  f"| {result.gap:.1e} | {result.iterations} | {cpu:.1f} | {seconds:.1f} ({os.getloadavg()[0]:.1f}) |",
-                  flush=True)
+            print(f"| {arguments.width}×{arguments.width} | {epsilon:g} | {name} | {result.status} "
+                  f"| {result.objective:.12f} | {result.gap:.1e} | {result.iterations} | {cpu:.1f} "
+                  f"| {seconds:.1f} ({os.getloadavg()[0]:.1f}) |", flush=True)
 
 
 def main() -> None:

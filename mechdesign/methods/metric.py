@@ -59,7 +59,8 @@ ENTRY_FLOOR = 1e-13
 PRICE_RTOL = 1e-12
 #: HiGHS options of the master over :data:`~mechdesign.methods.direct.HIGHS_OPTIONS`: the primal simplex, as added
 #: columns keep the last solution feasible (16 × 16 grid, ε = 1, clustered prior: the master's 31 solves took 3.7 s
-#: of CPU against 8.0 s with the dual simplex, the same rounds and optimum; benchmarks/notes/2026-11-28-metric-dp-scale-2.md).
+#: of CPU against 8.0 s with the dual simplex, the same rounds and optimum;
+#: benchmarks/notes/2026-11-28-metric-dp-scale-2.md).
 MASTER_OPTIONS = {**HIGHS_OPTIONS, "simplex_strategy": 4}
 #: HiGHS options of the master's last tries when its solve fails cold too: the simplex it does not run (a line of 21
 #: points at ε = 1e-6, columns e^{-εd} within 2e-5 of each other, was a "Solve error" of the dual simplex without
@@ -81,8 +82,8 @@ SPANNER_NEIGHBOURS = 8
 MAX_RATE = 1e12
 #: Arcs of each deficit in the pricing flow's first solve (:func:`transport_pricing`).
 FIRST_ARCS = 4
-#: A left-out arc of the pricing flow enters when its profit ``1 − α_x − e^{ε d} β_x'`` exceeds this (the flow LP's
-#: arcs gain 1 each; HiGHS's dual feasibility tolerance is 1e-10).
+#: A left-out arc of the pricing flow enters when its profit ``1 − α_x − e^{ε d} β_x'`` exceeds this (the flow
+#: LP's arcs gain 1 each; HiGHS's dual feasibility tolerance is 1e-10).
 ARC_TOL = 1e-9
 #: HiGHS options of the pricing flow over :data:`~mechdesign.methods.direct.HIGHS_OPTIONS`: the primal simplex, as
 #: added arcs keep the flow feasible (at 20 × 20, round 1: 8 ms per output against 18 ms with the dual simplex).
@@ -147,9 +148,9 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     deficit whose dual constraint ``α_x + e^{ε d(x, x')} β_{x'} >= 1`` is most violated (``α, β`` the rows' duals),
     until none is violated by more than :data:`ARC_TOL` — the restricted LP's optimum is then the full one's.
     When the value is negative every surplus with an arc to a deficit left uncovered is exhausted (what it had left
-    could cover more), so the flow needs about one arc per surplus: at 20 × 20 a tenth to a quarter of the ``deficits × surpluses`` arcs
-    (benchmarks/notes/2026-11-28-metric-dp-scale-2.md). Added arcs keep the flow feasible, so HiGHS's primal
-    simplex re-solves warm.
+    could cover more), so the flow needs about one arc per surplus: at 20 × 20 a tenth to a quarter of the
+    ``deficits × surpluses`` arcs (benchmarks/notes/2026-11-28-metric-dp-scale-2.md). Added arcs keep the flow
+    feasible, so HiGHS's primal simplex re-solves warm.
 
     The flow is HiGHS's, made feasible in numpy; its bound term ``Σ_x min(0, r'_x)`` (``r'``: the reduced costs
     after the flow) is a valid lower bound whatever its accuracy and whichever arcs it has. The minimizing vertex
@@ -209,15 +210,16 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
         if not run_highs(highs).solved:
             return output_bound(reduced, scales), None
         solution = highs.getSolution()
-        solved_flow, duals = np.asarray(solution.col_value), np.asarray(solution.row_dual)  # duals ≤ 0 (≤ rows of a minimization): α = −duals[:a], β = ...
+        # The rows' duals are ≤ 0 (≤ rows of a minimization): α = −duals[:a], β = −duals[a:].
+        solved_flow, duals = np.asarray(solution.col_value), np.asarray(solution.row_dual)
         profit = 1.0 + duals[:a, None] + rates * duals[None, a:]  # 1 − α_x − e^{ε d} β_{x'}: > 0 where violated
         profit.ravel()[arcs] = 0.0
         violated = (profit > ARC_TOL) & usable
         if not violated.any():
             break
         # Each surplus's and each deficit's most violated arc, measured on the cone constraint q_x <= e^{ε d} q_x'
-        # (q_x = 1 − α_x, q_x' = β_x'): (1 − α_x) / e^{ε d} − β_x'. (The arc's profit would rank a surplus with β = 0
-        # the same at every deficit, however costly.)
+        # (q_x = 1 − α_x, q_x' = β_x'): (1 − α_x) / e^{ε d} − β_x'. (The arc's profit would rank a surplus with
+        # β = 0 the same at every deficit, however costly: arcs of rate 5e11 entered, and HiGHS ended "Unknown".)
         excess = np.where(violated, (1.0 + duals[:a, None]) / rates + duals[None, a:], -np.inf)
         columns, lines = np.flatnonzero(violated.any(axis=0)), np.flatnonzero(violated.any(axis=1))
         new = np.unique(np.concatenate([np.argmax(excess[:, columns], axis=0) * b + columns,
