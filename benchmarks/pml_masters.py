@@ -10,6 +10,8 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
   knapsack vertex's entries (whole columns when a vertex covers most of the support; missing entries
   enter when they price out), solved from scratch each round by Clarabel's interior point
   (``PmlColumnGeneration.interior_master``);
+* ``interior-no-drop`` — the same with every held entry kept (``column_generation.PML_DROP_VALUE`` = −∞;
+  shipped until entries of partial columns priced well above zero left after loose rounds);
 * ``interior-most-negative`` — the same with only the ten most negative outputs entering per round (no
   outputs chosen for their vertices' complementarity; shipped until they were);
 * ``interior-accurate-rounds`` — the same with every round's interior point at Clarabel's full accuracy
@@ -102,6 +104,11 @@ def interior_most_negative(weights, prior, scale, report) -> None:
     interior(weights, prior, scale, report)
 
 
+def interior_no_drop(weights, prior, scale, report) -> None:
+    column_generation.PML_DROP_VALUE = -math.inf  # no held entry leaves (shipped until they did)
+    interior(weights, prior, scale, report)
+
+
 def interior_accurate_rounds(weights, prior, scale, report) -> None:
     column_generation.INTERIOR_ROUND_TOLERANCE = mechdesign.solvers.CLARABEL_LP_TOLERANCE  # no loose rounds
     interior(weights, prior, scale, report)
@@ -189,7 +196,7 @@ def row_generation(weights, prior, scale, report) -> None:
             add_output(int(y), vertices[:, y])
 
 
-MASTERS = {"interior": interior, "interior-most-negative": interior_most_negative,
+MASTERS = {"interior": interior, "interior-no-drop": interior_no_drop, "interior-most-negative": interior_most_negative,
            "interior-accurate-rounds": interior_accurate_rounds, "interior-whole-columns": interior_whole_columns,
            "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe,
            "row-generation": row_generation}

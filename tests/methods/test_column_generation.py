@@ -34,6 +34,7 @@ from mechdesign.methods.column_generation import (
     INTERIOR_ROUND_TOLERANCE,
     LdpColumnGeneration,
     MaximalLeakageColumnGeneration,
+    PML_DROP_FRACTION,
     PRICING_TOLERANCE,
     PmlColumnGeneration,
     STOP_FRACTION,
@@ -477,10 +478,10 @@ def test_pml_missing_entries_enter_when_they_price_out(monkeypatch, prior_kind):
     grow = PmlColumnGeneration._grow
 
     def counted(self, reduced, duals, epsilon):
-        before = (np.count_nonzero(self.held), self.outputs.size)
+        before, outputs = self.held.copy(), self.outputs.copy()
         grew = grow(self, reduced, duals, epsilon)
-        if self.outputs.size == before[1]:  # no output entered: the growth was entries of held outputs
-            entries_joined.append(np.count_nonzero(self.held) - before[0])
+        if np.isin(self.outputs, outputs).all():  # no output entered: what joined were entries of held outputs
+            entries_joined.append(np.count_nonzero(self.held & ~before))
         return grew
 
     monkeypatch.setattr(PmlColumnGeneration, "_grow", counted)
@@ -566,6 +567,40 @@ def test_pml_rounds_run_loose_until_nothing_prices_out_then_accurately(monkeypat
         assert tolerances[loose:] and set(tolerances[loose:]) == {CLARABEL_LP_TOLERANCE}
         assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
         assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+
+
+@pytest.mark.parametrize("prior_kind, epsilon", [("uniform", 3.0), ("zipf", 3.0), ("zeros", 2.0)])
+def test_pml_entries_priced_well_above_zero_leave_after_loose_rounds(monkeypatch, prior_kind, epsilon):
+    """After a loose interior-point round, held entries of columns holding at most PML_DROP_FRACTION of the support,
+    with a value at most PML_DROP_VALUE and a reduced cost above PML_DROP_COST times their input's largest weight,
+    leave the restricted LP (outputs left empty too); larger columns stay, among them the first output's whole column
+    (which keeps the restricted LP feasible). The rounds still reach the dense optimum, certified.
+
+    Checked to fail: with nothing dropped (``PML_DROP_COST`` infinite), ``sum(left) > 0``; with the fraction left
+    out of the drop, the first output's whole column loses entries (the check inside ``recorded``)."""
+    n = 120
+    prior = _pml_prior(n, prior_kind, seed=6)
+    weights = prior[:, None] * np.random.default_rng(7).random((n, n))
+    generated = PmlColumnGeneration(weights, prior)
+    first = int(weights.sum(axis=0).argmin())  # the initial output (least total weight), held whole
+    grow, left, whole_lost = PmlColumnGeneration._grow, [], []
+
+    def recorded(self, reduced, duals, epsilon):
+        before, outputs = self.held.copy(), self.outputs.copy()
+        whole = outputs[np.count_nonzero(before[:, outputs], axis=0) > PML_DROP_FRACTION * self.support.size]
+        grew = grow(self, reduced, duals, epsilon)
+        left.append(np.count_nonzero(before & ~self.held))
+        whole_lost.append(np.count_nonzero(before[:, whole] & ~self.held[:, whole]))
+        assert self.held[:, first].all()
+        return grew
+
+    monkeypatch.setattr(PmlColumnGeneration, "_grow", recorded)
+    solution, reference = generated.solve(epsilon), PmlLinearProgram(weights, prior).solve(epsilon)
+    assert sum(left) > 0
+    assert sum(whole_lost) == 0
+    assert solution.value == pytest.approx(reference.value, abs=PATH_AGREEMENT_ATOL)
+    assert solution.value - solution.lower_bound <= STOP_FRACTION * GAP_RTOL * max(1.0, abs(solution.value))
+    assert generated.violation(solution.matrix, epsilon) < 1e-8
 
 
 @given(data=st.data())
