@@ -55,8 +55,9 @@ def renyi_measure(matrix: np.ndarray, alpha: float) -> float:
     return float(np.log(sums.max()) / (alpha - 1.0))
 
 
-def renyi_optimum(weights: np.ndarray, alpha: float, epsilon: float) -> float:
-    """``min Σ W∘Q`` with ``Σ_y Q[x,y]^α Q[x',y]^{1−α} <= e^{(α−1)ε}`` for every ordered pair, in cvxpy."""
+def renyi_optimum(weights: np.ndarray, alpha: float, epsilon: float) -> float | None:
+    """``min Σ W∘Q`` with ``Σ_y Q[x,y]^α Q[x',y]^{1−α} <= e^{(α−1)ε}`` for every ordered pair, in cvxpy (Clarabel at
+    1e-10, else at 1e-8, in units of the largest weight); ``None`` where neither is solved to its tolerance."""
     n, m = weights.shape
     Q = cp.Variable((n, m), nonneg=True)
     limit = math.exp((alpha - 1.0) * epsilon)
@@ -70,10 +71,17 @@ def renyi_optimum(weights: np.ndarray, alpha: float, epsilon: float) -> float:
             else:  # t_y >= Q[x,y]^α Q[x',y]^{1−α}  <=>  t_y^{1/α} Q[x',y]^{1−1/α} >= Q[x,y]
                 t = cp.Variable(m)
                 constraints += [cp.PowCone3D(t, Q[other, :], Q[x, :], 1.0 / alpha), cp.sum(t) <= limit]
-    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(weights, Q))), constraints)
-    problem.solve(**CLARABEL_TIGHT)
-    assert problem.status == "optimal"
-    return float(problem.value)
+    unit = float(weights.max())
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(weights / unit, Q))), constraints)
+    for tolerance in (1e-10, 1e-8):
+        try:
+            problem.solve(solver="CLARABEL", tol_gap_abs=tolerance, tol_gap_rel=tolerance, tol_feas=tolerance,
+                          max_iter=500)
+        except cp.error.SolverError:
+            continue
+        if problem.status == "optimal":
+            return float(problem.value) * unit
+    return None
 
 
 def mixed_feasible_value(weights: np.ndarray, cost: np.ndarray, measure, epsilon: float) -> float:
@@ -116,6 +124,7 @@ def test_pair_generation_at_its_threshold_agrees_with_the_whole_problem():
     result = design(RenyiDifferentialPrivacy(2.0), 1.0, objective)
     assert result.method == "pair-generation" and result.status == "optimal"
     reference = renyi_optimum(objective.prior.probabilities[:, None] * objective.cost, 2.0, 1.0)
+    assert reference is not None
     check_renyi(result, objective, 2.0, 1.0, reference)
 
 
@@ -142,7 +151,8 @@ def test_pair_generation_at_budget_zero_is_the_best_constant_mechanism(alpha):
     (MIN_INPUTS, 1, 1.01, 1.0), (MIN_INPUTS, 1, 3.0, 1.0), (MIN_INPUTS, 0, 2.0, 1e-3), (MIN_INPUTS, 0, 2.0, 1e-6),
     (MIN_INPUTS + 1, 4, 2.0, 0.5), (MIN_INPUTS, 3, 2.0, 1.0)])
 def test_pair_generation_sweep_is_never_wrong(n, seed, alpha, epsilon):
-    """Edge budgets and orders: whatever the status, nothing wrong (checks of :func:`check_renyi`)."""
+    """Edge budgets and orders: whatever the status, nothing wrong (checks of :func:`check_renyi`; against the
+    reference optimum only where cvxpy solves it, else against the feasible mixture alone)."""
     objective = random_objective(n, seed)
     result = design(RenyiDifferentialPrivacy(alpha), epsilon, objective)
     assert result.method == "pair-generation"
