@@ -46,7 +46,8 @@ MIN_INPUTS = 12
 PAIR_ATOL = 1e-8
 #: Violated pairs added per input and round at most (the most violated first).
 ADD_PER_INPUT = 4
-#: A working-set pair is kept while its power sum is at least ``1 − KEEP_SLACK`` of its budget (scaled form).
+#: A working-set pair is kept while its power sum is at least ``1 − KEEP_SLACK`` of its budget (scaled form), and
+#: always once it has been dropped and found violated again.
 KEEP_SLACK = 1e-2
 #: Rounds at most.
 MAX_ROUNDS = 60
@@ -176,7 +177,8 @@ def _certificate(weights: np.ndarray, matrix: np.ndarray, first: np.ndarray, sec
                  ) -> tuple[float | None, np.ndarray, np.ndarray | None]:
     """The column terms' dual bound (module docstring) at ``matrix`` of the problem with the ordered pairs
     ``(first, second)`` of the working set, both directions, from the first of the guesses ``actives`` (a boolean per
-    pair: the pairs active at the optimum) whose bound reaches ``target`` (else the best); and each output's least
+    pair: the pairs active at the optimum; after them ``kkt_point``'s own guess) whose bound reaches ``target`` (else
+    the best); and each output's least
     Lagrangian column term at that bound's multipliers (0 for used outputs; ``-inf`` everywhere without a KKT point);
     and that KKT point's mechanism (the optimum to round-off when the guess was right).
     """
@@ -191,9 +193,9 @@ def _certificate(weights: np.ndarray, matrix: np.ndarray, first: np.ndarray, sec
 
     best, least, polished = None, np.full(m, -math.inf), None
     unused = matrix.sum(axis=0) <= UNUSED_COLUMN_MASS
-    for active in actives:
-        point = kkt_point(weights, matrix, terms, np.array([index[int(a), int(b)] for a, b in
-                                                            zip(first[active], second[active])], dtype=int))
+    for active in [*actives, None]:  # None: kkt_point's own guess, the terms within ACTIVE_RTOL of their budget
+        point = kkt_point(weights, matrix, terms, None if active is None else np.array(
+            [index[int(a), int(b)] for a, b in zip(first[active], second[active])], dtype=int))
         if point is None:
             continue
         tangent = point.matrix.copy()
@@ -245,6 +247,7 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
             if key in pair_index:
                 working[pair_index[key]] = True
     outputs = np.arange(m)  # every output, then those used and those priced in
+    dropped, sticky = np.zeros(first.size, dtype=bool), np.zeros(first.size, dtype=bool)
     matrix = None
     tolerance, floor = SEARCH_TOLERANCE, -PRICE_TOLERANCE * float(np.abs(weights).max())
     for round_number in range(1, MAX_ROUNDS + 1):
@@ -287,7 +290,11 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
         order = np.lexsort((-np.where(violated, sums, -np.inf), first))  # by input, the most violated first
         rank = np.empty(first.size, dtype=int)
         rank[order] = np.arange(first.size) - np.searchsorted(first[order], first[order])
-        working = (working & (sums >= math.log1p(-KEEP_SLACK))) | (violated & (rank < ADD_PER_INPUT))
+        added = violated & (rank < ADD_PER_INPUT)
+        sticky |= added & dropped  # a pair dropped and violated again stays (else rounds can cycle: n = 12, ε = 5)
+        kept = working & ((sums >= math.log1p(-KEEP_SLACK)) | sticky)
+        dropped |= working & ~kept
+        working = kept | added
         outputs = np.union1d(np.flatnonzero(matrix.sum(axis=0) > UNUSED_COLUMN_MASS), missing)
     return certified_result(notion, budget, objective, matrix, -math.inf,
                             f"pair generation did not converge in {MAX_ROUNDS} rounds", start,
