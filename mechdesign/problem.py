@@ -9,7 +9,7 @@ renormalized — differences far below the tolerances), then re-measured with ea
 numpy :meth:`~mechdesign.privacy.base.PrivacyNotion.measure`. If it misses a budget by round-off,
 mixing a tiny weight (at most ``1e-7``) of the constant mechanism into it is tried, which the
 message reports. A solution whose measured privacy still exceeds its budget by more than
-``BUDGET_ATOL`` is reported as ``success=False``, status ``"inaccurate"``, whatever the solver
+:func:`~mechdesign.result.budget_tolerance` (relative to the budget) is reported as ``success=False``, status ``"inaccurate"``, whatever the solver
 said.
 """
 

@@ -88,7 +88,7 @@ def test_curve_traces_the_certified_designs(tmp_path, capsys):
     """Issue 35 item 3: ``curve --notion metric-dp --location-grid 3x3`` (curve's --grid is its grid of values): a
     uniform prior over the locations and the expected distance, every point the API design at that budget
     (the same method, metric-cone), certified, measured within its budget, and non-increasing in ε."""
-    from mechdesign.result import BUDGET_ATOL
+    from mechdesign.result import within_budget
     budgets = [0.2, 0.5, 1.0, 2.0, 4.0]
     out = tmp_path / "metric"
     assert main(["curve", "--notion", "metric-dp", "--location-grid", "3x3", "--values", ",".join(map(str, budgets)),
@@ -103,7 +103,7 @@ def test_curve_traces_the_certified_designs(tmp_path, capsys):
         expected = design(notion, budget, objective)
         assert row["status"] == "optimal" and row["method"] == expected.method == "metric-cone"
         assert float(row["gap"]) <= 1e-7 * max(objective.unit, expected.objective)
-        assert float(row["measured[metric-dp(per unit)]"]) <= budget + BUDGET_ATOL
+        assert within_budget(float(row["measured[metric-dp(per unit)]"]), budget)
         assert abs(float(row["expected_distortion"]) - expected.objective) <= float(row["gap"]) + expected.gap + 1e-12
     assert all(later <= earlier + 1e-12 for earlier, later in zip(values, values[1:]))
     assert values[-1] < values[0]  # not a flat line: the budget matters

@@ -24,7 +24,7 @@ import numpy as np
 from .._validate import as_budget, as_choice, as_positive_int, as_solver, as_time_limit
 from ..privacy.sml import Secret, SecretLike, StatisticMaximalLeakage, as_secret, measure_sml
 from ..progress import Progress, report
-from ..result import BUDGET_ATOL
+from ..result import within_budget
 from ..solve import design
 from ..methods.certified import mechanism_result
 # SelectionCutProgram and bounded_lp_dual_bound are served under this module's name too (they lived here).
@@ -132,7 +132,7 @@ def design_under_sml(
             return mechanism_result(result.mechanism, result.objective, result.bound, rounds, start, method=result.method,
                                     problems=[f"separation MILP stopped by its time limit (SML in [{found.value:.9g}, "
                                               f"{found.upper:.9g}])"], **common)
-        if found.value <= budget + BUDGET_ATOL:
+        if within_budget(found.value, budget):
             return mechanism_result(
                 result.mechanism, result.objective, result.bound, rounds, start, method="constraint-generation",
                 problems=[] if result.success else [result.message], certified=result.status == "optimal",

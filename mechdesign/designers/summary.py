@@ -24,7 +24,7 @@ from ..mechanism import Mechanism
 from ..parameter_spaces import ParameterSpace, SupportDistortion
 from ..privacy.summary import SummaryStatisticPrivacy
 from ..relaxation import ObjectiveMinorant, entry_index, linear_rows, stack
-from ..result import BUDGET_ATOL, Result, clean_mechanism
+from ..result import Result, clean_mechanism, within_budget
 from ..solvers import solve_cvxpy
 from ..methods.certified import failure_result, mechanism_result
 
@@ -159,7 +159,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     grid = distortion_thresholds(notion.space)
     budgets = {notion.label: T}
     floor = notion.prior_vulnerability()
-    if T < floor - BUDGET_ATOL:
+    if not within_budget(floor, T):
         return failure_result("infeasible", f"infeasible: T = {T:.9g} is below {floor:.9g}, the success of an "
                               "attacker who sees nothing", start, budgets=budgets, solver=solver, smallest_feasible=floor)
     low, high, best, solves = 0, grid.size - 1, None, 0
@@ -171,7 +171,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
             return failure_result("solver_error", f"{failure}; the bisection cannot continue", start,
                                   budgets=budgets, solver=solver, iterations=solves, method="bisection")
         solves += 1
-        if matrix is not None and notion.measure(matrix) <= T + BUDGET_ATOL:
+        if matrix is not None and within_budget(notion.measure(matrix), T):
             best, high = matrix, middle - 1
         else:
             low = middle + 1
@@ -183,7 +183,7 @@ def design_worst_case_distortion(notion: SummaryStatisticPrivacy, budget: float,
     # Δ takes only the grid's values: the optimum is certified when the next smaller one is proven out of
     # reach (its least attacker success, bounded below in numpy, exceeds T).
     below = grid[grid < distortion - THRESHOLD_ATOL]
-    bound = distortion if below.size == 0 or minimum_privacy_lower_bound(notion, below[-1]) > T + BUDGET_ATOL else None
+    bound = distortion if below.size == 0 or not within_budget(minimum_privacy_lower_bound(notion, below[-1]), T) else None
     return mechanism_result(
         mechanism, distortion, bound, f"worst-case distortion by bisection over {grid.size} thresholds", start,
         measured={notion.label: notion.measure(mechanism)}, budgets=budgets, solver=solver, iterations=solves,

@@ -18,8 +18,8 @@ from .._validate import as_budget
 from ..exceptions import MechDesignError
 from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
-from ..result import (BUDGET_ATOL, LIMIT_ATOL, Result, certify_mechanism, is_certified_optimal,
-                      optimality_gap)
+from ..result import (LIMIT_ATOL, Result, certify_mechanism, is_certified_optimal, optimality_gap,
+                      within_budget)
 from ..utility.base import Objective
 
 
@@ -39,7 +39,7 @@ def single_budget(budgets: Any, label: str) -> float:
 
 def exceeded(measured: Mapping[str, float], budgets: Mapping[str, float],
              measured_limits: Mapping[str, float] | None = None, limits: Mapping[str, float] | None = None) -> list[str]:
-    """Every budget (beyond :data:`~mechdesign.result.BUDGET_ATOL`) and every limit (beyond
+    """Every budget (beyond :func:`~mechdesign.result.budget_tolerance`, relative to it) and every limit (beyond
     :data:`~mechdesign.result.LIMIT_ATOL`, relative to the limit from 1 on) that the measured values exceed.
 
     Examples
@@ -48,7 +48,7 @@ def exceeded(measured: Mapping[str, float], budgets: Mapping[str, float],
     (['dp measured 1.5 > budget 1'], ['D = 0.3 > limit 0.25'])
     """
     problems = [f"{label} measured {value:.9g} > budget {budgets[label]:.9g}"
-                for label, value in measured.items() if value > budgets[label] + BUDGET_ATOL]
+                for label, value in measured.items() if not within_budget(value, budgets[label])]
     return problems + [f"{label} = {value:.9g} > limit {limits[label]:.9g}" for label, value in (measured_limits or {}).items()
                        if value > limits[label] + LIMIT_ATOL * max(1.0, abs(limits[label]))]
 

@@ -45,7 +45,7 @@ from ..mechanism import Mechanism
 from ..privacy.base import PrivacyNotion
 from ..privacy.sml import CONSTRAINT_MAX_SELECTIONS, Secret, StatisticMaximalLeakage, measure_sml
 from ..progress import Progress, report
-from ..result import BUDGET_ATOL, Result, clean_mechanism
+from ..result import Result, clean_mechanism, within_budget
 from ..solvers import quiet_highs, run_highs
 from ..utility.base import Objective
 from ..utility.distortion import ExpectedDistortion, WorstCaseDistortion
@@ -257,7 +257,7 @@ def design_by_cuts(secret: Secret, budget: float, objective: Objective, max_roun
         if not found.exact:
             return mechanism_result(mechanism, None, None, rounds, start, problems=[
                 f"separation MILP stopped by its time limit (SML in [{found.value:.9g}, {found.upper:.9g}])"], **common)
-        if found.value <= budget + BUDGET_ATOL:
+        if within_budget(found.value, budget):
             return mechanism_result(
                 mechanism, objective.value(mechanism), bound, rounds, start, unit=objective.unit,
                 verdict=lambda certified, gap: f"{rounds}; exact SML re-measured and within the budget; " + (
