@@ -180,6 +180,57 @@ def test_pair_generation_at_an_infinite_budget_is_the_unconstrained_optimum():
     assert result.status == "optimal" and abs(result.objective - least) <= 1e-15 and result.bound == result.objective
 
 
+def relation_optimum(weights: np.ndarray, epsilon: float, pairs: list[tuple[int, int]]) -> float:
+    """The Rényi problem of order 2 on the pairs of a relation (both directions), in cvxpy at 1e-10."""
+    n, m = weights.shape
+    Q = cp.Variable((n, m), nonneg=True)
+    limit = math.exp(epsilon)
+    constraints = [cp.sum(Q, axis=1) == 1]
+    constraints += [sum(cp.quad_over_lin(Q[x, y], Q[other, y]) for y in range(m)) <= limit
+                    for a, b in pairs for x, other in ((a, b), (b, a))]
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(weights, Q))), constraints)
+    problem.solve(**CLARABEL_TIGHT)
+    assert problem.status == "optimal"
+    return float(problem.value)
+
+
+def relation_measure(matrix: np.ndarray, pairs: list[tuple[int, int]]) -> float:
+    """The largest Rényi divergence of order 2 over a relation's pairs (both directions), in numpy."""
+    first, second = np.array(pairs).T
+    rows, others = np.concatenate([first, second]), np.concatenate([second, first])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sums = np.where(matrix[rows] > 0, matrix[rows] ** 2 / matrix[others], 0.0).sum(axis=1)
+    return float(np.log(sums.max()))
+
+
+RELATIONS = {"cycle": [(i, (i + 1) % MIN_INPUTS) for i in range(MIN_INPUTS)],
+             "star": [(0, i) for i in range(1, MIN_INPUTS)],
+             "two cliques": [(i, j) for part in (range(6), range(6, MIN_INPUTS)) for i in part for j in part if i < j],
+             "one pair": [(0, 1)]}
+
+
+@pytest.mark.parametrize("relation", ["cycle", "star", "one pair",
+                                      pytest.param("two cliques", marks=pytest.mark.slow)])
+def test_pair_generation_on_relations_that_are_not_every_pair(relation):
+    """Neighbour relations other than every pair (not a path, so auto runs pair generation): a cycle, a star, two
+    disconnected cliques, a single pair (10 inputs unconstrained). Against the relation's own problem in cvxpy: the
+    bound below it, an optimal value within the gap tolerance, private on the relation's pairs by the numpy measure
+    (cycle and star are certified; the other two end 'suboptimal', bound −inf or 6 % short, at HEAD 6f04532). With
+    the reference at 1.001 ε the cycle and the star fail; with the measure × 1.001, the cycle and the single pair."""
+    pairs = RELATIONS[relation]
+    rng = np.random.default_rng(1)
+    prior, cost = rng.dirichlet(np.ones(MIN_INPUTS)), rng.random((MIN_INPUTS, MIN_INPUTS))
+    result = design(RenyiDifferentialPrivacy(2.0, pairs, MIN_INPUTS), 1.0, ExpectedDistortion(Prior(prior), cost))
+    assert result.method == "pair-generation" and result.success
+    reference = relation_optimum(prior[:, None] * cost, 1.0, pairs)
+    assert relation_measure(np.asarray(result.mechanism.matrix), pairs) <= 1.0 + privacy_slack(1.0)
+    assert result.bound <= reference + 1e-9 * max(1.0, reference)
+    if result.status == "optimal":
+        assert abs(result.objective - reference) <= gap_tolerance(reference)
+    if relation in ("cycle", "star"):
+        assert result.status == "optimal"
+
+
 @pytest.mark.xfail(strict=True, reason="defect H-1 (/tmp/briefs40/defects.md): pair generation solves e^{(α−1)ε} "
                    "= e^30 as it is and Clarabel fails on the first working set ('solver_error'), where the cvxpy path "
                    "(n = MIN_INPUTS − 1, or method='cvxpy') certifies the unconstrained optimum mixed with 2e-12 of "
