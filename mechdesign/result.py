@@ -33,9 +33,6 @@ BUDGET_RTOL = 1e-6
 #: 0 or nearly so — the constant mechanism measures up to 2.2e-14 under Rényi DP of order 1.01 (the log of a
 #: sum of ``p^α q^(1−α)``, divided by ``α − 1``), 2.2e-16 under PML and maximal leakage.
 BUDGET_FLOOR = 1e-12
-#: The former absolute tolerance (nats), only for the tests that still compare with it, until they move to
-#: :func:`within_budget` (a patch of session 40, helper B, does that and removes this name).
-BUDGET_ATOL = 1e-6
 #: Largest accepted excess of a limited quantity (e.g. distortion) over its limit.
 LIMIT_ATOL = 1e-7
 #: Largest certified optimality gap, relative to ``max(unit, |objective|)``, for ``status="optimal"``.

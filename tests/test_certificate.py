@@ -89,7 +89,7 @@ def test_lp_relaxations_are_exact(notion, epsilon):
     objective = ExpectedDistortion(SKEWED)
     reference = design(notion, epsilon, objective, solver="clarabel", method="cvxpy")
     bound, reason = design_lower_bound(objective, [(notion, epsilon)], [], reference.mechanism.matrix)
-    # Clarabel's point may sit within BUDGET_ATOL outside the budget, hence below the optimum by as much.
+    # Clarabel's point may sit within budget_tolerance outside the budget, hence below the optimum by as much.
     assert reason == "" and abs(reference.objective - bound) <= LP_BOUND_ATOL
 
 

@@ -16,7 +16,7 @@ from mechdesign.priors import L1Ball, empirical_estimate, l1_radius
 from mechdesign.privacy.pml_analysis import leakage_capacity
 from mechdesign.theory.pml import cor2_leakage_bound
 
-#: A designed mechanism re-measures within its budget up to solve.BUDGET_ATOL.
+#: A designed mechanism re-measures within its budget up to mechdesign.result.budget_tolerance.
 DESIGN_ATOL = 1e-6
 
 

@@ -29,7 +29,7 @@ from mechdesign.parameter_spaces import ParameterSpace
 from mechdesign.utility import mutual_information_utility
 
 #: Slack allowed between a successful design's re-measured privacy and its budget (nats); the
-#: library's own certificate uses ``mechdesign.result.BUDGET_ATOL`` (1e-9), far below this.
+#: library's own certificate uses ``mechdesign.result.budget_tolerance`` (1e-6 relative), below this up to budget 1.
 BUDGET_SLACK = 1e-6
 #: Examples per public name in the default suite and under ``-m slow``.
 DEFAULT_EXAMPLES, SLOW_EXAMPLES = 12, 150

@@ -16,7 +16,7 @@ import pytest
 import mechdesign
 from mechdesign import DifferentialPrivacy, ExpectedDistortion, Mechanism, Prior
 from mechdesign.methods.certified import certified_result, exceeded, failure_result, mechanism_result
-from mechdesign.result import BUDGET_ATOL, GAP_RTOL, LIMIT_ATOL
+from mechdesign.result import GAP_RTOL, LIMIT_ATOL, budget_tolerance
 
 #: The modules that may construct a Result, each with its reason: the tail itself; the file loader rebuilds a
 #: result without certifying an optimum (the privatizer's estimation result goes through the tail since issue 33
@@ -52,8 +52,8 @@ def test_result_constructions_are_counted_from_the_code(tmp_path):
 
 
 def test_exceeded_at_the_tolerances():
-    assert exceeded({"dp": 1.0 + BUDGET_ATOL}, {"dp": 1.0}) == []
-    assert exceeded({"dp": 1.0 + 2 * BUDGET_ATOL}, {"dp": 1.0}) == ["dp measured 1.000002 > budget 1"]
+    assert exceeded({"dp": 1.0 + budget_tolerance(1.0)}, {"dp": 1.0}) == []
+    assert exceeded({"dp": 1.0 + 2 * budget_tolerance(1.0)}, {"dp": 1.0}) == ["dp measured 1.000002 > budget 1"]
     assert exceeded({}, {}, {"D": 10.0 + 5 * LIMIT_ATOL}, {"D": 10.0}) == []  # relative from 1 on
     assert exceeded({}, {}, {"D": 10.0 + 2e-6}, {"D": 10.0}) == ["D = 10.000002 > limit 10"]
 

@@ -16,7 +16,7 @@ from scipy.optimize import linprog
 from scipy.sparse import coo_matrix
 
 from mechdesign import ExpectedDistortion, MetricDifferentialPrivacy, Prior, RenyiDifferentialPrivacy, design
-from mechdesign.result import BUDGET_ATOL
+from mechdesign.result import within_budget
 
 
 def _matrix(result) -> np.ndarray:
@@ -161,7 +161,7 @@ def _check_renyi_design(seed, n, alpha, epsilon, kind, scale, shuffled) -> str:
     tolerance = 1e-9 * float(np.abs(weights).max())
     feasible = [value for value in (_renyi_feasible_value(weights, alpha, epsilon, pairs),) if value is not None]
     if result.mechanism is not None:
-        assert _renyi_on_pairs(_matrix(result), alpha, pairs) <= epsilon + BUDGET_ATOL
+        assert within_budget(_renyi_on_pairs(_matrix(result), alpha, pairs), epsilon)
         if _renyi_on_pairs(_matrix(result), alpha, pairs) <= epsilon:
             feasible.append(float((weights * _matrix(result)).sum()))
         chain = notion.path_dual_bound(weights, _matrix(result), epsilon)
@@ -257,7 +257,7 @@ def _metric_case(seed: int, geometry: str, unit: float, per_unit: float, kind: s
 
 def _check_metric_design(seed, geometry, unit, per_unit, kind, scale, limited=False) -> str:
     """Metric DP through cvxpy against the full LP written here (scipy linprog, every ordered pair and output a
-    row): the mechanism re-measured within ε (relative 1e-9 or BUDGET_ATOL); the certified lower bound at most the
+    row): the mechanism re-measured within ε (relative 1e-9 or within_budget); the certified lower bound at most the
     objective of the LP's restriction (pairs capped at 1e6, its point re-measured); the objective at least the
     LP's relaxation (rows with e^{εd} <= 1e9) less the gap tolerance; 'optimal' wherever the two LPs meet within
     1e-8 of the largest weight; no mechanism only where the restricted LP has none either (a limit far below
@@ -281,7 +281,7 @@ def _check_metric_design(seed, geometry, unit, per_unit, kind, scale, limited=Fa
         return result.status
     matrix = _matrix(result)
     measured = _metric_ratio(matrix, distances)
-    assert measured <= epsilon * (1 + 1e-9) or measured <= epsilon + BUDGET_ATOL, (measured, epsilon)
+    assert measured <= epsilon * (1 + 1e-9) or within_budget(measured, epsilon), (measured, epsilon)
     if limit is not None:
         assert float((limit[0] * matrix).sum()) <= limit[1] + 1e-9 * max(1.0, limit[1])
     if upper is not None and result.status in ("optimal", "suboptimal"):

@@ -242,14 +242,14 @@ def test_a_cvxpy_curve_is_certified_at_every_budget():
     point is now the fresh design's, certified and within its budget."""
     from mechdesign import ExpectedDistortion, Prior, design
     from mechdesign.curves import trace_curve
-    from mechdesign.result import BUDGET_ATOL
+    from mechdesign.result import within_budget
     notion = MetricDifferentialPrivacy.from_points(np.arange(21.0))
     objective = ExpectedDistortion(Prior(np.random.default_rng(0).dirichlet(np.ones(21))), notion.distances)
     budgets = [1.0, 2.0, 15.0]
     curve = trace_curve(notion, objective, budgets, method="cvxpy")
     for epsilon, result in zip(budgets, curve.results, strict=True):
         assert result.status == "optimal", (epsilon, result.message)
-        assert notion.measure(result.mechanism) <= epsilon + BUDGET_ATOL
+        assert within_budget(notion.measure(result.mechanism), epsilon)
         fresh = design(notion, epsilon, objective, method="cvxpy")
         assert abs(result.objective - fresh.objective) <= 1e-7 * max(objective.unit, fresh.objective)
 
@@ -262,7 +262,7 @@ def test_cvxpy_design_solves_far_pairs_at_the_budget_asked(epsilon):
     metric, exact by the module's theorem, coefficients e^ε only) and the metric cone's where that certifies,
     within 1e-7 of the largest cost (the gap tolerance)."""
     from mechdesign import ExpectedDistortion, Prior, design
-    from mechdesign.result import BUDGET_ATOL
+    from mechdesign.result import within_budget
     points = np.arange(21.0)
     notion = MetricDifferentialPrivacy.from_points(points)
     path = MetricDifferentialPrivacy.from_graph([(i, i + 1) for i in range(20)], np.ones(20), 21)
@@ -273,7 +273,7 @@ def test_cvxpy_design_solves_far_pairs_at_the_budget_asked(epsilon):
     on_edges = design(path, epsilon, objective, method="cvxpy")
     assert through_cvxpy.status == on_edges.status == "optimal", through_cvxpy.message
     assert "solved at" not in through_cvxpy.message
-    assert notion.measure(through_cvxpy.mechanism) <= epsilon + BUDGET_ATOL
+    assert within_budget(notion.measure(through_cvxpy.mechanism), epsilon)
     tolerance = 1e-7 * max(objective.unit, on_edges.objective)
     assert abs(through_cvxpy.objective - on_edges.objective) <= tolerance
     cone = design(notion, epsilon, objective, method="metric-cone")

@@ -24,7 +24,7 @@ from ..strategies import budgets, full_support_priors, priors_and_matrix
 
 EXACT_ATOL = 1e-12
 BOUND_ATOL = 1e-12
-#: A designed mechanism re-measures within its budget up to solve.BUDGET_ATOL.
+#: A designed mechanism re-measures within its budget up to mechdesign.result.budget_tolerance.
 DESIGN_ATOL = 1e-6
 
 prior_and_mechanism = priors_and_matrix(st.integers(2, 4))
