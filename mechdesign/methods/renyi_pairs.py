@@ -34,15 +34,15 @@ from .._lazy import scipy_sparse as sp
 from ..privacy.column_dual import UNUSED_COLUMN_MASS, kkt_point, lagrangian_bound, least_column_terms
 from ..privacy.renyi import RenyiDifferentialPrivacy, least_pair_column_terms, renyi_log_power_sums
 from ..registry import solver_capability
-from ..result import Result, clean_mechanism, gap_tolerance
+from ..result import Result, budget_tolerance, clean_mechanism, gap_tolerance
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, failure_result, single_budget
 
 #: Fewest inputs at which ``design()`` takes this method for Rényi DP (below, cvxpy's problem with every pair is
 #: small: n = 10 in 1–2 s).
 MIN_INPUTS = 12
-#: A pair is violated when its measured divergence exceeds the budget by more than this (nats); below
-#: :data:`~mechdesign.result.BUDGET_ATOL`, so the final mechanism passes the re-measurement.
+#: A pair is violated when its measured divergence exceeds the budget by more than this (nats), or by more than half
+#: the re-measurement's :func:`~mechdesign.result.budget_tolerance` where that is smaller (small budgets).
 PAIR_ATOL = 1e-8
 #: Violated pairs added per input and round at most (the most violated first).
 ADD_PER_INPUT = 4
@@ -250,6 +250,7 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
     dropped, sticky = np.zeros(first.size, dtype=bool), np.zeros(first.size, dtype=bool)
     matrix = None
     tolerance, floor = SEARCH_TOLERANCE, -PRICE_TOLERANCE * float(np.abs(weights).max())
+    excess = min(PAIR_ATOL, 0.5 * budget_tolerance(budget))
     for round_number in range(1, MAX_ROUNDS + 1):
         status, raw, mu, multipliers = solve_working_set(weights, first[working], second[working], outputs, scale,
                                                          alpha, tolerance)
@@ -260,7 +261,7 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
         matrix = clean_mechanism(raw)
         sums = pair_power_sums(matrix, first, second, scale, alpha)
         # A working-set pair over its budget is the solver's tolerance (the re-measurement judges it), not a cut.
-        violated = (sums > (alpha - 1.0) * PAIR_ATOL) & ~working
+        violated = (sums > (alpha - 1.0) * excess) & ~working
         # Outputs are priced once no pair is violated (before, the working set's multipliers are far from the end's).
         missing = np.array([], dtype=int) if violated.any() else _priced_outputs(
             weights, mu, multipliers, first[working], second[working], outputs, scale, alpha, floor)
@@ -278,7 +279,7 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
             missing = np.setdiff1d(np.flatnonzero(least < floor), outputs)
             if bound is not None and (value - bound <= gap_tolerance(value) or missing.size == 0):
                 if polished is not None and np.all(pair_power_sums(polished, first, second, scale, alpha)
-                                                   <= (alpha - 1.0) * PAIR_ATOL):
+                                                   <= (alpha - 1.0) * excess):
                     matrix = polished  # the KKT point: Clarabel's to round-off, within every pair's budget
                 return certified_result(notion, budget, objective, matrix, bound * unit, work, start,
                                         iterations=round_number, **common)
