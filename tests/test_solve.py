@@ -545,3 +545,19 @@ def test_a_solver_point_that_is_no_mechanism_is_a_failed_attempt(epsilon):
     capped = design(DifferentialPrivacy(), epsilon, objective, limits=[(cap, 0.9)], method="direct-lp")
     assert capped.status == "solver_error"
     assert capped.message.endswith("infeasibility of the limits was not proven, so this is a solver failure")
+
+
+def test_auto_retries_through_cvxpy_what_pair_generation_does_not_certify():
+    """Hostile pass H-1: at ε = 30 (n = 12, every pair neighbouring) Clarabel fails on pair generation's first working
+    set, and "auto" returned that solver_error where the compiled problem certifies the unconstrained optimum mixed
+    with the constant mechanism. Under "auto" such a design (n <= solve.PAIRS_FALLBACK_INPUTS) is retried through
+    cvxpy; named, pair generation runs alone (fails on the code without the retry: status solver_error)."""
+    from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
+
+    rng = np.random.default_rng(0)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(12))), rng.random((12, 12)))
+    alone = design(RenyiDifferentialPrivacy(2.0), 30.0, objective, method="pair-generation")
+    assert alone.method == "pair-generation" and alone.status != "optimal"
+    result = design(RenyiDifferentialPrivacy(2.0), 30.0, objective)
+    assert result.status == "optimal" and result.method != "pair-generation"
+    assert RenyiDifferentialPrivacy(2.0).measure(result.mechanism) <= 30.0
