@@ -126,16 +126,18 @@ PML_WHOLE_COLUMN_FRACTION = 0.5
 PML_ENTERING_PER_ROUND = 50
 PML_CANDIDATES = 300
 PML_OVERLAP = 0.3
-#: PML, loose interior-point rounds: a held entry of an output holding a small part of its column (at most
-#: ``PML_DROP_FRACTION`` of the support) leaves the restricted LP when its value is at most
+#: PML, loose interior-point rounds: a held entry of an output that entered with a small part of its column (at
+#: most ``PML_DROP_FRACTION`` of the support) leaves the restricted LP when its value is at most
 #: ``PML_DROP_VALUE`` and its reduced cost ``W[x, y] − u_x + P_x λ_y`` (its row ``Q[x, y] <= w_y`` slack) is above
 #: ``PML_DROP_COST`` times its input's largest weight: it is zero at the restricted optimum and likely to stay
 #: so. It enters again when it prices out; an output left with no entry leaves too (and may enter again by its
-#: vertex). The entries entering with an output's vertex are about 3.6× those the optimum uses (n = 1000, Zipf
-#: prior, ε = 3: 27,819 held, 7,734 nonzero), and the interior point's time per iteration grows with them. A cost
-#: threshold of 1e-4 or a value threshold of 1e-4 sent entries in and out (twice the rounds), and so did dropping
-#: entries of whole columns (n = 1000, Zipf prior, ε = 1: 18 rounds against 8). ``PML_DROP_FRACTION`` must stay below
-#: 1: the first output's whole column keeps every restricted LP feasible.
+#: vertex). Small vertices draw in many more entries by pricing than the optimum keeps, and the interior point's
+#: time per iteration grows with them: n = 1000, random cost, uniform prior, ε = 5: 29.5 → 15.5 s CPU (492 → 364
+#: iterations). Outputs that entered with large columns (small budgets) drop nothing: dropping from every column
+#: cost rounds (Zipf prior, ε = 1: 8 → 18), and so did choosing by a column's current size (at half the support,
+#: uniform prior, ε = 1: 681 → 1,147 iterations; at a quarter, no gain left at ε = 5: 492 → 528) and a cost or
+#: value threshold of 1e-4 (benchmarks/notes/2026-11-28-pml-reach-2.md). ``PML_DROP_FRACTION`` must stay below 1:
+#: the first output's whole column keeps every restricted LP feasible.
 PML_DROP_VALUE = 1e-6
 PML_DROP_COST = 1e-3
 PML_DROP_FRACTION = 0.25
@@ -982,6 +984,9 @@ class PmlColumnGeneration(OutputGeneration):
         self.held[:, self.outputs] = True
         self.held[self.outside, cheapest] = True
         self.outputs = np.union1d(self.outputs, cheapest)
+        #: The entries each output entered with (those held from the start: more than the support, never dropped).
+        self.entered_with = np.zeros(self.weights.shape[1])
+        self.entered_with[self.outputs] = np.inf
         self._held_built: np.ndarray | None = None
         self._droppable: np.ndarray | None = None
 
@@ -1043,14 +1048,14 @@ class PmlColumnGeneration(OutputGeneration):
         # Missing entries of the held outputs with a negative reduced cost join. Outputs enter by their
         # reduced cost and their vertices' complementarity (PML_ENTERING_PER_ROUND), each with about its
         # knapsack vertex's entries, next in the vertex's order (or its whole column; PML_ENTRY_FACTOR).
-        # After a loose interior-point round, held entries of partial columns priced well above zero leave
-        # (PML_DROP_COST), and outputs left with no entry. The first output's column is whole, so it stays: the
-        # constant mechanism on it keeps the restricted LP feasible.
+        # After a loose interior-point round, held entries of outputs that entered with a small part of their
+        # column, priced well above zero, leave (PML_DROP_COST), and outputs left with no entry. The outputs held
+        # from the start keep their entries: the first one's whole column keeps the restricted LP feasible.
         n, held_outputs, reduced_weights = self.weights.shape[0], self.outputs, self._reduced_weights(duals)
         entry_costs = (reduced_weights[:, held_outputs]
                        + self.prior[:, None] * duals[n: n + held_outputs.size][None, :])
         held = self.held[:, held_outputs]
-        partial = np.count_nonzero(held, axis=0) <= PML_DROP_FRACTION * self.support.size
+        partial = self.entered_with[held_outputs] <= PML_DROP_FRACTION * self.support.size
         missing = ~held & (entry_costs < -PRICING_TOLERANCE)
         held |= missing
         if self._droppable is not None:
@@ -1066,6 +1071,7 @@ class PmlColumnGeneration(OutputGeneration):
         self.outputs = np.union1d(self.outputs, entering)
         depth = np.ceil(PML_ENTRY_FACTOR * np.count_nonzero(values > 0, axis=0)) + PML_ENTRY_MARGIN
         depth[depth > PML_WHOLE_COLUMN_FRACTION * self.support.size] = self.support.size
+        self.entered_with[entering] = depth
         within = np.arange(self.support.size)[:, None] < depth[None, :]
         self.held[self.support[order[within]], np.broadcast_to(entering, order.shape)[within]] = True
         return entering.size > 0 or bool(missing.any())

@@ -571,10 +571,11 @@ def test_pml_rounds_run_loose_until_nothing_prices_out_then_accurately(monkeypat
 
 @pytest.mark.parametrize("prior_kind, epsilon", [("uniform", 3.0), ("zipf", 3.0), ("zeros", 2.0)])
 def test_pml_entries_priced_well_above_zero_leave_after_loose_rounds(monkeypatch, prior_kind, epsilon):
-    """After a loose interior-point round, held entries of columns holding at most PML_DROP_FRACTION of the support,
-    with a value at most PML_DROP_VALUE and a reduced cost above PML_DROP_COST times their input's largest weight,
-    leave the restricted LP (outputs left empty too); larger columns stay, among them the first output's whole column
-    (which keeps the restricted LP feasible). The rounds still reach the dense optimum, certified.
+    """After a loose interior-point round, held entries of outputs that entered with at most PML_DROP_FRACTION of the
+    support, with a value at most PML_DROP_VALUE and a reduced cost above PML_DROP_COST times their input's largest
+    weight, leave the restricted LP (outputs left empty too); outputs that entered larger keep their entries, among
+    them the first output's whole column (which keeps the restricted LP feasible). The rounds still reach the dense
+    optimum, certified.
 
     Checked to fail: with nothing dropped (``PML_DROP_COST`` infinite), ``sum(left) > 0``; with the fraction left
     out of the drop, the first output's whole column loses entries (the check inside ``recorded``)."""
@@ -584,13 +585,15 @@ def test_pml_entries_priced_well_above_zero_leave_after_loose_rounds(monkeypatch
     generated = PmlColumnGeneration(weights, prior)
     first = int(weights.sum(axis=0).argmin())  # the initial output (least total weight), held whole
     grow, left, whole_lost = PmlColumnGeneration._grow, [], []
+    entered = dict.fromkeys(generated.outputs.tolist(), math.inf)  # output -> entries it entered with
 
     def recorded(self, reduced, duals, epsilon):
         before, outputs = self.held.copy(), self.outputs.copy()
-        whole = outputs[np.count_nonzero(before[:, outputs], axis=0) > PML_DROP_FRACTION * self.support.size]
+        large = [y for y in outputs if entered[y] > PML_DROP_FRACTION * self.support.size]
         grew = grow(self, reduced, duals, epsilon)
+        entered.update({y: np.count_nonzero(self.held[:, y]) for y in np.setdiff1d(self.outputs, outputs).tolist()})
         left.append(np.count_nonzero(before & ~self.held))
-        whole_lost.append(np.count_nonzero(before[:, whole] & ~self.held[:, whole]))
+        whole_lost.append(np.count_nonzero(before[:, large] & ~self.held[:, large]))
         assert self.held[:, first].all()
         return grew
 
