@@ -432,6 +432,10 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, active:
         if polished[3] <= KKT_TOLERANCE:
             break
     point, mu, lam, residual = polished
+    if not (np.isfinite(point).all() and point.min() >= 0.0):
+        # Newton converged outside the terms' domain (a negative entry: Rényi DP, all pairs, n = 10, random cost,
+        # where the refit below took the square root of it and lstsq raised LinAlgError): no KKT point of the problem.
+        return None
     if residual <= KKT_TOLERANCE and np.any(lam < 0):
         # Redundant active terms (a face of optima: Rényi DP near ε = 0 on {1,2}^4, all 64 pairs active): Newton's
         # multipliers are one solution of many, some negative, which the bound drops (1.7e-4 short). Nonnegative
@@ -451,8 +455,9 @@ def kkt_point(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms, active:
         kept = active[lam >= 0]
         polished = polished_kkt_point(costs, point, entries, terms, kept,
                                       *fitted_multipliers(costs, point, entries, terms(point), kept), growth)
-        current = terms(polished[0])
-        if not (polished[3] <= KKT_TOLERANCE and np.all(current.values <= current.rhs * (1.0 + KKT_TOLERANCE))):
+        current = terms(polished[0]) if np.isfinite(polished[0]).all() and polished[0].min() >= 0.0 else None
+        if not (current is not None and polished[3] <= KKT_TOLERANCE
+                and np.all(current.values <= current.rhs * (1.0 + KKT_TOLERANCE))):
             break
         active, (point, mu, lam, residual) = kept, polished
     if not residual <= KKT_TOLERANCE:
