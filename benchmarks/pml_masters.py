@@ -11,7 +11,8 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
   enter when they price out), solved from scratch each round by Clarabel's interior point
   (``PmlColumnGeneration.interior_master``);
 * ``interior-no-drop`` — the same with every held entry kept (``column_generation.PML_DROP_VALUE`` = −∞;
-  shipped until entries of partial columns priced well above zero left after loose rounds);
+  shipped until entries of outputs that entered with small columns, priced well above zero, left after loose
+  rounds);
 * ``interior-most-negative`` — the same with only the ten most negative outputs entering per round (no
   outputs chosen for their vertices' complementarity; shipped until they were);
 * ``interior-accurate-rounds`` — the same with every round's interior point at Clarabel's full accuracy

@@ -948,8 +948,9 @@ class PmlColumnGeneration(OutputGeneration):
     dual of the row ``z_y = P·Q[:, y]``; its new row ``Q[x, y] <= w_y`` starts slack) and enters when
     negative. At large budgets the most negative outputs want the same few cheap inputs, so outputs whose
     vertices cover other inputs enter in the same round (``_complementary_columns``,
-    :data:`PML_ENTERING_PER_ROUND`). The certificate is the same: the pricing bound covers every output and
-    every entry.
+    :data:`PML_ENTERING_PER_ROUND`). After a loose interior-point round, entries of outputs that entered with small
+    columns leave again when they are zero and priced well above it (:data:`PML_DROP_COST`). The certificate is the
+    same: the pricing bound covers every output and every entry.
 
     Parameters
     ----------
