@@ -129,7 +129,7 @@ def test_pair_generation_at_its_threshold_agrees_with_the_whole_problem():
     check_renyi(result, objective, 2.0, 1.0, reference)
 
 
-ZERO_BUDGET_DEFECT = ("defect H-4 (/tmp/briefs40/defects.md): at ε = 0 (every row the same: the best constant "
+ZERO_BUDGET_DEFECT = ("defect H-4 (benchmarks/notes/2026-11-28-hostile-2026-11-28b.md): at ε = 0 (every row the same: the best constant "
                       "mechanism, exactly) pair generation ends 'solver_error' (α = 1.01, Clarabel 'InsufficientProgress')"
                       " or 'suboptimal' with bound -inf (α = 8); the cvxpy path fails the same way (n = 11, or "
                       "method='cvxpy'): no ε = 0 closed form for Rényi DP")
@@ -232,7 +232,7 @@ def test_pair_generation_on_relations_that_are_not_every_pair(relation):
         assert result.status == "optimal"
 
 
-@pytest.mark.xfail(strict=True, reason="defect H-1 (/tmp/briefs40/defects.md): pair generation solves e^{(α−1)ε} "
+@pytest.mark.xfail(strict=True, reason="defect H-1 (benchmarks/notes/2026-11-28-hostile-2026-11-28b.md): pair generation solves e^{(α−1)ε} "
                    "= e^30 as it is and Clarabel fails on the first working set ('solver_error'); since b5c47f0 'auto' "
                    "retries through cvxpy up to PAIRS_FALLBACK_INPUTS = 20 inputs (certified there: the unconstrained "
                    "optimum mixed with 3e-12 of the constant mechanism), not above")
@@ -338,7 +338,7 @@ def test_metric_cone_survives_the_masters_row_sum_round_off(monkeypatch):
     assert metric_measure(np.asarray(result.mechanism.matrix), notion.distances) <= 1.0 + privacy_slack(1.0)
 
 
-@pytest.mark.xfail(strict=True, reason="defect H-3 (/tmp/briefs40/defects.md): on points 1e-12 apart the "
+@pytest.mark.xfail(strict=True, reason="defect H-3 (benchmarks/notes/2026-11-28-hostile-2026-11-28b.md): on points 1e-12 apart the "
                    "metric-cone master's point exceeds the budget (1.0000889 > 1), is mixed with 9e-5 of the constant "
                    "mechanism and ends 'suboptimal' 1.3e-4 above the optimum that method='cvxpy' certifies")
 def test_metric_cone_certifies_on_near_duplicate_points():
