@@ -409,13 +409,37 @@ class DesignProblem:
         limit_map = dict(zip(self.limit_labels, limit_values))
         start = time.perf_counter()
         solved, capped_note = self._solvable_budgets(budget_values)
-        shortcut = None if self.limits else self._unconstrained_optimum(budget_values)
+        shortcut = None if self.limits else self._unconstrained_result(budget_values, start)
         if shortcut is not None:
-            matrix, bound, note = shortcut
-            return self._result(matrix, bound, True, note, "unconstrained-optimum", "", budget_map, limit_map, start)
+            return shortcut
         solved_limits = [value / unit for value, unit in zip(limit_values, self.limit_units)]
         candidates = (self._candidate(run(solved, solved_limits), budget_map, limit_map) for run in self._attempts)
         return self._certified(candidates, solved, solved_limits, budget_map, limit_map, capped_note, threshold, start)
+
+    def unconstrained_result(self, budget_values: list[float]) -> Result | None:
+        """The certified result of the objective's unconstrained optimum (or of its smallest certified mix with the
+        constant mechanism) where it meets every budget, without running any solver; ``None`` where it does not,
+        and for a problem with limits. ``budget_values`` as for :meth:`solve_validated`. Designers that do not
+        compile the problem (``"pair-generation"``) take large budgets from it.
+
+        Examples
+        --------
+        >>> from mechdesign import DifferentialPrivacy, ExpectedDistortion, Prior
+        >>> problem = DesignProblem(DifferentialPrivacy(), ExpectedDistortion(Prior([0.5, 0.5])))
+        >>> problem.unconstrained_result([50.0]).method, problem.unconstrained_result([1.0])
+        ('unconstrained-optimum', None)
+        """
+        start = time.perf_counter()
+        self._solvable_budgets(budget_values)  # the notions' own validation, as solve_validated does
+        return None if self.limits else self._unconstrained_result(budget_values, start)
+
+    def _unconstrained_result(self, budget_values: list[float], start: float) -> Result | None:
+        shortcut = self._unconstrained_optimum(budget_values)
+        if shortcut is None:
+            return None
+        matrix, bound, note = shortcut
+        return self._result(matrix, bound, True, note, "unconstrained-optimum", "",
+                            dict(zip(self.notion_labels, budget_values)), {}, start)
 
     def solve_point(self, budget: float) -> Result:
         """:meth:`solve_validated` at one budget of a problem with one notion and no limits (``budget`` validated,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
 from .methods import blahut_arimoto, hockey_stick, metric, renyi_pairs, sml_cuts
+from .methods.certified import single_budget
 from .methods.closed_form import design_hamming, hamming_problem
 from .privacy.base import PrivacyNotion
 # The specification's and the compiled problem's names are imported here too, where callers have found them.
@@ -49,15 +50,21 @@ PAIRS_FALLBACK_INPUTS = 20
 
 
 def _design_by_pairs(spec: DesignSpec, choice: MethodChoice, budgets: Any, limit_values: Sequence[float]) -> Result:
-    """Pair generation (:mod:`mechdesign.methods.renyi_pairs`); under ``"auto"``, a design it does not certify on at
-    most :data:`PAIRS_FALLBACK_INPUTS` inputs is retried through cvxpy, and the certified (else the successful,
-    smaller) of the two returned (large budgets, ε = 20: Clarabel fails on the first working set where cvxpy's
+    """Pair generation (:mod:`mechdesign.methods.renyi_pairs`); under ``"auto"``, first the unconstrained optimum where it
+    meets the budget (:meth:`~mechdesign.problem.DesignProblem.unconstrained_result`), and a design pair generation
+    does not certify on at most :data:`PAIRS_FALLBACK_INPUTS` inputs retried through cvxpy, the certified (else the
+    successful, smaller) of the two returned (large budgets, ε = 20: Clarabel fails on the first working set where cvxpy's
     problem certifies; benchmarks/notes/2026-11-28-hostile-2026-11-28b.md, H-1 and H-5)."""
+    retry = choose_method(spec, "cvxpy")
+    compiled = DesignProblem.planned(spec, retry)  # compiled only if solved below
+    budget = single_budget(budgets, spec.notions[0].label)
+    shortcut = None if choice.named else compiled.unconstrained_result([budget])
+    if shortcut is not None:  # large budgets (ε = 30 at n = 21: Clarabel fails on pair generation's first working set)
+        return shortcut
     result = renyi_pairs.design_renyi_pairs(spec.notions, budgets, spec.objective)
     if result.status == "optimal" or choice.named or spec.objective.shape[0] > PAIRS_FALLBACK_INPUTS:
         return result
-    retry = choose_method(spec, "cvxpy")
-    fallback = retry.method.run(spec, retry, budgets, limit_values)
+    fallback = compiled.solve(budgets, limit_values)
     better = fallback.status == "optimal" or (fallback.success and (
         not result.success or fallback.objective < result.objective))
     return fallback if better else result

@@ -22,8 +22,7 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -144,7 +143,7 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
     interpreter's own shutdown under a solver still running could abort). Anything ``work`` raises is
     raised here. Off the main thread (which alone receives signals) ``work`` runs directly. The worker
     runs in a copy of the caller's context (numpy's error state and other context variables) and holds
-    SIGINT back (:func:`interrupts_held`), so that the operating system delivers Ctrl-C to the waiting
+    SIGINT back (:func:`hold_interrupts`), so that the operating system delivers Ctrl-C to the waiting
     thread only.
 
     Examples
@@ -157,6 +156,7 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
     context, outcome, began = contextvars.copy_context(), {}, threading.Event()
 
     def target() -> None:
+        hold_interrupts()  # in this thread only, for its life: Ctrl-C reaches the waiting thread, never the solver
         began.set()
         try:
             outcome["value"] = context.run(work)
@@ -165,8 +165,7 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
 
     worker = threading.Thread(target=target, name=SOLVER_THREAD_NAME, daemon=True)
     try:
-        with interrupts_held():  # the worker inherits the mask: Ctrl-C is never delivered to the solver's thread
-            worker.start()
+        worker.start()  # inside: a Ctrl-C may arrive while start() waits for the new thread (a loaded machine)
         while worker.is_alive():
             worker.join(INTERRUPT_POLL_SECONDS)
     except KeyboardInterrupt:
@@ -180,29 +179,23 @@ def run_interruptibly(work: Callable[[], Value], cancel: Callable[[], None] | No
     return outcome["value"]
 
 
-@contextmanager
-def interrupts_held() -> Iterator[None]:
-    """A context in which the calling thread holds back SIGINT (it is delivered when the context ends).
+def hold_interrupts() -> None:
+    """Hold SIGINT back in the calling thread (and the threads it starts later), for the rest of its life.
 
-    Threads started inside it inherit the held-back signal for their whole life, so that the operating
-    system delivers a Ctrl-C to the main thread and never to a solver's thread: a SIGINT landing in
-    Clarabel's compiled code interrupted a system call there and made it panic (a Rust backtrace after
-    the ``KeyboardInterrupt``, seen in 2 of ≈ 40 CI runs under load). Where signal masks do not exist
-    (Windows) it does nothing.
+    :func:`run_interruptibly`'s worker calls it first, so that the operating system delivers a Ctrl-C to the
+    waiting main thread and never to a solver's thread: a SIGINT landing in Clarabel's compiled code interrupted
+    a system call there and made it panic (a Rust backtrace after the ``KeyboardInterrupt``, seen in 2 of ≈ 40 CI
+    runs under load). Only worker threads call it — never the main thread, whose mask child processes inherit.
+    Where signal masks do not exist (Windows) it does nothing.
 
     Examples
     --------
-    >>> with interrupts_held():
-    ...     pass
+    >>> import threading
+    >>> worker = threading.Thread(target=hold_interrupts)
+    >>> worker.start(); worker.join()
     """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def solves_running() -> bool:

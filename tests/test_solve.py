@@ -550,8 +550,9 @@ def test_a_solver_point_that_is_no_mechanism_is_a_failed_attempt(epsilon):
 def test_auto_retries_through_cvxpy_what_pair_generation_does_not_certify():
     """Hostile pass H-1: at ε = 30 (n = 12, every pair neighbouring) Clarabel fails on pair generation's first working
     set, and "auto" returned that solver_error where the compiled problem certifies the unconstrained optimum mixed
-    with the constant mechanism. Under "auto" such a design (n <= solve.PAIRS_FALLBACK_INPUTS) is retried through
-    cvxpy; named, pair generation runs alone (fails on the code without the retry: status solver_error)."""
+    with the constant mechanism. Under "auto" that optimum is tried first (DesignProblem.unconstrained_result), and a
+    design pair generation does not certify (n <= solve.PAIRS_FALLBACK_INPUTS) is retried through cvxpy; named, pair
+    generation runs alone (fails on the code with neither: status solver_error)."""
     from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
 
     rng = np.random.default_rng(0)

@@ -207,7 +207,8 @@ def test_the_solver_thread_never_receives_ctrl_c_and_the_caller_still_does():
     process-directed signal) interrupted a system call in Clarabel's Rust code, which panicked: a Rust
     backtrace after the KeyboardInterrupt (2 CI runs of test_ctrl_c_interrupts_a_clarabel_solve_promptly
     under load; reproduced by signalling the worker thread). The worker holds SIGINT back (fails without
-    ``interrupts_held``: the worker's mask is empty); the calling thread's mask is restored."""
+    ``hold_interrupts``: the worker's mask is empty); the calling thread's mask is never touched (a SIGINT held there
+    would be inherited by every child process: CI's Ctrl-C tests of child processes failed so)."""
     import signal
 
     from mechdesign.solvers import run_interruptibly

@@ -353,9 +353,17 @@ class WarmLinearProgram(ABC):
         settings = {**HIGHS_OPTIONS, **(options or {})}
         self._dual_tolerance = float(settings.get("dual_feasibility_tolerance",
                                                   HIGHS_OPTIONS["dual_feasibility_tolerance"]))
+        self._option_names = tuple(settings)
         self.highs = quiet_highs(settings)
         pass_model(self.highs, self._costs, self._matrix, self._row_lower, self._row_upper, self._col_lower,
                    self._col_upper)
+
+    def _renew_model(self) -> None:
+        """The same LP, with the same option values, in a fresh HiGHS model (nothing kept from earlier solves)."""
+        options = {name: self.highs.getOptionValue(name)[1] for name in self._option_names}
+        model = self.highs.getLp()
+        self.highs = quiet_highs(options)
+        self.highs.passModel(model)
 
     @classmethod
     def applies_to(cls, notion: PrivacyNotion) -> bool:
@@ -534,6 +542,11 @@ class WarmLinearProgram(ABC):
             # A warm start can stall on tiny coefficients (e^ε − 1 = 1e-9 gave status "Unknown"):
             # retry from scratch before giving up.
             self.highs.clearSolver()
+            outcome = run_highs(self.highs)
+        if not outcome.solved:
+            # clearSolver keeps what HiGHS derived from earlier coefficients: local DP at ε = 1e-9 after ε = 0 stayed
+            # "Unknown" (value right, status not) where the same LP in a fresh model is "Optimal". Once more, fresh.
+            self._renew_model()
             outcome = run_highs(self.highs)
         if not outcome.solved and self.limit_rows.size:
             # With caps the LP may be infeasible, which the dual simplex without presolve reports as "Unknown";

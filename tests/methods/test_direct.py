@@ -561,3 +561,17 @@ def test_a_scaled_ldp_lp_keeps_the_elastic_caps_cost_in_true_units():
         assert solution.value == pytest.approx(least + 10.0 * (least - 0.1), abs=1e-9)
         assert solution.lower_bound <= solution.value + 1e-12
         assert program._held_lp()[0][program.penalty_columns] * program.objective_scale == pytest.approx([10.0])
+
+
+def test_a_warm_resolve_that_stalls_is_solved_in_a_fresh_model():
+    """Local DP at ε = 1e-9 after ε = 0 (uniform prior on 4 inputs, two outputs, a 0/1 cost): HiGHS's warm re-solve and
+    its clearSolver retry both ended "Unknown" (the value right, the status not), so the solve returned NaN where a
+    fresh program is optimal — the case test_warm_started_resolves_match_fresh_solves drew in full test runs only.
+    The same LP in a fresh HiGHS model is now the third try (fails without it: value NaN, status "Unknown")."""
+    weights = 0.25 * np.array([[0.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0]])
+    program = LdpLinearProgram(weights)
+    assert program.solve(0.0).value == pytest.approx(0.25, abs=1e-15)
+    warm = program.solve(1e-9)
+    assert warm.status == "Optimal" and warm.value == pytest.approx(LdpLinearProgram(weights).solve(1e-9).value,
+                                                                     abs=PATH_AGREEMENT_ATOL)
+    assert warm.lower_bound <= warm.value and program.solve(0.5).status == "Optimal"  # the fresh model stays warm

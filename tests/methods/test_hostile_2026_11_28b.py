@@ -232,14 +232,11 @@ def test_pair_generation_on_relations_that_are_not_every_pair(relation):
         assert result.status == "optimal"
 
 
-@pytest.mark.xfail(strict=True, reason="defect H-1 (benchmarks/notes/2026-11-28-hostile-2026-11-28b.md): pair generation solves e^{(α−1)ε} "
-                   "= e^30 as it is and Clarabel fails on the first working set ('solver_error'); since b5c47f0 'auto' "
-                   "retries through cvxpy up to PAIRS_FALLBACK_INPUTS = 20 inputs (certified there: the unconstrained "
-                   "optimum mixed with 3e-12 of the constant mechanism), not above")
 @pytest.mark.parametrize("epsilon", [20.0, 30.0])
 def test_pair_generation_at_large_budgets_certifies_like_cvxpy(epsilon):
-    """Uniform prior, Hamming cost, one input above the cvxpy fallback: the unconstrained optimum (mixed) is
-    certified by the cvxpy path at 20 inputs, so it should be at 21."""
+    """Defect H-1: pair generation solved e^{(α−1)ε} = e^30 as it is and Clarabel failed on the first working set
+    ('solver_error'); b5c47f0's cvxpy retry covered 20 inputs, not 21. Under "auto" the unconstrained optimum (mixed
+    with the constant mechanism) is now tried first, as the compiled problem does: certified at 20 and 21 inputs."""
     at_fallback = design(RenyiDifferentialPrivacy(2.0), epsilon, ExpectedDistortion(Prior.uniform(PAIRS_FALLBACK_INPUTS)))
     assert at_fallback.status == "optimal"
     result = design(RenyiDifferentialPrivacy(2.0), epsilon, ExpectedDistortion(Prior.uniform(PAIRS_FALLBACK_INPUTS + 1)))
