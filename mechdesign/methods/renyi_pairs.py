@@ -51,9 +51,9 @@ ADD_PER_INPUT = 4
 KEEP_SLACK = 1e-2
 #: Rounds at most.
 MAX_ROUNDS = 60
-#: Clarabel's tolerances (gap, feasibility): for the rounds that look for violated pairs and missing outputs, then
-#: for the working set that has none (whose point and multipliers the certificate starts from).
+#: Clarabel's duality-gap and feasibility tolerances in the rounds that look for violated pairs and missing outputs.
 SEARCH_TOLERANCE = 1e-7
+#: The same for the working set that has none (whose point and multipliers the certificate starts from).
 SOLVE_TOLERANCE = 1e-9
 #: Barrier weight (relative) at which the pricing of outputs outside the working set stops
 #: (:func:`~mechdesign.privacy.renyi.least_pair_column_terms`: only the sign of their least terms is needed).
