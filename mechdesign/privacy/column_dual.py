@@ -473,9 +473,10 @@ LeastColumnTerms = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms,
-                      least: LeastColumnTerms | None = None) -> float | None:
+                      least: LeastColumnTerms | None = None, active: np.ndarray | None = None) -> float | None:
     """A lower bound on ``min costs · Q`` over row-stochastic ``Q`` within the budget ``terms`` describes, from the
-    near-optimal ``matrix`` (module docstring): :func:`lagrangian_bound` at the :func:`kkt_point`, whose unused
+    near-optimal ``matrix`` (module docstring): :func:`lagrangian_bound` at the :func:`kkt_point` (its active terms
+    ``active`` where the caller knows them, e.g. from a conic solver's multipliers), whose unused
     outputs get the tangent points the dual places (``least`` where the notion finds them without a search, else
     :func:`least_column_terms`' search). ``None`` where there is no KKT point (the bound would not be tight).
 
@@ -490,7 +491,7 @@ def column_dual_bound(costs: np.ndarray, matrix: np.ndarray, terms: ColumnTerms,
     >>> abs(bound - (1 - p)) < 1e-15  # the optimum, 1 − p
     True
     """
-    point = kkt_point(costs, matrix, terms)
+    point = kkt_point(costs, matrix, terms, active)
     if point is None:
         return None
     tangent = point.matrix.copy()

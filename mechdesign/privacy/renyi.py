@@ -30,7 +30,7 @@ from .._validate import as_order, as_real_vector, check_count
 from ..relaxation import LinearRelaxation
 from ..result import gap_tolerance
 from .base import PrivacyNotion
-from .column_dual import ColumnSums, column_dual_bound, fitted_start
+from .column_dual import ColumnSums, column_dual_bound, fitted_start, lagrangian_bound
 from .dp import dp_rows
 from .epigraph import Epigraph
 from .neighbours import OnNeighbours
@@ -50,7 +50,14 @@ SMALLEST_TANGENT_RATIO = 1e-6
 GRID_MARGIN = 10.0
 GRID_ROWS = 4000
 
+#: Guesses of the active pairs from a conic solver's multipliers (:meth:`RenyiDifferentialPrivacy.multiplier_dual_bound`),
+#: tried in turn: the pairs whose multiplier exceeds each of these times their slack ``1 − Σ_y φ`` at its point (along
+#: the central path the product of the two is the same for every pair, so the ratio separates active from inactive
+#: pairs by its square where the solver got far enough; pair generation's guesses, mechdesign/methods/renyi_pairs.py).
+ACTIVE_DUAL_RATIOS = (1e-3, 1e-1, 1.0, 1e1)
+
 linprog = LazyFunction("scipy.optimize", "linprog")
+connected_components = LazyFunction("scipy.sparse.csgraph", "connected_components")
 
 
 def renyi_log_power_sums(first: np.ndarray, second: np.ndarray, alpha: float) -> np.ndarray:
@@ -307,15 +314,22 @@ NEWTON_ZONE = 1e-9
 BARRIER_STEP_RTOL = 1e-12
 #: Newton steps per barrier weight at most.
 BARRIER_STEPS = 12
+#: :meth:`RenyiDifferentialPrivacy.multiplier_dual_bound`'s barrier: weights divided by this from stage to stage, down
+#: to this last one (relative). The bound at the last point is within ``n τ`` per column of the least terms', far below
+#: the gap tolerance; against :data:`BARRIER_FACTOR` and :data:`BARRIER_LAST` the same bounds to 2 digits of the gap
+#: in 14 ms instead of 22 (every pair, n = 8–11, random costs: Newton's steps, about 100, are the cost).
+MULTIPLIER_BARRIER_FACTOR = 100.0
+MULTIPLIER_BARRIER_LAST = 1e-14
 
 
 def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.ndarray, multipliers: np.ndarray,
-                            scale: float, alpha: float, last: float = BARRIER_LAST) -> np.ndarray | None:
+                            scale: float, alpha: float, last: float = BARRIER_LAST, factor: float = BARRIER_FACTOR
+                            ) -> np.ndarray | None:
     """Where the Lagrangian's column terms ``h(v) = linear[:, j] · v + Σ_k λ_k φ_k(v)``, ``φ_k(v) = v_{first_k}^α
     (scale · v_{second_k})^{1−α}``, are least on the simplex, one column of the ``(n, u)`` array ``linear`` each: the
     points of a primal barrier method, ``min h(v) − τ Σ_x log v_x`` s.t. ``Σ v = 1`` by Newton's method (every column
     at once, dense ``n × n`` Hessians), ``τ`` from :data:`BARRIER_FIRST` to ``last`` (default :data:`BARRIER_LAST`)
-    times the largest ``|linear|``.
+    times the largest ``|linear|``, divided by ``factor`` (default :data:`BARRIER_FACTOR`) from stage to stage.
 
     Every entry stays positive, the gradients finite: at the barrier's point ``∂_x h = c + τ / v_x`` (``c`` the
     simplex's multiplier), so the Frank–Wolfe bound ``min_x ∂_x h(v)`` (the tangent bound of
@@ -391,7 +405,7 @@ def least_pair_column_terms(linear: np.ndarray, first: np.ndarray, second: np.nd
             v = np.where(better[:, None], trial, v)
         if tau <= last * size:
             break
-        tau = max(tau / BARRIER_FACTOR, last * size)
+        tau = max(tau / factor, last * size)
     points = (v / v.sum(axis=1, keepdims=True)).T
     return points if np.all(np.isfinite(points)) else None
 
@@ -618,6 +632,114 @@ class RenyiDifferentialPrivacy(OnNeighbours, PrivacyNotion):
         return column_dual_bound(weights, matrix, lambda point: self.column_terms(point, budget, scale),
                                  lambda linear, multipliers: least_pair_column_terms(linear, first, second, multipliers,
                                                                                      scale, self.alpha))
+
+    def multiplier_dual_bound(self, weights: np.ndarray, matrix: np.ndarray, budget: float, multipliers: np.ndarray,
+                              row_multipliers: np.ndarray) -> float | None:
+        """A lower bound on ``min weights · Q`` over row-stochastic ``Q`` within the budget from a conic solver's
+        multipliers at its near-optimal ``matrix``: ``multipliers`` those of the well-scaled budgets
+        ``Σ_y φ_k(Q[:, y]) <= 1`` (module docstring; one per ordered pair, in the order of ``ordered_pairs``),
+        ``row_multipliers`` ``μ`` those of the unit row sums (``weights − μ + Σ_k λ_k ∇φ_k >= 0``, equal on the
+        support). ``None`` where the sizes do not match the relation or the terms overflow.
+
+        First the Lagrangian bound (:func:`~mechdesign.privacy.column_dual.lagrangian_bound`) at ``λ = max(multipliers,
+        0)`` with every output's tangent point where its column term ``(weights[:, y] − μ) · v + Σ_k λ_k φ_k(v)`` is
+        least on the simplex (:func:`least_pair_column_terms`): valid for any multipliers, it does not use
+        ``matrix``'s small entries, whose ratios a solver leaves inaccurate (the tangents at them, or a support
+        guessed from them, left the column dual of :meth:`linear_objective_bound` short: all pairs, n = 8–11, random
+        costs, 7 of 24 designs "suboptimal" through cvxpy); its loss is first order in the multipliers' error.
+        Where that bound is short of ``matrix``'s value by more than half the gap tolerance, the column dual at the KKT
+        point polished from the pairs the multipliers say are active (:data:`ACTIVE_DUAL_RATIOS`, in turn) is tried
+        too. The best bound is returned.
+
+        Examples
+        --------
+        Two inputs, Hamming cost under a uniform prior, ε = log 2: randomized response with ``p = (1 + 1/√5) / 2``
+        is optimal, its multipliers ``λ = 1 / (5 √5)`` for both pairs (by symmetry) and ``μ_x = (1 − p + 2 λ) / 2``
+        (the bound is ``Σ μ − Σ λ``).
+
+        >>> import numpy as np
+        >>> notion, p = RenyiDifferentialPrivacy(2.0), (1 + 1 / math.sqrt(5)) / 2
+        >>> optimum, costs = np.array([[p, 1 - p], [1 - p, p]]), 0.5 * (1 - np.eye(2))
+        >>> lam = 1 / (5 * math.sqrt(5))
+        >>> mu = np.full(2, (1 - p + 2 * lam) / 2)
+        >>> bound = notion.multiplier_dual_bound(costs, optimum, math.log(2), np.full(2, lam), mu)
+        >>> bool(abs(bound - (1 - p)) < 1e-9)
+        True
+        """
+        n = matrix.shape[0]
+        first, second = self.neighbours.ordered_pairs(n)
+        multipliers, mu = np.asarray(multipliers, dtype=float).ravel(), np.asarray(row_multipliers, dtype=float).ravel()
+        if multipliers.size != first.size or mu.size != n or first.size == 0:
+            return None
+        if not (np.all(np.isfinite(multipliers)) and np.all(np.isfinite(mu))):
+            return None
+        scale = self.scaled_budget(budget)
+        lam = np.maximum(multipliers, 0.0)
+
+        def terms(point: np.ndarray) -> ColumnSums:
+            return self.column_terms(point, budget, scale)
+
+        points = least_pair_column_terms(weights - mu[:, None], first, second, lam, scale, self.alpha,
+                                         MULTIPLIER_BARRIER_LAST, MULTIPLIER_BARRIER_FACTOR)
+        best = None if points is None else lagrangian_bound(weights, lam, terms(points))
+        value = math.fsum((weights * matrix).ravel())
+        if best is not None and value - best <= 0.5 * gap_tolerance(value):
+            return best
+        slack = 1.0 - terms(matrix).values
+        for ratio in ACTIVE_DUAL_RATIOS:
+            active = np.flatnonzero(multipliers > ratio * slack)
+            bound = column_dual_bound(weights, matrix, terms, lambda linear, found: least_pair_column_terms(
+                linear, first, second, found, scale, self.alpha), active)
+            if bound is not None and (best is None or bound > best):
+                best = bound
+            if best is not None and value - best <= 0.5 * gap_tolerance(value):
+                break
+        return best
+
+    def zero_budget_optimum(self, weights: np.ndarray) -> tuple[np.ndarray, float]:
+        """The optimum of ``min weights · Q`` over row-stochastic ``Q`` at ε = 0 and its value, exact (the value is
+        also the bound).
+
+        ``D_α(p ‖ q) = 0`` only for ``p = q``, so the mechanisms within budget 0 are those whose rows are equal within
+        each connected component ``C`` of the neighbour relation (an input without neighbours is a component of its
+        own). Within ``C`` the objective is ``Σ_y (Σ_{x ∈ C} weights[x, y]) q_C[y]``, least at the output ``y`` of least
+        column sum over ``C``: every row of ``C`` puts all its mass there. No feasible ``Q`` does better (the LP's dual
+        point ``μ_C = min_y Σ_{x ∈ C} weights[x, y]`` is feasible), so the optimum's value is its own bound; the
+        conic formulation has no interior at ε = 0 (Clarabel's 'InsufficientProgress' at α = 1.01, a bound of ``−inf``
+        at α = 8: benchmarks/notes/2026-11-28-hostile-2026-11-28b.md, H-4).
+
+        Parameters
+        ----------
+        weights
+            ``(n, m)`` costs of the entries (prior times cost for expected distortion).
+
+        Returns
+        -------
+        (Q, value)
+            The optimal mechanism (one output per component, the lowest-numbered among ties) and ``weights · Q``
+            summed exactly (``math.fsum`` of the components' least column sums).
+
+        Examples
+        --------
+        Inputs 0 – 1 neighbours, input 2 alone: rows 0 and 1 share their best output (column sums 0.5, 0.3 → output
+        1), input 2 takes its own cheapest (output 0).
+
+        >>> import numpy as np
+        >>> notion = RenyiDifferentialPrivacy(2.0, [(0, 1)], 3)
+        >>> Q, value = notion.zero_budget_optimum(np.array([[0.1, 0.2], [0.4, 0.1], [0.0, 0.3]]))
+        >>> Q.tolist(), round(value, 12)
+        ([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], 0.3)
+        """
+        n, m = weights.shape
+        pairs = self.neighbours.unordered_pairs(n)
+        graph = sp.csr_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
+        count, labels = connected_components(graph, directed=False)
+        sums = np.zeros((count, m))
+        np.add.at(sums, labels, weights)
+        best = np.argmin(sums, axis=1)
+        matrix = np.zeros((n, m))
+        matrix[np.arange(n), best[labels]] = 1.0
+        return matrix, math.fsum(sums[np.arange(count), best])
 
     def on_path(self, n: int) -> bool:
         """Whether the neighbours are the path ``0 – 1 – … – (n − 1)`` (each input and the next).

@@ -414,3 +414,35 @@ def test_the_box_step_certifies_where_the_fitted_multipliers_fall_short(monkeypa
     assert result.status == "optimal" and result.gap <= 1e-7 * max(1.0, result.objective), result.message
     monkeypatch.setattr(renyi, "PATH_BOX_ROUNDS", 0)
     assert _path_design(30)[1].solve(0.1).status == "suboptimal"
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_multiplier_dual_bound_certifies_from_a_conic_solvers_multipliers(seed):
+    """Every pair of 8 inputs, α = 2, ε = 1, random cost (seed 3: through ``method="cvxpy"`` the column dual at the
+    solver's point left it "suboptimal", gap 1.8e-6): the problem written here in cvxpy (one
+    ``Σ_y a²/(e^ε b) <= 1`` per ordered pair, Clarabel at 1e-10), its multipliers handed to
+    ``multiplier_dual_bound``. The bound is below the reference optimum (1e-9: the reference's accuracy) and within
+    the gap tolerance of it; with the multipliers 1 % off it is still a bound, but short of the tolerance (the check
+    can fail)."""
+    from mechdesign.result import gap_tolerance
+
+    n, epsilon = 8, 1.0
+    rng = np.random.default_rng(seed)
+    weights = rng.dirichlet(np.ones(n))[:, None] * rng.random((n, n))
+    notion = RenyiDifferentialPrivacy(2.0)
+    first, second = notion.neighbours.ordered_pairs(n)
+    Q = cp.Variable((n, n), nonneg=True)
+    rows = cp.sum(Q, axis=1) == 1
+    budgets = [sum(cp.quad_over_lin(Q[a, y], math.exp(epsilon) * Q[b, y]) for y in range(n)) <= 1
+               for a, b in zip(first, second)]
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.multiply(weights, Q))), [rows, *budgets])
+    problem.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert problem.status == "optimal"
+    reference, matrix = float(problem.value), np.clip(Q.value, 0.0, None)
+    lam = np.array([float(np.ravel(c.dual_value)[0]) for c in budgets])
+    mu = -np.asarray(rows.dual_value, dtype=float)
+    bound = notion.multiplier_dual_bound(weights, matrix, epsilon, lam, mu)
+    assert bound <= reference + 1e-9
+    assert reference - bound <= gap_tolerance(reference)
+    off = notion.multiplier_dual_bound(weights, matrix, epsilon, 1.01 * lam, mu)
+    assert off is not None and reference - off > gap_tolerance(reference)
