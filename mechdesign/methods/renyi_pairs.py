@@ -5,8 +5,10 @@ path, from :data:`MIN_INPUTS` inputs on, for expected distortion without limits.
 With every pair of ``n`` inputs neighbouring, cvxpy's problem has ``n (n − 1) m`` power cones (at ``n = m = 100``
 an estimated 69 GiB, refused); the optimum needs only a fraction of the pairs (random costs, ε = 1, α = 2: 85 of
 380 ordered pairs active at n = 20, 177 of 870 at n = 30) and of the outputs. :func:`design_by_pairs` solves the
-problem restricted to a **working set** of ordered pairs and outputs (:func:`solve_working_set`: the conic problem
-written straight for Clarabel, no cvxpy), measures every pair of the relation in numpy, adds the most violated
+problem restricted to a **working set** of ordered pairs and outputs (:func:`working_set_solution`: the
+interior-point method of :mod:`mechdesign.methods.renyi_newton`, which exploits that the problem separates by output
+column but for the row sums and the budgets; where it fails, :func:`solve_working_set`, the conic problem written
+straight for Clarabel, no cvxpy), measures every pair of the relation in numpy, adds the most violated
 (:data:`ADD_PER_INPUT` per input), drops the pairs far from their budget, and re-solves, until no pair exceeds the
 budget by more than :data:`PAIR_ATOL`.
 
@@ -37,6 +39,7 @@ from ..registry import solver_capability
 from ..result import Result, budget_tolerance, clean_mechanism, gap_tolerance
 from ..utility.distortion import ExpectedDistortion
 from .certified import certified_result, failure_result, single_budget
+from .renyi_newton import solve_pairs
 
 #: Fewest inputs at which ``design()`` takes this method for Rényi DP (below, cvxpy's problem with every pair is
 #: small: n = 10 in 1–2 s).
@@ -139,6 +142,33 @@ def solve_working_set(weights: np.ndarray, first: np.ndarray, second: np.ndarray
     return status, point, -duals[:n], duals[n + entries: n + entries + pairs]
 
 
+def working_set_solution(weights: np.ndarray, first: np.ndarray, second: np.ndarray, outputs: np.ndarray,
+                         scale: float, alpha: float, tolerance: float
+                         ) -> tuple[str, str, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """The working-set problem of :func:`solve_working_set` (same arguments) by the interior-point method of
+    :func:`~mechdesign.methods.renyi_newton.solve_pairs` where it applies (``α > 1``, ``scale > 1``: the uniform
+    point is strictly feasible) and ends solved, else by Clarabel.
+
+    Returns
+    -------
+    (solver, status, Q, μ, λ)
+        The solver that gave the answer (``"renyi-newton"`` or ``"clarabel"``), then :func:`solve_working_set`'s
+        returns.
+
+    Examples
+    --------
+    >>> solver, status, Q, _, _ = working_set_solution(0.5 * (1 - np.eye(2)), np.array([0, 1]), np.array([1, 0]),
+    ...                                                np.arange(2), 2.0, 2.0, 1e-9)
+    >>> solver, status, round(float(Q[0, 0]), 7)
+    ('renyi-newton', 'Solved', 0.7236068)
+    """
+    if alpha > 1.0 and scale > 1.0:
+        found = solve_pairs(weights, first, second, outputs, scale, alpha, tolerance)
+        if found.matrix is not None:
+            return "renyi-newton", found.status, found.matrix, found.row_multipliers, found.multipliers
+    return ("clarabel", *solve_working_set(weights, first, second, outputs, scale, alpha, tolerance))
+
+
 def pair_power_sums(matrix: np.ndarray, first: np.ndarray, second: np.ndarray, scale: float, alpha: float
                     ) -> np.ndarray:
     """``log Σ_y Q[first_k, y]^α (scale · Q[second_k, y])^{1−α}`` for every ``k`` (the scaled budget's log: at most 0
@@ -234,7 +264,8 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
     scale = notion.scaled_budget(budget)
     alpha = notion.alpha
     first, second = notion.neighbours.ordered_pairs(n)
-    common: dict = dict(method="pair-generation", solver="clarabel")
+    common: dict = dict(method="pair-generation", solver="renyi-newton")
+    solvers: set[str] = set()  # the working sets' solvers (renyi-newton, clarabel where it failed)
     if not math.isfinite(scale):  # no pair binds: the unconstrained optimum
         matrix = objective.unconstrained_optimum()
         return certified_result(notion, budget, objective, matrix, objective.value(matrix), "every row at its least cost",
@@ -252,10 +283,12 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
     tolerance, floor = SEARCH_TOLERANCE, -PRICE_TOLERANCE * float(np.abs(weights).max())
     excess = min(PAIR_ATOL, 0.5 * budget_tolerance(budget))
     for round_number in range(1, MAX_ROUNDS + 1):
-        status, raw, mu, multipliers = solve_working_set(weights, first[working], second[working], outputs, scale,
-                                                         alpha, tolerance)
+        solver, status, raw, mu, multipliers = working_set_solution(weights, first[working], second[working],
+                                                                    outputs, scale, alpha, tolerance)
+        solvers.add(solver)
+        common["solver"] = "+".join(sorted(solvers))
         if raw is None:
-            return failure_result("solver_error", f"clarabel returned status {status!r} on a working set of "
+            return failure_result("solver_error", f"{solver} returned status {status!r} on a working set of "
                                   f"{int(working.sum())} ordered pairs and {outputs.size} outputs", start,
                                   budgets={notion.label: budget}, iterations=round_number, **common)
         matrix = clean_mechanism(raw)

@@ -12,6 +12,7 @@ import pytest
 
 from mechdesign import ExpectedDistortion, Prior, RenyiDifferentialPrivacy, design
 from mechdesign.methods import renyi_pairs
+from mechdesign.methods.renyi_newton import PairsSolution
 from mechdesign.methods.renyi_pairs import MIN_INPUTS, design_by_pairs
 from mechdesign.privacy.column_dual import lagrangian_bound
 from mechdesign.privacy.renyi import least_pair_column_terms
@@ -107,10 +108,22 @@ def test_design_runs_pair_generation_and_re_measures_every_pair():
     assert result.measured[RenyiDifferentialPrivacy(2.0).label] <= 1.0 + 1e-6
 
 
-def test_a_clarabel_failure_is_a_solver_error(monkeypatch):
+def test_a_failure_of_both_solvers_is_a_solver_error(monkeypatch):
+    monkeypatch.setattr(renyi_pairs, "solve_pairs", lambda *args: PairsSolution("MaxIterations", None, None, None, 150))
     monkeypatch.setattr(renyi_pairs, "solve_working_set", lambda *args: ("NumericalError", None, None, None))
     result = design_by_pairs(RenyiDifferentialPrivacy(2.0), 1.0, random_case(8, 1))
-    assert result.status == "solver_error" and "NumericalError" in result.message
+    assert result.status == "solver_error" and "clarabel returned status 'NumericalError'" in result.message
+
+
+def test_where_the_interior_point_method_fails_clarabel_solves_the_working_sets(monkeypatch):
+    """The fallback: the same optimum (the cvxpy reference of the first test), solved by Clarabel alone."""
+    objective = random_case(8, 1)
+    own = design_by_pairs(RenyiDifferentialPrivacy(2.0), 1.0, objective)
+    monkeypatch.setattr(renyi_pairs, "solve_pairs", lambda *args: PairsSolution("MaxIterations", None, None, None, 150))
+    fallback = design_by_pairs(RenyiDifferentialPrivacy(2.0), 1.0, objective)
+    assert own.solver == "renyi-newton" and fallback.solver == "clarabel"
+    assert own.status == fallback.status == "optimal"
+    assert abs(own.objective - fallback.objective) <= gap_tolerance(own.objective)
 
 
 @pytest.mark.slow
