@@ -28,7 +28,8 @@ printed side by side as it ends, with the load average.
   the KKT polish, and the load average at the start of each case.
 
 * Every pair neighbouring (``pairs``, issue 32 item 4's last clause: lazy pair generation,
-  mechdesign/methods/renyi_pairs.py): Rényi DP α = 2, random costs, Dirichlet(1) prior (seed 1), ε = 1, n = 12 … 40,
+  mechdesign/methods/renyi_pairs.py): Rényi DP α = 2, random costs, Dirichlet(1) prior (seed 1), ε = 1, n = 12 … 50
+  (``pairs100``: n = 100),
   through ``design()``: the method, status, gap and objective, CPU and wall seconds, the load average.
 
 * Neighbours on a path (``path``, issue 32 item 4: the chain's bound, ``RenyiDifferentialPrivacy.path_dual_bound``):
@@ -38,8 +39,9 @@ printed side by side as it ends, with the load average.
 * The full PUT grid (``grid``, only when named): ``MECHDESIGN_FULL_GRID=1 pytest -q -m slow tests/checks/test_put.py``
   in the baseline's tree (its own tests) then in the working tree, wall time and load average.
 
-Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [accuracy|certificate|global|near-one|large|share|path|pairs|grid]`` (every
-section but ``grid`` by default; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
+Run: ``PYTHONPATH=. python benchmarks/renyi.py [--baseline REV] [--after REV] [accuracy|certificate|global|near-one|large|share|path|pairs|pairs100|grid]``
+(every section but ``grid`` and ``pairs100`` by default; ``--after``: the new side at that commit instead of the
+working tree; the earlier tables of benchmarks/RESULTS.md used the baselines named there); results in
 benchmarks/RESULTS.md.
 """
 
@@ -70,7 +72,10 @@ SHARE_CASES = [("sibson", "random", "-", 100, 1.0), ("sibson", "hamming", "-", 1
 
 #: Rényi DP with every pair neighbouring, random costs, through ``design()`` (issue 32 item 4's last clause: before,
 #: cvxpy; after, lazy pair generation, mechdesign/methods/renyi_pairs.py): (n, α, ε).
-PAIRS_CASES = [(12, 2.0, 1.0), (20, 2.0, 1.0), (30, 2.0, 1.0), (40, 2.0, 1.0)]
+PAIRS_CASES = [(12, 2.0, 1.0), (20, 2.0, 1.0), (30, 2.0, 1.0), (40, 2.0, 1.0), (50, 2.0, 1.0)]
+#: The same at n = 100 (``pairs100``, only when named: before the interior-point method of
+#: mechdesign/methods/renyi_newton.py it runs into CASE_SECONDS).
+PAIRS_LARGE_CASES = [(100, 2.0, 1.0)]
 
 #: Rényi DP with neighbours on a path, random costs (issue 32 item 4): (n, α, ε).
 PATH_CASES = [(30, 2.0, 0.1), (30, 2.0, 4.0), (30, 1.5, 1.0), (30, 3.0, 1.0), (60, 2.0, 1.0), (150, 2.0, 1.0)]
@@ -421,6 +426,9 @@ SECTIONS = {
     "pairs": ("--pairs", PAIRS_CASES, _pairs_row,
               "| n | α | ε | before: method: status, gap, objective | after: same | CPU / wall (s) before → after | "
               "load before / after |", "|---|---|---|---|---|---|---|"),
+    "pairs100": ("--pairs", PAIRS_LARGE_CASES, _pairs_row,
+                 "| n | α | ε | before: method: status, gap, objective | after: same | CPU / wall (s) before → after | "
+                 "load before / after |", "|---|---|---|---|---|---|---|"),
     "large": ("--large", LARGE_CASES, _large_row,
               "| cost | n | ε | before: status, gap | after: status, gap | certificate before / after (s) | "
               "solve before / after (s) |", "|---|---|---|---|---|---|---|"),
@@ -431,12 +439,20 @@ RUNS = {"--accuracy": accuracy_case, "--certificate": certificate_case, "--globa
         "--pairs": pairs_case}
 
 
-def main(sections: tuple[str, ...] = tuple(SECTIONS), revision: str = BASELINE) -> None:
+def _extract(here: str, revision: str, directory: str) -> None:
+    """The library (and its tests) at ``revision`` of the repository ``here``, extracted into ``directory``."""
+    archive = subprocess.run(["git", "-C", here, "archive", revision, "mechdesign", "tests", "pyproject.toml"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)
+
+
+def main(sections: tuple[str, ...] = tuple(name for name in SECTIONS if name != "pairs100"), revision: str = BASELINE, after: str | None = None) -> None:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with tempfile.TemporaryDirectory() as baseline:
-        archive = subprocess.run(["git", "-C", here, "archive", revision, "mechdesign", "tests", "pyproject.toml"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", baseline], input=archive, check=True)
+    with tempfile.TemporaryDirectory() as baseline, tempfile.TemporaryDirectory() as committed:
+        _extract(here, revision, baseline)
+        if after is not None:  # the new side at a commit too (not the working tree, which others may be changing)
+            _extract(here, after, committed)
+            here = committed
         if "grid" in sections:  # baseline, then the working tree (the baseline takes half an hour or more)
             print("\n| tree | seconds | pytest | load average (1 / 5 min) before → after |\n|---|---|---|---|", flush=True)
             for label, path in ((f"before ({revision})", baseline), ("after (working tree)", here)):
@@ -458,9 +474,10 @@ if __name__ == "__main__":
         print(json.dumps(RUNS[sys.argv[1]](*json.loads(sys.argv[2]))))
     else:
         arguments = sys.argv[1:]
-        revision = BASELINE
-        if "--baseline" in arguments:
-            position = arguments.index("--baseline")
-            revision = arguments[position + 1]
-            del arguments[position: position + 2]
-        main(tuple(arguments) or tuple(SECTIONS), revision)
+        options = {"--baseline": BASELINE, "--after": None}
+        for option in options:
+            if option in arguments:
+                position = arguments.index(option)
+                options[option] = arguments[position + 1]
+                del arguments[position: position + 2]
+        main(tuple(arguments) or tuple(name for name in SECTIONS if name != "pairs100"), options["--baseline"], options["--after"])
