@@ -33,6 +33,10 @@ Cases (random costs, Dirichlet(1) prior, seed 0, ε = 1 unless said):
 * ``same-55``: the numbers, not the seconds: 55-point curves (``trace_curve``, local DP, ε = 0, …, 12) at n = 30 with
   two random costs (seeds 0 and 1) and at n = 12: the SHA-1 of each curve's objectives (equal digests: the same
   objectives to the last bit), how many points are "optimal", and the largest certified gap.
+* ``renyi-11``: Rényi DP α = 2, every pair neighbouring, ε = 1, through ``method="cvxpy"`` at n = 8, …, 11 with
+  seeds 0–5 each (24 designs, the problem of :func:`_problem` at that seed): CPU seconds of all 24 and of their
+  certificates (``design_lower_bound``), how many are "optimal", the largest gap (the share printed is of the CPU
+  outside the certificate).
 * ``direct-100``, ``generation-300``: a 10-budget curve on the dense direct LP (``method="direct-lp"``) and
   by column generation, with the seconds inside the safe bound (``LdpLinearProgram._lower_bound``) or the
   pricing (``OutputGeneration._price``, which generates the outputs and bounds them at once).
@@ -52,6 +56,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import os
 import subprocess
 import sys
@@ -61,7 +66,7 @@ from typing import Any
 import numpy as np
 
 CASES = ("cvxpy-100", "cvxpy-200", "maxinfo-100", "pmlset-100", "pmlball-60", "hockey-20", "clarabel-100", "nocap-100", "cap-100",
-         "binding-100", "curve-30", "parts-30", "steps-30", "same-55", "direct-100", "generation-300")
+         "binding-100", "curve-30", "parts-30", "steps-30", "same-55", "direct-100", "generation-300", "renyi-11")
 
 
 def _problem(n: int, seed: int = 0) -> tuple[Any, Any]:
@@ -166,6 +171,19 @@ def run_case(case: str) -> dict[str, Any]:
                         **({"method": "cvxpy", "solver": "clarabel"} if named else {"solver": "clarabel"}))
         out.update(seconds=time.perf_counter() - start, certificate=sum(clock.seconds for clock in clocks),
                    **_summary(result))
+    elif kind == "renyi":
+        from mechdesign import RenyiDifferentialPrivacy
+
+        spent = {"design_lower_bound": 0.0}
+        _cpu_clock(solve_module, "design_lower_bound", spent)
+        start, statuses, gaps = time.process_time(), [], []
+        for inputs in range(8, n + 1):
+            for seed in range(6):
+                result = design(RenyiDifferentialPrivacy(2.0), 1.0, _problem(inputs, seed)[0], method="cvxpy")
+                statuses.append(result.status)
+                gaps.append(result.gap if result.gap is not None else math.inf)
+        out.update(seconds=time.process_time() - start, certificate=spent["design_lower_bound"], method="cvxpy",
+                   status=f"{statuses.count('optimal')}/{len(statuses)} optimal", gap=max(gaps))
     elif kind == "clarabel":
         start = time.perf_counter()
         result = design(DifferentialPrivacy(), 1.0, objective, solver="clarabel")
