@@ -74,7 +74,7 @@ def one(arguments: argparse.Namespace) -> None:
 
     notion = MetricDifferentialPrivacy.grid(arguments.width, arguments.width)
     prior = grid_prior(arguments.width, arguments.prior)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()  # CPU: every thread's
     if arguments.tool == "qif":
         import qif
 
@@ -90,8 +90,9 @@ def one(arguments: argparse.Namespace) -> None:
                                   time_limit=arguments.time_limit)
         seconds = time.perf_counter() - start
         answer = {"objective": result.objective, "status": result.status, "gap": result.gap, "bound": result.bound,
-                  "measured": result.measured[notion.label]}
-    print(json.dumps({**answer, "seconds": seconds, "peak_bytes": peak_memory(), "load": os.getloadavg()[0]}))
+                  "measured": result.measured[notion.label], "rounds": result.iterations}
+    print(json.dumps({**answer, "seconds": seconds, "cpu": time.process_time() - cpu, "peak_bytes": peak_memory(),
+                      "load": os.getloadavg()[0]}))
 
 
 #: Address space of every child (the issue's 8 GB): a run needing more fails there instead of swapping the machine.
@@ -123,6 +124,11 @@ def _seconds(run: dict) -> str:
     return f"{run['failed']} ({run['load']:.1f})" if "failed" in run else f"{run['seconds']:.1f} ({run['load']:.1f})"
 
 
+def _cpu(run: dict) -> str:
+    """The run's CPU seconds (every thread's), or ``—``."""
+    return "—" if "failed" in run else f"{run['cpu']:.1f}"
+
+
 def against_qif(arguments: argparse.Namespace) -> None:
     print("| grid | prior | ε per unit | qif loss | ours | status | |Δ optimum| | qif measured ε | qif s (load) "
           "| ours s (load) | ratio |")
@@ -140,18 +146,20 @@ def against_qif(arguments: argparse.Namespace) -> None:
 
 
 def scale(arguments: argparse.Namespace) -> None:
-    print("| grid | prior | ε per unit | exact s (load) | peak MB | status | gap | spanner s (load) | spanner peak MB "
-          "| spanner loss / optimum |")
+    print("| grid | prior | ε per unit | exact CPU s | exact s (load) | peak MB | status | gap | rounds | spanner CPU s "
+          "| spanner s (load) | spanner peak MB | spanner loss / optimum |")
     for width in arguments.widths:
         for prior in arguments.priors:
             exact = child("exact", width, arguments.epsilon, prior, arguments.time_limit, arguments.timeout)
-            spanner = child("spanner", width, arguments.epsilon, prior, arguments.time_limit, arguments.timeout)
+            spanner = (child("spanner", width, arguments.epsilon, prior, arguments.time_limit, arguments.timeout)
+                       if arguments.spanner else {"failed": "not run", "load": os.getloadavg()[0]})
             ratio = (spanner["objective"] / exact["objective"] if "failed" not in exact and "failed" not in spanner
                      and exact["status"] == "optimal" else math.nan)
-            print(f"| {width}×{width} | {prior} | {arguments.epsilon:g} | {_seconds(exact)} | "
+            print(f"| {width}×{width} | {prior} | {arguments.epsilon:g} | {_cpu(exact)} | {_seconds(exact)} | "
                   f"{exact.get('peak_bytes', math.nan) / 2**20:.0f} | {exact.get('status', '—')} | "
-                  f"{exact.get('gap', math.nan):.1e} | {_seconds(spanner)} | "
-                  f"{spanner.get('peak_bytes', math.nan) / 2**20:.0f} | {ratio:.4f} |", flush=True)
+                  f"{exact.get('gap', math.nan):.1e} | {exact.get('rounds', '—')} | {_cpu(spanner)} | "
+                  f"{_seconds(spanner)} | {spanner.get('peak_bytes', math.nan) / 2**20:.0f} | {ratio:.4f} |",
+                  flush=True)
 
 
 def against_revision(arguments: argparse.Namespace) -> None:
@@ -210,6 +218,7 @@ def main() -> None:
     sizes.add_argument("--time-limit", type=float, default=100.0)
     sizes.add_argument("--timeout", type=float, default=150.0,
                        help="seconds after which a child is killed (the time limit is checked between rounds only)")
+    sizes.add_argument("--no-spanner", dest="spanner", action="store_false", help="the exact design only")
     revision = commands.add_parser("baseline")
     revision.add_argument("--rev", nargs="+", required=True, help="git revisions, each run beside the current design")
     revision.add_argument("--width", type=int, default=6)

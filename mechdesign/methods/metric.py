@@ -137,8 +137,8 @@ def output_bound(reduced: np.ndarray, scales: np.ndarray, passes: int = FLOW_PAS
     return float(math.fsum(r[r < 0]))
 
 
-def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray | None = None
-                      ) -> tuple[float, np.ndarray | None]:
+def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray | None = None,
+                      previous: np.ndarray | None = None) -> tuple[float, np.ndarray | None]:
     """``min r · q`` over the d-privacy cone within the unit box, exactly, by its dual: the largest part of the
     deficits ``r_x < 0`` a flow covers from the surpluses ``r_{x'} > 0`` at ``e^{ε d(x, x')}`` a unit.
 
@@ -165,6 +165,10 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     guess
         A cone member near the expected vertex (the output's last column), ``(n,)``, or ``None``; it only
         chooses the first arcs.
+    previous
+        ``(k, 2)`` input pairs ``(deficit, surplus)`` that carried flow in the output's last pricing
+        (:func:`_transport`'s third value), or ``None``: those still joining a deficit to a surplus are among the
+        first arcs too (fewer generation rounds; the optimum is the same).
 
     Returns
     -------
@@ -181,11 +185,19 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     >>> term, column.tolist()
     (-0.5, [1.0, 0.5])
     """
+    return _transport(reduced, scales, guess, previous)[:2]
+
+
+def _transport(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray | None, previous: np.ndarray | None
+               ) -> tuple[float, np.ndarray | None, np.ndarray]:
+    """:func:`transport_pricing`, and the ``(deficit, surplus)`` input pairs of the arcs carrying flow at the end
+    (its ``previous`` at the output's next pricing)."""
+    none = np.zeros((0, 2), dtype=np.int64)
     deficit, surplus = np.flatnonzero(reduced < 0), np.flatnonzero(reduced > 0)
     if not deficit.size or output_bound(reduced, scales) == 0.0:  # every deficit covered: the minimum is q = 0
-        return 0.0, None
+        return 0.0, None, none
     if not surplus.size:
-        return float(math.fsum(reduced[deficit])), np.ones(reduced.size)
+        return float(math.fsum(reduced[deficit])), np.ones(reduced.size), none
     a, b = deficit.size, surplus.size
     rates = scales[np.ix_(deficit, surplus)]
     usable = rates <= MAX_RATE  # the others carry no flow: a valid, barely weaker bound
@@ -195,6 +207,12 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     chosen[np.repeat(np.arange(a), first), np.argpartition(rates, first - 1, axis=1)[:, :first].ravel()] = True
     weight = np.ones(a) if guess is None else guess[deficit]
     chosen[np.argmax(weight[:, None] / rates, axis=0), np.arange(b)] = True
+    if previous is not None and previous.size:
+        at = np.full((2, reduced.size), -1)
+        at[0, deficit], at[1, surplus] = np.arange(a), np.arange(b)
+        lines, columns = at[0, previous[:, 0]], at[1, previous[:, 1]]
+        still = (lines >= 0) & (columns >= 0)
+        chosen[lines[still], columns[still]] = True
     new = np.flatnonzero((chosen & usable).ravel())
     highs = quiet_highs({**HIGHS_OPTIONS, **ARC_OPTIONS})
     highs.passModel(highs_model(np.zeros(0), sp.csr_matrix((a + b, 0)), np.full(a + b, -np.inf), upper,
@@ -208,7 +226,7 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
                       rows.ravel().astype(np.int32), np.column_stack([np.ones(k), rates.ravel()[new]]).ravel())
         arcs = np.concatenate([arcs, new])
         if not run_highs(highs).solved:
-            return output_bound(reduced, scales), None
+            return output_bound(reduced, scales), None, none
         solution = highs.getSolution()
         # The rows' duals are ≤ 0 (≤ rows of a minimization): α = −duals[:a], β = −duals[a:].
         solved_flow, duals = np.asarray(solution.col_value), np.asarray(solution.row_dual)
@@ -224,6 +242,8 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
         columns, lines = np.flatnonzero(violated.any(axis=0)), np.flatnonzero(violated.any(axis=1))
         new = np.unique(np.concatenate([np.argmax(excess[:, columns], axis=0) * b + columns,
                                         lines * b + np.argmax(excess[lines], axis=1)]))
+    carrying = arcs[solved_flow > 0]
+    pairs = np.column_stack([deficit[carrying // b], surplus[carrying % b]])
     flow = np.zeros(a * b)
     flow[arcs] = np.maximum(solved_flow, 0.0)
     flow = flow.reshape(a, b)
@@ -238,7 +258,8 @@ def transport_pricing(reduced: np.ndarray, scales: np.ndarray, guess: np.ndarray
     q[surplus] = -duals[a:]
     # Inputs no kept arc reaches (rates above MAX_RATE) get no dual: 0, whose lower closure would be the zero column.
     # Lifted first to the least cone member above (the smallest values the cone lets them take).
-    return float(math.fsum(after[after < 0])), cone_closure(cone_lift(np.clip(q, 0.0, 1.0), scales), scales)
+    return (float(math.fsum(after[after < 0])), cone_closure(cone_lift(np.clip(q, 0.0, 1.0), scales), scales),
+            pairs)
 
 
 def _shrink(capacity: np.ndarray, load: np.ndarray) -> np.ndarray:
@@ -361,6 +382,7 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
     scale = float(np.abs(weights).max())
     rounds, ending, bound, best = 0, "certified", -math.inf, None
     latest: dict[int, np.ndarray] = {}  # each output's last priced vertex: the first arcs of its next pricing
+    carried: dict[int, np.ndarray] = {}  # each output's arcs that carried flow: first arcs of its next pricing too
     while True:
         rounds += 1
         values, duals, value = master.solve()
@@ -370,7 +392,8 @@ def _pattern_design(weights: np.ndarray, log_scales: np.ndarray, time_limit: flo
             terms, found = [], []
             reduced = weights - point[:, None]
             for y in np.flatnonzero(reduced.min(axis=0) < 0):
-                term, column = transport_pricing(reduced[:, y], scales, latest.get(int(y)))
+                term, column, carried[int(y)] = _transport(reduced[:, y], scales, latest.get(int(y)),
+                                                           carried.get(int(y)))
                 terms.append(term)
                 if column is not None:
                     latest[int(y)] = column

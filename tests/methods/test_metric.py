@@ -136,6 +136,40 @@ def test_arc_generated_pricing_is_exact_where_its_first_arcs_are_not(monkeypatch
     assert transport_pricing(reduced, scales, guess)[0] < expected - 1e-6 * abs(expected)  # less flow: lower
 
 
+def flow_on_pairs(reduced, scales, pairs):
+    """The pricing term of the transport LP restricted to the arcs ``pairs`` (``(deficit, surplus)`` inputs): the
+    deficits' sum plus the most flow those arcs carry (scipy's HiGHS)."""
+    deficits = reduced < 0
+    k = len(pairs)
+    rows = np.concatenate([pairs[:, 0], pairs[:, 1]])
+    values = np.concatenate([np.ones(k), scales[pairs[:, 0], pairs[:, 1]]])
+    capacity = sp.csr_matrix((values, (rows, np.tile(np.arange(k), 2))), shape=(reduced.size, k))
+    result = linprog(-np.ones(k), A_ub=capacity, b_ub=np.abs(reduced), bounds=(0, None), method="highs")
+    return reduced[deficits].sum() - result.fun
+
+
+@pytest.mark.parametrize("output", [27, 0, 63])
+def test_pricing_from_the_last_rounds_arcs_is_exact(output):
+    """The arcs carrying flow at the end of a pricing (``_transport``'s third value) join a deficit to a surplus and
+    carry the whole optimal flow (the transport LP on them alone, in scipy, reaches the every-pair optimum); priced
+    again from them at duals moved by up to 5 % (as the next round's are), the term is still the every-pair LP's."""
+    from mechdesign.methods.metric import _transport
+
+    notion = MetricDifferentialPrivacy.grid(8, 8)
+    scales = np.exp(notion.distances)
+    rng = np.random.default_rng(output)
+    prior = rng.dirichlet(np.full(64, 2.0))
+    duals = prior * np.sort(notion.distances, axis=1)[:, 9] * (1 + 0.3 * rng.random(64))
+    reduced = prior * notion.distances[:, output] - duals
+    term, column, pairs = _transport(reduced, scales, None, None)
+    expected = pricing_lp(reduced, scales)
+    assert np.all(reduced[pairs[:, 0]] < 0) and np.all(reduced[pairs[:, 1]] > 0)
+    assert flow_on_pairs(reduced, scales, pairs) == pytest.approx(expected, abs=1e-12 * abs(expected) + 1e-15)
+    moved = prior * notion.distances[:, output] - duals * (1 + 0.05 * rng.uniform(-1, 1, 64))
+    again = pricing_lp(moved, scales)
+    assert transport_pricing(moved, scales, column, pairs)[0] == pytest.approx(again, abs=1e-12 * abs(again) + 1e-15)
+
+
 def test_cone_closure_is_the_largest_member_below():
     scales = np.exp(MetricDifferentialPrivacy.from_points([0.0, 1.0, 3.0]).distances)
     q = cone_closure(np.array([1.0, 0.01, 1.0]), scales)
