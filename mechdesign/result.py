@@ -46,6 +46,11 @@ REPAIR_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7)
 #: Geometric bisection steps for a larger repair weight when those fail (an inaccurate solve): the
 #: result is then private but its gap, certified or not, says how far from optimal it is.
 REPAIR_BISECTION_STEPS = 40
+#: The bisection's weight is raised by this fraction: its point sits on the edge of :func:`budget_tolerance`,
+#: where another correct measure's round-off decides (a Rényi path design at ε = 1e-3, cost × 1e12, n = 60: an
+#: independent measure 6e-20 over the edge). The leakage being convex along the mixture and 0 at weight 1, the
+#: margin moves it inside by at least ``REPAIR_MARGIN · weight`` of itself (weight > 1e-7 here: 1e-9 of it).
+REPAIR_MARGIN = 0.01
 #: Statuses of a result that holds a private mechanism.
 SOLVED_STATUSES = ("optimal", "suboptimal")
 
@@ -516,5 +521,6 @@ def certify_mechanism(
     for _ in range(REPAIR_BISECTION_STEPS):
         middle = math.sqrt(low * high)
         low, high = (low, middle) if not exceeded(mix_with_constant(matrix, middle)) else (middle, high)
+    high = min(1.0, high * (1.0 + REPAIR_MARGIN))  # off the tolerance's edge, where round-off decides
     return mix_with_constant(matrix, high), [], (f"; the solver's point missed a budget ({problems[0]}): mixed "
                                                   f"with weight {high:.3g} of the constant mechanism to make it private")

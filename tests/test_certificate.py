@@ -375,6 +375,20 @@ def test_the_relaxation_by_clarabel_stands_when_it_reaches_the_target_else_highs
     assert bound == pytest.approx(0.25, abs=1e-12) and calls == [1]
 
 
+def test_a_relaxation_highs_does_not_finish_in_time_is_bounded_at_clarabels_duals():
+    """``time_limit`` bounds each HiGHS attempt (a cutting-plane round's relaxation once stalled HiGHS for minutes):
+    with no time to spare HiGHS fails, and the bound is the one at Clarabel's duals (its minimizer returned), or
+    without Clarabel that of the objective alone with no minimizer."""
+    response = np.array([[0.75, 0.25], [0.25, 0.75]])
+    minorant = ExpectedDistortion(Prior([0.5, 0.5])).minorant(response)
+    relaxation = stack([minorant.relaxation, DifferentialPrivacy().relaxation([response], math.log(3))], 4)
+    bound, minimizer = relaxation_lower_bound(minorant, relaxation, (2, 2), interior_target=0.3, time_limit=1e-12)
+    assert bound == pytest.approx(0.25, abs=1e-9) and bound <= 0.25 + 1e-12
+    assert np.allclose(minimizer, response, atol=1e-7)
+    bound, minimizer = relaxation_lower_bound(minorant, relaxation, (2, 2), time_limit=1e-12)
+    assert minimizer is None and bound == 0.0  # zero multipliers: the costs alone on the box
+
+
 # --- issue 32 item 4: Rényi and Sibson certified by the polished KKT point (mechdesign/privacy/column_dual.py) ------
 
 @pytest.mark.parametrize("m, n", [(2, 2), (3, 2)])
