@@ -26,6 +26,10 @@ Mechanism Design based on Empirical Distributions", Definition 1). They differ i
   (shipped, on whole columns, until the interior master replaced it);
 * ``dantzig-wolfe`` — the master over normalized columns: ``min Σ_k λ_k c_k`` s.t. ``Σ_k λ_k v_k = 1``,
   ``λ >= 0``, one column per priced vertex ``v_k`` (``n`` rows), all negative outputs entering each round;
+* ``entries-interior`` — the shipped rounds with each restricted LP solved by a primal-dual interior point
+  written for its structure (:func:`entries_interior_point`: Mehrotra's predictor-corrector on the held entries
+  only, each Newton system reduced to a dense one over the outputs' ``w_y`` and ``z``-row multipliers), Clarabel
+  when it has not converged in :data:`ENTRIES_MAX_ITERATIONS` (not kept: benchmarks/notes/2026-11-28-pml-reach-3.md);
 * ``row-generation`` — the dense LP on the generated outputs with the rows ``Q[x, y] <= e^ε z_y`` added
   lazily (an output enters with the rows of its vertex's support; violated rows are added each round;
   one live HiGHS model, dual simplex). Its value is an upper bound only once no row is violated.
@@ -47,17 +51,20 @@ import time
 
 import highspy
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
 
 import mechdesign.solvers
 from mechdesign.methods import column_generation
 from mechdesign.methods.column_generation import DUAL_SIMPLEX_STRATEGY, PmlColumnGeneration, knapsack_vertices
-from mechdesign.methods.direct import HIGHS_OPTIONS  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
+from mechdesign.methods.direct import HIGHS_OPTIONS, DirectSolution  # the direct LPs' (dual simplex, no presolve, 1e-10 tolerances)
 from mechdesign.solvers import quiet_highs
 
 #: Stop when ``value − bound <= STOP_RTOL · max(1, value)`` (the shipped path stops at 1e-9 too).
 STOP_RTOL = 1e-9
 ENTERING = 10
+#: ``entries-interior``: interior-point iterations before a restricted LP is handed to Clarabel.
+ENTRIES_MAX_ITERATIONS = 100
 
 
 def instance(n: int, prior_kind: str, cost_kind: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -119,6 +126,132 @@ def restricted_dense(weights, prior, scale, report) -> None:
     generation = PmlColumnGeneration(weights, prior)
     generation.interior_master, generation.warm_simplex_strategy = False, DUAL_SIMPLEX_STRATEGY
     solution = generation.solve(math.log(scale))
+    report(solution.value, solution.lower_bound, solution.iterations, True)
+
+
+def entries_interior_point(costs: np.ndarray, held: np.ndarray, prior: np.ndarray, scale: float, tolerance: float,
+                           max_iterations: int) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, int, bool]:
+    """``min Σ c∘q`` over the held entries ``q_e`` of ``Q`` (``held`` an ``n × k`` mask) s.t. unit row sums,
+    ``w_y − e^ε Σ_x P_x q[x, y] = 0`` and ``q[x, y] <= w_y`` (slack ``s``), ``q >= 0``: Mehrotra's
+    predictor-corrector from an infeasible start. Each Newton system is reduced, entry by entry and then row by
+    row (the row sums' block is diagonal), to a dense symmetric one in ``(Δw, Δν)`` of size ``2k``.
+
+    Returns ``(q as an n × k array, value, u, λ, iterations, converged)``: ``u`` the row sums' multipliers,
+    ``λ_y = −e^ε ν_y`` (``ν`` the multipliers of the ``w`` rows; HiGHS's ``z``-row dual is ``−λ``).
+
+    Examples
+    --------
+    >>> costs = np.array([[0.0, 1.0], [1.0, 0.0]]) / 2
+    >>> q, value, u, lam, iterations, converged = entries_interior_point(
+    ...     costs, np.ones((2, 2), dtype=bool), np.full(2, 0.5), 1.5, 1e-10, 100)
+    >>> converged, round(value, 8), q.round(6).tolist()   # the diagonal at e^ε z_y = 0.75
+    (True, 0.25, [[0.75, 0.25], [0.25, 0.75]])
+    """
+    n, k = costs.shape
+    ex, ey = np.nonzero(held)
+    entries = ex.size
+    c, p = costs[ex, ey], prior[ex]
+
+    def per_input(values: np.ndarray) -> np.ndarray:
+        return np.bincount(ex, values, minlength=n)
+
+    def per_output(values: np.ndarray) -> np.ndarray:
+        return np.bincount(ey, values, minlength=k)
+
+    q = 1.0 / per_input(np.ones(entries))[ex]
+    w = 1.5 * scale * per_output(p * q) + 1e-3
+    s, q = np.maximum(w[ey] - q, 1e-2), np.maximum(q, 1e-2)
+    mu, sigma, u, nu = np.ones(entries), np.ones(entries), np.zeros(n), np.zeros(k)
+    cost_scale = max(1.0, float(np.abs(c).max()))
+    starts = np.concatenate([[0], np.cumsum(np.bincount(ex, minlength=n))])  # np.nonzero is row-major: CSR order
+    iteration = 0
+    for iteration in range(max_iterations):
+        r_rows, r_w = 1.0 - per_input(q), scale * per_output(p * q) - w
+        r_slack = w[ey] - q - s
+        r_q, r_nu = -(c - u[ex] + scale * p * nu[ey] + sigma - mu), -(nu + per_output(sigma))
+        gap, value = float(q @ mu + s @ sigma), float(c @ q)
+        primal = max(np.abs(r_rows).max(), np.abs(np.concatenate([r_w, r_slack])).max() / max(1.0, w.max()))
+        if (primal < tolerance and max(np.abs(r_q).max(), np.abs(r_nu).max()) < tolerance * cost_scale
+                and gap < tolerance * max(1.0, abs(value))):
+            matrix = np.zeros((n, k))
+            matrix[ex, ey] = q
+            return matrix, value, u, -scale * nu, iteration, True
+        g = sigma / s
+        a = 1.0 / (g + mu / q)
+        b, scaled = g * a, scale * p * a
+        rows = per_input(a)
+        B = sp.csr_matrix((b, ey, starts), shape=(n, k))
+        C = sp.csr_matrix((scaled, ey, starts), shape=(n, k))
+        BD, CD = sp.diags(1.0 / rows) @ B, sp.diags(1.0 / rows) @ C
+        alpha = 1.0 - per_output(scale * p * b)
+        upper = np.diag(per_output(g * b) - per_output(g)) - (B.T @ BD).toarray()
+        coupling = np.diag(alpha) + (B.T @ CD).toarray()
+        lower = np.diag(scale ** 2 * per_output(p * p * a)) - (C.T @ CD).toarray()
+        factor = sla.lu_factor(np.block([[upper, coupling], [coupling.T, lower]]), check_finite=False)
+
+        def direction(r_mu: np.ndarray, r_sigma: np.ndarray) -> tuple[np.ndarray, ...]:
+            rho = r_q - r_sigma / s + g * r_slack + r_mu / q
+            r1 = r_rows - per_input(a * rho)
+            right = np.concatenate([r_nu - per_output((r_sigma - sigma * r_slack) / s) - per_output(b * rho)
+                                    - BD.T @ r1, r_w + scale * per_output(p * a * rho) + CD.T @ r1])
+            step_w, step_nu = np.split(sla.lu_solve(factor, right, check_finite=False), 2)
+            step_u = (r1 - B @ step_w + C @ step_nu) / rows
+            step_q = a * rho + b * step_w[ey] + a * step_u[ex] - scaled * step_nu[ey]
+            step_s = step_w[ey] - step_q + r_slack
+            return (step_q, step_w, step_u, step_nu, step_s, (r_mu - mu * step_q) / q,
+                    (r_sigma - sigma * step_s) / s)
+
+        def longest(values: np.ndarray, steps: np.ndarray) -> float:
+            negative = steps < 0
+            return min(1.0, float((-values[negative] / steps[negative]).min())) if negative.any() else 1.0
+
+        affine = direction(-q * mu, -s * sigma)
+        primal_step = min(longest(q, affine[0]), longest(s, affine[4]))
+        dual_step = min(longest(mu, affine[5]), longest(sigma, affine[6]))
+        affine_gap = ((q + primal_step * affine[0]) @ (mu + dual_step * affine[5])
+                      + (s + primal_step * affine[4]) @ (sigma + dual_step * affine[6]))
+        target = (affine_gap / gap) ** 3 * gap / (2 * entries)
+        step_q, step_w, step_u, step_nu, step_s, step_mu, step_sigma = direction(
+            target - q * mu - affine[0] * affine[5], target - s * sigma - affine[4] * affine[6])
+        primal_step = 0.99 * min(longest(q, step_q), longest(s, step_s))
+        dual_step = 0.99 * min(longest(mu, step_mu), longest(sigma, step_sigma))
+        q, w, s = q + primal_step * step_q, w + primal_step * step_w, s + primal_step * step_s
+        u, nu = u + dual_step * step_u, nu + dual_step * step_nu
+        mu, sigma = mu + dual_step * step_mu, sigma + dual_step * step_sigma
+    return np.zeros((n, k)), math.nan, u, -scale * nu, iteration + 1, False
+
+
+class EntriesInteriorGeneration(PmlColumnGeneration):
+    """The shipped rounds with :func:`entries_interior_point` as the restricted LP's solver (full support only)."""
+
+    def _solve_master(self, epsilon, cold, interior, loose):
+        outputs, held = self.outputs.copy(), self.held[:, self.outputs]
+        matrix, value, u, lam, iterations, converged = entries_interior_point(
+            self.weights[:, outputs], held, self.prior, self.scale(epsilon),
+            column_generation.INTERIOR_ROUND_TOLERANCE if loose else 1e-11, ENTRIES_MAX_ITERATIONS)
+        if not converged:  # Clarabel, as shipped
+            self._master = None
+            solution, by_interior = super()._solve_master(epsilon, cold, interior, loose)
+            return DirectSolution(solution.matrix, solution.value, solution.lower_bound,
+                                  solution.iterations + iterations, solution.status, solution.row_duals,
+                                  solution.slacks), by_interior
+        self._master = _NoCaps()
+        self._master_outputs, self._held_built = outputs, self.held.copy()
+        self._droppable = matrix <= column_generation.PML_DROP_VALUE if loose else None
+        return DirectSolution(matrix, value, -math.inf, iterations, "optimal", np.concatenate([u, -lam]),
+                              np.zeros(0)), True
+
+
+class _NoCaps:
+    """Stands for the restricted LP where only its caps' rows are read (none)."""
+
+    limit_rows = np.zeros(0, dtype=np.int64)
+
+
+def entries_interior(weights, prior, scale, report) -> None:
+    if np.any(prior <= 0):
+        raise ValueError("entries-interior: the prior must have full support")
+    solution = EntriesInteriorGeneration(weights, prior).solve(math.log(scale))
     report(solution.value, solution.lower_bound, solution.iterations, True)
 
 
@@ -199,7 +332,7 @@ def row_generation(weights, prior, scale, report) -> None:
 
 MASTERS = {"interior": interior, "interior-no-drop": interior_no_drop, "interior-most-negative": interior_most_negative,
            "interior-accurate-rounds": interior_accurate_rounds, "interior-whole-columns": interior_whole_columns,
-           "interior-refined": interior_refined, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe,
+           "interior-refined": interior_refined, "entries-interior": entries_interior, "restricted-dense": restricted_dense, "dantzig-wolfe": dantzig_wolfe,
            "row-generation": row_generation}
 
 
