@@ -401,7 +401,8 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         Stop refining once the bound reaches it (the objective minus the allowed gap).
     multipliers
         The solver's multipliers (``>= 0``) of each notion's constraints, then of each limit, in the order of
-        the relaxations' rows (``None`` for a block without): for an LP they are tried first
+        the relaxations' rows (``None`` for a block without); for a convex notion those of its budget, which its own
+        dual bound starts from (``multiplier_dual_bound``, with ``row_multipliers``). For an LP they are tried first
         (:func:`multiplier_lower_bound`, no LP solved); a block whose size is not its relaxation's gets 0.
         Then, if the target is not reached, the relaxation LP by Clarabel, then by HiGHS.
     row_multipliers
@@ -430,11 +431,14 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
     (0.25, '')
     """
     start = time.perf_counter()
+    linear = all(n.is_linear for n, _ in constraints) and all(q.is_linear for q, _ in limits) and objective.is_linear
     # The notion's own dual first: where it reaches the target the relaxation's first point (the tangent search at
     # unused outputs, 3.2 s of Sibson's 7.0 s certificate at n = 100) is not needed.
-    best = _notion_dual_bound(objective, constraints, limits, matrix)
+    best = _notion_dual_bound(objective, constraints, limits, matrix, multipliers, row_multipliers, target)
     if target is not None and best >= target:
         return best, ""
+    if not linear:  # a convex notion's multipliers are its budget's, for its own dual only (not its relaxation's rows)
+        multipliers = None
     points = [_first_point(objective, constraints, limits, matrix)]
     relaxed = [_notion_relaxation(n, points, budget, block)
                for (n, budget), block in zip(constraints, multipliers or [None] * len(constraints))]
@@ -447,7 +451,6 @@ def design_lower_bound(objective: Any, constraints: Sequence[tuple[Any, float]],
         missing.append(objective.label)
     if missing:
         return None, f"no certificate is implemented for {', '.join(missing)}"
-    linear = all(n.is_linear for n, _ in constraints) and all(q.is_linear for q, _ in limits) and objective.is_linear
     for round_number in range(1 if linear else CUTTING_PLANE_ROUNDS):
         if round_number:
             blocks = [n.relaxation(points, budget) for n, budget in constraints]
@@ -531,12 +534,22 @@ def _linear_costs(objective: Any, constraints: Sequence[tuple[Any, float]], limi
 
 
 def _notion_dual_bound(objective: Any, constraints: Sequence[tuple[Any, float]], limits: Sequence[tuple[Any, float]],
-                       matrix: np.ndarray) -> float:
-    """A single notion's own dual bound (:meth:`~mechdesign.privacy.base.PrivacyNotion.linear_objective_bound`)
-    for a linear objective without auxiliaries and without limits; ``-inf`` where none applies."""
+                       matrix: np.ndarray, multipliers: Sequence[np.ndarray | None] | None = None,
+                       row_multipliers: np.ndarray | None = None, target: float | None = None) -> float:
+    """A single notion's own dual bound for a linear objective without auxiliaries and without limits: first, where
+    the solver gave the multipliers of its budget and of the row sums and the notion bounds from them
+    (``multiplier_dual_bound``, Rényi DP), that bound; then, unless it reaches ``target``,
+    :meth:`~mechdesign.privacy.base.PrivacyNotion.linear_objective_bound`; the better; ``-inf`` where none applies."""
     costs = _linear_costs(objective, constraints, limits, matrix)
     if costs is None:
         return -math.inf
     notion, budget = constraints[0]
+    best = -math.inf
+    own = getattr(notion, "multiplier_dual_bound", None)
+    if own is not None and multipliers is not None and multipliers[0] is not None and row_multipliers is not None:
+        bound = own(costs, matrix, budget, multipliers[0], row_multipliers)
+        best = -math.inf if bound is None else bound
+        if target is not None and best >= target:
+            return best
     bound = notion.linear_objective_bound(costs, matrix, budget)
-    return -math.inf if bound is None else bound
+    return best if bound is None else max(best, bound)

@@ -434,12 +434,30 @@ class DesignProblem:
         return None if self.limits else self._unconstrained_result(budget_values, start)
 
     def _unconstrained_result(self, budget_values: list[float], start: float) -> Result | None:
+        zero = self._zero_budget_optimum(budget_values)
+        if zero is not None:
+            matrix, bound = zero
+            return self._result(matrix, bound, True, "budget 0: the rows equal within each component of the neighbour "
+                                "relation, each component's best constant row (exact)", "closed-form", "",
+                                dict(zip(self.notion_labels, budget_values)), {}, start)
         shortcut = self._unconstrained_optimum(budget_values)
         if shortcut is None:
             return None
         matrix, bound, note = shortcut
         return self._result(matrix, bound, True, note, "unconstrained-optimum", "",
                             dict(zip(self.notion_labels, budget_values)), {}, start)
+
+    def _zero_budget_optimum(self, budgets: list[float]) -> tuple[np.ndarray, float] | None:
+        """At budget 0 of a single notion that has its exact optimum there (``zero_budget_optimum``: Rényi DP, whose
+        conic formulation has no interior at ε = 0), under a linear objective without limits: that optimum and its
+        value, in the solved units; ``None`` otherwise."""
+        own = getattr(self.notions[0], "zero_budget_optimum", None)
+        if len(self.notions) != 1 or budgets[0] != 0 or own is None:
+            return None
+        minorant = self.solved_objective.minorant(np.full(self.shape, 1.0 / self.shape[1]))
+        if not self.solved_objective.is_linear or minorant is None or minorant.relaxation.n_aux or minorant.constant:
+            return None
+        return own(minorant.grad_q.reshape(self.shape))
 
     def solve_point(self, budget: float) -> Result:
         """:meth:`solve_validated` at one budget of a problem with one notion and no limits (``budget`` validated,
@@ -463,7 +481,7 @@ class DesignProblem:
             raise MechDesignError(f"solve_point solves one budget without limits; {self.what} has "
                                   f"{len(self.notions)} notions and {len(self.limits)} limits (use solve_validated)")
         shortcut = self._shortcut  # met where _unconstrained_optimum answers (its leakages, or its mix's, within)
-        if not budget <= self._budget_caps[0] or shortcut is not None and (
+        if not budget <= self._budget_caps[0] or budget == 0 or shortcut is not None and (
                 shortcut.leakages[0] <= budget or shortcut.mixed_leakages is not None
                 and shortcut.mixed_leakages[0] <= budget):
             return self.solve_validated([budget], [])  # the shortcut, or a budget solved at a smaller one
@@ -639,20 +657,21 @@ class DesignProblem:
         if matrix is None or not np.all(np.isfinite(matrix)):
             return _Attempt(problem.status, None, None, iterations, solver, "cvxpy")
         violation = max(largest_violation(problem), -float(matrix.min()), 0.0)  # Q >= 0 is a variable attribute
-        rows = problem.constraints[0].dual_value if self.is_linear else None
+        rows = problem.constraints[0].dual_value
         return _Attempt(problem.status, matrix, violation, iterations, solver, "cvxpy",
                         multipliers=self._multipliers(problem),
                         row_multipliers=None if rows is None else -np.ravel(np.asarray(rows, dtype=float)))
 
     def _multipliers(self, problem: cp.Problem) -> list[np.ndarray | None] | None:
         """For an LP, the solver's multipliers of each notion's constraints (concatenated, row-major) and of each
-        limit, for :func:`~mechdesign.certificate.design_lower_bound` (``None`` where the solver gave none, and
-        for a problem that is not an LP: its relaxation is not its constraints)."""
-        if not self.is_linear:
-            return None
+        limit, for :func:`~mechdesign.certificate.design_lower_bound` (``None`` where the solver gave none); for a
+        problem that is not an LP (its relaxation is not its constraints), those of each block's last constraint —
+        a convex notion's budget after its cones (Rényi DP's ``Σ_y φ_k <= 1``), which its own dual bound starts
+        from."""
         blocks = []
         for block in self._blocks:
             values = [constraint.dual_value for constraint in problem.constraints[block]]
+            values = values if self.is_linear else values[-1:]
             blocks.append(None if any(v is None for v in values)
                           else np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in values]))
         return blocks

@@ -129,15 +129,7 @@ def test_pair_generation_at_its_threshold_agrees_with_the_whole_problem():
     check_renyi(result, objective, 2.0, 1.0, reference)
 
 
-ZERO_BUDGET_DEFECT = ("defect H-4 (benchmarks/notes/2026-11-28-hostile-2026-11-28b.md): at ε = 0 (every row the same: the best constant "
-                      "mechanism, exactly) pair generation ends 'solver_error' (α = 1.01, Clarabel 'InsufficientProgress')"
-                      " or 'suboptimal' with bound -inf (α = 8); the cvxpy path fails the same way (n = 11, or "
-                      "method='cvxpy'): no ε = 0 closed form for Rényi DP")
-
-
-@pytest.mark.parametrize("alpha", [pytest.param(1.01, marks=pytest.mark.xfail(strict=True, reason=ZERO_BUDGET_DEFECT)),
-                                   2.0,
-                                   pytest.param(8.0, marks=pytest.mark.xfail(strict=True, reason=ZERO_BUDGET_DEFECT))])
+@pytest.mark.parametrize("alpha", [1.01, 2.0, 8.0])
 def test_pair_generation_at_budget_zero_is_the_best_constant_mechanism(alpha):
     """ε = 0 makes every row the same: the optimum is the best constant mechanism, ``min_y Σ_x W[x, y]``."""
     objective = random_objective(MIN_INPUTS, 0)

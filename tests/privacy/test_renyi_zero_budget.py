@@ -71,3 +71,21 @@ def test_zero_budget_optimum_beats_every_constant_row_per_component():
     _, value = notion.zero_budget_optimum(weights)
     values = [weights[:3, y].sum() + weights[3:, z].sum() for y in range(m) for z in range(m)]
     assert value == pytest.approx(min(values), rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("method", ["auto", "cvxpy"])
+@pytest.mark.parametrize("alpha", [1.01, 8.0])
+def test_design_at_budget_zero_is_certified_exactly(method, alpha):
+    """``design`` at ε = 0 (two components and an isolated input, 8 inputs; the conic path had no interior there):
+    "optimal", the equal-rows LP's value (1e-9), private at 0 by the measure."""
+    from mechdesign import ExpectedDistortion, Prior, design
+
+    n = 8
+    rng = np.random.default_rng(1)
+    objective = ExpectedDistortion(Prior(rng.dirichlet(np.ones(n))), rng.random((n, n)))
+    pairs = [(0, 1), (1, 2), (4, 5), (5, 6), (6, 4)]
+    result = design(RenyiDifferentialPrivacy(alpha, pairs, n), 0.0, objective, method=method)
+    assert result.status == "optimal"
+    reference = equal_rows_optimum(objective.prior.probabilities[:, None] * objective.cost, pairs)
+    assert result.objective == pytest.approx(reference, rel=0, abs=1e-9)
+    assert RenyiDifferentialPrivacy(alpha, pairs, n).measure(result.mechanism) == 0.0
