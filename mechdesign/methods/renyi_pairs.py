@@ -34,7 +34,8 @@ import numpy as np
 
 from .._lazy import scipy_sparse as sp
 from ..privacy.column_dual import UNUSED_COLUMN_MASS, kkt_point, lagrangian_bound, least_column_terms
-from ..privacy.renyi import RenyiDifferentialPrivacy, least_pair_column_terms, renyi_log_power_sums
+from ..privacy.renyi import (ACTIVE_DUAL_RATIOS, RenyiDifferentialPrivacy, least_pair_column_terms,
+                             renyi_log_power_sums)
 from ..registry import solver_capability
 from ..result import Result, budget_tolerance, clean_mechanism, gap_tolerance
 from ..utility.distortion import ExpectedDistortion
@@ -63,13 +64,6 @@ SOLVE_TOLERANCE = 1e-9
 #: Barrier weight (relative) at which the pricing of outputs outside the working set stops
 #: (:func:`~mechdesign.privacy.renyi.least_pair_column_terms`: only the sign of their least terms is needed).
 PRICE_BARRIER = 1e-10
-#: Guesses of the active pairs (their multipliers positive at the KKT point polished for the certificate), tried in
-#: turn: the pairs whose multiplier in Clarabel's solution exceeds each of these times their slack ``1 − Σ_y φ``.
-#: Along the central path the product of the two is the same for every pair, so the ratio separates active from
-#: inactive pairs by its square — where the solver got far enough: random costs, n = 12, active above 2e-2 and
-#: inactive below 5e-6, but at n = 20 a continuum (pairs with slacks 5e-5 … 2e-6 and ratios 3e-3 … 2), where the
-#: first guess drew an inactive pair in (its multiplier came out negative, the bound 3e-4 short).
-ACTIVE_DUAL_RATIOS = (1e-3, 1e-1, 1.0, 1e1)
 #: An output outside the working set is added when its least Lagrangian column term is below this (relative to
 #: the largest weight).
 PRICE_TOLERANCE = 1e-10
@@ -268,6 +262,10 @@ def design_by_pairs(notion: RenyiDifferentialPrivacy, budget: float, objective: 
     first, second = notion.neighbours.ordered_pairs(n)
     common: dict = dict(method="pair-generation", solver="renyi-newton")
     solvers: set[str] = set()  # the working sets' solvers (renyi-newton, clarabel where it failed)
+    if budget == 0:  # rows equal within each component: its best constant row, exact (the cones have no interior)
+        matrix, value = notion.zero_budget_optimum(weights)
+        return certified_result(notion, budget, objective, matrix, value * unit, "budget 0: each neighbour "
+                                "component's best constant row, exact", start, iterations=0, **common)
     if not math.isfinite(scale):  # no pair binds: the unconstrained optimum
         matrix = objective.unconstrained_optimum()
         return certified_result(notion, budget, objective, matrix, objective.value(matrix), "every row at its least cost",
