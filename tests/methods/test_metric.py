@@ -111,6 +111,17 @@ def test_transport_pricing_is_exact(seed):
         assert np.all(column[:, None] <= scales * column[None, :] * (1 + 1e-12))  # in the cone
 
 
+def pricing_case(output):
+    """An 8 × 8 grid's pricing instance for ``output`` (seeded by it): the notion, ``e^d``, the prior, row duals near
+    the prior times the ninth-nearest distance (a few deficits near the output) and the generator."""
+    notion = MetricDifferentialPrivacy.grid(8, 8)
+    scales = np.exp(notion.distances)
+    rng = np.random.default_rng(output)
+    prior = rng.dirichlet(np.full(64, 2.0))
+    duals = prior * np.sort(notion.distances, axis=1)[:, 9] * (1 + 0.3 * rng.random(64))
+    return notion, scales, prior, duals, rng
+
+
 @pytest.mark.parametrize("output, guessed", [(27, False), (27, True), (0, False), (63, True)])
 def test_arc_generated_pricing_is_exact_where_its_first_arcs_are_not(monkeypatch, output, guessed):
     """A pricing problem like a design round's on the 8 × 8 grid (ε = 1, row duals a few times the prior, so that
@@ -120,11 +131,7 @@ def test_arc_generated_pricing_is_exact_where_its_first_arcs_are_not(monkeypatch
     check fails if the generation loop ends early."""
     from mechdesign.methods import metric
 
-    notion = MetricDifferentialPrivacy.grid(8, 8)
-    scales = np.exp(notion.distances)
-    rng = np.random.default_rng(output)
-    prior = rng.dirichlet(np.full(64, 2.0))
-    duals = prior * np.sort(notion.distances, axis=1)[:, 9] * (1 + 0.3 * rng.random(64))
+    notion, scales, prior, duals, rng = pricing_case(output)
     reduced = prior * notion.distances[:, output] - duals
     guess = np.exp(-notion.distances[:, (output + 9) % 64]) if guessed else None
     expected = pricing_lp(reduced, scales)
@@ -155,11 +162,7 @@ def test_pricing_from_the_last_rounds_arcs_is_exact(output):
     again from them at duals moved by up to 5 % (as the next round's are), the term is still the every-pair LP's."""
     from mechdesign.methods.metric import _transport
 
-    notion = MetricDifferentialPrivacy.grid(8, 8)
-    scales = np.exp(notion.distances)
-    rng = np.random.default_rng(output)
-    prior = rng.dirichlet(np.full(64, 2.0))
-    duals = prior * np.sort(notion.distances, axis=1)[:, 9] * (1 + 0.3 * rng.random(64))
+    notion, scales, prior, duals, rng = pricing_case(output)
     reduced = prior * notion.distances[:, output] - duals
     term, column, pairs = _transport(reduced, scales, None, None)
     expected = pricing_lp(reduced, scales)
