@@ -451,8 +451,8 @@ class DesignProblem:
         """At budget 0 of a single notion that has its exact optimum there (``zero_budget_optimum``: Rényi DP, whose
         conic formulation has no interior at ε = 0), under a linear objective without limits: that optimum and its
         value, in the solved units; ``None`` otherwise."""
-        own = getattr(self.notions[0], "zero_budget_optimum", None)
-        if len(self.notions) != 1 or budgets[0] != 0 or own is None:
+        own = getattr(self.notions[0], "zero_budget_optimum", None) if len(self.notions) == 1 else None
+        if own is None or budgets[0] != 0:
             return None
         minorant = self.solved_objective.minorant(np.full(self.shape, 1.0 / self.shape[1]))
         if not self.solved_objective.is_linear or minorant is None or minorant.relaxation.n_aux or minorant.constant:

@@ -562,3 +562,16 @@ def test_auto_retries_through_cvxpy_what_pair_generation_does_not_certify():
     result = design(RenyiDifferentialPrivacy(2.0), 30.0, objective)
     assert result.status == "optimal" and result.method != "pair-generation"
     assert RenyiDifferentialPrivacy(2.0).measure(result.mechanism) <= 30.0
+
+
+def test_no_notion_at_all_is_the_unconstrained_optimum():
+    """No notion and no budget (the slow fuzz's ``distortion_privacy([], [], …)``): nothing constrains the design,
+    so the answer is the objective's unconstrained optimum — it once raised IndexError in the budget-0 shortcut."""
+    result = design([], [], ExpectedDistortion(Prior([0.7, 0.3])))
+    assert (result.status, result.method, result.objective) == ("optimal", "unconstrained-optimum", 0.0)
+
+
+def test_a_budget_that_is_not_a_number_is_a_named_error():
+    """A Prior passed as the budget (array-like, not a sequence) is refused by name, not with a TypeError."""
+    with pytest.raises(MechDesignError, match="budget for dp must be a number"):
+        design(DifferentialPrivacy(), Prior([1.0]), ExpectedDistortion(Prior.uniform(2)))

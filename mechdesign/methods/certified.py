@@ -31,7 +31,11 @@ def single_budget(budgets: Any, label: str) -> float:
     >>> single_budget([0.5], "dp")
     0.5
     """
-    values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
+    try:
+        values = [budgets] if np.ndim(budgets) == 0 else list(budgets)
+    except TypeError:  # array-like but not a sequence (a Prior, say): no budget
+        raise MechDesignError(f"budget for {label} must be a number or a sequence of one number, "
+                              f"got {budgets!r}") from None
     if len(values) != 1:
         raise MechDesignError(f"expected 1 budget (for {label}), got {len(values)}: {budgets!r}")
     return as_budget(values[0], f"budget for {label}", infinite=True)
