@@ -94,3 +94,14 @@ def test_metric_design_in_metres_and_kilometres_alike():
         assert m_value * 1000 == pytest.approx(km_value, rel=1e-9)
         for budget in (budget_per_km, km_value, km_value * (1 - 2 * BUDGET_RTOL)):
             assert within_budget(m_value, budget / 1000) == within_budget(km_value, budget)
+
+
+def test_a_bisected_repair_stays_off_the_edge_of_its_budget():
+    """The repair bisection's weight is raised by REPAIR_MARGIN: a budget asking every entry to be at least 1e-3 (no
+    fixed weight up to 1e-7 meets it) is met with a margin another measure's round-off cannot erase (at the bare
+    bisection weight the least entry sits on 1e-3 itself)."""
+    from mechdesign.result import certify_mechanism
+
+    repaired, problems, note = certify_mechanism(np.eye(2), lambda q: [] if q.min() >= 1e-3 else ["an entry below 1e-3"])
+    assert problems == [] and "mixed with weight" in note
+    assert repaired.min() >= 1e-3 * (1 + 0.005)
